@@ -1,0 +1,75 @@
+/**
+ * Scalar dtypes. Each name is both a TypeScript type (for annotations: `(a: f32) => …`) and a value
+ * (for dtype arguments: `cuda.shared.array(128, f32)`), like Numba's `float32`.
+ *
+ * The types are plain `number` (or `boolean`) so that a kernel stays valid TypeScript that
+ * `tsc --strict` accepts; the CudaScript front end reads the annotation itself to know the width.
+ */
+
+export type f32 = number;
+export type f64 = number;
+export type i8 = number;
+export type u8 = number;
+export type i16 = number;
+export type u16 = number;
+export type i32 = number;
+export type u32 = number;
+export type bool = boolean;
+
+/** Maps a dtype name to the JavaScript typed array that stores it. */
+export interface TypedArrayOf {
+  f32: Float32Array;
+  f64: Float64Array;
+  i8: Int8Array;
+  u8: Uint8Array;
+  i16: Int16Array;
+  u16: Uint16Array;
+  i32: Int32Array;
+  u32: Uint32Array;
+  bool: Uint8Array;
+}
+
+export type DTypeName = keyof TypedArrayOf;
+
+export type TypedArray = TypedArrayOf[DTypeName];
+
+export interface DType<N extends DTypeName = DTypeName> {
+  readonly name: N;
+  /** Size of one element in bytes. */
+  readonly bytes: number;
+  /** True for f32/f64. */
+  readonly isFloat: boolean;
+  /** The typed array constructor that stores elements of this dtype on the host. */
+  readonly arrayType: { new (length: number): TypedArrayOf[N]; new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArrayOf[N] };
+}
+
+function dtype<N extends DTypeName>(name: N, bytes: number, isFloat: boolean, arrayType: DType<N>["arrayType"]): DType<N> {
+  return Object.freeze({ name, bytes, isFloat, arrayType, toString: () => name });
+}
+
+export const f32: DType<"f32"> = dtype("f32", 4, true, Float32Array);
+export const f64: DType<"f64"> = dtype("f64", 8, true, Float64Array);
+export const i8: DType<"i8"> = dtype("i8", 1, false, Int8Array);
+export const u8: DType<"u8"> = dtype("u8", 1, false, Uint8Array);
+export const i16: DType<"i16"> = dtype("i16", 2, false, Int16Array);
+export const u16: DType<"u16"> = dtype("u16", 2, false, Uint16Array);
+export const i32: DType<"i32"> = dtype("i32", 4, false, Int32Array);
+export const u32: DType<"u32"> = dtype("u32", 4, false, Uint32Array);
+export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
+
+export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
+
+/** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
+export interface Array2D<T extends number | boolean = number> {
+  readonly shape: readonly [number, number];
+  /** Number of rows (the first dimension), like a NumPy array's `len()`. */
+  readonly length: number;
+  [row: number]: { [col: number]: T };
+}
+
+/** A 3-D array indexed `a[i][j][k]`, row-major, with `.shape`. */
+export interface Array3D<T extends number | boolean = number> {
+  readonly shape: readonly [number, number, number];
+  readonly length: number;
+  [i: number]: { [j: number]: { [k: number]: T } };
+}

@@ -1,0 +1,3 @@
+export { cuda, CudaScriptError } from "./cuda";
+export * from "./dtypes";
+export type * from "./kernel-api";

@@ -1,0 +1,162 @@
+/**
+ * The kernel-authoring surface: everything a kernel may call under `cuda.*`.
+ *
+ * These declarations are what TypeScript (and the editor) sees; the CudaScript front end recognises
+ * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
+ * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
+ */
+import type { Array2D, Array3D, DType, DTypeName, TypedArrayOf } from "./dtypes";
+
+export interface Dim3 {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
+}
+
+/** Grid or block size at a launch: a number, or a tuple of 1–3 numbers (x, y, z). */
+export type LaunchDim = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
+export interface JitOptions {
+  /** Allow fast, less precise math (`--use_fast_math`), like Numba's `fastmath=True`. */
+  fastmath?: boolean;
+  /** Cap registers per thread (`--maxrregcount`), like Numba's `max_registers`. */
+  maxRegisters?: number;
+  /** Emit line information so profilers map PTX back to TypeScript lines. */
+  lineinfo?: boolean;
+  /** Compile with device debug information (`-G`). */
+  debug?: boolean;
+  /** Keep compiled PTX in the on-disk cache (on by default). */
+  cache?: boolean;
+}
+
+export interface LaunchOptions {
+  /** Stream to launch on (default stream when omitted). */
+  stream?: unknown;
+  /** Bytes of dynamic shared memory, the memory behind `cuda.shared.array(0, dtype)`. */
+  sharedMem?: number;
+}
+
+/** Any 1-D array a kernel accepts: one of the JavaScript typed arrays. */
+export type Array1D = TypedArrayOf[DTypeName];
+
+type ArrayForShape<S, N extends DTypeName> = S extends number
+  ? TypedArrayOf[N]
+  : S extends readonly [number]
+    ? TypedArrayOf[N]
+    : S extends readonly [number, number]
+      ? Array2D<number>
+      : Array3D<number>;
+
+type Shape = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+
+export interface SharedMemory {
+  /**
+   * A block-wide array in shared memory. The shape must be a compile-time constant; `0` declares the
+   * dynamic shared array whose size is given at launch (`launch(grid, block, { sharedMem })`).
+   */
+  array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
+}
+
+export interface LocalMemory {
+  /** A per-thread array. The shape must be a compile-time constant. */
+  array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
+}
+
+export interface ConstMemory {
+  /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
+  arrayLike<A extends Array1D>(hostArray: A): A;
+}
+
+export interface Atomics {
+  /** `array[index] += value` atomically; returns the old value. */
+  add(array: Array1D, index: number, value: number): number;
+  sub(array: Array1D, index: number, value: number): number;
+  and(array: Array1D, index: number, value: number): number;
+  or(array: Array1D, index: number, value: number): number;
+  xor(array: Array1D, index: number, value: number): number;
+  /** `old >= value ? 0 : old + 1`, on u32 arrays. */
+  inc(array: Array1D, index: number, value: number): number;
+  /** `(old === 0 || old > value) ? value : old - 1`, on u32 arrays. */
+  dec(array: Array1D, index: number, value: number): number;
+  exch(array: Array1D, index: number, value: number): number;
+  max(array: Array1D, index: number, value: number): number;
+  min(array: Array1D, index: number, value: number): number;
+  /** Stores `value` if the element equals `expected`; returns the old value. */
+  compareAndSwap(array: Array1D, index: number, expected: number, value: number): number;
+}
+
+/** A compiled kernel. Launch it with `kernel.launch(grid, block)(...args)`. */
+export interface Kernel<Args extends unknown[]> {
+  readonly name: string;
+  launch(grid: LaunchDim, block: LaunchDim, options?: LaunchOptions): (...args: HostArgs<Args>) => void;
+}
+
+/** At a launch a typed-array parameter accepts the host array itself or a device array holding it. */
+export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: Args[K] | DeviceArrayOf<Args[K]> };
+
+/** Placeholder for the device array type of the host runtime. */
+export interface DeviceArrayOf<T> {
+  readonly __deviceArrayOf?: T;
+}
+
+export interface KernelNamespace {
+  /** Compile `fn` as a kernel, like Numba's `@cuda.jit`. Kernels return nothing. */
+  jit<F extends (...args: never[]) => void>(fn: F, options?: JitOptions): Kernel<Parameters<F>>;
+  /** A device function callable from kernels and other device functions; may return a value. */
+  device<F extends (...args: never[]) => unknown>(fn: F): F;
+
+  readonly threadIdx: Dim3;
+  readonly blockIdx: Dim3;
+  readonly blockDim: Dim3;
+  readonly gridDim: Dim3;
+  /** Lane of this thread in its warp (0–31). */
+  readonly laneid: number;
+  /** Threads per warp (32). */
+  readonly warpsize: number;
+
+  /** Absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` for 1, a tuple for 2 and 3. */
+  grid(ndim: 1): number;
+  grid(ndim: 2): [number, number];
+  grid(ndim: 3): [number, number, number];
+  /** Total threads in the grid along each dimension. */
+  gridsize(ndim: 1): number;
+  gridsize(ndim: 2): [number, number];
+  gridsize(ndim: 3): [number, number, number];
+
+  readonly shared: SharedMemory;
+  readonly local: LocalMemory;
+  readonly const: ConstMemory;
+
+  /** Barrier for every thread of the block (`__syncthreads`). */
+  syncthreads(): void;
+  /** Barrier; returns how many threads passed a true predicate. */
+  syncthreadsCount(predicate: boolean | number): number;
+  syncthreadsAnd(predicate: boolean | number): number;
+  syncthreadsOr(predicate: boolean | number): number;
+  threadfence(): void;
+  threadfenceBlock(): void;
+  threadfenceSystem(): void;
+  syncwarp(mask?: number): void;
+
+  readonly atomic: Atomics;
+
+  shflSync(mask: number, value: number, srcLane: number): number;
+  shflUpSync(mask: number, value: number, delta: number): number;
+  shflDownSync(mask: number, value: number, delta: number): number;
+  shflXorSync(mask: number, value: number, laneMask: number): number;
+  allSync(mask: number, predicate: boolean | number): boolean;
+  anySync(mask: number, predicate: boolean | number): boolean;
+  ballotSync(mask: number, predicate: boolean | number): number;
+  activemask(): number;
+
+  /** Number of set bits. */
+  popc(x: number): number;
+  /** Bit reversal of a 32-bit integer. */
+  brev(x: number): number;
+  /** Count of leading zero bits of a 32-bit integer. */
+  clz(x: number): number;
+  /** Position (1-based) of the least significant set bit, 0 if none. */
+  ffs(x: number): number;
+  /** Fused multiply-add `a * b + c` with one rounding. */
+  fma(a: number, b: number, c: number): number;
+}
