@@ -1,1 +1,13 @@
-export {};
+// Public API of @cudascript/native-bindings: NVRTC discovery, loading and compilation, and the
+// ptxas resource-report parser. Test helpers live in "./testing" (not re-exported here, so that
+// production code does not pull in node:test types).
+export { discoverNvrtc, findBuiltinsNextTo, versionFromFileName } from "./nvrtc/discover";
+export type { DiscoveryOptions, NvrtcCandidate, NvrtcDiscoveryStep, NvrtcMiss } from "./nvrtc/discover";
+export { Nvrtc, forgetNvrtcLoadFailures, loadNvrtc } from "./nvrtc/nvrtc";
+export type { CompileRequest, CompileResult, LoadNvrtcOptions, NvrtcInfo, NvrtcLoad, NvrtcVersion } from "./nvrtc/nvrtc";
+export { NVRTC_INSTALL_HINT, NVRTC_UNAVAILABLE_CODE, NvrtcUnavailable } from "./nvrtc/unavailable";
+export type { NvrtcAttempt } from "./nvrtc/unavailable";
+export { parseKernelResources, parsePtxasReport } from "./nvrtc/resources";
+export type { KernelResources, PtxasReport } from "./nvrtc/resources";
+export { assemblePtx, findPtxas } from "./ptxas";
+export type { PtxasRun } from "./ptxas";

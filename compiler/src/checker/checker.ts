@@ -1,0 +1,388 @@
+/**
+ * The checker: lowers every kernel and device function of a file to IR (through the front end), runs
+ * the rules that need a whole kernel (static shared memory, divergent barriers) and the host-side launch
+ * checks, and returns coded diagnostics plus the file's IrModule for the backends.
+ *
+ * Incremental by design for the language server: each function's lowering is cached under a key made
+ * of its own text, the module-level declarations it can see, and the keys of the device functions it
+ * calls. An edit re-lowers only what it touched; functions that merely moved are relocated.
+ */
+import { createHash } from "node:crypto";
+import { ts } from "ts-morph";
+import { Codes } from "../diagnostics/codes";
+import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
+import type { ConstArray, IrFunction, IrModule, Span, Stmt } from "../ir/nodes";
+import { byteSize } from "../ir/types";
+import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
+import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
+import { FrontEnd } from "../frontend/program";
+import { CudaProject } from "../frontend/project";
+import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
+import { checkLaunchSites, type LaunchSite } from "./launch-sites";
+import { relocate } from "./relocate";
+
+export const STATIC_SHARED_LIMIT = 48 * 1024;
+
+export interface FileCheck {
+  readonly file: string;
+  /** Diagnostics located in this file, sorted by position. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The file's kernels and every device function they reach, callees first. */
+  readonly module: IrModule;
+  readonly launchSites: readonly LaunchSite[];
+  /** Static shared memory per kernel id, in bytes (including called device functions). */
+  readonly staticSharedBytes: ReadonlyMap<string, number>;
+  /** Whether the file imports "cudascript" at all. */
+  readonly isCudaScriptFile: boolean;
+}
+
+interface CachedLowering {
+  readonly textKey: string;
+  readonly envKey: string;
+  readonly start: number;
+  readonly line: number;
+  readonly calleeKeys: ReadonlyMap<string, string>;
+  readonly fn: IrFunction;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export class KernelChecker implements LowerHost {
+  readonly project: CudaProject;
+  readonly front: FrontEnd;
+  private readonly cache = new Map<string, CachedLowering>();
+  private readonly inProgress = new Set<string>();
+  private readonly constArrays = new Map<string, ConstArray>();
+  /** Per checkFile round: memoised keys (file versions do not change during a round). */
+  private round = { envKeys: new Map<string, string>(), fnKeys: new Map<string, string>(), lowered: new Map<string, CachedLowering>() };
+
+  constructor(project = new CudaProject()) {
+    this.project = project;
+    this.front = new FrontEnd(project);
+  }
+
+  setFileText(file: string, text: string): void {
+    this.project.setFileText(file, text);
+  }
+
+  removeFile(file: string): void {
+    this.project.removeFile(file);
+  }
+
+  /** Checks one file. Never throws: an internal failure becomes a CS9001 diagnostic. */
+  checkFile(file: string): FileCheck {
+    this.round = { envKeys: new Map(), fnKeys: new Map(), lowered: new Map() };
+    const module = this.front.moduleInfo(file);
+    if (!module) return emptyCheck(file, false);
+    if (!module.importsCudascript) return emptyCheck(module.file, false);
+    const diagnostics: Diagnostic[] = [];
+    const own: IrFunction[] = [];
+    for (const decl of module.functions.values()) {
+      const r = this.lowered(module, decl);
+      diagnostics.push(...r.diagnostics);
+      own.push(r.fn);
+    }
+    // Whole-program facts over every function reached.
+    const reachable = this.reachableFunctions(own);
+    const barrierFns = new Set<string>();
+    const threadFns = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      for (const fn of reachable.values()) {
+        if (fn.kind !== "device") continue;
+        if (containsBarrier(fn, barrierFns)) barrierFns.add(fn.id);
+        if (readsThreadState(fn, threadFns)) threadFns.add(fn.id);
+      }
+    }
+    const staticSharedBytes = new Map<string, number>();
+    for (const fn of own) {
+      diagnostics.push(...this.safely(fn.span, () => checkDivergentBarriers(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
+      if (fn.kind !== "kernel") continue;
+      const shared = this.sharedArraysOf(fn, reachable);
+      const total = shared.reduce((a, s) => a + s.bytes, 0);
+      staticSharedBytes.set(fn.id, total);
+      if (total > STATIC_SHARED_LIMIT)
+        diagnostics.push(
+          makeDiagnostic(
+            Codes.SharedMemoryTooLarge,
+            fn.span,
+            `kernel '${fn.name}' uses ${total} bytes (${(total / 1024).toFixed(1)} KiB) of static shared memory, over the 48 KiB (49152 bytes) a block can have statically: shrink the tiles, or use dynamic shared memory (cuda.shared.array(0, dtype)) sized at launch`,
+            { related: shared.map((s) => ({ span: s.span, message: `${s.name}: ${s.bytes} bytes` })) },
+          ),
+        );
+    }
+    const launch = this.safely(module.file ? spanAt(module) : undefined, () => {
+      const r = checkLaunchSites(
+        {
+          front: this.front,
+          kernelNamed: (m, name) => {
+            const sym = this.front.resolveName(m, name);
+            if (sym?.kind !== "function" || sym.fn.kind !== "kernel") return undefined;
+            return this.lowered(sym.module, sym.fn).fn;
+          },
+          usesDynamicShared: (fn) => this.sharedArraysOf(fn, this.reachableFunctions([fn]), true).some((s) => s.dynamic),
+        },
+        module,
+      );
+      diagnostics.push(...r.diagnostics);
+      return [r.sites];
+    });
+    const kernels = own.filter((f) => f.kind === "kernel");
+    const devices = topoSortDevices(kernels, reachable);
+    const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };
+    const mine = dedupe(diagnostics.filter((d) => d.span.file === module.file)).sort(compareDiagnostics);
+    return { file: module.file, diagnostics: mine, module: irModule, launchSites: (launch[0] as LaunchSite[] | undefined) ?? [], staticSharedBytes, isCudaScriptFile: true };
+  }
+
+  // ───────────────────────── LowerHost ─────────────────────────
+
+  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" {
+    const id = `${fn.file}#${fn.name}`;
+    if (this.inProgress.has(id)) return "recursive";
+    const module = this.front.moduleInfo(fn.file);
+    if (!module) return "recursive";
+    const r = this.lowered(module, fn);
+    return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
+  }
+
+  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: readonly number[]): string {
+    const base = ts.isIdentifier(decl.name) ? decl.name.text : "const_array";
+    let name = base;
+    const existing = this.constArrays.get(name);
+    if (existing && existing.span.file !== module.file) name = `${base}_${shortHash(module.file)}`;
+    const sf = module.sourceFile;
+    const start = decl.getStart(sf);
+    const lc = sf.getLineAndCharacterOfPosition(start);
+    this.constArrays.set(name, { name, dtype, values, span: { file: module.file, start, end: decl.end, line: lc.line + 1, col: lc.character + 1 } });
+    return name;
+  }
+
+  // ───────────────────────── lowering cache ─────────────────────────
+
+  private lowered(module: ModuleInfo, decl: FunctionDecl): CachedLowering {
+    const id = `${decl.file}#${decl.name}`;
+    const done = this.round.lowered.get(id);
+    if (done) return done;
+    const sf = module.sourceFile;
+    const start = decl.statement.getStart(sf);
+    const lc = sf.getLineAndCharacterOfPosition(start);
+    const textKey = `${lc.character}:${decl.statement.getText(sf)}`;
+    const envKey = this.envKey(module);
+    const cached = this.cache.get(id);
+    if (cached && cached.textKey === textKey && cached.envKey === envKey && this.calleesUnchanged(cached)) {
+      const shifted: CachedLowering =
+        cached.start === start
+          ? cached
+          : { ...cached, start, line: lc.line, fn: relocate(cached.fn, { offset: start - cached.start, line: lc.line - cached.line }), diagnostics: relocate(cached.diagnostics, { offset: start - cached.start, line: lc.line - cached.line }) };
+      this.cache.set(id, shifted);
+      this.round.lowered.set(id, shifted);
+      this.round.fnKeys.set(id, fnKey(shifted));
+      return shifted;
+    }
+    this.inProgress.add(id);
+    let result: CachedLowering;
+    try {
+      const r = lowerFunction(this, module, decl);
+      const calleeKeys = new Map<string, string>();
+      for (const c of r.fn.callees) {
+        const k = this.round.fnKeys.get(c);
+        if (k) calleeKeys.set(c, k);
+      }
+      result = { textKey, envKey, start, line: lc.line, calleeKeys, fn: r.fn, diagnostics: r.diagnostics };
+    } catch (err) {
+      const span: Span = { file: module.file, start, end: decl.statement.end, line: lc.line + 1, col: lc.character + 1 };
+      result = {
+        textKey: "",
+        envKey,
+        start,
+        line: lc.line,
+        calleeKeys: new Map(),
+        fn: { kind: decl.kind, id, name: decl.name, params: [], returnType: { kind: "void" }, body: [], span, options: {}, callees: [], defaultFloat: "f32" },
+        diagnostics: [internalError(span, err)],
+      };
+    } finally {
+      this.inProgress.delete(id);
+    }
+    this.cache.set(id, result);
+    this.round.lowered.set(id, result);
+    this.round.fnKeys.set(id, fnKey(result));
+    return result;
+  }
+
+  private calleesUnchanged(c: CachedLowering): boolean {
+    for (const [id, key] of c.calleeKeys) {
+      const [file, name] = splitId(id);
+      const module = this.front.moduleInfo(file);
+      const decl = module?.functions.get(name);
+      if (!module || !decl || decl.kind !== "device") return false;
+      const now = this.lowered(module, decl);
+      if (fnKey(now) !== key) return false;
+    }
+    return true;
+  }
+
+  /**
+   * What a function body can see at module level, hashed: imports, constants, `let`s, type aliases,
+   * the names (not bodies) of plain functions and classes, and the same of imported project files.
+   */
+  private envKey(module: ModuleInfo, depth = 0): string {
+    const memo = this.round.envKeys.get(module.file);
+    if (memo) return memo;
+    const sf = module.sourceFile;
+    const h = createHash("sha1");
+    const fnCalls = new Set([...module.functions.values()].map((f) => f.statement));
+    for (const st of sf.statements) {
+      if (ts.isVariableStatement(st) && fnCalls.has(st)) {
+        // Kernels and device functions: only their names and kinds matter to others.
+        for (const d of st.declarationList.declarations) h.update(`fn:${d.name.getText(sf)};`);
+        continue;
+      }
+      if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) {
+        h.update(`decl:${st.name?.text ?? ""};`);
+        continue;
+      }
+      if (ts.isExpressionStatement(st) || ts.isIfStatement(st) || ts.isForStatement(st) || ts.isWhileStatement(st)) continue; // host code
+      h.update(st.getText(sf));
+      h.update("\n");
+    }
+    this.round.envKeys.set(module.file, "pending");
+    if (depth < 8) {
+      for (const imp of module.imports.values()) {
+        const target = this.project.resolveImport(imp.module, module.file);
+        if (!target) continue;
+        const info = this.front.moduleInfo(target);
+        if (!info) continue;
+        const k = this.round.envKeys.get(info.file) === "pending" ? "cycle" : this.envKey(info, depth + 1);
+        h.update(`import:${info.file}:${k};`);
+      }
+    }
+    const key = h.digest("hex");
+    this.round.envKeys.set(module.file, key);
+    return key;
+  }
+
+  // ───────────────────────── whole-kernel facts ─────────────────────────
+
+  private reachableFunctions(roots: readonly IrFunction[]): Map<string, IrFunction> {
+    const out = new Map<string, IrFunction>();
+    const stack = [...roots];
+    while (stack.length) {
+      const fn = stack.pop()!;
+      if (out.has(fn.id)) continue;
+      out.set(fn.id, fn);
+      for (const c of fn.callees) {
+        if (out.has(c)) continue;
+        const [file, name] = splitId(c);
+        const module = this.front.moduleInfo(file);
+        const decl = module?.functions.get(name);
+        if (module && decl) stack.push(this.lowered(module, decl).fn);
+      }
+    }
+    return out;
+  }
+
+  private sharedArraysOf(fn: IrFunction, reachable: Map<string, IrFunction>, includeDynamic = false): { name: string; bytes: number; span: Span; dynamic: boolean }[] {
+    const out: { name: string; bytes: number; span: Span; dynamic: boolean }[] = [];
+    const seen = new Set<string>();
+    const visitFn = (f: IrFunction) => {
+      if (seen.has(f.id)) return;
+      seen.add(f.id);
+      forEachStmt(f.body, (s) => {
+        if (s.k !== "arrayDecl" || s.arrayType.space !== "shared") return;
+        const shape = s.arrayType.shape ?? [1];
+        const dynamic = shape.length === 1 && shape[0] === 0;
+        if (dynamic && !includeDynamic) return;
+        out.push({ name: s.v.name, bytes: shape.reduce((a, b) => a * b, 1) * byteSize(s.arrayType.dtype), span: s.span, dynamic });
+      });
+      for (const c of f.callees) {
+        const callee = reachable.get(c);
+        if (callee) visitFn(callee);
+      }
+    };
+    visitFn(fn);
+    return out;
+  }
+
+  private constArraysUsed(fns: readonly IrFunction[]): ConstArray[] {
+    const names = new Set<string>();
+    for (const f of fns) forEachStmt(f.body, (s) => s.k === "constArrayDecl" && names.add(s.constName));
+    return [...names].flatMap((n) => {
+      const c = this.constArrays.get(n);
+      return c ? [c] : [];
+    });
+  }
+
+  private safely<T>(span: Span | undefined, f: () => T[]): T[] {
+    try {
+      return f();
+    } catch (err) {
+      if (!span) return [];
+      return [internalError(span, err) as unknown as T];
+    }
+  }
+}
+
+function spanAt(module: ModuleInfo): Span {
+  return { file: module.file, start: 0, end: 0, line: 1, col: 1 };
+}
+
+function internalError(span: Span, err: unknown): Diagnostic {
+  const msg = err instanceof Error ? `${err.message}\n${err.stack?.split("\n").slice(1, 4).join("\n") ?? ""}` : String(err);
+  return makeDiagnostic(Codes.InternalError, span, `the CudaScript checker failed on this code; please report it with the file. ${msg}`);
+}
+
+function fnKey(c: CachedLowering): string {
+  return `${c.textKey.length}:${shortHash(c.textKey)}:${c.envKey}`;
+}
+
+function shortHash(s: string): string {
+  return createHash("sha1").update(s).digest("hex").slice(0, 12);
+}
+
+function splitId(id: string): [string, string] {
+  const i = id.lastIndexOf("#");
+  return [id.slice(0, i), id.slice(i + 1)];
+}
+
+function emptyCheck(file: string, isCudaScriptFile: boolean): FileCheck {
+  return { file, diagnostics: [], module: { file, kernels: [], deviceFunctions: [], constArrays: [] }, launchSites: [], staticSharedBytes: new Map(), isCudaScriptFile };
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const k = `${d.code}:${d.span.start}:${d.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function topoSortDevices(kernels: readonly IrFunction[], reachable: Map<string, IrFunction>): IrFunction[] {
+  const out: IrFunction[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (f: IrFunction) => {
+    if (state.get(f.id)) return;
+    state.set(f.id, "visiting");
+    for (const c of f.callees) {
+      const callee = reachable.get(c);
+      if (callee) visit(callee);
+    }
+    state.set(f.id, "done");
+    if (f.kind === "device") out.push(f);
+  };
+  kernels.forEach(visit);
+  return out;
+}
+
+export function forEachStmt(stmts: readonly Stmt[], f: (s: Stmt) => void): void {
+  for (const s of stmts) {
+    f(s);
+    if (s.k === "if") {
+      forEachStmt(s.then, f);
+      if (s.else) forEachStmt(s.else, f);
+    } else if (s.k === "loop") {
+      forEachStmt(s.init, f);
+      forEachStmt(s.body, f);
+      forEachStmt(s.update, f);
+    } else if (s.k === "block") forEachStmt(s.body, f);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * CS5001: a barrier (`syncthreads` and friends) that not every thread of the block may reach — inside
+ * a branch or loop whose condition depends on the thread, or after a thread-dependent early return.
+ * On a GPU that hangs or corrupts shared memory; Numba and CUDA C++ say nothing about it.
+ *
+ * A value is thread-dependent when it derives from threadIdx, laneid, grid(), atomics, shuffles, local
+ * memory, or an array element read at a thread-dependent index; variables assigned under a
+ * thread-dependent condition are thread-dependent too (control dependence). Block-uniform values
+ * (blockIdx, blockDim, gridDim, syncthreadsCount…) are not.
+ */
+import { Codes } from "../diagnostics/codes";
+import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
+import type * as IR from "../ir/nodes";
+
+const BARRIERS = new Set<string>(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
+
+export interface DivergenceFacts {
+  /** Device functions (by id) that contain a barrier, directly or through calls. */
+  readonly barrierFunctions: ReadonlySet<string>;
+  /** Device functions whose result may differ between threads given uniform arguments. */
+  readonly threadDependentFunctions: ReadonlySet<string>;
+}
+
+export function checkDivergentBarriers(fn: IR.IrFunction, facts: DivergenceFacts): Diagnostic[] {
+  const tainted = new Set<number>();
+  // Fixed point: taint flows through assignments and control dependence.
+  for (let i = 0; i < 8; i++) {
+    const before = tainted.size;
+    walk(fn.body, false, tainted, facts, undefined);
+    if (tainted.size === before) break;
+  }
+  const out: Diagnostic[] = [];
+  walk(fn.body, false, tainted, facts, out);
+  return out;
+}
+
+/** Returns true when the statements may end early (return/break/continue) under a thread-dependent condition. */
+function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number>, facts: DivergenceFacts, out: Diagnostic[] | undefined): boolean {
+  let div = divergent;
+  for (const s of stmts) {
+    switch (s.k) {
+      case "decl":
+        if (s.init) {
+          reportBarriersIn(s.init, div, facts, out);
+          if (div || dependent(s.init, tainted, facts)) tainted.add(s.v.id);
+        }
+        break;
+      case "arrayDecl":
+      case "constArrayDecl":
+        break;
+      case "assign":
+        reportBarriersIn(s.value, div, facts, out);
+        if (s.target.k === "var" && (div || dependent(s.value, tainted, facts))) tainted.add(s.target.v.id);
+        break;
+      case "expr":
+        reportBarriersIn(s.expr, div, facts, out);
+        break;
+      case "print":
+        break;
+      case "if": {
+        const d = div || dependent(s.cond, tainted, facts);
+        reportBarriersIn(s.cond, div, facts, out);
+        const a = walk(s.then, d, tainted, facts, out);
+        const b = s.else ? walk(s.else, d, tainted, facts, out) : false;
+        if (d && (a || b || exits(s.then) || (s.else ? exits(s.else) : false))) div = true;
+        break;
+      }
+      case "loop": {
+        walk(s.init, div, tainted, facts, out);
+        const d = div || (s.cond ? dependent(s.cond, tainted, facts) : false) || loopExitsDependently(s.body, tainted, facts);
+        if (s.cond) reportBarriersIn(s.cond, d, facts, out);
+        walk(s.body, d, tainted, facts, out);
+        walk(s.update, d, tainted, facts, out);
+        break;
+      }
+      case "block":
+        if (walk(s.body, div, tainted, facts, out)) div = true;
+        break;
+      case "return":
+        if (s.value) reportBarriersIn(s.value, div, facts, out);
+        if (divergent) return true;
+        break;
+      case "break":
+      case "continue":
+        if (divergent) return true;
+        break;
+    }
+  }
+  return div && !divergent;
+}
+
+function exits(stmts: readonly IR.Stmt[]): boolean {
+  return stmts.some((s) => s.k === "return" || s.k === "break" || s.k === "continue" || (s.k === "block" && exits(s.body)) || (s.k === "if" && (exits(s.then) || (s.else ? exits(s.else) : false))));
+}
+
+function loopExitsDependently(body: readonly IR.Stmt[], tainted: Set<number>, facts: DivergenceFacts): boolean {
+  for (const s of body) {
+    if (s.k === "if" && dependent(s.cond, tainted, facts) && (exits(s.then) || (s.else ? exits(s.else) : false))) return true;
+    if (s.k === "block" && loopExitsDependently(s.body, tainted, facts)) return true;
+  }
+  return false;
+}
+
+function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts, out: Diagnostic[] | undefined): void {
+  if (!out || !divergent) return;
+  visitExpr(e, (x) => {
+    if (x.k === "intrinsic" && BARRIERS.has(x.name))
+      out.push(
+        makeDiagnostic(
+          Codes.DivergentBarrier,
+          x.span,
+          `cuda.${x.name}() may not be reached by every thread of the block (it is under a condition that depends on the thread index, or after a thread-dependent return): on a GPU this hangs or corrupts shared memory. Move the barrier out of the branch, e.g. compute under the condition and call cuda.${x.name}() after it for all threads`,
+        ),
+      );
+    else if (x.k === "call" && facts.barrierFunctions.has(x.fn))
+      out.push(makeDiagnostic(Codes.DivergentBarrier, x.span, `this device function calls cuda.syncthreads(), but not every thread of the block may reach this call: call it from all threads`));
+  });
+}
+
+export function visitExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {
+  f(e);
+  switch (e.k) {
+    case "unary":
+      visitExpr(e.operand, f);
+      break;
+    case "binary":
+    case "compare":
+    case "logical":
+      visitExpr(e.left, f);
+      visitExpr(e.right, f);
+      break;
+    case "select":
+      visitExpr(e.cond, f);
+      visitExpr(e.then, f);
+      visitExpr(e.else, f);
+      break;
+    case "convert":
+    case "truthy":
+      visitExpr(e.value, f);
+      break;
+    case "index":
+      for (const i of e.indices) visitExpr(i, f);
+      break;
+    case "call":
+    case "intrinsic":
+      for (const a of e.args) visitExpr(a, f);
+      break;
+    case "atomic":
+      for (const i of e.indices) visitExpr(i, f);
+      visitExpr(e.value, f);
+      if (e.expected) visitExpr(e.expected, f);
+      break;
+    default:
+      break;
+  }
+}
+
+function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): boolean {
+  let dep = false;
+  visitExpr(e, (x) => {
+    if (dep) return;
+    switch (x.k) {
+      case "special":
+        if (x.reg === "threadIdx" || x.reg === "laneid" || x.reg === "grid") dep = true;
+        break;
+      case "var":
+        if (tainted.has(x.v.id)) dep = true;
+        break;
+      case "index":
+        if (x.array.type.kind === "array" && x.array.type.space === "local") dep = true;
+        break;
+      case "atomic":
+        dep = true;
+        break;
+      case "intrinsic":
+        if (x.name.startsWith("shfl") || x.name === "ballotSync" || x.name === "allSync" || x.name === "anySync" || x.name === "activemask") dep = true;
+        break;
+      case "call":
+        if (facts.threadDependentFunctions.has(x.fn)) dep = true;
+        break;
+      default:
+        break;
+    }
+  });
+  return dep;
+}
+
+/** Whether a function's body reads thread-dependent state at all (for `threadDependentFunctions`). */
+export function readsThreadState(fn: IR.IrFunction, known: ReadonlySet<string>): boolean {
+  let dep = false;
+  const facts: DivergenceFacts = { barrierFunctions: new Set(), threadDependentFunctions: known };
+  const check = (e: IR.Expr) => {
+    if (!dep && dependent(e, new Set(), facts)) dep = true;
+  };
+  forEachExpr(fn.body, check);
+  return dep;
+}
+
+export function containsBarrier(fn: IR.IrFunction, known: ReadonlySet<string>): boolean {
+  let found = false;
+  forEachExpr(fn.body, (e) =>
+    visitExpr(e, (x) => {
+      if ((x.k === "intrinsic" && BARRIERS.has(x.name)) || (x.k === "call" && known.has(x.fn))) found = true;
+    }),
+  );
+  return found;
+}
+
+export function forEachExpr(stmts: readonly IR.Stmt[], f: (e: IR.Expr) => void): void {
+  for (const s of stmts) {
+    switch (s.k) {
+      case "decl":
+        if (s.init) f(s.init);
+        break;
+      case "assign":
+        f(s.target);
+        f(s.value);
+        break;
+      case "expr":
+        f(s.expr);
+        break;
+      case "print":
+        s.args.forEach(f);
+        break;
+      case "return":
+        if (s.value) f(s.value);
+        break;
+      case "if":
+        f(s.cond);
+        forEachExpr(s.then, f);
+        if (s.else) forEachExpr(s.else, f);
+        break;
+      case "loop":
+        forEachExpr(s.init, f);
+        if (s.cond) f(s.cond);
+        forEachExpr(s.body, f);
+        forEachExpr(s.update, f);
+        break;
+      case "block":
+        forEachExpr(s.body, f);
+        break;
+      default:
+        break;
+    }
+  }
+}

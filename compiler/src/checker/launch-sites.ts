@@ -1,0 +1,143 @@
+/**
+ * Host-side checks at `kernel.launch(grid, block, options?)(...args)` sites: constant launch
+ * configurations that can never run (CS4001–CS4003), argument counts and kinds against the kernel's
+ * signature (CS4004, CS4005), dynamic shared memory without a size (CS4006).
+ */
+import { ts } from "ts-morph";
+import { Codes } from "../diagnostics/codes";
+import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
+import type { IrFunction, Span } from "../ir/nodes";
+import { ConstantFolder, stripParens } from "../frontend/constants";
+import type { ModuleInfo } from "../frontend/module-info";
+import type { FrontEnd } from "../frontend/program";
+
+export interface LaunchSite {
+  readonly kernel: string;
+  readonly kernelId: string;
+  readonly span: Span;
+  /** Constant block size (product of dims) when known. */
+  readonly threadsPerBlock?: number;
+  readonly sharedMemBytes?: number;
+}
+
+export interface LaunchCheckHost {
+  readonly front: FrontEnd;
+  /** The lowered kernel for a name visible in `module`, if it is a kernel. */
+  kernelNamed(module: ModuleInfo, name: string): IrFunction | undefined;
+  usesDynamicShared(fn: IrFunction): boolean;
+}
+
+const MAX_BLOCK = [1024, 1024, 64];
+const MAX_GRID = [2147483647, 65535, 65535];
+
+export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { diagnostics: Diagnostic[]; sites: LaunchSite[] } {
+  const sf = module.sourceFile;
+  const diagnostics: Diagnostic[] = [];
+  const sites: LaunchSite[] = [];
+  const span = (n: ts.Node): Span => {
+    const start = n.getStart(sf);
+    const lc = sf.getLineAndCharacterOfPosition(start);
+    return { file: module.file, start, end: n.end, line: lc.line + 1, col: lc.character + 1 };
+  };
+  const folder = () => new ConstantFolder((name) => host.front.constOf(module, name));
+  const kernelDecls = new Set([...module.functions.values()].map((f) => f.call));
+
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && kernelDecls.has(n)) return; // kernel bodies are checked by the lowering
+    if (ts.isCallExpression(n) && ts.isCallExpression(n.expression)) {
+      const inner = n.expression;
+      const callee = inner.expression;
+      if (ts.isPropertyAccessExpression(callee) && callee.name.text === "launch" && ts.isIdentifier(callee.expression)) {
+        const fn = host.kernelNamed(module, callee.expression.text);
+        if (fn) checkSite(fn, inner, n);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+
+  const readDims = (e: ts.Expression | undefined): { dims: number[]; node: ts.Node }[] | undefined => {
+    if (!e) return undefined;
+    const x = stripParens(e);
+    const parts = ts.isArrayLiteralExpression(x) ? [...x.elements] : [x];
+    const out: { dims: number[]; node: ts.Node }[] = [];
+    for (const p of parts) {
+      const v = folder().fold(p);
+      if (!v || typeof v.value !== "number") return undefined;
+      out.push({ dims: [v.value], node: p });
+    }
+    return out;
+  };
+
+  const checkSite = (fn: IrFunction, launch: ts.CallExpression, full: ts.CallExpression): void => {
+    const [gridArg, blockArg, optionsArg] = launch.arguments;
+    const where = span(launch);
+    let threads: number | undefined;
+    const grid = readDims(gridArg), block = readDims(blockArg);
+    const limitsOk = (dims: { dims: number[]; node: ts.Node }[], kind: "grid" | "block"): boolean => {
+      let ok = true;
+      dims.forEach((d, i) => {
+        const v = d.dims[0]!;
+        if (v <= 0 || !Number.isInteger(v)) {
+          diagnostics.push(makeDiagnostic(Codes.LaunchDimNotPositive, where, `${kind} size ${"xyz"[i]} is ${v}: grid and block sizes must be positive whole numbers`));
+          ok = false;
+        } else if (i < 3 && v > (kind === "block" ? MAX_BLOCK : MAX_GRID)[i]!) {
+          const code = kind === "block" && i < 2 ? Codes.BlockTooLarge : Codes.LaunchDimTooLarge;
+          diagnostics.push(makeDiagnostic(code, where, `${kind} ${"xyz"[i]} is ${v}, above CUDA's limit of ${(kind === "block" ? MAX_BLOCK : MAX_GRID)[i]}${kind === "grid" ? ": put the large dimension in x" : ""}`));
+          ok = false;
+        }
+      });
+      if (dims.length > 3) {
+        diagnostics.push(makeDiagnostic(Codes.LaunchDimTooLarge, where, `a ${kind} has at most 3 dimensions`));
+        ok = false;
+      }
+      return ok;
+    };
+    if (grid) limitsOk(grid, "grid");
+    if (block && limitsOk(block, "block")) {
+      threads = block.reduce((a, d) => a * d.dims[0]!, 1);
+      if (threads > 1024)
+        diagnostics.push(makeDiagnostic(Codes.BlockTooLarge, where, `a block of ${block.map((d) => d.dims[0]).join(" × ")} = ${threads} threads is over CUDA's 1024-thread limit: use at most 1024 (e.g. 256) and more blocks`));
+    }
+    let sharedMemBytes: number | undefined;
+    let hasSharedMemOption = false;
+    if (optionsArg) {
+      const o = stripParens(optionsArg);
+      if (ts.isObjectLiteralExpression(o)) {
+        for (const p of o.properties) {
+          if (p.name && ts.isIdentifier(p.name) && p.name.text === "sharedMem") {
+            hasSharedMemOption = true;
+            if (ts.isPropertyAssignment(p)) {
+              const v = folder().fold(p.initializer);
+              if (v && typeof v.value === "number") sharedMemBytes = v.value;
+            }
+          }
+        }
+      } else hasSharedMemOption = true; // options computed elsewhere: cannot tell
+    }
+    if (host.usesDynamicShared(fn) && !hasSharedMemOption && grid && block)
+      diagnostics.push(makeDiagnostic(Codes.DynamicSharedWithoutSize, where, `'${fn.name}' uses dynamic shared memory (cuda.shared.array(0, …)) but this launch gives no size: pass { sharedMem: bytes } as the third launch argument`));
+
+    // Arguments
+    const params = fn.params;
+    const args = full.arguments;
+    const hasSpread = args.some((a) => ts.isSpreadElement(a));
+    if (!hasSpread && args.length !== params.length)
+      diagnostics.push(makeDiagnostic(Codes.LaunchArgumentCount, span(full), `'${fn.name}' takes ${params.length} argument${params.length === 1 ? "" : "s"} (${params.map((p) => p.name).join(", ")}), but this launch passes ${args.length}`));
+    args.forEach((a, i) => {
+      const p = params[i];
+      if (!p) return;
+      const x = stripParens(a);
+      const isArray = p.type.kind === "array";
+      if (ts.isStringLiteral(x) || ts.isTemplateExpression(x) || ts.isNoSubstitutionTemplateLiteral(x) || ts.isObjectLiteralExpression(x))
+        diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes ${isArray ? "an array" : "a number"}, not ${ts.isObjectLiteralExpression(x) ? "an object" : "a string"}`));
+      else if (isArray && (ts.isNumericLiteral(x) || (ts.isPrefixUnaryExpression(x) && ts.isNumericLiteral(x.operand))))
+        diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes an array, not a number: pass a typed array or a device array (cuda.toDevice(data))`));
+      else if (!isArray && ts.isArrayLiteralExpression(x))
+        diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes a number, not an array`));
+    });
+    sites.push({ kernel: fn.name, kernelId: fn.id, span: where, threadsPerBlock: threads, sharedMemBytes });
+  };
+
+  visit(sf);
+  return { diagnostics, sites };
+}

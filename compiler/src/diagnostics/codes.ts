@@ -1,0 +1,101 @@
+/**
+ * Every diagnostic the CudaScript checker can report, with a stable code. Codes never change meaning
+ * once published; docs/diagnostics.md has a wrong and a right example for each.
+ *
+ * Ranges: CS1xxx kernel language (unsupported constructs), CS2xxx types and values, CS3xxx memory and
+ * resources, CS4xxx launch configurations, CS5xxx warnings and performance hints.
+ */
+
+export type Severity = "error" | "warning" | "hint";
+
+export interface DiagnosticDefinition {
+  readonly code: string;
+  readonly severity: Severity;
+  /** One-line title for docs and code descriptions. */
+  readonly title: string;
+}
+
+function def(code: string, severity: Severity, title: string): DiagnosticDefinition {
+  return { code, severity, title };
+}
+
+export const Codes = {
+  // CS1xxx — the kernel language
+  UnsupportedString: def("CS1001", "error", "Strings are not supported in kernels"),
+  UnsupportedLiteral: def("CS1002", "error", "Object and array literals are not supported in kernels"),
+  UnsupportedNew: def("CS1003", "error", "`new` and allocation are not supported in kernels"),
+  UnsupportedArrayMethod: def("CS1004", "error", "Array methods are not supported in kernels"),
+  UnsupportedException: def("CS1005", "error", "try/catch/throw are not supported in kernels"),
+  UnsupportedAsync: def("CS1006", "error", "async functions, await and generators are not supported in kernels"),
+  Recursion: def("CS1007", "error", "Recursion is not supported in kernels and device functions"),
+  NotADeviceFunction: def("CS1008", "error", "Only device functions can be called from kernels"),
+  UnsupportedClass: def("CS1009", "error", "Classes and `this` are not supported in kernels"),
+  MutableCapture: def("CS1010", "error", "Kernels cannot read mutable host state"),
+  UnsupportedStatement: def("CS1011", "error", "Unsupported statement in a kernel"),
+  UnsupportedExpression: def("CS1012", "error", "Unsupported expression in a kernel"),
+  UnsupportedOperator: def("CS1013", "error", "Unsupported operator in a kernel"),
+  UnknownCudaApi: def("CS1014", "error", "Unknown `cuda` API"),
+  UnknownIdentifier: def("CS1015", "error", "Unknown name in a kernel"),
+  NestedFunction: def("CS1016", "error", "Functions cannot be declared inside kernels"),
+  EmbeddedAssignment: def("CS1017", "error", "Assignments and `++`/`--` must be statements"),
+  UnsupportedDestructuring: def("CS1018", "error", "Unsupported destructuring"),
+  KernelNotAFunction: def("CS1019", "error", "`cuda.jit` and `cuda.device` take a function"),
+
+  // CS2xxx — types and values
+  KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
+  NonIntegerIndex: def("CS2002", "error", "Array index is not an integer"),
+  WrongDType: def("CS2003", "error", "Wrong dtype"),
+  UnsupportedParameterType: def("CS2004", "error", "Unsupported parameter type"),
+  MissingParameterType: def("CS2005", "error", "Parameter needs a type annotation"),
+  WrongArgumentCount: def("CS2006", "error", "Wrong number of arguments"),
+  NotAnArray: def("CS2007", "error", "Value is not an array"),
+  WrongIndexCount: def("CS2008", "error", "Wrong number of indices for the array's rank"),
+  ConstantOverflow: def("CS2009", "error", "Integer overflow in a constant expression"),
+  NotConstant: def("CS2010", "error", "Expected a compile-time constant"),
+  InvalidAssignmentTarget: def("CS2011", "error", "Invalid assignment target"),
+  TypeMismatch: def("CS2012", "error", "Type mismatch"),
+  MissingReturn: def("CS2013", "error", "Device function does not return a value on every path"),
+  InvalidKernelOption: def("CS2014", "error", "Invalid kernel option"),
+  WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
+  DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
+
+  // CS3xxx — memory and resources
+  LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),
+  SharedArrayShapeNotConstant: def("CS3002", "error", "Shared array shape must be a compile-time constant"),
+  SharedMemoryTooLarge: def("CS3003", "error", "Static shared memory per block exceeds 48 KiB"),
+  InvalidArrayShape: def("CS3004", "error", "Array shape must be positive integers"),
+  ArrayDeclarationPlacement: def("CS3005", "error", "Array declarations must be `const` bindings"),
+  LocalArrayTooLarge: def("CS3006", "warning", "Large per-thread local array"),
+  ConstArrayInvalid: def("CS3007", "error", "`cuda.const.arrayLike` needs a module constant typed array"),
+
+  // CS4xxx — launch configuration
+  BlockTooLarge: def("CS4001", "error", "Block has more than 1024 threads"),
+  LaunchDimNotPositive: def("CS4002", "error", "Grid and block sizes must be positive"),
+  LaunchDimTooLarge: def("CS4003", "error", "Grid or block dimension above the CUDA limit"),
+  LaunchArgumentCount: def("CS4004", "error", "Wrong number of kernel arguments at launch"),
+  LaunchArgumentKind: def("CS4005", "error", "Kernel argument of the wrong kind at launch"),
+  DynamicSharedWithoutSize: def("CS4006", "warning", "Kernel uses dynamic shared memory but the launch gives none"),
+
+  // CS5xxx — warnings and hints
+  DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),
+  F64InF32Kernel: def("CS5002", "hint", "f64 arithmetic in an f32 kernel"),
+  UnreachableCode: def("CS5003", "warning", "Unreachable code"),
+  ImplicitFloatToInt: def("CS5004", "warning", "Float value stored into an integer"),
+
+  // CS9xxx — the compiler itself
+  InternalError: def("CS9001", "error", "Internal compiler error"),
+} as const;
+
+export type DiagnosticKey = keyof typeof Codes;
+
+export const ALL_CODES: readonly DiagnosticDefinition[] = Object.values(Codes);
+
+export function definitionOf(code: string): DiagnosticDefinition | undefined {
+  return ALL_CODES.find((d) => d.code === code);
+}
+
+/** Where each code's documentation lives; the language server turns this into `codeDescription.href`. */
+export const DIAGNOSTICS_DOC_PATH = "docs/diagnostics.md";
+export function docAnchor(code: string): string {
+  return code.toLowerCase();
+}

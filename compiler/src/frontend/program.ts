@@ -1,0 +1,159 @@
+/**
+ * Module-level name resolution across files: what a name used in a kernel refers to (a constant, a
+ * device function, a CudaScript export, mutable host state…), following imports and re-exports.
+ * Also folds module constants, memoised per file version.
+ */
+import { ts } from "ts-morph";
+import type { DType } from "../ir/types";
+import { TYPED_ARRAY_DTYPES } from "../ir/types";
+import { ConstantFolder, type ConstProblem, type ConstValue } from "./constants";
+import { readModuleInfo, type CudaScriptExport, type FunctionDecl, type ImportBinding, type ModuleInfo, CUDASCRIPT_MODULE } from "./module-info";
+import type { CudaProject } from "./project";
+
+/** A module constant typed array usable with `cuda.const.arrayLike`. */
+export interface ConstArrayValue {
+  readonly dtype: DType;
+  readonly values: readonly number[];
+  readonly decl: ts.VariableDeclaration;
+  readonly module: ModuleInfo;
+}
+
+export type ModuleSymbol =
+  | { readonly kind: "const"; readonly decl: ts.VariableDeclaration; readonly module: ModuleInfo }
+  | { readonly kind: "function"; readonly fn: FunctionDecl; readonly module: ModuleInfo }
+  | { readonly kind: "cudascript"; readonly export: CudaScriptExport }
+  | { readonly kind: "mutable"; readonly node: ts.Node; readonly module: ModuleInfo }
+  | { readonly kind: "plainFunction"; readonly node: ts.Node; readonly module: ModuleInfo }
+  | { readonly kind: "class"; readonly node: ts.Node; readonly module: ModuleInfo }
+  | { readonly kind: "typeAlias"; readonly decl: ts.TypeAliasDeclaration; readonly module: ModuleInfo }
+  | { readonly kind: "unresolvedImport"; readonly binding: ImportBinding; readonly module: ModuleInfo };
+
+export interface ModuleConstResult {
+  readonly value?: ConstValue;
+  readonly array?: ConstArrayValue;
+  readonly problems: readonly ConstProblem[];
+}
+
+export class FrontEnd {
+  private readonly infos = new Map<string, { version: number; info: ModuleInfo }>();
+  private readonly constCache = new Map<ts.VariableDeclaration, ModuleConstResult | "inProgress">();
+
+  constructor(readonly project: CudaProject) {}
+
+  moduleInfo(file: string): ModuleInfo | undefined {
+    const pf = this.project.getFile(file);
+    if (!pf) return undefined;
+    const cached = this.infos.get(pf.path);
+    if (cached && cached.version === pf.version) return cached.info;
+    const info = readModuleInfo(pf.path, pf.sourceFile);
+    this.infos.set(pf.path, { version: pf.version, info });
+    return info;
+  }
+
+  /** Resolves a module-level name of `module` (not locals of a kernel). */
+  resolveName(module: ModuleInfo, name: string): ModuleSymbol | undefined {
+    const cs = module.cudascript.get(name);
+    if (cs) return { kind: "cudascript", export: cs };
+    return this.resolveLocal(module, name, 0);
+  }
+
+  private resolveLocal(module: ModuleInfo, name: string, depth: number): ModuleSymbol | undefined {
+    const fn = module.functions.get(name);
+    if (fn) return { kind: "function", fn, module };
+    const c = module.consts.get(name);
+    if (c) return { kind: "const", decl: c, module };
+    const m = module.mutables.get(name);
+    if (m) return { kind: "mutable", node: m, module };
+    const p = module.plainFunctions.get(name);
+    if (p) return { kind: "plainFunction", node: p, module };
+    const cl = module.classes.get(name);
+    if (cl) return { kind: "class", node: cl, module };
+    const ta = module.typeAliases.get(name);
+    if (ta) return { kind: "typeAlias", decl: ta, module };
+    const imp = module.imports.get(name);
+    if (imp) return this.resolveImport(module, imp, depth);
+    return undefined;
+  }
+
+  private resolveImport(module: ModuleInfo, binding: ImportBinding, depth: number): ModuleSymbol {
+    const unresolved: ModuleSymbol = { kind: "unresolvedImport", binding, module };
+    if (depth > 16 || binding.name === "*" || binding.name === "default") return unresolved;
+    const target = this.project.resolveImport(binding.module, module.file);
+    if (!target) return unresolved;
+    const info = this.moduleInfo(target);
+    if (!info) return unresolved;
+    return this.resolveExport(info, binding.name, depth + 1) ?? unresolved;
+  }
+
+  private resolveExport(module: ModuleInfo, exported: string, depth: number): ModuleSymbol | undefined {
+    for (const [local, ex] of module.exports) if (ex === exported) return this.resolveLocal(module, local, depth);
+    const re = module.reexports.get(exported);
+    if (re) {
+      if (re.module === CUDASCRIPT_MODULE) return undefined;
+      return this.resolveImport(module, re, depth);
+    }
+    return undefined;
+  }
+
+  /** Folds a module constant (memoised). Cycles and non-constant initialisers give no value. */
+  moduleConst(module: ModuleInfo, decl: ts.VariableDeclaration): ModuleConstResult {
+    const cached = this.constCache.get(decl);
+    if (cached === "inProgress") return { problems: [] };
+    if (cached) return cached;
+    this.constCache.set(decl, "inProgress");
+    let result: ModuleConstResult = { problems: [] };
+    if (decl.initializer) {
+      const array = readConstArray(decl.initializer);
+      if (array) result = { array: { ...array, decl, module }, problems: [] };
+      else {
+        const folder = new ConstantFolder((name) => this.constOf(module, name));
+        const value = folder.fold(decl.initializer);
+        result = { value, problems: folder.problems };
+      }
+    }
+    this.constCache.set(decl, result);
+    return result;
+  }
+
+  /** The constant value of a module-level name, if it is one. */
+  constOf(module: ModuleInfo, name: string): ConstValue | undefined {
+    const sym = this.resolveName(module, name);
+    if (sym?.kind !== "const") return undefined;
+    return this.moduleConst(sym.module, sym.decl).value;
+  }
+
+  /** Drops memoised constants of old file versions. */
+  pruneCaches(): void {
+    for (const decl of this.constCache.keys()) {
+      const sf = decl.getSourceFile();
+      const info = this.infos.get(sf.fileName);
+      if (!info || info.info.sourceFile !== sf) this.constCache.delete(decl);
+    }
+  }
+}
+
+/** `new Float32Array([1, 2, 3])` / `Float32Array.of(1, 2, 3)` / `Float32Array.from([1, 2])` with literal numbers. */
+function readConstArray(init: ts.Expression): { dtype: DType; values: number[] } | undefined {
+  while (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)) init = init.expression;
+  let ctor: string | undefined;
+  let elements: readonly ts.Expression[] | undefined;
+  if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) {
+    ctor = init.expression.text;
+    const arg = init.arguments?.[0];
+    if (arg && ts.isArrayLiteralExpression(arg)) elements = arg.elements;
+  } else if (ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && ts.isIdentifier(init.expression.expression)) {
+    ctor = init.expression.expression.text;
+    if (init.expression.name.text === "of") elements = init.arguments;
+    else if (init.expression.name.text === "from" && init.arguments[0] && ts.isArrayLiteralExpression(init.arguments[0])) elements = init.arguments[0].elements;
+  }
+  const dtype = ctor ? TYPED_ARRAY_DTYPES.get(ctor) : undefined;
+  if (!dtype || !elements) return undefined;
+  const folder = new ConstantFolder(() => undefined);
+  const values: number[] = [];
+  for (const el of elements) {
+    const v = folder.fold(el);
+    if (!v || typeof v.value !== "number") return undefined;
+    values.push(v.value);
+  }
+  return { dtype, values };
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * `cudascript` command line: each subcommand lives in its own module and is loaded only when used, so
+ * `cudascript check` never loads NVRTC or the simulator.
+ */
+import { printUsageError, type Command } from "./args";
+
+const commands: Record<string, () => Command> = {
+  check: () => require("./check-command").checkCommand as Command,
+  compile: () => require("./compile-command").compileCommand as Command,
+  run: () => require("./run-command").runCommand as Command,
+};
+
+const USAGE = `Usage: cudascript <command> [options]
+
+Commands:
+  check <files|dirs|globs> [--format text|json]   check kernels against the CudaScript rules
+  compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
+  run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--timeout s]
+
+Run 'cudascript <command> --help' for details.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h") {
+    console.log(USAGE);
+    return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-v") {
+    console.log(require("../../package.json").version);
+    return 0;
+  }
+  const load = commands[name];
+  if (!load) return printUsageError(`unknown command '${name}'`, USAGE);
+  let command: Command;
+  try {
+    command = load();
+  } catch (err) {
+    return printUsageError(`command '${name}' is not available in this build (${(err as Error).message.split("\n")[0]})`, USAGE);
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // Last resort: a bug of ours, reported briefly rather than as a bare stack trace.
+    console.error(`cudascript: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    if (process.env.CUDASCRIPT_DEBUG) console.error(err);
+    process.exitCode = 3;
+  },
+);

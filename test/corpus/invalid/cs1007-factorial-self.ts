@@ -1,0 +1,22 @@
+import { cuda, i32 } from "cudascript";
+
+/** n! by recursion: fine on the host, not in a kernel. */
+const fact: (n: i32) => i32 = cuda.device((n: i32): i32 => {
+  if (n <= 1) return 1;
+  return n * fact(n - 1); // @expect CS1007
+});
+
+/** The loop version. */
+const factLoop = cuda.device((n: i32): i32 => {
+  let r = 1;
+  for (let k = 2; k <= n; k++) r *= k;
+  return r;
+});
+
+export const factorials = cuda.jit((n: Int32Array, out: Int32Array, outLoop: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i < n.length) {
+    out[i] = fact(n[i]);
+    outLoop[i] = factLoop(n[i]);
+  }
+});

@@ -1,0 +1,11 @@
+import { BLOCK, fill, iota } from "./cs4001-helpers";
+
+const BIG_BLOCK = BLOCK * 8;
+
+export function prepare(n: number): [Float32Array, Int32Array] {
+  const a = new Float32Array(n);
+  const b = new Int32Array(n);
+  fill.launch(Math.ceil(n / BIG_BLOCK), BIG_BLOCK)(a, 1); // @expect CS4001
+  iota.launch(Math.ceil(n / BLOCK), BLOCK)(b, 0);
+  return [a, b];
+}
