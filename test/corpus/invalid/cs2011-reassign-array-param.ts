@@ -18,8 +18,8 @@ export const smoothStep = cuda.jit((src: Float32Array, dst: Float32Array) => {
 });
 
 export function smooth(x: Float32Array, steps: number): Float32Array {
-  let a = x;
-  let b = new Float32Array(x.length);
+  let a: Float32Array = x;
+  let b: Float32Array = new Float32Array(x.length);
   for (let s = 0; s < steps; s++) {
     smoothStep.launch(Math.ceil(x.length / 256), 256)(a, b);
     const t = a;

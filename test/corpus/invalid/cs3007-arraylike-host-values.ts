@@ -1,7 +1,7 @@
 import { cuda, f32 } from "cudascript";
 
 /** A module `let`: could change after the kernel is compiled. */
-let weights = new Float32Array([0.2, 0.6, 0.2]);
+let weights: Float32Array = new Float32Array([0.2, 0.6, 0.2]);
 export function setWeights(w: Float32Array): void {
   weights = w;
 }

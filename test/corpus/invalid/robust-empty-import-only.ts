@@ -1,0 +1,1 @@
+import { cuda, f32 } from "cudascript";
