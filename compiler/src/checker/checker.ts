@@ -17,6 +17,7 @@ import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
 import { CudaProject } from "../frontend/project";
+import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
@@ -95,6 +96,7 @@ export class KernelChecker implements LowerHost {
     const staticSharedBytes = new Map<string, number>();
     for (const fn of own) {
       diagnostics.push(...this.safely(fn.span, () => checkDivergentBarriers(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
+      diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn)));
       if (fn.kind !== "kernel") continue;
       const shared = this.sharedArraysOf(fn, reachable);
       const total = shared.reduce((a, s) => a + s.bytes, 0);

@@ -41,7 +41,7 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
     switch (s.k) {
       case "decl":
         if (s.init) {
-          reportBarriersIn(s.init, div, facts, out);
+          reportBarriersIn(s.init, div, facts, out, tainted);
           if (div || dependent(s.init, tainted, facts)) tainted.add(s.v.id);
         }
         break;
@@ -49,17 +49,17 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
       case "constArrayDecl":
         break;
       case "assign":
-        reportBarriersIn(s.value, div, facts, out);
+        reportBarriersIn(s.value, div, facts, out, tainted);
         if (s.target.k === "var" && (div || dependent(s.value, tainted, facts))) tainted.add(s.target.v.id);
         break;
       case "expr":
-        reportBarriersIn(s.expr, div, facts, out);
+        reportBarriersIn(s.expr, div, facts, out, tainted);
         break;
       case "print":
         break;
       case "if": {
         const d = div || dependent(s.cond, tainted, facts);
-        reportBarriersIn(s.cond, div, facts, out);
+        reportBarriersIn(s.cond, div, facts, out, tainted);
         const a = walk(s.then, d, tainted, facts, out);
         const b = s.else ? walk(s.else, d, tainted, facts, out) : false;
         if (d && (a || b || exits(s.then) || (s.else ? exits(s.else) : false))) div = true;
@@ -68,7 +68,7 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
       case "loop": {
         walk(s.init, div, tainted, facts, out);
         const d = div || (s.cond ? dependent(s.cond, tainted, facts) : false) || loopExitsDependently(s.body, tainted, facts);
-        if (s.cond) reportBarriersIn(s.cond, d, facts, out);
+        if (s.cond) reportBarriersIn(s.cond, d, facts, out, tainted);
         walk(s.body, d, tainted, facts, out);
         walk(s.update, d, tainted, facts, out);
         break;
@@ -77,7 +77,7 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
         if (walk(s.body, div, tainted, facts, out)) div = true;
         break;
       case "return":
-        if (s.value) reportBarriersIn(s.value, div, facts, out);
+        if (s.value) reportBarriersIn(s.value, div, facts, out, tainted);
         if (divergent) return true;
         break;
       case "break":
@@ -101,8 +101,25 @@ function loopExitsDependently(body: readonly IR.Stmt[], tainted: Set<number>, fa
   return false;
 }
 
-function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts, out: Diagnostic[] | undefined): void {
-  if (!out || !divergent) return;
+function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts, out: Diagnostic[] | undefined, tainted?: Set<number>): void {
+  if (!out) return;
+  if (!divergent) {
+    // Conditional evaluation inside the expression: `c ? syncthreadsCount(p) : 0`, `a && f()`.
+    if (!tainted) return;
+    const inner = (x: IR.Expr): void => {
+      if (x.k === "select") {
+        inner(x.cond);
+        const d = dependent(x.cond, tainted, facts);
+        reportBarriersIn(x.then, d, facts, out, tainted);
+        reportBarriersIn(x.else, d, facts, out, tainted);
+      } else if (x.k === "logical") {
+        inner(x.left);
+        reportBarriersIn(x.right, dependent(x.left, tainted, facts), facts, out, tainted);
+      } else forEachOperand(x, inner);
+    };
+    inner(e);
+    return;
+  }
   visitExpr(e, (x) => {
     if (x.k === "intrinsic" && BARRIERS.has(x.name))
       out.push(
@@ -115,6 +132,37 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
     else if (x.k === "call" && facts.barrierFunctions.has(x.fn))
       out.push(makeDiagnostic(Codes.DivergentBarrier, x.span, `this device function calls cuda.syncthreads(), but not every thread of the block may reach this call: call it from all threads`));
   });
+}
+
+function forEachOperand(e: IR.Expr, f: (e: IR.Expr) => void): void {
+  switch (e.k) {
+    case "unary":
+      f(e.operand);
+      break;
+    case "binary":
+    case "compare":
+      f(e.left);
+      f(e.right);
+      break;
+    case "convert":
+    case "truthy":
+      f(e.value);
+      break;
+    case "index":
+      e.indices.forEach(f);
+      break;
+    case "call":
+    case "intrinsic":
+      e.args.forEach(f);
+      break;
+    case "atomic":
+      e.indices.forEach(f);
+      f(e.value);
+      if (e.expected) f(e.expected);
+      break;
+    default:
+      break;
+  }
 }
 
 export function visitExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {

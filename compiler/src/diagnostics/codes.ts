@@ -81,6 +81,7 @@ export const Codes = {
   F64InF32Kernel: def("CS5002", "hint", "f64 arithmetic in an f32 kernel"),
   UnreachableCode: def("CS5003", "warning", "Unreachable code"),
   ImplicitFloatToInt: def("CS5004", "warning", "Float value stored into an integer"),
+  UnguardedIndex: def("CS5005", "warning", "Index may run past the end of the array"),
 
   // CS9xxx — the compiler itself
   InternalError: def("CS9001", "error", "Internal compiler error"),

@@ -63,9 +63,13 @@ export interface LoweredFunction {
 
 type Binding =
   | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean }
+  /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
+  | { readonly k: "poison" }
   | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node };
 
 const WEAK = new WeakSet<IR.Expr>();
+/** Placeholders standing for code already reported: anything built on them reports nothing more. */
+const POISON = new WeakSet<IR.Expr>();
 
 class DiagnosticSink {
   readonly list: Diagnostic[] = [];
@@ -552,6 +556,7 @@ class FunctionLowerer {
     const span = this.span(d);
     if (ts.isObjectBindingPattern(d.name)) {
       this.report(Codes.UnsupportedDestructuring, d.name, "object destructuring is not supported in kernels: read each field, e.g. const tx = cuda.threadIdx.x");
+      this.poisonNames(d.name);
       return [];
     }
     if (ts.isArrayBindingPattern(d.name)) return this.lowerTupleDestructuring(d, d.name, isConst);
@@ -592,9 +597,16 @@ class FunctionLowerer {
     }
     if (ts.isFunctionExpression(init) || ts.isArrowFunction(init)) {
       this.report(Codes.NestedFunction, init, "functions cannot be declared inside kernels: declare it at module level as const f = cuda.device((…) => …)");
+      this.bind(name, { k: "poison" });
       return [];
     }
     const value = this.lowerExpr(init);
+    if (POISON.has(value)) {
+      // The annotation still says what the variable is: later uses keep being checked.
+      if (annotated) return [{ k: "decl", span, v: this.newVar(name, scalar(annotated), false, !isConst, d.name) }];
+      this.bind(name, { k: "poison" });
+      return [];
+    }
     if (value.type.kind === "array") {
       // An alias of an array (`const row = m`): bind the name to the same variable.
       if (value.k === "var") {
@@ -625,10 +637,12 @@ class FunctionLowerer {
     const tuple = init && ts.isCallExpression(init) ? this.gridCall(init) : undefined;
     if (!tuple) {
       this.report(Codes.UnsupportedDestructuring, d.name, "only cuda.grid(n) and cuda.gridsize(n) can be destructured: const [x, y] = cuda.grid(2)");
+      this.poisonNames(pattern);
       return [];
     }
     if (tuple.ndim === 1) {
       this.report(Codes.UnsupportedDestructuring, d.name, `cuda.${tuple.reg}(1) returns a number: write const i = cuda.${tuple.reg}(1)`);
+      this.poisonNames(pattern);
       return [];
     }
     const out: IR.Stmt[] = [];
@@ -675,8 +689,13 @@ class FunctionLowerer {
     }
     const [shapeArg, dtypeArg] = call.arguments;
     if (call.arguments.length !== 2) this.report(Codes.WrongArgumentCount, call, `cuda.${space}.array takes a shape and a dtype: cuda.${space}.array(128, f32)`);
-    const dtype = dtypeArg ? this.readDTypeArg(dtypeArg) : "f32";
+    const dtypeOrBad = dtypeArg ? this.readDTypeArg(dtypeArg) : undefined;
     const shape = shapeArg ? this.readShape(shapeArg, space) : [1];
+    if (!dtypeOrBad) {
+      this.bind(name, { k: "poison" });
+      return [];
+    }
+    const dtype = dtypeOrBad;
     const rank = Math.min(Math.max(shape.length, 1), 3) as 1 | 2 | 3;
     const arrayType: ArrayType = { kind: "array", dtype, rank, space, shape };
     if (space === "local") {
@@ -688,7 +707,7 @@ class FunctionLowerer {
     return [{ k: "arrayDecl", span, v, arrayType }];
   }
 
-  private readDTypeArg(e: ts.Expression): DType {
+  private readDTypeArg(e: ts.Expression): DType | undefined {
     const x = stripParens(e);
     if (ts.isIdentifier(x)) {
       const cs = this.module.cudascript.get(x.text);
@@ -698,7 +717,7 @@ class FunctionLowerer {
       if (["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(n)) return n as DType;
     }
     this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, i32, u32, i16, u16, i8, u8, bool imported from "cudascript"`);
-    return "f32";
+    return undefined;
   }
 
   private readShape(e: ts.Expression, space: "shared" | "local"): number[] {
@@ -796,6 +815,10 @@ class FunctionLowerer {
         rhs();
         return undefined;
       }
+      if (b.k === "poison") {
+        rhs();
+        return undefined;
+      }
       if (b.k === "const" || (b.k === "var" && b.isConstDecl)) {
         this.report(Codes.InvalidAssignmentTarget, t, `'${t.text}' is a constant: declare it with let to change it`);
         rhs();
@@ -842,7 +865,7 @@ class FunctionLowerer {
         return undefined;
       }
       const elem = target.type.dtype;
-      if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=")
+      if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)))
         this.report(Codes.ImplicitFloatToInt, rhsNode ?? node, `this stores a ${(value.type as ScalarType).dtype} value into ${typeToString(target.array.type)}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)`);
       return { k: "assign", span, target, value: this.convertTo(value, elem, rhsNode) };
     }
@@ -920,7 +943,14 @@ class FunctionLowerer {
 
   /** Placeholder after an error so lowering can go on. */
   private error(node: ts.Node): IR.Expr {
-    return this.weakConst(0, node);
+    const e = this.weakConst(0, node);
+    POISON.add(e);
+    return e;
+  }
+
+  private poisonNames(name: ts.BindingName): void {
+    if (ts.isIdentifier(name)) this.bind(name.text, { k: "poison" });
+    else for (const el of name.elements) if (!ts.isOmittedExpression(el)) this.poisonNames(el.name);
   }
 
   lowerExpr(e: ts.Expression): IR.Expr {
@@ -1038,6 +1068,7 @@ class FunctionLowerer {
     const b = this.lookup(id.text);
     if (b) {
       if (b.k === "const") return this.constExpr(b.value, id, b.dtype);
+      if (b.k === "poison") return this.error(id);
       return { k: "var", type: b.v.type, v: b.v, span: this.span(id) };
     }
     const sym = this.host.front.resolveName(this.module, id.text);
@@ -1048,6 +1079,7 @@ class FunctionLowerer {
           return this.error(id);
         case "const": {
           const r = this.host.front.moduleConst(sym.module, sym.decl);
+          if (r.problems.length) return this.error(id); // already reported where it is declared
           if (r.array)
             this.report(Codes.MutableCapture, id, `'${id.text}' is a host array: pass it as a kernel parameter, or use cuda.const.arrayLike(${id.text}) to put it in constant memory`);
           else
@@ -1174,6 +1206,8 @@ class FunctionLowerer {
       return this.error(e);
     }
     if (op === ts.SyntaxKind.InKeyword || op === ts.SyntaxKind.InstanceOfKeyword || op === ts.SyntaxKind.QuestionQuestionToken) {
+      this.lowerExpr(e.left);
+      this.lowerExpr(e.right);
       this.report(Codes.UnsupportedOperator, e.operatorToken, `'${e.operatorToken.getText(this.sf)}' is not supported in kernels`);
       return this.error(e);
     }
@@ -1338,8 +1372,8 @@ class FunctionLowerer {
     }
     const arr = this.lowerExpr(base);
     if (arr.type.kind !== "array" || arr.k !== "var") {
-      if (arr.type.kind !== "array" && !(arr.k === "const" && WEAK.has(arr) && arr.value === 0 && base.kind !== ts.SyntaxKind.NumericLiteral && this.diags.list.length > 0))
-        this.report(Codes.NotAnArray, base, `'${base.getText(this.sf)}' is not an array and cannot be indexed`);
+      if (!POISON.has(arr)) this.report(Codes.NotAnArray, base, `'${base.getText(this.sf)}' is not an array and cannot be indexed`);
+      indexNodes.forEach((n) => this.lowerExpr(n));
       return undefined;
     }
     const at = arr.type;
@@ -1418,11 +1452,12 @@ class FunctionLowerer {
         return this.error(e);
       }
     }
-    if (base && base.type.kind === "scalar" && !(base.k === "const" && WEAK.has(base) && base.value === 0)) {
+    if (base && POISON.has(base)) return this.error(e);
+    if (base && base.type.kind === "scalar") {
       this.report(Codes.UnsupportedExpression, e, `numbers have no properties in kernels ('${name}')`);
       return this.error(e);
     }
-    if (base && !(base.k === "const" && WEAK.has(base))) this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf)}' is not supported in kernels`);
+    if (base) this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf)}' is not supported in kernels`);
     return this.error(e);
   }
 
@@ -1535,6 +1570,15 @@ class FunctionLowerer {
         return this.error(call);
       }
       const base = ts.isIdentifier(obj) ? this.lookup(obj.text) : undefined;
+      if (base?.k === "poison") {
+        for (const a of call.arguments) this.lowerExpr(a);
+        return this.error(call);
+      }
+      if (ts.isIdentifier(obj) && !base && !this.host.front.resolveName(this.module, obj.text) && !isCudaReference(obj, this.module.cudascript)) {
+        this.report(Codes.UnknownIdentifier, obj, `'${obj.text}' is not available in kernels: kernels may use their parameters and locals, module constants, device functions, cuda.* and Math.*`);
+        for (const a of call.arguments) if (!ts.isArrowFunction(a) && !ts.isFunctionExpression(a)) this.lowerExpr(a);
+        return this.error(call);
+      }
       if (base?.k === "var" && base.v.type.kind === "array") {
         this.report(Codes.UnsupportedArrayMethod, callee.name, `array method '${callee.name.text}' is not available in kernels: write a loop over the elements`);
         for (const a of call.arguments) if (!ts.isArrowFunction(a) && !ts.isFunctionExpression(a)) this.lowerExpr(a);
@@ -1556,6 +1600,10 @@ class FunctionLowerer {
     }
     if (ts.isIdentifier(callee)) {
       const local = this.lookup(callee.text);
+      if (local?.k === "poison") {
+        for (const a of call.arguments) this.lowerExpr(a);
+        return this.error(call);
+      }
       if (local) {
         this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' is not a function`);
         return this.error(call);
@@ -1621,6 +1669,10 @@ class FunctionLowerer {
         return;
       }
       const v = this.lowerExpr(a);
+      if (POISON.has(v)) {
+        args.push(v);
+        return;
+      }
       if (pt.kind === "array") {
         if (v.type.kind !== "array" || v.k !== "var") {
           this.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}`);

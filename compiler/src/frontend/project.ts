@@ -39,6 +39,7 @@ export class CudaProject {
   /** Sets (or replaces) a file's text, as for an unsaved editor buffer. */
   setFileText(filePath: string, text: string): ProjectFile {
     const abs = path.resolve(filePath);
+    if (!this.versions.has(abs)) this.resolutionCache.clear(); // a new file may satisfy an import
     const existing = this.versions.get(abs);
     if (existing && existing.sf.text === text) return { path: abs, sourceFile: existing.sf, version: existing.version };
     const sf = this.project.createSourceFile(abs, text, { overwrite: true }).compilerNode;
@@ -75,17 +76,26 @@ export class CudaProject {
     const key = `${fromFile}\0${specifier}`;
     if (this.resolutionCache.has(key)) return this.resolutionCache.get(key);
     let resolved: string | undefined;
-    const result = ts.resolveModuleName(specifier, fromFile, this.compilerOptions, ts.sys);
+    const result = ts.resolveModuleName(specifier, fromFile, this.compilerOptions, this.resolutionHost);
     const r = result.resolvedModule?.resolvedFileName;
     if (r && !r.endsWith(".d.ts")) resolved = path.resolve(r);
     else if (!r && (specifier.startsWith("./") || specifier.startsWith("../"))) {
       // `import "./x.js"` of a .ts source in a project not set up for Node16 resolution: try the .ts twin.
       const base = path.resolve(path.dirname(fromFile), specifier).replace(/\.(m|c)?js$/, "");
-      for (const ext of [".ts", ".mts", ".cts", "/index.ts"]) if (ts.sys.fileExists(base + ext)) { resolved = base + ext; break; }
+      for (const ext of [".ts", ".mts", ".cts", "/index.ts"]) if (this.resolutionHost.fileExists(base + ext)) { resolved = base + ext; break; }
     }
     this.resolutionCache.set(key, resolved);
     return resolved;
   }
+
+  /** Module resolution sees in-memory files (unsaved buffers) as well as the disk. */
+  private readonly resolutionHost: ts.ModuleResolutionHost = {
+    fileExists: (p) => this.versions.has(path.resolve(p)) || ts.sys.fileExists(p),
+    readFile: (p) => this.versions.get(path.resolve(p))?.sf.text ?? ts.sys.readFile(p),
+    directoryExists: (d) => ts.sys.directoryExists(d) || [...this.versions.keys()].some((k) => k.startsWith(path.resolve(d) + path.sep)),
+    realpath: ts.sys.realpath,
+    getCurrentDirectory: () => process.cwd(),
+  };
 
   /** Files whose import resolution may have changed (a file appeared or disappeared). */
   clearResolutionCache(): void {

@@ -5,9 +5,10 @@ import { frameCounter, TILE } from "./cs1010-helpers";
 export const framesTile = cuda.jit((x: Float32Array, out: Float32Array) => {
   const tile = cuda.shared.array(frameCounter, f32); // @expect CS3002
   const t = cuda.threadIdx.x;
-  tile[t] = x[t];
+  const i = cuda.grid(1);
+  if (i < x.length) tile[t] = x[i];
   cuda.syncthreads();
-  out[t] = tile[t];
+  if (i < out.length) out[i] = tile[t];
 });
 
 /** An imported compile-time constant is fine. */

@@ -23,9 +23,10 @@ export const bigTile = cuda.jit((a: Float32Array, out: Float32Array) => { // @ex
   const tile = cuda.shared.array([TILE, TILE], f32);
   const tx = cuda.threadIdx.x;
   const ty = cuda.threadIdx.y;
-  tile[ty][tx] = a[ty * TILE + tx];
+  const k = ty * TILE + tx;
+  if (k < a.length) tile[ty][tx] = a[k];
   cuda.syncthreads();
-  out[ty * TILE + tx] = tile[tx][ty];
+  if (k < out.length) out[k] = tile[tx][ty];
 });
 
 /** 48 KiB exactly is allowed. */
@@ -33,8 +34,10 @@ export const exactLimit = cuda.jit((a: Float32Array, out: Float32Array) => {
   const sa = cuda.shared.array(8192, f32);
   const sb = cuda.shared.array(4096, f32);
   const t = cuda.threadIdx.x;
-  sa[t] = a[t];
-  sb[t] = a[t];
+  if (t < a.length) {
+    sa[t] = a[t];
+    sb[t] = a[t];
+  }
   cuda.syncthreads();
-  out[t] = sa[t] + sb[t];
+  if (t < out.length) out[t] = sa[t] + sb[t];
 });

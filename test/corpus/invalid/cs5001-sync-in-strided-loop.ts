@@ -24,7 +24,7 @@ export const triangle = cuda.jit((x: Float32Array, out: Float32Array) => {
     cuda.syncthreads(); // @expect CS5001
     acc += stage[r];
   }
-  out[t] = acc;
+  if (t < out.length) out[t] = acc;
 });
 
 /** Block-uniform trip count: every thread runs the same iterations. */

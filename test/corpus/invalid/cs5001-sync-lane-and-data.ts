@@ -27,7 +27,7 @@ export const maskedSync = cuda.jit((x: Float32Array, mask: Int32Array, out: Floa
   const t = cuda.threadIdx.x;
   const i = cuda.grid(1);
   tile[t] = i < x.length ? x[i] : 0;
-  const active = mask[i];
+  const active = i < mask.length ? mask[i] : 0;
   if (active !== 0) {
     cuda.syncthreads(); // @expect CS5001
     tile[t] *= 2;

@@ -12,12 +12,11 @@ export const kitchenSink = cuda.jit((x: Float32Array, n: i32, idx: Int32Array, o
   tile[t] = i < x.length ? x[i] : 0;
   cuda.syncthreads();
   if (debugLevel > 1) console.log("tile", tile[0]); // @expect CS1010
+  if (i >= out.length || i >= idx.length) return;
   const half = x[i / 2]; // @expect CS2002
   const sq: f32 = tile[t] ** 2; // @expect CS1013
-  if (i < out.length) {
-    out[i] = half + sq;
-    idx[i] = sq; // @expect CS5004
-  }
+  out[i] = half + sq;
+  idx[i] = sq; // @expect CS5004
   return 1; // @expect CS2001
 });
 

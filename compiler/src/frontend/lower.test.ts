@@ -1,0 +1,233 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type * as IR from "../ir/nodes";
+import { checkKernel, checkSources, codes, kernel } from "./testing";
+
+/** The IR expression a `decl` of `name` is initialised with. */
+function initOf(fn: IR.IrFunction, name: string): IR.Expr {
+  let found: IR.Expr | undefined;
+  const visit = (stmts: readonly IR.Stmt[]) => {
+    for (const s of stmts) {
+      if (s.k === "decl" && s.v.name === name && s.init) found = s.init;
+      if (s.k === "if") {
+        visit(s.then);
+        if (s.else) visit(s.else);
+      }
+      if (s.k === "loop") {
+        visit(s.init);
+        visit(s.body);
+      }
+      if (s.k === "block") visit(s.body);
+    }
+  };
+  visit(fn.body);
+  if (!found) throw new Error(`no decl ${name}`);
+  return found;
+}
+
+function varType(fn: IR.IrFunction, name: string): string {
+  const e = initOf(fn, name);
+  return e.type.kind === "scalar" ? e.type.dtype : e.type.kind;
+}
+
+test("untyped float literals next to f32 values stay f32 (no silent f64 promotion)", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) { const v = 2.5 * x[i] + 1; out[i] = v; }
+});`);
+  assert.deepEqual(codes(r), []);
+  assert.equal(varType(kernel(r), "v"), "f32");
+});
+
+test("a let initialised with 0 widens to f32 when it accumulates f32 values", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array, out: Float32Array) => {
+  let acc = 0;
+  for (let j = 0; j < x.length; j++) acc += x[j];
+  out[0] = acc;
+});`);
+  assert.deepEqual(codes(r), []);
+  const decl = kernel(r).body.find((s): s is IR.DeclStmt => s.k === "decl" && s.v.name === "acc")!;
+  assert.equal(decl.v.type.kind === "scalar" && decl.v.type.dtype, "f32");
+});
+
+test("(a / b) | 0 and Math.trunc(a / b) on integers are integer division", () => {
+  const r = checkKernel(`export const k = cuda.jit((n: i32, out: Int32Array) => {
+  const i = cuda.grid(1);
+  const q = (i / 4) | 0;
+  const t = Math.trunc(n / 3);
+  if (i < out.length) out[i] = q + t;
+});`);
+  assert.deepEqual(codes(r), []);
+  const q = initOf(kernel(r), "q");
+  assert.equal(q.k, "binary");
+  assert.equal((q as IR.BinaryExpr).op, "/");
+  assert.equal(varType(kernel(r), "q"), "i32");
+  assert.equal(varType(kernel(r), "t"), "i32");
+});
+
+test("plain / on integers is true division and cannot index", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i / 2] = 1;
+});`);
+  assert.deepEqual(codes(r), ["CS2002@3"]);
+  assert.match(r.diagnostics[0]!.message, /\(i \/ 2\) \| 0/);
+});
+
+test("f64 arithmetic inside an f32 kernel earns a performance hint", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  const s: f64 = 0.1;
+  if (i < x.length) x[i] = x[i] * s;
+});`);
+  assert.deepEqual(codes(r), ["CS5002@4"]);
+});
+
+test("compile-time constants fold across module consts, including imported ones", () => {
+  const r = checkSources({
+    "sizes.ts": `export const TILE = 16;\nexport const AREA = TILE * TILE;\n`,
+    "k.ts": `import { cuda, f32 } from "cudascript";\nimport { AREA, TILE } from "./sizes";\nconst HALF = AREA >> 1;\nexport const k = cuda.jit((x: Float32Array) => {\n  const s = cuda.shared.array(HALF + TILE, f32);\n  s[cuda.threadIdx.x] = 0;\n  cuda.syncthreads();\n});\n`,
+  }, "k.ts");
+  assert.deepEqual(codes(r, 0), []);
+  const decl = kernel(r).body.find((s): s is IR.ArrayDeclStmt => s.k === "arrayDecl")!;
+  assert.deepEqual(decl.arrayType.shape, [144]);
+});
+
+test("device functions imported from another module are followed and typed", () => {
+  const r = checkSources({
+    "lib.ts": `import { cuda, f32 } from "cudascript";\nexport const sq = cuda.device((v: f32): f32 => v * v);\n`,
+    "k.ts": `import { cuda } from "cudascript";\nimport { sq } from "./lib";\nexport const k = cuda.jit((x: Float32Array) => {\n  const i = cuda.grid(1);\n  if (i < x.length) x[i] = sq(x[i]);\n});\n`,
+  }, "k.ts");
+  assert.deepEqual(codes(r, 0), []);
+  assert.equal(r.module.deviceFunctions.length, 1);
+  assert.equal(r.module.deviceFunctions[0]!.name, "sq");
+  assert.equal(r.module.deviceFunctions[0]!.returnType.kind === "scalar" && r.module.deviceFunctions[0]!.returnType.dtype, "f32");
+});
+
+test("device function return types are inferred when not annotated", () => {
+  const r = checkKernel(`const twice = cuda.device((v: i32) => v * 2);
+export const k = cuda.jit((out: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = twice(i);
+});`);
+  assert.deepEqual(codes(r), []);
+  const dev = r.module.deviceFunctions[0]!;
+  assert.equal(dev.returnType.kind === "scalar" && dev.returnType.dtype, "i32");
+});
+
+test("recursion through two device functions is reported at the call that closes the cycle", () => {
+  const r = checkKernel(`const a: (n: i32) => i32 = cuda.device((n: i32): i32 => (n <= 0 ? 0 : b(n - 1)));
+const b: (n: i32) => i32 = cuda.device((n: i32): i32 => a(n));
+export const k = cuda.jit((out: Int32Array) => {
+  out[0] = a(3);
+});`);
+  assert.ok(codes(r).includes("CS1007@2"), codes(r).join(","));
+});
+
+test("destructuring cuda.grid(2) gives two i32 locals; 2-D arrays index with [i][j] and .shape[d]", () => {
+  const r = checkKernel(`export const k = cuda.jit((m: Array2D<f32>) => {
+  const [row, col] = cuda.grid(2);
+  if (row < m.shape[0] && col < m.shape[1]) m[row][col] = 0;
+});`);
+  assert.deepEqual(codes(r), []);
+  assert.equal(varType(kernel(r), "row"), "i32");
+});
+
+test("bitwise operators follow JavaScript: i32 results, >>> gives u32", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Uint32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) {
+    const a = x[i] ^ (x[i] << 13);
+    const b = x[i] >>> 17;
+    x[i] = a + b;
+  }
+});`);
+  assert.deepEqual(codes(r), []);
+  assert.equal(varType(kernel(r), "a"), "i32");
+  assert.equal(varType(kernel(r), "b"), "u32");
+});
+
+test("mixed i32/u32 comparisons compare the values, as JavaScript does", () => {
+  const r = checkKernel(`export const k = cuda.jit((n: u32, x: Int32Array) => {
+  const i = cuda.grid(1);
+  const inside = i < n;
+  if (inside && i < x.length) x[i] = 1;
+});`);
+  assert.deepEqual(codes(r), []);
+  const cmp = initOf(kernel(r), "inside") as IR.CompareExpr;
+  assert.equal(cmp.operandType.dtype, "f64");
+});
+
+test("a missing bounds guard is a warning with a fix hint; guards in any form silence it", () => {
+  const bad = checkKernel(`export const k = cuda.jit((a: f32, x: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  out[i] = a * x[i];
+});`);
+  assert.deepEqual(codes(bad), ["CS5005@3"]);
+  assert.deepEqual(bad.diagnostics[0]!.fix, { kind: "addBoundsGuard", indexText: "i", arrayText: "out" });
+  for (const guard of ["if (i >= out.length) return;\n  out[i] = a * x[i];", "if (i < out.length) out[i] = a * x[i];", "const ok = i < out.length;\n  if (ok) out[i] = a * x[i];"]) {
+    const good = checkKernel(`export const k = cuda.jit((a: f32, x: Float32Array, out: Float32Array) => {\n  const i = cuda.grid(1);\n  ${guard}\n});`);
+    assert.deepEqual(codes(good), [], guard);
+  }
+});
+
+test("a barrier after a thread-dependent early return is a divergent barrier", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i >= x.length) return;
+  cuda.syncthreads();
+  x[i] = 0;
+});`);
+  assert.deepEqual(codes(r), ["CS5001@4"]);
+});
+
+test("a barrier under a block-uniform condition is fine", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (cuda.blockIdx.x > 0) cuda.syncthreads();
+  if (i < x.length) x[i] = 0;
+});`);
+  assert.deepEqual(codes(r), []);
+});
+
+test("static shared memory over 48 KiB is reported on the kernel with each array as a related location", () => {
+  const r = checkKernel(`const N = 8192;
+export const k = cuda.jit((x: Float32Array) => {
+  const a = cuda.shared.array(N, f32);
+  const b = cuda.shared.array(N, f32);
+  a[0] = 0; b[0] = 0;
+});`);
+  assert.deepEqual(codes(r), ["CS3003@2"]);
+  assert.equal(r.diagnostics[0]!.related.length, 2);
+  assert.equal(r.staticSharedBytes.get(kernel(r).id), 65536);
+});
+
+test("constant launch configurations that can never run are errors at the launch site", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] = 0;
+});
+export function main(x: Float32Array) {
+  k.launch(4, [64, 32])(x);
+  k.launch(0, 128)(x);
+  k.launch(4, 128)(x, x);
+}`);
+  assert.deepEqual(codes(r), ["CS4001@6", "CS4002@7", "CS4004@8"]);
+  assert.equal(r.launchSites.length, 3);
+});
+
+test("the checker never throws, whatever the input", () => {
+  const inputs = [
+    "",
+    "import { cuda } from 'cudascript';",
+    "import { cuda } from 'cudascript'; export const k = cuda.jit(",
+    "import { cuda } from 'cudascript'; export const k = cuda.jit((x: Float32Array) => { x[ = ; });",
+    "import { cuda } from 'cudascript'; export const k = cuda.jit((x) => { for (;;) { } while (",
+    "import { cuda } from 'cudascript'; const k = cuda.device((a: f32): f32 => { if (a) { return",
+    "import { cuda, f32 } from 'cudascript'; export const k = cuda.jit((x: Float32Array) => { const s = cuda.shared.array([, 4], f32); s[0][0] = x; });",
+  ];
+  for (const text of inputs) {
+    const r = checkSources({ "k.ts": text });
+    assert.ok(r.diagnostics.every((d) => d.code !== "CS9001"), `internal error on ${JSON.stringify(text)}: ${r.diagnostics.map((d) => d.message).join("; ")}`);
+  }
+});
