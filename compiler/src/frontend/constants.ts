@@ -78,9 +78,8 @@ export class ConstantFolder {
         const c = e as ts.ConditionalExpression;
         const cond = this.fold(c.condition);
         if (!cond) return undefined;
-        const a = this.fold(c.whenTrue), b = this.fold(c.whenFalse);
-        if (!a || !b) return undefined;
-        return cond.value ? a : b;
+        // Only the branch taken is folded: `HALO > 0 ? (TILE / HALO) | 0 : 1` is fine when HALO is 0.
+        return this.fold(cond.value ? c.whenTrue : c.whenFalse);
       }
       case ts.SyntaxKind.CallExpression:
         return this.foldMathCall(e as ts.CallExpression);
