@@ -67,22 +67,26 @@ export interface ConstMemory {
   arrayLike<A extends Array1D>(hostArray: A): A;
 }
 
+/** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */
+export type AtomicArray = Array1D | Array2D<number> | Array3D<number>;
+export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number];
+
 export interface Atomics {
   /** `array[index] += value` atomically; returns the old value. */
-  add(array: Array1D, index: number, value: number): number;
-  sub(array: Array1D, index: number, value: number): number;
-  and(array: Array1D, index: number, value: number): number;
-  or(array: Array1D, index: number, value: number): number;
-  xor(array: Array1D, index: number, value: number): number;
+  add(array: AtomicArray, index: AtomicIndex, value: number): number;
+  sub(array: AtomicArray, index: AtomicIndex, value: number): number;
+  and(array: AtomicArray, index: AtomicIndex, value: number): number;
+  or(array: AtomicArray, index: AtomicIndex, value: number): number;
+  xor(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** `old >= value ? 0 : old + 1`, on u32 arrays. */
-  inc(array: Array1D, index: number, value: number): number;
+  inc(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** `(old === 0 || old > value) ? value : old - 1`, on u32 arrays. */
-  dec(array: Array1D, index: number, value: number): number;
-  exch(array: Array1D, index: number, value: number): number;
-  max(array: Array1D, index: number, value: number): number;
-  min(array: Array1D, index: number, value: number): number;
+  dec(array: AtomicArray, index: AtomicIndex, value: number): number;
+  exch(array: AtomicArray, index: AtomicIndex, value: number): number;
+  max(array: AtomicArray, index: AtomicIndex, value: number): number;
+  min(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** Stores `value` if the element equals `expected`; returns the old value. */
-  compareAndSwap(array: Array1D, index: number, expected: number, value: number): number;
+  compareAndSwap(array: AtomicArray, index: AtomicIndex, expected: number, value: number): number;
 }
 
 /** A compiled kernel. Launch it with `kernel.launch(grid, block)(...args)`. */

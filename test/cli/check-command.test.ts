@@ -1,0 +1,71 @@
+/** `cudascript check` as a user runs it: a real child process, real files, exit codes and output format. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const repo = path.resolve(__dirname, "../../..");
+const cli = path.join(repo, "runtime/dist/cli/main.js");
+
+function run(args: string[], cwd = repo) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test("a file with errors prints tsc-style lines and exits 1", () => {
+  const r = run(["check", "test/corpus/invalid/cs3001-local-size-from-param.ts"]);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.out, /^test\/corpus\/invalid\/cs3001-local-size-from-param\.ts:\d+:\d+ - error CS3001: local array size must be a compile-time constant/m);
+  assert.match(r.out, /1 error/);
+});
+
+test("the valid corpus folder checks clean and exits 0", () => {
+  const r = run(["check", "test/corpus/valid"]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /0 errors, 0 warnings/);
+});
+
+test("globs select files; warnings alone exit 0", () => {
+  const r = run(["check", "test/corpus/invalid/cs5003-*.ts"]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /warning CS5003/);
+});
+
+test("--format json gives machine-readable diagnostics", () => {
+  const r = run(["check", "test/corpus/invalid/cs2001-return-element.ts", "--format", "json"]);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.out);
+  assert.equal(j.errors, 1);
+  assert.equal(j.diagnostics[0].code, "CS2001");
+  assert.equal(typeof j.diagnostics[0].line, "number");
+  assert.equal(typeof j.diagnostics[0].message, "string");
+});
+
+test("bad usage is a clear message with exit 2, never a stack trace", () => {
+  const missing = run(["check", "no/such/file.ts"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /no such file or folder: no\/such\/file\.ts/);
+  assert.doesNotMatch(missing.err, /at .*\.js:\d+/);
+  const badFlag = run(["check", "--formt", "json", "x.ts"]);
+  assert.equal(badFlag.code, 2);
+  assert.match(badFlag.err, /unknown option '--formt'/);
+  const badFormat = run(["check", "examples", "--format", "xml"]);
+  assert.equal(badFormat.code, 2);
+  assert.match(badFormat.err, /--format takes text or json/);
+  const unknown = run(["chek"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /unknown command 'chek'/);
+});
+
+test("files that do not import cudascript, empty files and broken syntax are fine", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-check-"));
+  fs.writeFileSync(path.join(dir, "empty.ts"), "");
+  fs.writeFileSync(path.join(dir, "plain.ts"), "export const x = 1;\n");
+  fs.writeFileSync(path.join(dir, "broken.ts"), 'import { cuda } from "cudascript";\nexport const k = cuda.jit((x: Float32Array) => { x[ = ;\n');
+  const r = run(["check", dir]);
+  assert.ok(r.code === 0 || r.code === 1, r.err);
+  assert.doesNotMatch(r.out + r.err, /CS9001|internal error/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
