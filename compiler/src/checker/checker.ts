@@ -111,27 +111,30 @@ export class KernelChecker implements LowerHost {
           ),
         );
     }
-    const launch = this.safely(module.file ? spanAt(module) : undefined, () => {
-      const r = checkLaunchSites(
-        {
-          front: this.front,
-          kernelNamed: (m, name) => {
-            const sym = this.front.resolveName(m, name);
-            if (sym?.kind !== "function" || sym.fn.kind !== "kernel") return undefined;
-            return this.lowered(sym.module, sym.fn).fn;
+    let launchSites: LaunchSite[] = [];
+    diagnostics.push(
+      ...this.safely(fileStart(module), () => {
+        const r = checkLaunchSites(
+          {
+            front: this.front,
+            kernelNamed: (m, name) => {
+              const sym = this.front.resolveName(m, name);
+              if (sym?.kind !== "function" || sym.fn.kind !== "kernel") return undefined;
+              return this.lowered(sym.module, sym.fn).fn;
+            },
+            usesDynamicShared: (fn) => this.sharedArraysOf(fn, this.reachableFunctions([fn]), true).some((s) => s.dynamic),
           },
-          usesDynamicShared: (fn) => this.sharedArraysOf(fn, this.reachableFunctions([fn]), true).some((s) => s.dynamic),
-        },
-        module,
-      );
-      diagnostics.push(...r.diagnostics);
-      return [r.sites];
-    });
+          module,
+        );
+        launchSites = r.sites;
+        return r.diagnostics;
+      }),
+    );
     const kernels = own.filter((f) => f.kind === "kernel");
     const devices = topoSortDevices(kernels, reachable);
     const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };
     const mine = dedupe(diagnostics.filter((d) => d.span.file === module.file)).sort(compareDiagnostics);
-    return { file: module.file, diagnostics: mine, module: irModule, launchSites: (launch[0] as LaunchSite[] | undefined) ?? [], staticSharedBytes, isCudaScriptFile: true };
+    return { file: module.file, diagnostics: mine, module: irModule, launchSites, staticSharedBytes, isCudaScriptFile: true };
   }
 
   // ───────────────────────── LowerHost ─────────────────────────
@@ -312,17 +315,17 @@ export class KernelChecker implements LowerHost {
     });
   }
 
-  private safely<T>(span: Span | undefined, f: () => T[]): T[] {
+  /** Runs one rule; a bug in it becomes a CS9001 diagnostic instead of failing the whole check. */
+  private safely(span: Span, f: () => Diagnostic[]): Diagnostic[] {
     try {
       return f();
     } catch (err) {
-      if (!span) return [];
-      return [internalError(span, err) as unknown as T];
+      return [internalError(span, err)];
     }
   }
 }
 
-function spanAt(module: ModuleInfo): Span {
+function fileStart(module: ModuleInfo): Span {
   return { file: module.file, start: 0, end: 0, line: 1, col: 1 };
 }
 

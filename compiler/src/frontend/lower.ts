@@ -733,12 +733,12 @@ class FunctionLowerer {
       if (!c || typeof c.value !== "number") {
         const what = this.describeNonConstant(el);
         if (space === "local")
-          this.report(Codes.LocalArraySizeNotConstant, el, `local array size must be a compile-time constant, but ${what}: declare a module constant (const MAX_${upperName(el, this.sf)} = 64) and use it, checking at run time that the data fits`, {
-            fix: { kind: "hoistToModuleConst", suggestedName: `MAX_${upperName(el, this.sf)}` },
+          this.report(Codes.LocalArraySizeNotConstant, el, `local array size must be a compile-time constant, but ${what}: declare a module constant (const MAX_${upperName(el)} = 64) and use it, checking at run time that the data fits`, {
+            fix: { kind: "hoistToModuleConst", suggestedName: `MAX_${upperName(el)}` },
           });
         else
           this.report(Codes.SharedArrayShapeNotConstant, el, `shared array shape must be a compile-time constant, but ${what}: use a module constant (const TPB = 128), or cuda.shared.array(0, dtype) for dynamic shared memory sized at launch with { sharedMem: bytes }`, {
-            fix: { kind: "hoistToModuleConst", suggestedName: `${upperName(el, this.sf)}` },
+            fix: { kind: "hoistToModuleConst", suggestedName: `${upperName(el)}` },
           });
         shape.push(1);
         continue;
@@ -1221,7 +1221,7 @@ class FunctionLowerer {
         this.report(Codes.UnsupportedExpression, e, `use ${lop} on conditions, or write an explicit ?: expression`);
         return this.error(e);
       }
-      const t = this.unifyArith(l, r, e);
+      const t = this.unifyArith(l, r);
       const cond = this.truthy(l, e.left);
       return lop === "||" ? { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span } : { k: "select", type: scalar(t.dtype), cond, then: t.r, else: t.l, span };
     }
@@ -1269,7 +1269,7 @@ class FunctionLowerer {
     return { k: "binary", type: scalar(dtype), op: "/", left: this.convertTo(l, dtype), right: this.convertTo(r, dtype), span: this.span(div) };
   }
 
-  private unifyArith(l: IR.Expr, r: IR.Expr, node: ts.Node): { dtype: DType; l: IR.Expr; r: IR.Expr } {
+  private unifyArith(l: IR.Expr, r: IR.Expr): { dtype: DType; l: IR.Expr; r: IR.Expr } {
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     const lw = WEAK.has(l), rw = WEAK.has(r);
     let dtype: DType;
@@ -1277,7 +1277,6 @@ class FunctionLowerer {
     else if (lw) dtype = weakMeets(l, rt, this.defaultFloat);
     else if (rw) dtype = weakMeets(r, lt, this.defaultFloat);
     else dtype = lt === rt ? lt : commonDType(lt, rt);
-    void node;
     return { dtype, l: this.convertTo(l, dtype), r: this.convertTo(r, dtype) };
   }
 
@@ -1301,7 +1300,7 @@ class FunctionLowerer {
         return { k: "binary", type: U32, op, left: this.convertTo(l, "u32"), right: this.shiftCount(r), span };
       case "/": {
         // True division as in JavaScript: integers divide as floats (the kernel's float type).
-        let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
+        let { dtype, l: a, r: b } = this.unifyArith(l, r);
         if (!isFloat(dtype)) {
           dtype = this.defaultFloat;
           a = this.convertTo(a, dtype);
@@ -1311,7 +1310,7 @@ class FunctionLowerer {
         return { k: "binary", type: scalar(dtype), op, left: a, right: b, span };
       }
       default: {
-        let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
+        let { dtype, l: a, r: b } = this.unifyArith(l, r);
         if (dtype === "bool" || (isInt(dtype) && dtype !== "i32" && dtype !== "u32")) {
           dtype = dtype === "bool" ? "i32" : promoteForArith(dtype as IntDType);
           a = this.convertTo(a, dtype);
@@ -1336,7 +1335,7 @@ class FunctionLowerer {
     const span = this.span(node);
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
-    let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
+    let { dtype, l: a, r: b } = this.unifyArith(l, r);
     if (dtype === "bool") dtype = "i32";
     if (!WEAK.has(l) && !WEAK.has(r) && isInt(lt) && isInt(rt) && isSigned(lt) !== isSigned(rt) && (lt === "u32" || rt === "u32")) {
       // i32 vs u32: compare the mathematical values, as JavaScript does (C would convert the i32 to u32).
@@ -1356,7 +1355,7 @@ class FunctionLowerer {
     }
     const span = this.span(e);
     if (a.type.dtype === "bool" && b.type.dtype === "bool") return { k: "select", type: BOOL, cond, then: a, else: b, span };
-    const t = this.unifyArith(a, b, e);
+    const t = this.unifyArith(a, b);
     const r: IR.SelectExpr = { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span };
     if (WEAK.has(a) && WEAK.has(b)) WEAK.add(r);
     return r;
@@ -1554,7 +1553,6 @@ class FunctionLowerer {
   }
 
   private lowerCall(call: ts.CallExpression): IR.Expr {
-    const span = this.span(call);
     const callee = stripParens(call.expression);
     if (call.questionDotToken) {
       this.report(Codes.UnsupportedExpression, call, "optional calls (?.) are not supported in kernels");
@@ -1636,7 +1634,6 @@ class FunctionLowerer {
       return this.error(call);
     }
     this.report(Codes.UnsupportedExpression, call, "this call is not supported in kernels");
-    void span;
     return this.error(call);
   }
 
@@ -1750,7 +1747,7 @@ class FunctionLowerer {
         let acc = arg(0);
         for (let i = 1; i < call.arguments.length; i++) {
           const b = arg(i);
-          const t = this.unifyArith(acc, b, call);
+          const t = this.unifyArith(acc, b);
           let d = t.dtype;
           if (d === "bool") d = "i32";
           const r: IR.IntrinsicExpr = { k: "intrinsic", type: scalar(d), name, args: [this.convertTo(t.l, d), this.convertTo(t.r, d)], span };
@@ -2046,11 +2043,10 @@ function containsBreak(body: readonly IR.Stmt[]): boolean {
   return body.some((s) => s.k === "break" || (s.k === "if" && (containsBreak(s.then) || (s.else ? containsBreak(s.else) : false))) || (s.k === "block" && containsBreak(s.body)));
 }
 
-function upperName(e: ts.Expression, sf: ts.SourceFile): string {
+function upperName(e: ts.Expression): string {
   const x = stripParens(e);
   const base = ts.isIdentifier(x) ? x.text : ts.isPropertyAccessExpression(x) ? x.name.text : "SIZE";
   const up = base.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase();
-  void sf;
   return up === "LENGTH" ? "SIZE" : up;
 }
 
