@@ -11,3 +11,7 @@ export { parseKernelResources, parsePtxasReport } from "./nvrtc/resources";
 export type { KernelResources, PtxasReport } from "./nvrtc/resources";
 export { assemblePtx, findPtxas } from "./ptxas";
 export type { PtxasRun } from "./ptxas";
+// CUDA driver API (koffi bindings to libcuda, high-level contexts/memory/modules/launches); also
+// importable as "@cudascript/native-bindings/cuda". The libcuda test double's helpers are in
+// "@cudascript/native-bindings/cuda/test-double" (tests only).
+export * from "./cuda/index";

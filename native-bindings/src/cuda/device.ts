@@ -1,0 +1,1025 @@
+// The high-level CUDA driver API on top of driver.ts: device discovery, primary contexts,
+// device and pinned memory, modules, launches, streams, events and occupancy. Every failing
+// driver call throws a CudaDriverError; mistakes caught before a call throw CudaUsageError.
+//
+// Threading: JavaScript calls these on one thread, and each CudaContext makes its primary context
+// current (cuCtxSetCurrent) before a call that needs it. Only stream and event synchronization have
+// async forms (koffi runs them on a worker thread, where no context is needed).
+import { createHash } from "node:crypto";
+import { koffi } from "../koffi";
+import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_STREAM } from "./constants";
+import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
+import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
+import { parsePtx, type PtxParam } from "./ptx";
+import { CUDA_SUCCESS, isStickyCuResult } from "./results";
+
+export { CudaDriverError, CudaUsageError } from "./errors";
+export type { CudaDriverErrorDetails, CudaUsageCode } from "./errors";
+
+// ----------------------------------------------------------------------------------------------
+// Devices
+
+export interface CudaDeviceInfo {
+  ordinal: number;
+  name: string;
+  computeCapability: { major: number; minor: number };
+  /** "sm_80" */
+  arch: string;
+  totalMemoryBytes: number;
+  multiprocessorCount: number;
+  warpSize: number;
+  maxThreadsPerBlock: number;
+  maxBlockDim: [number, number, number];
+  maxGridDim: [number, number, number];
+  maxThreadsPerMultiprocessor: number;
+  maxBlocksPerMultiprocessor: number;
+  /** Default per-block shared memory limit (48 KiB). */
+  sharedMemoryPerBlock: number;
+  /** Per-block limit for kernels that opt in with cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES). */
+  sharedMemoryPerBlockOptin: number;
+  sharedMemoryPerMultiprocessor: number;
+  reservedSharedMemoryPerBlock: number;
+  registersPerBlock: number;
+  registersPerMultiprocessor: number;
+  totalConstantMemoryBytes: number;
+  l2CacheBytes: number;
+  clockRateKHz: number;
+  memoryClockRateKHz: number;
+  memoryBusWidthBits: number;
+  asyncEngineCount: number;
+  concurrentKernels: boolean;
+  integrated: boolean;
+  canMapHostMemory: boolean;
+  unifiedAddressing: boolean;
+  managedMemory: boolean;
+  cooperativeLaunch: boolean;
+  eccEnabled: boolean;
+  /** A display watchdog limits kernel run time (CUDA_ERROR_LAUNCH_TIMEOUT after a few seconds). */
+  kernelExecTimeout: boolean;
+  computeMode: number;
+  pci: { domain: number; bus: number; device: number };
+}
+
+/** The driver for the default discovery, or a CudaDriverUnavailable thrown. */
+function defaultDriver(): CudaDriver {
+  const load = loadCudaDriver();
+  if (!load.ok) throw load.error;
+  return load.driver;
+}
+
+function check(driver: CudaDriver, call: string, result: number, details?: CudaDriverErrorDetails): void {
+  if (result !== CUDA_SUCCESS) throw CudaDriverError.from(driver, call, result, details);
+}
+
+/** cuInit(0); throws CudaDriverError (e.g. CUDA_ERROR_NO_DEVICE) when CUDA cannot start. Cheap to repeat. */
+export function initCuda(driver: CudaDriver = defaultDriver()): void {
+  check(driver, "cuInit", driver.api.cuInit(0));
+}
+
+/** cuDriverGetVersion as { major, minor, raw } (raw 13000 = 13.0). */
+export function driverVersion(driver: CudaDriver = defaultDriver()): { major: number; minor: number; raw: number } {
+  const { result, version } = driver.version();
+  check(driver, "cuDriverGetVersion", result);
+  return { major: Math.floor(version / 1000), minor: Math.floor((version % 1000) / 10), raw: version };
+}
+
+/** Every CUDA device with its properties (calls cuInit first). */
+export function listDevices(driver: CudaDriver = defaultDriver()): CudaDeviceInfo[] {
+  initCuda(driver);
+  const count: Out<number> = [0];
+  check(driver, "cuDeviceGetCount", driver.api.cuDeviceGetCount(count));
+  const devices: CudaDeviceInfo[] = [];
+  for (let ordinal = 0; ordinal < count[0]; ordinal++) devices.push(deviceInfo(driver, ordinal));
+  return devices;
+}
+
+/** The properties of device `ordinal` (cuInit must have succeeded). */
+export function deviceInfo(driver: CudaDriver, ordinal: number): CudaDeviceInfo {
+  const dev: Out<number> = [0];
+  check(driver, "cuDeviceGet", driver.api.cuDeviceGet(dev, ordinal));
+  const device = dev[0];
+  const nameBuffer = Buffer.alloc(256);
+  check(driver, "cuDeviceGetName", driver.api.cuDeviceGetName(nameBuffer, nameBuffer.length, device));
+  const total: Out<number> = [0];
+  check(driver, "cuDeviceTotalMem_v2", driver.api.cuDeviceTotalMem_v2(total, device));
+  const attr = (attribute: number): number => {
+    const out: Out<number> = [0];
+    check(driver, "cuDeviceGetAttribute", driver.api.cuDeviceGetAttribute(out, attribute, device));
+    return out[0];
+  };
+  const major = attr(A.COMPUTE_CAPABILITY_MAJOR);
+  const minor = attr(A.COMPUTE_CAPABILITY_MINOR);
+  return {
+    ordinal,
+    name: cString(nameBuffer),
+    computeCapability: { major, minor },
+    arch: `sm_${major}${minor}`,
+    totalMemoryBytes: total[0],
+    multiprocessorCount: attr(A.MULTIPROCESSOR_COUNT),
+    warpSize: attr(A.WARP_SIZE),
+    maxThreadsPerBlock: attr(A.MAX_THREADS_PER_BLOCK),
+    maxBlockDim: [attr(A.MAX_BLOCK_DIM_X), attr(A.MAX_BLOCK_DIM_Y), attr(A.MAX_BLOCK_DIM_Z)],
+    maxGridDim: [attr(A.MAX_GRID_DIM_X), attr(A.MAX_GRID_DIM_Y), attr(A.MAX_GRID_DIM_Z)],
+    maxThreadsPerMultiprocessor: attr(A.MAX_THREADS_PER_MULTIPROCESSOR),
+    maxBlocksPerMultiprocessor: attr(A.MAX_BLOCKS_PER_MULTIPROCESSOR),
+    sharedMemoryPerBlock: attr(A.MAX_SHARED_MEMORY_PER_BLOCK),
+    sharedMemoryPerBlockOptin: attr(A.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+    sharedMemoryPerMultiprocessor: attr(A.MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+    reservedSharedMemoryPerBlock: attr(A.RESERVED_SHARED_MEMORY_PER_BLOCK),
+    registersPerBlock: attr(A.MAX_REGISTERS_PER_BLOCK),
+    registersPerMultiprocessor: attr(A.MAX_REGISTERS_PER_MULTIPROCESSOR),
+    totalConstantMemoryBytes: attr(A.TOTAL_CONSTANT_MEMORY),
+    l2CacheBytes: attr(A.L2_CACHE_SIZE),
+    clockRateKHz: attr(A.CLOCK_RATE),
+    memoryClockRateKHz: attr(A.MEMORY_CLOCK_RATE),
+    memoryBusWidthBits: attr(A.GLOBAL_MEMORY_BUS_WIDTH),
+    asyncEngineCount: attr(A.ASYNC_ENGINE_COUNT),
+    concurrentKernels: attr(A.CONCURRENT_KERNELS) !== 0,
+    integrated: attr(A.INTEGRATED) !== 0,
+    canMapHostMemory: attr(A.CAN_MAP_HOST_MEMORY) !== 0,
+    unifiedAddressing: attr(A.UNIFIED_ADDRESSING) !== 0,
+    managedMemory: attr(A.MANAGED_MEMORY) !== 0,
+    cooperativeLaunch: attr(A.COOPERATIVE_LAUNCH) !== 0,
+    eccEnabled: attr(A.ECC_ENABLED) !== 0,
+    kernelExecTimeout: attr(A.KERNEL_EXEC_TIMEOUT) !== 0,
+    computeMode: attr(A.COMPUTE_MODE),
+    pci: { domain: attr(A.PCI_DOMAIN_ID), bus: attr(A.PCI_BUS_ID), device: attr(A.PCI_DEVICE_ID) },
+  };
+}
+
+// ----------------------------------------------------------------------------------------------
+// Probe: can kernels run on a GPU here? (never throws)
+
+export type CudaProbeCode = "CSD001" | "CSD002" | "CSD003";
+
+export type CudaProbe =
+  | { ok: true; driver: CudaDriver; driverVersion: { major: number; minor: number; raw: number }; devices: CudaDeviceInfo[] }
+  | {
+      ok: false;
+      /** CSD001 no driver library, CSD002 cuInit (or a device query) failed, CSD003 no device. */
+      code: CudaProbeCode;
+      /** Says what is missing, what it means (the CPU simulator is used) and how to fix it. */
+      message: string;
+      driver?: CudaDriver;
+      cause?: CudaDriverUnavailable | CudaDriverError | Error;
+    };
+
+const SIMULATOR_NOTE = "CudaScript runs kernels in its CPU simulator instead.";
+
+/** Loads the driver, runs cuInit and lists devices; reports why the GPU cannot be used. Never throws. */
+export function probeCuda(options: LoadCudaDriverOptions = {}): CudaProbe {
+  const load = loadCudaDriver(options);
+  if (!load.ok) return { ok: false, code: "CSD001", message: load.error.message, cause: load.error };
+  const driver = load.driver;
+  try {
+    const version = driverVersion(driver);
+    let devices: CudaDeviceInfo[];
+    try {
+      devices = listDevices(driver);
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      const message =
+        error instanceof CudaDriverError && error.call === "cuInit"
+          ? `CSD002: The NVIDIA driver (${driver.info.path}, CUDA ${version.major}.${version.minor}) is installed, but cuInit failed with ` +
+            `${error.code} (${error.result}): ${error.description}. ${initHint(error.result)}\n${SIMULATOR_NOTE}`
+          : `CSD002: The NVIDIA driver (${driver.info.path}) is installed, but listing the CUDA devices failed: ${error.message}\n${SIMULATOR_NOTE}`;
+      return { ok: false, code: "CSD002", message, driver, cause: error };
+    }
+    if (devices.length === 0) {
+      const message =
+        `CSD003: The NVIDIA driver (${driver.info.path}, CUDA ${version.major}.${version.minor}) is installed and cuInit succeeded, ` +
+        `but it reports no CUDA device. Check that \`nvidia-smi\` lists a GPU and that CUDA_VISIBLE_DEVICES ` +
+        `(${process.env.CUDA_VISIBLE_DEVICES === undefined ? "not set" : `"${process.env.CUDA_VISIBLE_DEVICES}"`}) does not hide it.\n${SIMULATOR_NOTE}`;
+      return { ok: false, code: "CSD003", message, driver };
+    }
+    return { ok: true, driver, driverVersion: version, devices };
+  } catch (e) {
+    const error = e instanceof Error ? e : new Error(String(e));
+    return { ok: false, code: "CSD002", message: `CSD002: The CUDA driver could not be queried: ${error.message}\n${SIMULATOR_NOTE}`, driver, cause: error };
+  }
+}
+
+function initHint(result: number): string {
+  switch (result) {
+    case 100: // CUDA_ERROR_NO_DEVICE
+      return "No NVIDIA GPU is visible to CUDA: check `nvidia-smi`, that CUDA_VISIBLE_DEVICES does not hide the GPUs, and in a container that it runs with `--gpus all`.";
+    case 34: // CUDA_ERROR_STUB_LIBRARY
+      return "The libcuda that was loaded is the CUDA toolkit's stub (lib64/stubs), not the driver: remove the stubs directory from LD_LIBRARY_PATH.";
+    case 803: // CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
+      return "The NVIDIA kernel module and the user-space driver have different versions: reboot, or reinstall the driver.";
+    case 804: // CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE
+      return "The CUDA forward-compatibility package in use does not support this GPU: remove it from the loader path.";
+    case 999: // CUDA_ERROR_UNKNOWN
+      return "This often means the NVIDIA kernel module is not loaded (e.g. after a driver update without reboot) or /dev/nvidia* is not accessible.";
+    default:
+      return "Check the NVIDIA driver installation (`nvidia-smi`).";
+  }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Contexts
+
+export type Dim3 = number | readonly [number, number?, number?] | { readonly x: number; readonly y?: number; readonly z?: number };
+
+export interface CudaFunctionAttributes {
+  maxThreadsPerBlock: number;
+  sharedSizeBytes: number;
+  constSizeBytes: number;
+  localSizeBytes: number;
+  numRegs: number;
+  /** PTX ISA version × 10 the function was compiled from (78 = 7.8). */
+  ptxVersion: number;
+  /** Compute capability × 10 of the binary (80 = sm_80). */
+  binaryVersion: number;
+  maxDynamicSharedSizeBytes: number;
+}
+
+export interface LoadModuleOptions {
+  /** Ask the JIT for verbose output (ptxas-style register report in `infoLog`). Default true. */
+  verbose?: boolean;
+  /** Bytes for each of the info and error log buffers (default 64 KiB). */
+  logBufferBytes?: number;
+}
+
+const FREED_MEMORY = 4096; // how many freed pointers to remember for "double free" messages
+
+const registry = new Map<CudaDriver, Map<number, CudaContext>>();
+
+/**
+ * Forgets every CudaContext of `driver` without any driver call, so the next retain() starts
+ * afresh. For tests that reset the driver test double underneath the bindings; not for production.
+ */
+export function forgetCudaContexts(driver: CudaDriver): void {
+  for (const context of registry.get(driver)?.values() ?? []) context.abandon();
+  registry.delete(driver);
+}
+
+/**
+ * The primary context of one device. `CudaContext.retain(driver, ordinal)` returns the same object
+ * for the same device while it is retained (refcounted); the last `release()` frees whatever is
+ * still allocated through it and releases the driver's primary context.
+ */
+export class CudaContext {
+  private refs = 1;
+  private released = false;
+  private readonly allocations = new Map<DevicePointer, number>();
+  private readonly recentlyFreed = new Set<DevicePointer>();
+  private readonly pinned = new Set<PinnedBuffer>();
+  private readonly modules = new Map<string, CudaModule>();
+  private readonly streams = new Set<CudaStream>();
+  private readonly events = new Set<CudaEvent>();
+  private kernelsSinceSync: string[] = [];
+  private sticky: CudaDriverError | undefined;
+
+  private constructor(
+    readonly driver: CudaDriver,
+    readonly device: CudaDeviceInfo,
+    readonly handle: CuHandle,
+  ) {}
+
+  /** Retains the primary context of device `ordinal` (default 0); calls cuInit. */
+  static retain(driver: CudaDriver = defaultDriver(), ordinal = 0): CudaContext {
+    const perDriver = registry.get(driver) ?? new Map<number, CudaContext>();
+    registry.set(driver, perDriver);
+    const existing = perDriver.get(ordinal);
+    if (existing) {
+      existing.refs++;
+      return existing;
+    }
+    initCuda(driver);
+    const info = deviceInfo(driver, ordinal);
+    const out: Out<CuHandle | null> = [null];
+    check(driver, "cuDevicePrimaryCtxRetain", driver.api.cuDevicePrimaryCtxRetain(out, ordinal));
+    if (out[0] === null) throw new CudaUsageError("CSD006", "cuDevicePrimaryCtxRetain returned a NULL context");
+    const context = new CudaContext(driver, info, out[0]);
+    perDriver.set(ordinal, context);
+    return context;
+  }
+
+  /** How many retain() calls are not yet matched by release(). */
+  get refcount(): number {
+    return this.refs;
+  }
+
+  /** False after a sticky error (see CudaDriverError.contextUsable) or after the last release. */
+  get usable(): boolean {
+    return !this.released && this.sticky === undefined;
+  }
+
+  /** The sticky error that made this context unusable, if any. */
+  get stickyError(): CudaDriverError | undefined {
+    return this.sticky;
+  }
+
+  /** Drops one reference; the last one frees everything still allocated here and releases the context. */
+  release(): void {
+    if (this.released) throw new CudaUsageError("CSD005", `the CUDA context of device ${this.device.ordinal} was already released`);
+    if (--this.refs > 0) return;
+    this.released = true;
+    registry.get(this.driver)?.delete(this.device.ordinal);
+    const api = this.driver.api;
+    if (this.driver.currentContext !== this.handle) {
+      this.driver.currentContext = api.cuCtxSetCurrent(this.handle) === CUDA_SUCCESS ? this.handle : null;
+    }
+    // Free in dependency order; errors are ignored (the context is going away, e.g. after a sticky error).
+    for (const event of this.events) event.destroyQuietly();
+    for (const stream of this.streams) stream.destroyQuietly();
+    for (const module of this.modules.values()) module.unloadQuietly();
+    for (const buffer of this.pinned) buffer.freeQuietly();
+    for (const pointer of this.allocations.keys()) api.cuMemFree_v2(pointer);
+    this.allocations.clear();
+    api.cuCtxSetCurrent(null);
+    this.driver.currentContext = null;
+    check(this.driver, "cuDevicePrimaryCtxRelease", api.cuDevicePrimaryCtxRelease(this.device.ordinal));
+  }
+
+  /** @internal See forgetCudaContexts. */
+  abandon(): void {
+    this.released = true;
+    this.refs = 0;
+  }
+
+  /** Makes this context current on the calling thread (done automatically by every method). */
+  makeCurrent(): void {
+    this.assertAlive();
+    if (this.driver.currentContext === this.handle) return;
+    this.call("cuCtxSetCurrent", this.driver.api.cuCtxSetCurrent(this.handle));
+    this.driver.currentContext = this.handle;
+  }
+
+  private assertAlive(): void {
+    if (this.released) throw new CudaUsageError("CSD005", `the CUDA context of device ${this.device.ordinal} was released`);
+  }
+
+  /** cuCtxSynchronize: waits for all work; an asynchronous kernel fault surfaces here. */
+  synchronize(): void {
+    this.makeCurrent();
+    this.call("cuCtxSynchronize", this.driver.api.cuCtxSynchronize());
+    this.kernelsSinceSync = [];
+  }
+
+  // -- device memory ---------------------------------------------------------------------------
+
+  /** Allocates `bytes` of device memory. Free it exactly once with free(). */
+  alloc(bytes: number): DevicePointer {
+    if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of device memory (need a positive integer)`);
+    this.makeCurrent();
+    const out = new BigUint64Array(1);
+    this.call("cuMemAlloc_v2", this.driver.api.cuMemAlloc_v2(out, bytes));
+    const pointer = out[0] ?? 0n;
+    this.allocations.set(pointer, bytes);
+    this.recentlyFreed.delete(pointer);
+    return pointer;
+  }
+
+  /** Frees a pointer returned by alloc(). A second free is a CudaUsageError (CSD004); no driver call is made. */
+  free(pointer: DevicePointer): void {
+    this.assertAlive();
+    if (!this.allocations.has(pointer)) {
+      const why = this.recentlyFreed.has(pointer) ? "was already freed (double free)" : "was not allocated by this context";
+      throw new CudaUsageError("CSD004", `device pointer 0x${pointer.toString(16)} ${why}; nothing was freed`);
+    }
+    this.makeCurrent();
+    this.allocations.delete(pointer);
+    this.recentlyFreed.add(pointer);
+    if (this.recentlyFreed.size > FREED_MEMORY) this.recentlyFreed.delete(this.recentlyFreed.values().next().value as DevicePointer);
+    this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(pointer));
+  }
+
+  /** Live allocations made through this context, and their total size. */
+  get memoryInUse(): { allocations: number; bytes: number } {
+    let bytes = 0;
+    for (const size of this.allocations.values()) bytes += size;
+    return { allocations: this.allocations.size, bytes };
+  }
+
+  /** The size of the allocation that starts at `pointer`, or undefined. */
+  allocationSize(pointer: DevicePointer): number | undefined {
+    return this.allocations.get(pointer);
+  }
+
+  /** Host → device, synchronous. Copies all of `src` to `dst` (which may point inside an allocation). */
+  copyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
+    if (src.byteLength === 0) return;
+    this.makeCurrent();
+    this.checkRange(dst, src.byteLength, "copyHtoD destination");
+    this.call("cuMemcpyHtoD_v2", this.driver.api.cuMemcpyHtoD_v2(dst, src, src.byteLength));
+  }
+
+  /** Device → host, synchronous: fills all of `dst`. */
+  copyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
+    if (dst.byteLength === 0) return;
+    this.makeCurrent();
+    this.checkRange(src, dst.byteLength, "copyDtoH source");
+    this.call("cuMemcpyDtoH_v2", this.driver.api.cuMemcpyDtoH_v2(dst, src, dst.byteLength));
+  }
+
+  /**
+   * Host → device on `stream` (null = the NULL stream). From pinned memory (a PinnedBuffer view)
+   * the copy is truly asynchronous: do not modify the source until the stream is synchronized.
+   * From ordinary memory the driver stages the data first, so the source may be reused at once.
+   */
+  copyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: CudaStream | null): void {
+    if (src.byteLength === 0) return;
+    this.makeCurrent();
+    this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
+    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(dst, src, src.byteLength, this.streamHandle(stream)));
+  }
+
+  /**
+   * Device → host on `stream`. Into pinned memory the data arrives when the stream is
+   * synchronized; into ordinary memory the driver completes the copy before returning.
+   */
+  copyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: CudaStream | null): void {
+    if (dst.byteLength === 0) return;
+    this.makeCurrent();
+    this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
+    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, src, dst.byteLength, this.streamHandle(stream)));
+  }
+
+  /** Sets `bytes` bytes at `dst` to `value` (0-255). */
+  memset(dst: DevicePointer, value: number, bytes: number): void {
+    if (!Number.isInteger(value) || value < 0 || value > 255) throw new CudaUsageError("CSD006", `memset value ${value} is not a byte (0-255)`);
+    if (bytes === 0) return;
+    this.makeCurrent();
+    this.checkRange(dst, bytes, "memset destination");
+    this.call("cuMemsetD8_v2", this.driver.api.cuMemsetD8_v2(dst, value, bytes));
+  }
+
+  // -- pinned host memory ------------------------------------------------------------------------
+
+  /**
+   * Page-locked host memory (cuMemHostAlloc) of `bytes` bytes, zero-filled, viewed as an
+   * ArrayBuffer without copying. Free it with `buffer.free()` (or it is freed at the context's
+   * last release); after that every view of it is dangling and must not be touched.
+   */
+  allocPinned(bytes: number, flags = 0): PinnedBuffer {
+    if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of pinned memory (need a positive integer)`);
+    this.makeCurrent();
+    const out = new BigUint64Array(1);
+    this.call("cuMemHostAlloc", this.driver.api.cuMemHostAlloc(out, bytes, flags));
+    const pointer = out[0] ?? 0n;
+    let view: ArrayBuffer;
+    try {
+      view = koffi.view(pointer, bytes);
+    } catch (e) {
+      this.driver.api.cuMemFreeHost(pointer);
+      throw new CudaUsageError(
+        "CSD007",
+        `pinned memory cannot be exposed as an ArrayBuffer in this JavaScript runtime (${e instanceof Error ? e.message : String(e)}); use ordinary memory`,
+      );
+    }
+    new Uint8Array(view).fill(0);
+    const buffer = new PinnedBuffer(this, pointer, bytes, view);
+    this.pinned.add(buffer);
+    return buffer;
+  }
+
+  /** @internal */
+  freePinned(buffer: PinnedBuffer, quiet: boolean): void {
+    this.pinned.delete(buffer);
+    const result = this.driver.api.cuMemFreeHost(buffer.pointer);
+    if (!quiet) this.call("cuMemFreeHost", result);
+  }
+
+  // -- modules and functions -------------------------------------------------------------------
+
+  /**
+   * Loads PTX (JIT-compiled by the driver for this device). Cached per context by the SHA-256 of
+   * the PTX: loading the same text again returns the same module. A JIT failure throws a
+   * CudaDriverError whose `jitLog` (and message) holds the JIT's error log.
+   */
+  loadModule(ptx: string, options: LoadModuleOptions = {}): CudaModule {
+    const hash = createHash("sha256").update(ptx).digest("hex");
+    const cached = this.modules.get(hash);
+    if (cached) return cached;
+    this.makeCurrent();
+    const logBytes = options.logBufferBytes ?? 64 * 1024;
+    const infoLog = Buffer.alloc(logBytes);
+    const errorLog = Buffer.alloc(logBytes);
+    const opts = new Int32Array([
+      CU_JIT.INFO_LOG_BUFFER,
+      CU_JIT.INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT.ERROR_LOG_BUFFER,
+      CU_JIT.ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT.LOG_VERBOSE,
+      CU_JIT.WALL_TIME,
+    ]);
+    const values = new BigUint64Array([koffi.address(infoLog), BigInt(logBytes), koffi.address(errorLog), BigInt(logBytes), options.verbose === false ? 0n : 1n, 0n]);
+    // The driver reads PTX as a C string: it must end in NUL.
+    const image = Buffer.from(ptx.endsWith("\0") ? ptx : `${ptx}\0`, "utf8");
+    const out: Out<CuHandle | null> = [null];
+    const result = this.driver.api.cuModuleLoadDataEx(out, image, opts.length, opts, values);
+    const logText = (buffer: Buffer, sizeSlot: number) => {
+      const written = Math.min(Number(values[sizeSlot] ?? 0n), buffer.length);
+      return buffer.subarray(0, written).toString("utf8").replace(/\0[\s\S]*$/, "").trim();
+    };
+    if (result !== CUDA_SUCCESS || out[0] === null) {
+      const jitLog = logText(errorLog, 3) || logText(infoLog, 1);
+      this.fail("cuModuleLoadDataEx", result === CUDA_SUCCESS ? 400 : result, jitLog ? { jitLog } : {});
+    }
+    const wallTime = new Float32Array(values.buffer, 5 * 8, 1)[0];
+    const module = new CudaModule(this, out[0] as CuHandle, hash, ptx, logText(infoLog, 1), wallTime);
+    this.modules.set(hash, module);
+    return module;
+  }
+
+  /** @internal */
+  unloadModule(module: CudaModule, quiet: boolean): void {
+    this.modules.delete(module.hash);
+    if (!quiet) this.makeCurrent();
+    const result = this.driver.api.cuModuleUnload(module.handle);
+    if (!quiet) this.call("cuModuleUnload", result);
+  }
+
+  /** Modules currently loaded (cached) in this context. */
+  get loadedModules(): number {
+    return this.modules.size;
+  }
+
+  /** @internal */
+  getFunctionHandle(module: CudaModule, name: string): CuHandle {
+    this.makeCurrent();
+    const out: Out<CuHandle | null> = [null];
+    const result = this.driver.api.cuModuleGetFunction(out, module.handle, name);
+    if (result !== CUDA_SUCCESS || out[0] === null) {
+      const known = module.entries.map((e) => e.name);
+      this.fail("cuModuleGetFunction", result === CUDA_SUCCESS ? 500 : result, {
+        kernel: name,
+        note: known.length ? `The module's kernels are: ${known.join(", ")}.` : "The module declares no kernels.",
+      });
+    }
+    return out[0] as CuHandle;
+  }
+
+  /** All function attributes (cuFuncGetAttribute). */
+  functionAttributes(fn: CudaFunction): CudaFunctionAttributes {
+    return {
+      maxThreadsPerBlock: this.functionAttribute(fn, F.MAX_THREADS_PER_BLOCK),
+      sharedSizeBytes: this.functionAttribute(fn, F.SHARED_SIZE_BYTES),
+      constSizeBytes: this.functionAttribute(fn, F.CONST_SIZE_BYTES),
+      localSizeBytes: this.functionAttribute(fn, F.LOCAL_SIZE_BYTES),
+      numRegs: this.functionAttribute(fn, F.NUM_REGS),
+      ptxVersion: this.functionAttribute(fn, F.PTX_VERSION),
+      binaryVersion: this.functionAttribute(fn, F.BINARY_VERSION),
+      maxDynamicSharedSizeBytes: this.functionAttribute(fn, F.MAX_DYNAMIC_SHARED_SIZE_BYTES),
+    };
+  }
+
+  /** One function attribute (a CU_FUNC_ATTRIBUTE value). */
+  functionAttribute(fn: CudaFunction, attribute: number): number {
+    this.makeCurrent();
+    const out: Out<number> = [0];
+    this.call("cuFuncGetAttribute", this.driver.api.cuFuncGetAttribute(out, attribute, fn.handle), { kernel: fn.name });
+    return out[0];
+  }
+
+  /**
+   * Opts `fn` in to `bytes` of dynamic shared memory per block (needed above 48 KiB, up to
+   * device.sharedMemoryPerBlockOptin minus the kernel's static shared memory).
+   */
+  setMaxDynamicSharedMemory(fn: CudaFunction, bytes: number): void {
+    this.makeCurrent();
+    this.call("cuFuncSetAttribute", this.driver.api.cuFuncSetAttribute(fn.handle, F.MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), {
+      kernel: fn.name,
+      note: `Requested ${bytes} bytes of dynamic shared memory; ${this.device.name} allows ${this.device.sharedMemoryPerBlockOptin} bytes per block in total.`,
+    });
+    fn.dynamicSharedLimit = bytes;
+  }
+
+  /** cuOccupancyMaxActiveBlocksPerMultiprocessor. */
+  maxActiveBlocksPerMultiprocessor(fn: CudaFunction, blockSize: number, dynamicSharedBytes = 0): number {
+    this.makeCurrent();
+    const out: Out<number> = [0];
+    this.call(
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+      this.driver.api.cuOccupancyMaxActiveBlocksPerMultiprocessor(out, fn.handle, blockSize, dynamicSharedBytes),
+      { kernel: fn.name },
+    );
+    return out[0];
+  }
+
+  // -- launch ------------------------------------------------------------------------------------
+
+  /**
+   * Launches `fn`. `args` holds one buffer per kernel parameter, already packed per the compiler's
+   * ABI (little-endian scalars; 8-byte device pointers); each is copied at launch, so the buffers
+   * may be reused as soon as this returns. When the kernel's PTX signature is known, the number
+   * and sizes of the buffers are checked against it first (CSD006). `sharedMemBytes` is dynamic
+   * shared memory; above the kernel's current limit the kernel is opted in automatically.
+   */
+  launch(fn: CudaFunction, grid: Dim3, block: Dim3, sharedMemBytes: number, stream: CudaStream | null, args: readonly ArrayBufferView[]): void {
+    const [gx, gy, gz] = dims(grid, "grid", fn.name);
+    const [bx, by, bz] = dims(block, "block", fn.name);
+    if (!Number.isInteger(sharedMemBytes) || sharedMemBytes < 0) {
+      throw new CudaUsageError("CSD006", `launch of ${fn.name}: dynamic shared memory must be a non-negative integer, got ${sharedMemBytes}`);
+    }
+    if (fn.module.context !== this) throw new CudaUsageError("CSD006", `kernel ${fn.name} was loaded in another CUDA context`);
+    checkArguments(fn, args);
+    this.makeCurrent();
+    if (sharedMemBytes > this.dynamicSharedLimit(fn)) this.setMaxDynamicSharedMemory(fn, sharedMemBytes);
+    let scratch = paramScratch.get(this.driver);
+    if (!scratch) paramScratch.set(this.driver, (scratch = new ParamScratch()));
+    const kernelParams = scratch.pack(args);
+    const result = this.driver.api.cuLaunchKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams, null);
+    this.call("cuLaunchKernel", result, { kernel: fn.name });
+    if (!this.kernelsSinceSync.includes(fn.name)) this.kernelsSinceSync.push(fn.name);
+    if (this.kernelsSinceSync.length > 16) this.kernelsSinceSync.shift();
+  }
+
+  private dynamicSharedLimit(fn: CudaFunction): number {
+    fn.dynamicSharedLimit ??= this.functionAttribute(fn, F.MAX_DYNAMIC_SHARED_SIZE_BYTES);
+    return fn.dynamicSharedLimit;
+  }
+
+  // -- streams and events ----------------------------------------------------------------------
+
+  /** A new stream; `nonBlocking` streams do not synchronize with the NULL stream. */
+  createStream(options: { nonBlocking?: boolean } = {}): CudaStream {
+    this.makeCurrent();
+    const out: Out<CuHandle | null> = [null];
+    this.call("cuStreamCreate", this.driver.api.cuStreamCreate(out, options.nonBlocking ? CU_STREAM.NON_BLOCKING : CU_STREAM.DEFAULT));
+    const stream = new CudaStream(this, out[0] as CuHandle);
+    this.streams.add(stream);
+    return stream;
+  }
+
+  /** A new event; `timing: false` makes it cheaper but unusable for elapsed time. */
+  createEvent(options: { timing?: boolean; blockingSync?: boolean } = {}): CudaEvent {
+    this.makeCurrent();
+    const flags = (options.timing === false ? CU_EVENT.DISABLE_TIMING : 0) | (options.blockingSync ? CU_EVENT.BLOCKING_SYNC : 0);
+    const out: Out<CuHandle | null> = [null];
+    this.call("cuEventCreate", this.driver.api.cuEventCreate(out, flags));
+    const event = new CudaEvent(this, out[0] as CuHandle);
+    this.events.add(event);
+    return event;
+  }
+
+  /** Milliseconds between two recorded, completed events (cuEventElapsedTime). */
+  elapsedMillis(start: CudaEvent, end: CudaEvent): number {
+    const out: Out<number> = [0];
+    this.call(this.driver.info.symbols.eventElapsedTime, this.driver.api.cuEventElapsedTime(out, start.handle, end.handle));
+    return out[0];
+  }
+
+  /** @internal */
+  forgetStream(stream: CudaStream): void {
+    this.streams.delete(stream);
+  }
+
+  /** @internal */
+  forgetEvent(event: CudaEvent): void {
+    this.events.delete(event);
+  }
+
+  /** @internal Throws a CudaDriverError for `result` unless it is CUDA_SUCCESS. */
+  call(call: string, result: number, options: CudaDriverErrorDetails = {}): void {
+    if (result === CUDA_SUCCESS) return;
+    const details = { ...options };
+    // A sticky error may come from any kernel still in flight: name the candidates.
+    if (isStickyCuResult(result) && this.kernelsSinceSync.length > 0) {
+      details.kernelsSinceSync = [...this.kernelsSinceSync];
+      if (details.kernel === undefined && this.kernelsSinceSync.length === 1) details.kernel = this.kernelsSinceSync[0] as string;
+    }
+    this.fail(call, result, details);
+  }
+
+  private fail(call: string, result: number, details: CudaDriverErrorDetails): never {
+    const error = CudaDriverError.from(this.driver, call, result, details);
+    if (!error.contextUsable) this.sticky ??= error;
+    throw error;
+  }
+
+  /** @internal */
+  streamHandle(stream: CudaStream | null): CuHandle | null {
+    if (stream === null) return null;
+    if (stream.context !== this) throw new CudaUsageError("CSD006", "the stream belongs to another CUDA context");
+    if (stream.destroyed) throw new CudaUsageError("CSD005", "the stream was destroyed");
+    return stream.handle;
+  }
+
+  // Device pointers must lie inside a live allocation of this context (catches use after free
+  // before the driver, which may have reused the address).
+  private checkRange(pointer: DevicePointer, bytes: number, what: string): void {
+    const exact = this.allocations.get(pointer);
+    if (exact !== undefined) {
+      if (bytes > exact) throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes do not fit in the ${exact}-byte allocation at 0x${pointer.toString(16)}`);
+      return;
+    }
+    for (const [base, size] of this.allocations) {
+      if (pointer > base && pointer < base + BigInt(size)) {
+        const offset = Number(pointer - base);
+        if (offset + bytes > size) {
+          throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes at offset ${offset} overrun the ${size}-byte allocation at 0x${base.toString(16)}`);
+        }
+        return;
+      }
+    }
+    const why = this.recentlyFreed.has(pointer) ? "was freed" : "is not inside any live allocation of this context";
+    throw new CudaUsageError("CSD006", `${what}: device pointer 0x${pointer.toString(16)} ${why}`);
+  }
+}
+
+/** Page-locked host memory from CudaContext.allocPinned. */
+export class PinnedBuffer {
+  private view: ArrayBuffer | undefined;
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    /** The host address (what the driver sees). */
+    readonly pointer: bigint,
+    readonly byteLength: number,
+    view: ArrayBuffer,
+  ) {
+    this.view = view;
+  }
+
+  /** The memory as an ArrayBuffer (no copy). Throws after free(). */
+  get buffer(): ArrayBuffer {
+    if (!this.view) throw new CudaUsageError("CSD005", "this pinned buffer was freed");
+    return this.view;
+  }
+
+  get freed(): boolean {
+    return this.view === undefined;
+  }
+
+  /** cuMemFreeHost. A second free is a CudaUsageError (CSD004). Views of the memory must not be used afterwards. */
+  free(): void {
+    if (!this.view) throw new CudaUsageError("CSD004", `pinned buffer 0x${this.pointer.toString(16)} was already freed (double free)`);
+    this.view = undefined;
+    this.context.freePinned(this, false);
+  }
+
+  /** @internal */
+  freeQuietly(): void {
+    if (!this.view) return;
+    this.view = undefined;
+    this.context.freePinned(this, true);
+  }
+}
+
+/** A loaded module; get kernels from it with getFunction(). */
+export class CudaModule {
+  private readonly functions = new Map<string, CudaFunction>();
+  private unloaded = false;
+  /** The kernels the PTX declares, with their parameter sizes. */
+  readonly entries: { name: string; params: PtxParam[] }[];
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    readonly handle: CuHandle,
+    /** SHA-256 of the PTX (the cache key). */
+    readonly hash: string,
+    ptx: string,
+    /** The JIT's info log (with verbose: the ptxas-style resource report). */
+    readonly infoLog: string,
+    /** JIT wall time in milliseconds, as the driver reported it. */
+    readonly jitMillis: number | undefined,
+  ) {
+    this.entries = parsePtx(ptx).entries;
+  }
+
+  /** The kernel `name` (its `extern "C"` / PTX entry name); cached. */
+  getFunction(name: string): CudaFunction {
+    if (this.unloaded) throw new CudaUsageError("CSD005", "the module was unloaded");
+    let fn = this.functions.get(name);
+    if (!fn) {
+      const handle = this.context.getFunctionHandle(this, name);
+      fn = new CudaFunction(this, name, handle, this.entries.find((e) => e.name === name)?.params);
+      this.functions.set(name, fn);
+    }
+    return fn;
+  }
+
+  /** cuModuleUnload (also drops it from the context's cache). */
+  unload(): void {
+    if (this.unloaded) throw new CudaUsageError("CSD005", "the module was already unloaded");
+    this.unloaded = true;
+    this.context.unloadModule(this, false);
+  }
+
+  /** @internal */
+  unloadQuietly(): void {
+    if (this.unloaded) return;
+    this.unloaded = true;
+    this.context.unloadModule(this, true);
+  }
+}
+
+export class CudaFunction {
+  /** @internal Cached CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES. */
+  dynamicSharedLimit: number | undefined;
+
+  /** @internal */
+  constructor(
+    readonly module: CudaModule,
+    readonly name: string,
+    readonly handle: CuHandle,
+    /** Parameter sizes from the PTX signature, when it could be read. */
+    readonly params: readonly PtxParam[] | undefined,
+  ) {}
+
+  attributes(): CudaFunctionAttributes {
+    return this.module.context.functionAttributes(this);
+  }
+}
+
+export class CudaStream {
+  destroyed = false;
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    readonly handle: CuHandle,
+  ) {}
+
+  /** Blocks until all work on this stream is done. */
+  synchronize(): void {
+    this.alive();
+    this.context.call("cuStreamSynchronize", this.context.driver.api.cuStreamSynchronize(this.handle));
+  }
+
+  /** Waits on a worker thread, without blocking the event loop. */
+  synchronizeAsync(): Promise<void> {
+    this.alive();
+    return new Promise((resolve, reject) => {
+      this.context.driver.api.cuStreamSynchronizeAsync(this.handle, (err, result) => {
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+        try {
+          this.context.call("cuStreamSynchronize", result);
+          resolve();
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+    });
+  }
+
+  destroy(): void {
+    this.alive();
+    this.destroyed = true;
+    this.context.forgetStream(this);
+    this.context.makeCurrent();
+    this.context.call("cuStreamDestroy_v2", this.context.driver.api.cuStreamDestroy_v2(this.handle));
+  }
+
+  /** @internal */
+  destroyQuietly(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.context.forgetStream(this);
+    this.context.driver.api.cuStreamDestroy_v2(this.handle);
+  }
+
+  private alive(): void {
+    if (this.destroyed) throw new CudaUsageError("CSD005", "the stream was destroyed");
+  }
+}
+
+export class CudaEvent {
+  destroyed = false;
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    readonly handle: CuHandle,
+  ) {}
+
+  /** Records the event on `stream` (default: the NULL stream). */
+  record(stream: CudaStream | null = null): void {
+    this.alive();
+    this.context.makeCurrent();
+    this.context.call("cuEventRecord", this.context.driver.api.cuEventRecord(this.handle, this.context.streamHandle(stream)));
+  }
+
+  /** Blocks until the work recorded before this event is done. */
+  synchronize(): void {
+    this.alive();
+    this.context.call("cuEventSynchronize", this.context.driver.api.cuEventSynchronize(this.handle));
+  }
+
+  /** Waits on a worker thread, without blocking the event loop. */
+  synchronizeAsync(): Promise<void> {
+    this.alive();
+    return new Promise((resolve, reject) => {
+      this.context.driver.api.cuEventSynchronizeAsync(this.handle, (err, result) => {
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+        try {
+          this.context.call("cuEventSynchronize", result);
+          resolve();
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+    });
+  }
+
+  /** Milliseconds from `start` to this event (both recorded and complete). */
+  elapsedSince(start: CudaEvent): number {
+    this.alive();
+    return this.context.elapsedMillis(start, this);
+  }
+
+  destroy(): void {
+    this.alive();
+    this.destroyed = true;
+    this.context.forgetEvent(this);
+    this.context.makeCurrent();
+    this.context.call("cuEventDestroy_v2", this.context.driver.api.cuEventDestroy_v2(this.handle));
+  }
+
+  /** @internal */
+  destroyQuietly(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.context.forgetEvent(this);
+    this.context.driver.api.cuEventDestroy_v2(this.handle);
+  }
+
+  private alive(): void {
+    if (this.destroyed) throw new CudaUsageError("CSD005", "the event was destroyed");
+  }
+}
+
+// ----------------------------------------------------------------------------------------------
+// kernelParams
+
+/**
+ * Builds `void *kernelParams[n]` in one reusable native-stable buffer: the n pointers first, then
+ * each argument's bytes at a 16-byte-aligned offset; kernelParams[i] points at argument i. The
+ * buffer is an ArrayBuffer (its memory never moves), and the driver copies the arguments during
+ * cuLaunchKernel, so the same buffer serves every launch.
+ */
+export class ParamScratch {
+  private bytes = new Uint8Array(new ArrayBuffer(1024));
+  private base = koffi.address(this.bytes);
+
+  /** Packs `args` and returns the address of the pointer array (null when there are no arguments). */
+  pack(args: readonly ArrayBufferView[]): bigint | null {
+    if (args.length === 0) return null;
+    const table = align16(args.length * 8);
+    let size = table;
+    for (const arg of args) size += align16(Math.max(arg.byteLength, 1));
+    if (size > this.bytes.length) {
+      let capacity = this.bytes.length;
+      while (capacity < size) capacity *= 2;
+      this.bytes = new Uint8Array(new ArrayBuffer(capacity));
+      this.base = koffi.address(this.bytes);
+    }
+    const view = new DataView(this.bytes.buffer);
+    let offset = table;
+    args.forEach((arg, i) => {
+      view.setBigUint64(i * 8, this.base + BigInt(offset), true);
+      this.bytes.set(new Uint8Array(arg.buffer, arg.byteOffset, arg.byteLength), offset);
+      offset += align16(Math.max(arg.byteLength, 1));
+    });
+    return this.base;
+  }
+}
+
+const paramScratch = new WeakMap<CudaDriver, ParamScratch>(); // one kernelParams buffer per driver
+
+function align16(n: number): number {
+  return Math.ceil(n / 16) * 16;
+}
+
+function checkArguments(fn: CudaFunction, args: readonly ArrayBufferView[]): void {
+  const params = fn.params;
+  if (!params) return;
+  if (args.length !== params.length) {
+    const sizes = params.map((p) => p.size).join(", ");
+    throw new CudaUsageError(
+      "CSD006",
+      `kernel ${fn.name} takes ${params.length} parameter${params.length === 1 ? "" : "s"}` +
+        `${params.length ? ` (${sizes} bytes)` : ""}, but ${args.length} argument buffer${args.length === 1 ? " was" : "s were"} given`,
+    );
+  }
+  params.forEach((param, i) => {
+    const arg = args[i] as ArrayBufferView;
+    if (arg.byteLength !== param.size) {
+      throw new CudaUsageError(
+        "CSD006",
+        `argument ${i} of kernel ${fn.name} is ${arg.byteLength} bytes, but parameter ${param.name} (${param.type}) is ${param.size} bytes`,
+      );
+    }
+  });
+}
+
+function dims(d: Dim3, what: string, kernel: string): [number, number, number] {
+  const triple: [number, number, number] =
+    typeof d === "number" ? [d, 1, 1] : Array.isArray(d) ? [d[0] ?? 1, d[1] ?? 1, d[2] ?? 1] : [(d as { x: number }).x, (d as { y?: number }).y ?? 1, (d as { z?: number }).z ?? 1];
+  for (const n of triple) {
+    if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) {
+      throw new CudaUsageError("CSD006", `launch of ${kernel}: ${what} dimensions must be positive integers, got [${triple.join(", ")}]`);
+    }
+  }
+  return triple;
+}
+
+function cString(buffer: Uint8Array): string {
+  const end = buffer.indexOf(0);
+  return Buffer.from(buffer.subarray(0, end < 0 ? buffer.length : end)).toString("utf8");
+}
