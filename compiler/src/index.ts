@@ -7,3 +7,6 @@ export { FrontEnd } from "./frontend/program";
 export { KernelChecker, STATIC_SHARED_LIMIT, type FileCheck } from "./checker/checker";
 export type { LaunchSite } from "./checker/launch-sites";
 export * from "./occupancy";
+export * from "./cuda";
+export * from "./compile";
+export * from "./js";

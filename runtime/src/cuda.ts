@@ -1,18 +1,17 @@
 /**
- * The `cuda` value users import. Kernel-only members throw when touched outside a kernel, with a
- * message that says so: kernels run compiled (GPU or simulator), never as host JavaScript.
+ * The `cuda` value users import. In kernels its members are compiled (GPU or simulator); on the host
+ * it is Numba's host API camelCased (`cuda.toDevice`, `cuda.deviceArray`, streams, events, …).
+ * Kernel-only members throw when touched outside a kernel, with a message that says so.
  */
 import type { JitOptions, Kernel, KernelNamespace } from "./kernel-api";
+import type { KernelArtifact } from "./backend";
+import { CudaScriptError } from "./errors";
+import { deviceArray, deviceArrayLike, DeviceNDArray, ndarray, NDArray, pinnedArray, toDevice } from "./host/arrays";
+import { currentBackend } from "./host/device";
+import { CompiledKernel } from "./host/kernel";
+import { Event, eventElapsedTime, Stream } from "./host/streams";
 
-export class CudaScriptError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(`${code}: ${message}`);
-    this.name = "CudaScriptError";
-  }
-}
+export { CudaScriptError };
 
 function kernelOnly(name: string): never {
   throw new CudaScriptError(
@@ -34,6 +33,56 @@ function uncompiledKernel<Args extends unknown[]>(fn: Function, _options: JitOpt
   };
 }
 
+/**
+ * `cuda.jit(fn, options)`; the CudaScript esbuild plugin rewrites each call to
+ * `cuda.jit(fn, options, artifact, "name")` so that the kernel carries its compiled form.
+ */
+function jit<Args extends unknown[]>(fn: Function, options?: JitOptions, artifact?: KernelArtifact, name?: string): Kernel<Args> {
+  if (artifact && typeof artifact === "object" && name) return new CompiledKernel<Args>(artifact, name, options);
+  return uncompiledKernel<Args>(fn, options);
+}
+
+/** The host half of `cuda` (Numba's host API, camelCased). */
+export interface HostApi {
+  /** Copies a typed array or `cuda.ndarray` to a new device array. */
+  toDevice: typeof toDevice;
+  /** A new device array of zeros (the simulator zeroes; on a GPU the contents are undefined). */
+  deviceArray: typeof deviceArray;
+  deviceArrayLike: typeof deviceArrayLike;
+  /** Host memory for fast transfers (page-locked on the GPU backend). */
+  pinnedArray: typeof pinnedArray;
+  /** A host N-D view of row-major data, accepted wherever a kernel takes Array2D/Array3D. */
+  ndarray: typeof ndarray;
+  stream(): Stream;
+  event(): Event;
+  /** Milliseconds between two recorded events. */
+  eventElapsedTime(start: Event, end: Event): number;
+  /** Waits for all queued work on the current device. */
+  synchronize(): void;
+  selectDevice(id: number): void;
+  /** The devices of the current backend. */
+  readonly gpus: readonly { readonly id: number; readonly name: string; readonly arch: string }[];
+  /** Which backend runs kernels: "gpu" or "simulator". */
+  readonly backend: "gpu" | "simulator";
+}
+
+const host = {
+  jit,
+  device: <F>(fn: F): F => fn,
+  toDevice,
+  deviceArray,
+  deviceArrayLike,
+  pinnedArray,
+  ndarray,
+  stream: () => new Stream(),
+  event: () => new Event(),
+  eventElapsedTime,
+  synchronize: () => currentBackend().synchronize(),
+  selectDevice: (id: number) => currentBackend().selectDevice(id),
+};
+Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enumerable: true });
+Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });
+
 const kernelOnlyMembers = [
   "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "gridsize", "shared", "local",
   "const", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
@@ -41,13 +90,9 @@ const kernelOnlyMembers = [
   "anySync", "ballotSync", "activemask", "popc", "brev", "clz", "ffs", "fma",
 ] as const;
 
-const host = {
-  jit: uncompiledKernel,
-  device: <F>(fn: F): F => fn,
-};
-
 for (const member of kernelOnlyMembers) {
   Object.defineProperty(host, member, { get: () => kernelOnly(member), enumerable: false });
 }
 
-export const cuda = host as unknown as KernelNamespace;
+export const cuda = host as unknown as KernelNamespace & HostApi;
+export { DeviceNDArray, NDArray, Stream, Event };

@@ -1,4 +1,8 @@
-export { cuda, CudaScriptError } from "./cuda";
+export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi } from "./cuda";
 export * from "./dtypes";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";
+export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
+export { configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice } from "./host/device";
+export type { SimulatorOptions } from "./simulator/backend";
+export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";

@@ -13,7 +13,7 @@ export interface ServerSettings {
     /** URL or file URI of docs/diagnostics.md for `codeDescription`; empty = find it next to the installation. */
     docsUrl: string;
   };
-  /** Explicit NVRTC library for the resource report (same as CUDASCRIPT_NVRTC). */
+  /** NVRTC library to load instead of discovering one (passed to the compiler as nvrtcPath). */
   nvrtcPath: string;
   resources: {
     /** Compile kernels with NVRTC in the background to learn registers per thread. */

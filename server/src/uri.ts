@@ -29,6 +29,7 @@ export function pathToUri(p: string): string {
 
 /** Whether a document is TypeScript the checker should look at. */
 export function isTypeScriptDocument(uri: string, languageId: string | undefined): boolean {
+  if (/\.d\.(m|c)?ts$/i.test(uri.split(/[?#]/)[0] ?? "")) return false;
   if (languageId === "typescript" || languageId === "typescriptreact") return true;
   if (languageId && languageId !== "plaintext") return false;
   return /\.(m|c)?tsx?$/i.test(uri.split(/[?#]/)[0] ?? "");

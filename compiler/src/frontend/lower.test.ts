@@ -231,3 +231,18 @@ test("the checker never throws, whatever the input", () => {
     assert.ok(r.diagnostics.every((d) => d.code !== "CS9001"), `internal error on ${JSON.stringify(text)}: ${r.diagnostics.map((d) => d.message).join("; ")}`);
   }
 });
+
+test("i32 vs u32 comparisons and Math.max widen the original values, never through u32", () => {
+  const r = checkKernel(`export const k = cuda.jit((s: i32, u: Uint32Array, out: Float64Array) => {
+  const lt = s < u[0];
+  const m = Math.max(s, u[0]);
+  out[0] = lt ? m : 0;
+});`);
+  assert.deepEqual(codes(r), []);
+  const cmp = initOf(kernel(r), "lt") as IR.CompareExpr;
+  assert.equal(cmp.operandType.dtype, "f64");
+  assert.equal(cmp.left.k, "convert");
+  const inner = (cmp.left as IR.ConvertExpr).value;
+  assert.equal(inner.k === "var" && inner.v.name, "s", "s is widened directly, not converted to u32 first");
+  assert.equal(varType(kernel(r), "m"), "f64");
+});

@@ -15,6 +15,7 @@ import type * as IR from "../ir/nodes";
 import {
   BOOL,
   F32,
+  F64,
   I32,
   U32,
   VOID,
@@ -1335,12 +1336,13 @@ class FunctionLowerer {
     const span = this.span(node);
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
+    if (mixedSignedness(l, r)) {
+      // i32 vs u32: compare the mathematical values, as JavaScript does (C would convert the i32 to
+      // u32). f64 holds both exactly; the original operands are widened, never converted to u32 first.
+      return { k: "compare", type: BOOL, op, operandType: F64, left: this.convertTo(l, "f64"), right: this.convertTo(r, "f64"), span };
+    }
     let { dtype, l: a, r: b } = this.unifyArith(l, r);
     if (dtype === "bool") dtype = "i32";
-    if (!WEAK.has(l) && !WEAK.has(r) && isInt(lt) && isInt(rt) && isSigned(lt) !== isSigned(rt) && (lt === "u32" || rt === "u32")) {
-      // i32 vs u32: compare the mathematical values, as JavaScript does (C would convert the i32 to u32).
-      dtype = "f64";
-    }
     a = this.convertTo(a, dtype);
     b = this.convertTo(b, dtype);
     return { k: "compare", type: BOOL, op, operandType: scalar(dtype), left: a, right: b, span };
@@ -1747,6 +1749,11 @@ class FunctionLowerer {
         let acc = arg(0);
         for (let i = 1; i < call.arguments.length; i++) {
           const b = arg(i);
+          if (mixedSignedness(acc, b)) {
+            // As in JavaScript, Math.max(-1, 5) is 5: compare the values exactly in f64.
+            acc = { k: "intrinsic", type: F64, name, args: [this.convertTo(acc, "f64"), this.convertTo(b, "f64")], span };
+            continue;
+          }
           const t = this.unifyArith(acc, b);
           let d = t.dtype;
           if (d === "bool") d = "i32";
@@ -1950,6 +1957,13 @@ function weakMeets(weak: IR.Expr, other: DType, defaultFloat: "f32" | "f64"): DT
     return other;
   }
   return defaultFloat;
+}
+
+/** An i32-family value next to a u32 (neither a literal): C and JavaScript disagree on these. */
+function mixedSignedness(l: IR.Expr, r: IR.Expr): boolean {
+  if (WEAK.has(l) || WEAK.has(r) || l.type.kind !== "scalar" || r.type.kind !== "scalar") return false;
+  const a = l.type.dtype, b = r.type.dtype;
+  return isInt(a) && isInt(b) && (a === "u32") !== (b === "u32") && (a === "u32" ? isSigned(b) : isSigned(a));
 }
 
 function needsWidening(cur: DType, incoming: DType): boolean {

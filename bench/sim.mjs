@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Simulator throughput: threads per second for four kernels, against a hand-written single-threaded
+// JavaScript loop of the same algorithm, on 1 executor vs all workers, sanitizer off vs on.
+// usage: node bench/sim.mjs [--quick]      (build first: npx tsc -b)
+// Targets (issue #4): ≥ 20M threads/s vector add, ≥ 5M threads/s reduction, within 3× of the
+// hand-written loop, ≥ 1.6× on 2 workers, sanitizer ≤ 3×. Nothing here asserts; it reports.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as os from "node:os";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(join(root, "package.json"));
+const { KernelChecker, makeArtifact } = require("@cudascript/compiler");
+const { cuda, configureSimulator, f32, u32 } = require("cudascript");
+
+const quick = process.argv.includes("--quick");
+const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+
+const SOURCE = `
+import { cuda, f32, u32 } from "cudascript";
+const TPB = 256;
+const TILE = 16;
+export const vecAdd = cuda.jit((a: Float32Array, b: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = a[i] + b[i];
+});
+export const reduce = cuda.jit((x: Float32Array, partial: Float32Array) => {
+  const tile = cuda.shared.array(TPB, f32);
+  const t = cuda.threadIdx.x;
+  const i = cuda.grid(1);
+  tile[t] = i < x.length ? x[i] : 0;
+  cuda.syncthreads();
+  for (let s = TPB >> 1; s > 0; s >>= 1) {
+    if (t < s) tile[t] += tile[t + s];
+    cuda.syncthreads();
+  }
+  if (t === 0) partial[cuda.blockIdx.x] = tile[0];
+});
+export const matmul = cuda.jit((A: Float32Array, B: Float32Array, C: Float32Array, n: u32) => {
+  const sA = cuda.shared.array([TILE, TILE], f32);
+  const sB = cuda.shared.array([TILE, TILE], f32);
+  const tx = cuda.threadIdx.x;
+  const ty = cuda.threadIdx.y;
+  const row = cuda.blockIdx.y * TILE + ty;
+  const col = cuda.blockIdx.x * TILE + tx;
+  let acc: f32 = 0;
+  for (let t = 0; t < n; t += TILE) {
+    sA[ty][tx] = A[row * n + t + tx];
+    sB[ty][tx] = B[(t + ty) * n + col];
+    cuda.syncthreads();
+    for (let k = 0; k < TILE; k++) acc += sA[ty][k] * sB[k][tx];
+    cuda.syncthreads();
+  }
+  C[row * n + col] = acc;
+});
+export const histogram = cuda.jit((data: Uint8Array, hist: Uint32Array) => {
+  const i = cuda.grid(1);
+  if (i < data.length) cuda.atomic.add(hist, data[i], 1);
+});
+`;
+
+const checker = new KernelChecker();
+const file = join(root, "bench", "__sim_bench_kernels.ts");
+checker.setFileText(file, SOURCE);
+const check = checker.checkFile(file);
+const errors = check.diagnostics.filter((d) => d.severity === "error");
+if (errors.length) throw new Error(errors.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
+const artifact = makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes });
+const K = (name) => cuda.jit(null, undefined, artifact, name);
+
+function time(fn, reps) {
+  fn(); // warm up (JIT, workers)
+  let best = Infinity;
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best / 1000;
+}
+
+const f = Math.fround;
+const REPS = quick ? 2 : 4;
+
+// ── workloads ──
+const N_ADD = quick ? 1 << 22 : 1 << 24;
+const N_RED = quick ? 1 << 21 : 1 << 23;
+const N_MM = quick ? 256 : 512;
+const N_HIST = quick ? 1 << 21 : 1 << 23;
+
+function rand(n, seed) {
+  const a = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    a[i] = s / 4294967296 - 0.5;
+  }
+  return a;
+}
+
+const workloads = [
+  {
+    name: "vector add",
+    threads: N_ADD,
+    setup() {
+      const a = rand(N_ADD, 1), b = rand(N_ADD, 2);
+      return { a, b, out: new Float32Array(N_ADD), da: cuda.toDevice(a), db: cuda.toDevice(b), dout: cuda.deviceArray(N_ADD, f32) };
+    },
+    sim: (s) => K("vecAdd").launch(Math.ceil(N_ADD / 256), 256)(s.da, s.db, s.dout),
+    hand(s) {
+      const { a, b, out } = s;
+      for (let i = 0; i < out.length; i++) out[i] = a[i] + b[i];
+    },
+  },
+  {
+    name: "reduction (block 256, 8 barriers)",
+    threads: N_RED,
+    setup() {
+      const x = rand(N_RED, 3);
+      const blocks = Math.ceil(N_RED / 256);
+      return { x, partial: new Float32Array(blocks), dx: cuda.toDevice(x), dp: cuda.deviceArray(blocks, f32), blocks };
+    },
+    sim: (s) => K("reduce").launch(s.blocks, 256)(s.dx, s.dp),
+    hand(s) {
+      const { x, partial, blocks } = s;
+      const tile = new Float32Array(256);
+      for (let b = 0; b < blocks; b++) {
+        for (let t = 0; t < 256; t++) tile[t] = b * 256 + t < x.length ? x[b * 256 + t] : 0;
+        for (let st = 128; st > 0; st >>= 1) for (let t = 0; t < st; t++) tile[t] = tile[t] + tile[t + st];
+        partial[b] = tile[0];
+      }
+    },
+  },
+  {
+    name: `tiled matmul ${N_MM}×${N_MM} (16×16 tiles)`,
+    threads: N_MM * N_MM,
+    setup() {
+      const A = rand(N_MM * N_MM, 4), B = rand(N_MM * N_MM, 5);
+      return { A, B, C: new Float32Array(N_MM * N_MM), dA: cuda.toDevice(A), dB: cuda.toDevice(B), dC: cuda.deviceArray(N_MM * N_MM, f32) };
+    },
+    sim: (s) => K("matmul").launch([N_MM / 16, N_MM / 16], [16, 16])(s.dA, s.dB, s.dC, N_MM),
+    hand(s) {
+      // The same tiled algorithm, one block after the other, one thread after the other.
+      const { A, B, C } = s;
+      const n = N_MM, T = 16;
+      const sA = new Float32Array(T * T), sB = new Float32Array(T * T), acc = new Float32Array(T * T);
+      for (let by = 0; by < n / T; by++)
+        for (let bx = 0; bx < n / T; bx++) {
+          acc.fill(0);
+          for (let t = 0; t < n; t += T) {
+            for (let ty = 0; ty < T; ty++)
+              for (let tx = 0; tx < T; tx++) {
+                sA[ty * T + tx] = A[(by * T + ty) * n + t + tx];
+                sB[ty * T + tx] = B[(t + ty) * n + bx * T + tx];
+              }
+            for (let ty = 0; ty < T; ty++)
+              for (let tx = 0; tx < T; tx++) {
+                let a = acc[ty * T + tx];
+                for (let k = 0; k < T; k++) a = f(a + f(sA[ty * T + k] * sB[k * T + tx]));
+                acc[ty * T + tx] = a;
+              }
+          }
+          for (let ty = 0; ty < T; ty++) for (let tx = 0; tx < T; tx++) C[(by * T + ty) * n + bx * T + tx] = acc[ty * T + tx];
+        }
+    },
+  },
+  {
+    name: "histogram (global atomics)",
+    threads: N_HIST,
+    setup() {
+      const data = new Uint8Array(N_HIST);
+      let s = 7;
+      for (let i = 0; i < N_HIST; i++) {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        data[i] = s >>> 24;
+      }
+      return { data, hist: new Uint32Array(256), dd: cuda.toDevice(data), dh: cuda.deviceArray(256, u32) };
+    },
+    sim: (s) => K("histogram").launch(Math.ceil(N_HIST / 256), 256)(s.dd, s.dh),
+    hand(s) {
+      const { data, hist } = s;
+      for (let i = 0; i < data.length; i++) hist[data[i]]++;
+    },
+  },
+];
+
+const modes = [
+  { key: "one", opts: { workers: 1, inProcessThreshold: 1 << 30, sanitize: false } },
+  { key: "all", opts: { workers: cores, inProcessThreshold: 0, mainThreadExecutes: true, sanitize: false } },
+  { key: "san", opts: { workers: 1, inProcessThreshold: 1 << 30, sanitize: true } },
+];
+
+const rows = [];
+for (const w of workloads.filter((w) => !process.env.CUDASCRIPT_BENCH_ONLY || w.name.startsWith(process.env.CUDASCRIPT_BENCH_ONLY))) {
+  const s = w.setup();
+  const hand = w.threads / time(() => w.hand(s), REPS);
+  const r = { name: w.name, hand };
+  for (const m of modes) {
+    configureSimulator(m.opts);
+    r[m.key] = w.threads / time(() => w.sim(s), REPS);
+  }
+  rows.push(r);
+  configureSimulator({ sanitize: false });
+}
+
+const M = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : `${(x / 1e3).toFixed(0)}k`);
+const header = ["kernel", "hand-written JS", "sim 1 executor", `sim ${cores} workers`, "speed-up", "hand / sim", "sanitizer", "sanitizer cost"];
+const table = [header, ...rows.map((r) => [r.name, M(r.hand), M(r.one), M(r.all), `${(r.all / r.one).toFixed(2)}×`, `${(r.hand / r.one).toFixed(2)}×`, M(r.san), `${(r.one / r.san).toFixed(2)}×`])];
+const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)));
+console.log(`Simulator threads per second (node ${process.version}, ${cores} cores${quick ? ", --quick" : ""}; best of ${REPS})\n`);
+for (const [i, row] of table.entries()) {
+  console.log(`| ${row.map((c, j) => c.padEnd(widths[j])).join(" | ")} |`);
+  if (i === 0) console.log(`|${widths.map((n) => "-".repeat(n + 2)).join("|")}|`);
+}
+console.log(`\nTargets: vector add ≥ 20M/s, reduction ≥ 5M/s, hand/sim ≤ 3×, speed-up on 2 workers ≥ 1.6×, sanitizer cost ≤ 3×.`);
+const add = rows[0], red = rows[1];
+console.log(`vector add ${M(add.one)}/s (1 executor) ${add.one >= 20e6 ? "meets" : "misses"} 20M; reduction ${M(red.one)}/s ${red.one >= 5e6 ? "meets" : "misses"} 5M.`);
+process.exit(0);

@@ -1,0 +1,159 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { checkKernel } from "../frontend/testing";
+import { cacheKey, CompileCache, defaultCacheDir } from "./cache";
+import { compileModuleSync } from "./compile";
+
+function tempDir(t: { after(fn: () => void): void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-cache-test-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const KEY = cacheKey({ test: "entry" });
+
+test("default folder: CUDASCRIPT_CACHE_DIR, then $XDG_CACHE_HOME/cudascript, then ~/.cache/cudascript", () => {
+  assert.equal(defaultCacheDir({ CUDASCRIPT_CACHE_DIR: "/tmp/x", XDG_CACHE_HOME: "/xdg" }), "/tmp/x");
+  assert.equal(defaultCacheDir({ XDG_CACHE_HOME: "/xdg" }), "/xdg/cudascript");
+  assert.equal(defaultCacheDir({ XDG_CACHE_HOME: "relative/ignored" }), path.join(os.homedir(), ".cache", "cudascript"));
+  assert.equal(defaultCacheDir({}), path.join(os.homedir(), ".cache", "cudascript"));
+});
+
+test("keys are canonical: the same parts in any order give the same key", () => {
+  assert.equal(cacheKey({ a: 1, b: ["x"] }), cacheKey({ b: ["x"], a: 1 }));
+  assert.notEqual(cacheKey({ a: 1 }), cacheKey({ a: 2 }));
+  assert.match(KEY, /^[0-9a-f]{64}$/);
+});
+
+test("an entry round-trips PTX, CUBIN bytes and the log", (t) => {
+  const cache = new CompileCache(tempDir(t));
+  assert.equal(cache.read(KEY).status, "miss");
+  const file = cache.write(KEY, { ptx: ".version 7.8\n", cubin: new Uint8Array([0, 1, 2, 255]), log: "ptxas info" });
+  assert.ok(file && fs.existsSync(file));
+  const r = cache.read(KEY);
+  assert.equal(r.status, "hit");
+  if (r.status !== "hit") return;
+  assert.equal(r.entry.ptx, ".version 7.8\n");
+  assert.deepEqual([...r.entry.cubin!], [0, 1, 2, 255]);
+  assert.equal(r.entry.log, "ptxas info");
+  assert.deepEqual(fs.readdirSync(path.dirname(file)), [KEY], "no temporary files are left behind");
+});
+
+test("truncated, bit-flipped, emptied or foreign entries read as corrupt", (t) => {
+  const cache = new CompileCache(tempDir(t));
+  const file = cache.write(KEY, { ptx: "x".repeat(1000), log: "" })!;
+  const good = fs.readFileSync(file);
+  const damage: [string, Buffer][] = [
+    ["truncated", good.subarray(0, good.length - 10)],
+    ["bit flip", Buffer.concat([good.subarray(0, good.length - 5), Buffer.from("y"), good.subarray(good.length - 4)])],
+    ["empty", Buffer.alloc(0)],
+    ["header only", good.subarray(0, good.indexOf(10, good.indexOf(10) + 1) + 1)],
+    ["other magic", Buffer.concat([Buffer.from("GARBAGE\n"), good.subarray(good.indexOf(10) + 1)])],
+  ];
+  for (const [what, bytes] of damage) {
+    fs.writeFileSync(file, bytes);
+    const r = cache.read(KEY);
+    assert.equal(r.status, "corrupt", what);
+  }
+  // An entry copied under another key's name is not trusted either.
+  const other = cacheKey({ other: true });
+  fs.mkdirSync(path.dirname(cache.fileFor(other)), { recursive: true });
+  fs.writeFileSync(cache.fileFor(other), good);
+  assert.equal(cache.read(other).status, "corrupt");
+});
+
+test("two processes writing the same key concurrently leave a valid entry, and readers never see a torn one", async (t) => {
+  const dir = tempDir(t);
+  const cacheModule = path.join(__dirname, "cache.js");
+  const writer = (tag: string) =>
+    new Promise<number | null>((resolve) => {
+      const code = `
+        const { CompileCache } = require(${JSON.stringify(cacheModule)});
+        const cache = new CompileCache(${JSON.stringify(dir)});
+        for (let i = 0; i < 150; i++) cache.write(${JSON.stringify(KEY)}, { ptx: ${JSON.stringify(tag)}.repeat(20000 + i), log: "w" + i });`;
+      const child = spawn(process.execPath, ["-e", code], { stdio: "inherit" });
+      child.on("close", resolve);
+    });
+  const cache = new CompileCache(dir);
+  const done = Promise.all([writer("A"), writer("B")]);
+  let finished = false;
+  void done.then(() => (finished = true));
+  let reads = 0;
+  while (!finished) {
+    const r = cache.read(KEY);
+    assert.notEqual(r.status, "corrupt", r.status === "corrupt" ? r.reason : "");
+    reads++;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.deepEqual(await done, [0, 0]);
+  const last = cache.read(KEY);
+  assert.equal(last.status, "hit");
+  if (last.status === "hit") assert.match(last.entry.ptx!, /^(A+|B+)$/);
+  assert.ok(reads > 0);
+  assert.deepEqual(fs.readdirSync(path.dirname(cache.fileFor(KEY))), [KEY], "no temporary files are left behind");
+});
+
+const SAXPY = `export const saxpy = cuda.jit((a: f32, x: Float32Array, y: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) { out[i] = a * x[i] + y[i]; }
+});`;
+
+test("a compile cache hit returns the same PTX and resources, fromCache, in under 5 ms", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const dir = tempDir(t);
+  const m = checkKernel(SAXPY).module;
+  const first = compileModuleSync(m, { cache: { dir }, resources: true });
+  assert.ok(first.ok, first.diagnostics.map((d) => d.message).join("\n"));
+  assert.equal(first.fromCache, false);
+  const second = compileModuleSync(m, { cache: { dir }, resources: true });
+  assert.equal(second.fromCache, true);
+  assert.equal(second.ptx, first.ptx);
+  assert.deepEqual([...second.resources], [...first.resources]);
+  const times: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const start = performance.now();
+    const r = compileModuleSync(m, { cache: { dir }, resources: true });
+    times.push(performance.now() - start);
+    assert.equal(r.fromCache, true);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)]!;
+  assert.ok(median <= 5, `median cache hit took ${median.toFixed(2)} ms`);
+});
+
+test("a corrupt or truncated compile cache entry is rebuilt", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const dir = tempDir(t);
+  const m = checkKernel(SAXPY).module;
+  const first = compileModuleSync(m, { cache: { dir } });
+  const file = first.modules[0]!.cacheFile!;
+  assert.ok(fs.existsSync(file));
+  const good = fs.readFileSync(file);
+  for (const bad of [good.subarray(0, good.length >> 1), Buffer.from(good.toString("latin1").replace(".entry", ".entrz"), "latin1")]) {
+    fs.writeFileSync(file, bad);
+    const r = compileModuleSync(m, { cache: { dir } });
+    assert.ok(r.ok);
+    assert.equal(r.fromCache, false, "a damaged entry is not used");
+    assert.equal(r.ptx, first.ptx);
+    const again = compileModuleSync(m, { cache: { dir } });
+    assert.equal(again.fromCache, true, "and it was rewritten");
+  }
+});
+
+test("cache: false and kernel option cache: false bypass the cache", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const dir = tempDir(t);
+  const m = checkKernel(SAXPY).module;
+  compileModuleSync(m, { cache: false });
+  const noCacheKernel = checkKernel(SAXPY.replace(/\}\);$/, "}, { cache: false });")).module;
+  const r = compileModuleSync(noCacheKernel, { cache: { dir } });
+  assert.ok(r.ok);
+  assert.equal(r.modules[0]!.cacheFile, undefined);
+  assert.equal(fs.existsSync(path.join(dir, "nvrtc-v1")), false);
+});

@@ -1,0 +1,166 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+import { assemblePtx } from "@cudascript/native-bindings";
+import { checkKernel, VIRTUAL_ROOT } from "../frontend/testing";
+import type { IrModule } from "../ir/nodes";
+import { compileModule, compileModuleSync, nvrtcOptionsFor, parseComputeCapability } from "./compile";
+
+function moduleOf(body: string): IrModule {
+  const r = checkKernel(body);
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message), []);
+  return r.module;
+}
+
+const SAXPY = `export const saxpy = cuda.jit((a: f32, x: Float32Array, y: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) {
+    out[i] = a * x[i] + y[i];
+  }
+});`;
+
+test("options map to NVRTC flags", () => {
+  assert.deepEqual(nvrtcOptionsFor("compute_80", {}, false), ["--gpu-architecture=compute_80"]);
+  assert.deepEqual(nvrtcOptionsFor("sm_90", { fastmath: true, maxRegisters: 32, lineinfo: true, debug: true }, true), [
+    "--gpu-architecture=sm_90",
+    "--use_fast_math",
+    "--maxrregcount=32",
+    "--generate-line-info",
+    "--device-debug",
+    "--ptxas-options=-v",
+  ]);
+  assert.equal(parseComputeCapability("sm_80"), 80);
+  assert.equal(parseComputeCapability("compute_90"), 90);
+  assert.equal(parseComputeCapability("86"), 86);
+  assert.equal(parseComputeCapability("sm_9x"), undefined);
+});
+
+test("without NVRTC: ok false, nvrtcUnavailable with install advice, the CUDA C++ still produced, no throw", async () => {
+  const m = moduleOf(SAXPY);
+  const r = await compileModule(m, { nvrtcPath: "/nonexistent/libnvrtc.so.99", cache: false });
+  assert.equal(r.ok, false);
+  assert.equal(r.nvrtcUnavailable?.code, "CSN001");
+  assert.match(r.nvrtcUnavailable!.message, /Install NVRTC/);
+  assert.match(r.cuda.source, /extern "C" __global__ void saxpy/);
+  assert.equal(r.ptx, undefined);
+  assert.deepEqual(r.diagnostics, []);
+});
+
+test("async and sync compiles give the same PTX; resources name each kernel", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY);
+  const a = await compileModule(m, { cache: false, resources: true });
+  const s = compileModuleSync(m, { cache: false, resources: true });
+  assert.ok(a.ok, a.diagnostics.map((d) => d.message).join("\n"));
+  assert.equal(a.ptx, s.ptx);
+  assert.match(a.ptx!, /\.visible \.entry saxpy\(/);
+  assert.equal(a.modules.length, 1);
+  assert.deepEqual(a.modules[0]!.nvrtcOptions, ["--gpu-architecture=sm_80", "--ptxas-options=-v"]);
+  const res = a.resources.get("saxpy");
+  assert.ok(res && res.registers > 0 && res.registers <= 16, JSON.stringify(res));
+  assert.equal(res.spillStores, 0);
+  assert.ok(a.millis.nvrtc > 0 && a.millis.total >= a.millis.nvrtc);
+  assert.match(a.nvrtcVersion!, /^\d+\.\d+$/);
+});
+
+test("cubin on request (real arch); PTX for compute_XX otherwise", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY);
+  const plain = await compileModule(m, { cache: false, arch: "compute_80" });
+  assert.deepEqual(plain.modules[0]!.nvrtcOptions, ["--gpu-architecture=compute_80"]);
+  assert.equal(plain.cubin, undefined);
+  const withCubin = await compileModule(m, { cache: false, emit: ["ptx", "cubin"] });
+  assert.ok(withCubin.cubin && withCubin.cubin.length > 100);
+  assert.deepEqual([...withCubin.cubin.subarray(0, 4)], [0x7f, 0x45, 0x4c, 0x46], "an ELF file");
+});
+
+test("kernels with different options are compiled as separate programs", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(`${SAXPY}
+export const fast = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) { x[i] = Math.exp(x[i]) / Math.sqrt(x[i]); } }, { fastmath: true });
+export const capped = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) { x[i] = Math.sin(x[i]); } }, { maxRegisters: 24 });`);
+  const r = await compileModule(m, { cache: false, resources: true });
+  assert.ok(r.ok, r.diagnostics.map((d) => d.message).join("\n"));
+  assert.deepEqual(
+    r.modules.map((x) => [x.kernels, x.nvrtcOptions.slice(1)]),
+    [
+      [["saxpy"], ["--ptxas-options=-v"]],
+      [["fast"], ["--use_fast_math", "--ptxas-options=-v"]],
+      [["capped"], ["--maxrregcount=24", "--ptxas-options=-v"]],
+    ],
+  );
+  assert.match(r.modules[1]!.ptx!, /ex2\.approx\.ftz\.f32/, "fast math in the fastmath kernel");
+  assert.doesNotMatch(r.modules[1]!.ptx!, /\.entry saxpy/);
+  assert.ok(r.resources.get("capped")!.registers <= 24);
+  assert.equal(r.resources.size, 3);
+});
+
+test("lineinfo: the PTX .loc directives point at TypeScript lines", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY.replace(/\}\);$/, "}, { lineinfo: true });"));
+  const r = await compileModule(m, { cache: false });
+  assert.ok(r.ok);
+  const file = /\.file\s+(\d+)\s+"([^"]+)"/.exec(r.ptx!);
+  assert.ok(file, "a .file directive");
+  assert.match(file[2]!, /k\.ts$/);
+  const lines = new Set([...r.ptx!.matchAll(new RegExp(`\\.loc\\s+${file[1]}\\s+(\\d+)`, "g"))].map((x) => Number(x[1])));
+  // k.ts: line 1 import, 2 kernel head, 3 grid, 4 if, 5 store.
+  assert.ok(lines.has(5), `.loc lines: ${[...lines].join(", ")}`);
+  for (const l of lines) assert.ok(l >= 2 && l <= 7, `.loc line ${l} is outside the kernel`);
+});
+
+test("code NVRTC rejects becomes CS9002 at the TypeScript line of the statement", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY);
+  const r = await compileModule(m, {
+    cache: false,
+    transformSource: (s) => s.replace("out[i] = a * x[i] + y[i];", "out[i] = a * x[i] + undefined_name[i];"),
+  });
+  assert.equal(r.ok, false);
+  assert.equal(r.diagnostics.length, 1);
+  const d = r.diagnostics[0]!;
+  assert.equal(d.code, "CS9002");
+  assert.equal(d.severity, "error");
+  assert.match(d.message, /NVRTC rejected the generated code: identifier "undefined_name" is undefined/);
+  assert.equal(d.span.file, `${VIRTUAL_ROOT}/k.ts`);
+  assert.equal(d.span.line, 5);
+  assert.equal(d.span.col, 5);
+});
+
+test("without #line directives, errors map through the lineMap", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY);
+  const r = await compileModule(m, {
+    cache: false,
+    transformSource: (s) => s.replace(/^#line .*$/gm, "// (directive removed)").replace("if (i < out_len) {", "if (i < out_len) { bogus();"),
+  });
+  assert.equal(r.ok, false);
+  assert.equal(r.diagnostics[0]?.code, "CS9002");
+  assert.equal(r.diagnostics[0]?.span.line, 4);
+});
+
+test("an architecture NVRTC cannot target is a CS9002 diagnostic, not a crash", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const r = await compileModule(moduleOf(SAXPY), { cache: false, arch: "sm_12" });
+  assert.equal(r.ok, false);
+  assert.equal(r.diagnostics[0]?.code, "CS9002");
+  assert.match(r.diagnostics[0]!.message, /cannot compile for 'sm_12'/);
+});
+
+test("IR the backend cannot express becomes CS9001, not an exception", async () => {
+  const m = moduleOf(SAXPY);
+  const k = m.kernels[0]!;
+  const broken: IrModule = { ...m, kernels: [{ ...k, params: [{ ...k.params[0]!, type: { kind: "void" } }] }] };
+  const r = await compileModule(broken, { cache: false });
+  assert.equal(r.ok, false);
+  assert.equal(r.diagnostics[0]?.code, "CS9001");
+});
+
+test("the PTX assembles with a standalone ptxas for sm_80", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const r = await compileModule(moduleOf(SAXPY), { cache: false });
+  const run = assemblePtx(ptxas, r.ptx!, "sm_80");
+  assert.ok(run.ok, run.stderr);
+});

@@ -1,0 +1,1123 @@
+/**
+ * IR → CUDA C++. One pass over each function's IR tree, one C++ statement per IR statement, names
+ * from the source, `#line` directives pointing at the TypeScript file (emitted only where the line the
+ * preprocessor would assign differs, so the output stays readable). The argument ABI is in
+ * docs/abi.md; semantics notes in docs/compile.md.
+ *
+ * Integer semantics: i32 `+ - * <<` and unary `-` wrap modulo 2^32 (JavaScript `| 0` semantics), so
+ * they are computed in `unsigned` and cast back to `int` once per expression tree (no signed-overflow
+ * undefined behaviour; measured on the corpus, it costs no registers and at most one PTX instruction
+ * per kernel against plain signed arithmetic).
+ */
+import * as path from "node:path";
+import type * as IR from "../ir/nodes";
+import type { ArrayType, DType } from "../ir/types";
+import { cElementType, cString, cType, literal } from "./literals";
+import { isReserved, NameTable, sanitize } from "./names";
+import { preludeFor, type HelperName } from "./prelude";
+
+/** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
+export const CODEGEN_VERSION = "1";
+
+export interface CudaParam {
+  /** Source name of the parameter. */
+  name: string;
+  kind: "scalar" | "array";
+  dtype: DType;
+  /** 0 for scalars. */
+  rank: number;
+  /** The C parameter declarations this parameter becomes, in order (see docs/abi.md). */
+  cParams: string[];
+}
+
+export interface CudaKernel {
+  /** Source name (the exported `const`). */
+  name: string;
+  /** The `extern "C"` symbol in the PTX: the source name unless it collides with a C++/CUDA name. */
+  symbol: string;
+  params: CudaParam[];
+  /** Whether the kernel uses `cuda.shared.array(0, …)` (the launch must give `sharedMem`). */
+  dynamicShared: boolean;
+  /** Kernel options from `cuda.jit(fn, { … })`. */
+  options: IR.KernelOptions;
+  span: IR.Span;
+}
+
+export interface LineMapEntry {
+  /** 1-based line in `source`. */
+  generatedLine: number;
+  /** Absolute path of the TypeScript file. */
+  file: string;
+  /** 1-based TypeScript line. */
+  line: number;
+}
+
+export interface GeneratedCuda {
+  source: string;
+  kernels: CudaKernel[];
+  lineMap: LineMapEntry[];
+}
+
+export interface GenerateCudaOptions {
+  /** Emit `#line` directives (default true). The lineMap is produced either way. */
+  lineDirectives?: boolean;
+  /** Only these kernels (source names) and what they reach; default all. */
+  kernels?: readonly string[];
+  /**
+   * Compute i32 `+ - *` inside array indices in plain signed `int` (overflow undefined) instead of
+   * with wraparound. Default false; kept to measure what wraparound costs (bench/compile.mjs).
+   */
+  signedIndexArithmetic?: boolean;
+}
+
+/** The IR has something this backend cannot express (a front-end bug, or an IR made by hand). */
+export class CudaGenError extends Error {
+  constructor(
+    message: string,
+    readonly span?: IR.Span,
+  ) {
+    super(message);
+    this.name = "CudaGenError";
+  }
+}
+
+// ───────────────────────── expressions as text ─────────────────────────
+
+/** C operator precedence (higher binds tighter). */
+const P = { primary: 16, unary: 15, mul: 13, add: 12, shift: 11, rel: 10, eq: 9, band: 8, bxor: 7, bor: 6, land: 5, lor: 4, cond: 3, assign: 2 };
+const BITWISE = new Set([P.shift, P.band, P.bxor, P.bor]);
+
+interface Out {
+  t: string;
+  p: number;
+}
+
+const ARITH_PREC: Record<IR.ArithOp, number> = {
+  "*": P.mul, "/": P.mul, "%": P.mul, "+": P.add, "-": P.add, "<<": P.shift, ">>": P.shift, ">>>": P.shift, "&": P.band, "^": P.bxor, "|": P.bor,
+};
+const COMPARE_PREC: Record<IR.CompareOp, number> = { "<": P.rel, "<=": P.rel, ">": P.rel, ">=": P.rel, "==": P.eq, "!=": P.eq };
+
+/** `o` as an operand that needs at least precedence `min`; extra parentheses where C mixes confusingly. */
+function operand(o: Out, min: number, parent = min): string {
+  const confusing = (BITWISE.has(parent) && o.p !== parent && o.p >= P.lor && o.p <= P.mul) || (parent === P.lor && o.p === P.land);
+  return o.p >= min && !confusing ? o.t : `(${o.t})`;
+}
+
+/** Right operand of a binary operator: also parenthesise a leading minus (`a - (-1)`). */
+function rightOperand(o: Out, opPrec: number): string {
+  const s = operand(o, opPrec + 1, opPrec);
+  return s.startsWith("-") ? `(${s})` : s;
+}
+
+function bin(l: Out, op: string, r: Out, prec: number): Out {
+  return { t: `${operand(l, prec)} ${op} ${rightOperand(r, prec)}`, p: prec };
+}
+
+function call(name: string, args: string[]): Out {
+  return { t: `${name}(${args.join(", ")})`, p: P.primary };
+}
+
+function cast(type: string, o: Out): Out {
+  return { t: `(${type})${operand(o, P.unary)}`, p: P.unary };
+}
+
+function dtypeOf(e: IR.Expr): DType {
+  if (e.type.kind !== "scalar") throw new CudaGenError(`expected a scalar, got ${e.type.kind}`, e.span);
+  return e.type.dtype;
+}
+
+const isF = (d: DType) => d === "f32" || d === "f64";
+
+/** No side effects, cheap, safe to evaluate twice. */
+function isPure(e: IR.Expr): boolean {
+  switch (e.k) {
+    case "const":
+    case "var":
+    case "special":
+    case "shape":
+      return true;
+    case "unary":
+      return isPure(e.operand);
+    case "convert":
+    case "truthy":
+      return isPure(e.value);
+    case "binary":
+    case "compare":
+    case "logical":
+      return isPure(e.left) && isPure(e.right);
+    case "select":
+      return isPure(e.cond) && isPure(e.then) && isPure(e.else);
+    case "index":
+      return e.indices.every(isPure);
+    default:
+      return false;
+  }
+}
+
+/** Structural equality of pure expressions (for `x = x + y` → `x += y`). */
+function sameExpr(a: IR.Expr, b: IR.Expr): boolean {
+  if (a.k !== b.k) return false;
+  switch (a.k) {
+    case "const":
+      return a.value === (b as IR.ConstExpr).value && a.type.dtype === (b as IR.ConstExpr).type.dtype;
+    case "var":
+      return a.v.id === (b as IR.VarExpr).v.id;
+    case "special":
+      return a.reg === (b as IR.SpecialExpr).reg && a.axis === (b as IR.SpecialExpr).axis;
+    case "unary":
+      return a.op === (b as IR.UnaryExpr).op && sameExpr(a.operand, (b as IR.UnaryExpr).operand);
+    case "binary": {
+      const o = b as IR.BinaryExpr;
+      return a.op === o.op && a.type.dtype === o.type.dtype && sameExpr(a.left, o.left) && sameExpr(a.right, o.right);
+    }
+    case "convert":
+      return a.type.dtype === (b as IR.ConvertExpr).type.dtype && sameExpr(a.value, (b as IR.ConvertExpr).value);
+    case "index": {
+      const o = b as IR.IndexExpr;
+      return a.array.v.id === o.array.v.id && a.indices.length === o.indices.length && a.indices.every((x, i) => sameExpr(x, o.indices[i]!));
+    }
+    case "shape":
+      return a.array.v.id === (b as IR.ShapeExpr).array.v.id && a.dim === (b as IR.ShapeExpr).dim;
+    default:
+      return false;
+  }
+}
+
+/** i32 operations whose low 32 bits do not depend on signedness (computed in `unsigned`). */
+function isRingOp(e: IR.Expr): boolean {
+  if (e.type.kind !== "scalar" || e.type.dtype !== "i32") return false;
+  if (e.k === "binary") return e.op === "+" || e.op === "-" || e.op === "*" || e.op === "<<" || e.op === "&" || e.op === "|" || e.op === "^";
+  if (e.k === "unary") return e.op === "-" || e.op === "~";
+  return false;
+}
+/** The ring operations that can overflow (the ones that must not be computed in signed `int`). */
+function wraps(e: IR.Expr): boolean {
+  if (e.type.kind !== "scalar" || e.type.dtype !== "i32") return false;
+  if (e.k === "binary") return e.op === "+" || e.op === "-" || e.op === "*" || e.op === "<<";
+  return e.k === "unary" && e.op === "-";
+}
+
+// ───────────────────────── arrays ─────────────────────────
+
+type ArrayInfo =
+  /** Kernel or device-function parameter: pointer plus one `int` extent per dimension. */
+  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[] }
+  /** `__shared__` or local array with a static shape: a C array, indexed `a[i][j]`. */
+  | { kind: "static"; name: string; dtype: DType; rank: number; shape: readonly number[] }
+  /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
+  | { kind: "dynamic"; name: string; dtype: DType; rank: 1 }
+  /** Module `__constant__` array (bit-pattern unions when it holds NaN/infinity). */
+  | { kind: "const"; name: string; dtype: DType; rank: 1; length: number; bits: boolean };
+
+// ───────────────────────── generated lines ─────────────────────────
+
+interface Line {
+  text: string;
+  indent: number;
+  span?: IR.Span;
+}
+
+interface ModuleNames {
+  globals: NameTable;
+  functions: Map<string, string>; // IR function id → C name
+  consts: Map<string, { name: string; array: IR.ConstArray; bits: boolean }>;
+  helpers: Set<HelperName>;
+  signedIndexArithmetic: boolean;
+}
+
+// ───────────────────────── one function ─────────────────────────
+
+class FunctionGen {
+  readonly lines: Line[] = [];
+  private indent = 0;
+  private readonly scopes: Set<string>[] = [];
+  private readonly vars = new Map<number, string>();
+  private readonly arrays = new Map<number, ArrayInfo>();
+  private readonly loops: { continueLabel?: string }[] = [];
+  private labels = 0;
+  usesDynamicShared = false;
+  readonly params: CudaParam[] = [];
+
+  constructor(
+    private readonly m: ModuleNames,
+    private readonly fn: IR.IrFunction,
+  ) {}
+
+  generate(cName: string): void {
+    const fn = this.fn;
+    this.scopes.push(new Set());
+    const decls: string[] = [];
+    // Parameter names first, then the names derived from them (extents), so `x_len` never takes a
+    // source name that a later parameter has.
+    const baseNames = fn.params.map((p) => this.declareName(p));
+    fn.params.forEach((p, i) => {
+      const name = baseNames[i]!;
+      if (p.type.kind === "array") {
+        const at = p.type;
+        const extents = at.rank === 1 ? [this.freshName(`${name}_len`)] : Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_shape${d}`));
+        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents });
+        const ptr = `${cElementType(at.dtype)}*${fn.kind === "kernel" ? " __restrict__" : ""} ${name}`;
+        const cParams = [ptr, ...extents.map((e) => `int ${e}`)];
+        decls.push(...cParams);
+        this.params.push({ name: p.name, kind: "array", dtype: at.dtype, rank: at.rank, cParams });
+      } else if (p.type.kind === "scalar") {
+        const decl = `${cType(p.type.dtype)} ${name}`;
+        decls.push(decl);
+        this.params.push({ name: p.name, kind: "scalar", dtype: p.type.dtype, rank: 0, cParams: [decl] });
+      } else {
+        throw new CudaGenError(`parameter '${p.name}' has unsupported type ${p.type.kind}`, p.span);
+      }
+    });
+    const ret = fn.kind === "kernel" ? "void" : this.returnType();
+    const head =
+      fn.kind === "kernel"
+        ? `extern "C" __global__ void ${cName}(${decls.join(", ")}) {`
+        : `static __device__ __forceinline__ ${ret} ${cName}(${decls.join(", ")}) {`;
+    this.emit(head, fn.span);
+    this.indent++;
+    this.block(fn.body);
+    this.indent--;
+    this.emit("}");
+    this.scopes.pop();
+  }
+
+  private returnType(): string {
+    const t = this.fn.returnType;
+    if (t.kind === "void") return "void";
+    if (t.kind === "scalar") return cType(t.dtype);
+    throw new CudaGenError(`device function '${this.fn.name}' returns ${t.kind}, which CUDA C++ code generation does not support`, this.fn.span);
+  }
+
+  // ── names ──
+
+  private visible(name: string): boolean {
+    return this.m.globals.has(name) || this.scopes.some((s) => s.has(name));
+  }
+
+  private freshName(wanted: string, suffix?: number): string {
+    let name = sanitize(wanted);
+    if (isReserved(name) || this.visible(name)) {
+      const stem = isReserved(`${name}_x`) ? `v${name}` : name;
+      if (stem !== name && !isReserved(stem) && !this.visible(stem)) name = stem;
+      else name = suffix !== undefined ? `${stem}_${suffix}` : `${stem}_2`;
+      for (let n = 2; isReserved(name) || this.visible(name); n++) name = suffix !== undefined ? `${stem}_${suffix}_${n}` : `${stem}_${n}`;
+    }
+    this.scopes[this.scopes.length - 1]!.add(name);
+    return name;
+  }
+
+  private declareName(v: IR.Var): string {
+    const name = this.freshName(v.name, v.id);
+    this.vars.set(v.id, name);
+    return name;
+  }
+
+  private varName(v: IR.Var, span: IR.Span): string {
+    const n = this.vars.get(v.id);
+    if (n === undefined) throw new CudaGenError(`variable '${v.name}' is used before its declaration`, span);
+    return n;
+  }
+
+  // ── lines ──
+
+  private emit(text: string, span?: IR.Span): void {
+    this.lines.push({ text, indent: this.indent, span });
+  }
+
+  private block(body: readonly IR.Stmt[]): void {
+    for (const s of body) this.stmt(s);
+  }
+
+  private scoped(body: readonly IR.Stmt[]): void {
+    this.scopes.push(new Set());
+    this.indent++;
+    this.block(body);
+    this.indent--;
+    this.scopes.pop();
+  }
+
+  // ── statements ──
+
+  private stmt(s: IR.Stmt): void {
+    switch (s.k) {
+      case "decl":
+        return this.emit(`${this.declText(s)};`, s.span);
+      case "arrayDecl":
+        return this.arrayDecl(s);
+      case "constArrayDecl": {
+        const c = this.m.consts.get(s.constName);
+        if (!c) throw new CudaGenError(`unknown constant array '${s.constName}'`, s.span);
+        const name = this.declareName(s.v);
+        this.arrays.set(s.v.id, { kind: "const", name: c.name, dtype: c.array.dtype, rank: 1, length: c.array.values.length, bits: c.bits });
+        return this.emit(`/* ${name}: the __constant__ array ${c.name}[${c.array.values.length}] */`, s.span);
+      }
+      case "assign":
+        return this.emit(`${this.assignText(s)};`, s.span);
+      case "if":
+        return this.ifStmt(s, false);
+      case "loop":
+        return this.loop(s);
+      case "break":
+        return this.emit("break;", s.span);
+      case "continue": {
+        const label = this.loops[this.loops.length - 1]?.continueLabel;
+        return this.emit(label ? `goto ${label};` : "continue;", s.span);
+      }
+      case "return":
+        return this.emit(s.value ? `return ${this.expr(s.value).t};` : "return;", s.span);
+      case "expr": {
+        const e = s.expr;
+        const o = this.expr(e);
+        const effect = e.k === "call" || e.k === "atomic" || e.k === "intrinsic";
+        return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
+      }
+      case "print": {
+        const args = s.args.map((a) => this.expr(a).t);
+        return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
+      }
+      case "block":
+        this.emit("{", s.span);
+        this.scoped(s.body);
+        return this.emit("}");
+    }
+  }
+
+  private declText(s: IR.DeclStmt): string {
+    if (s.v.type.kind !== "scalar") throw new CudaGenError(`local '${s.v.name}' has type ${s.v.type.kind}; only scalars can be locals`, s.span);
+    const init = s.init ? ` = ${this.expr(s.init).t}` : "";
+    const name = this.declareName(s.v);
+    return `${s.v.mutable ? "" : "const "}${cType(s.v.type.dtype)} ${name}${init}`;
+  }
+
+  private arrayDecl(s: IR.ArrayDeclStmt): void {
+    const at: ArrayType = s.arrayType;
+    const name = this.declareName(s.v);
+    const et = cElementType(at.dtype);
+    const shape = at.shape ?? [];
+    if (at.space === "shared" && shape.length === 1 && shape[0] === 0) {
+      this.usesDynamicShared = true;
+      this.m.helpers.add("dynamicShared");
+      this.arrays.set(s.v.id, { kind: "dynamic", name, dtype: at.dtype, rank: 1 });
+      return this.emit(`${et}* ${name} = (${et}*)cs_dynamic_smem;`, s.span);
+    }
+    if ((at.space !== "shared" && at.space !== "local") || shape.length !== at.rank || shape.some((n) => !(n > 0))) {
+      throw new CudaGenError(`array '${s.v.name}' (${at.space}, shape [${shape.join(", ")}]) cannot be declared in CUDA C++`, s.span);
+    }
+    this.arrays.set(s.v.id, { kind: "static", name, dtype: at.dtype, rank: at.rank, shape });
+    const dims = shape.map((n) => `[${n}]`).join("");
+    this.emit(`${at.space === "shared" ? "__shared__ " : ""}${et} ${name}${dims};`, s.span);
+  }
+
+  private assignText(s: IR.AssignStmt): string {
+    const target = s.target;
+    const lv = target.k === "var" ? this.varName(target.v, target.span) : this.lvalue(target);
+    const v = s.value;
+    if (v.k === "binary" && sameExpr(v.left, target) && isPure(target)) {
+      const compound = this.compound(v);
+      if (compound) return `${lv} ${compound}`;
+    }
+    // u32 x = (i32 ring op on x): `s ^= s << 13` (the front end routes u32 bit operations through i32).
+    if (v.k === "convert" && v.type.dtype === "u32" && v.value.k === "binary" && isRingOp(v.value) && isPure(target)) {
+      const b = v.value;
+      const left = b.left.k === "convert" && dtypeOf(b.left.value) === "u32" ? b.left.value : undefined;
+      if (left && sameExpr(left, target)) {
+        if (b.op === "<<") return `${lv} <<= ${this.shiftCount(b.right)}`;
+        return `${lv} ${b.op}= ${operand(this.ring(b.right), P.assign)}`;
+      }
+    }
+    return `${lv} = ${this.expr(v).t}`;
+  }
+
+  /** `op= rhs` for `x = x op rhs`, when C's compound assignment computes the same thing. */
+  private compound(v: IR.BinaryExpr): string | undefined {
+    const d = v.type.dtype;
+    if (wraps(v)) return undefined; // i32 + - * <<: needs the unsigned detour
+    if (isF(d) && v.op === "%") return undefined; // fmodf
+    if (v.op === "<<" || v.op === ">>" || v.op === ">>>") return `${v.op === ">>>" ? ">>" : v.op}= ${this.shiftCount(v.right)}`;
+    return `${v.op}= ${operand(this.expr(v.right), P.assign)}`;
+  }
+
+  private ifStmt(s: IR.IfStmt, isElseIf: boolean): void {
+    const head = `if (${this.expr(s.cond).t}) {`;
+    this.emit(isElseIf ? `} else ${head}` : head, s.span);
+    this.scoped(s.then);
+    if (s.else && s.else.length > 0) {
+      const only = s.else.length === 1 ? s.else[0] : undefined;
+      if (only && only.k === "if") {
+        this.ifStmt(only, true);
+        return;
+      }
+      this.emit("} else {");
+      this.scoped(s.else);
+    }
+    this.emit("}");
+  }
+
+  private loop(s: IR.LoopStmt): void {
+    const needsScope = s.init.length > 0 && (!s.testFirst || !this.forInitText(s.init, true));
+    this.scopes.push(new Set());
+    if (needsScope) {
+      this.emit("{", s.span);
+      this.indent++;
+      this.block(s.init);
+    }
+    if (!s.testFirst) {
+      const cond = s.cond ? this.expr(s.cond).t : "";
+      // do … while: IR `update` is empty for source do-while loops; a non-empty one runs before the test.
+      const frame: { continueLabel?: string } = {};
+      if (s.update.length > 0) frame.continueLabel = `cs_continue_${++this.labels}`;
+      this.loops.push(frame);
+      this.emit("do {", s.span);
+      this.loopBody(s, frame);
+      this.loops.pop();
+      this.emit(`} while (${cond || "true"});`);
+    } else {
+      const init = needsScope ? "" : (this.forInitText(s.init, false) ?? "");
+      const cond = s.cond ? this.expr(s.cond).t : "";
+      const update = this.updateText(s);
+      const frame: { continueLabel?: string } = {};
+      if (update === undefined) frame.continueLabel = `cs_continue_${++this.labels}`;
+      this.loops.push(frame);
+      if (!init && !update) this.emit(`while (${cond || "true"}) {`, s.span);
+      else this.emit(`for (${init}; ${cond}; ${update ?? ""}) {`, s.span);
+      this.loopBody(s, frame);
+      this.loops.pop();
+      this.emit("}");
+    }
+    if (needsScope) {
+      this.indent--;
+      this.emit("}");
+    }
+    this.scopes.pop();
+  }
+
+  /** Body plus, when `continue` has to be a goto, the label and the update statements after it. */
+  private loopBody(s: IR.LoopStmt, frame: { continueLabel?: string }): void {
+    if (!frame.continueLabel) {
+      this.scoped(s.body);
+      return;
+    }
+    this.indent++;
+    this.emit("{");
+    this.scoped(s.body);
+    this.emit("}");
+    this.emit(`${frame.continueLabel}:;`);
+    this.scopes.push(new Set());
+    this.block(s.update);
+    this.scopes.pop();
+    this.indent--;
+  }
+
+  /** The init clause of a `for` header, or undefined when it needs statements of its own. */
+  private forInitText(init: readonly IR.Stmt[], dryRun: boolean): string | undefined {
+    if (init.length === 0) return "";
+    if (init.every((s) => s.k === "assign")) return dryRun ? "ok" : init.map((s) => this.assignText(s as IR.AssignStmt)).join(", ");
+    if (init.every((s) => s.k === "decl")) {
+      const decls = init as IR.DeclStmt[];
+      const typeOf = (d: IR.DeclStmt) => (d.v.type.kind === "scalar" ? `${d.v.mutable ? "" : "const "}${cType(d.v.type.dtype)}` : "?");
+      const t0 = typeOf(decls[0]!);
+      if (!decls.every((d) => typeOf(d) === t0 && d.v.type.kind === "scalar")) return undefined;
+      if (dryRun) return "ok";
+      return decls.map((d, i) => (i === 0 ? this.declText(d) : this.declText(d).slice(t0.length + 1))).join(", ");
+    }
+    return undefined;
+  }
+
+  /** The update clause as comma-separated expressions, or undefined if it has other statements. */
+  private updateText(s: IR.LoopStmt): string | undefined {
+    if (s.update.length === 0) return "";
+    if (!s.update.every((u) => u.k === "assign" || u.k === "expr")) return undefined;
+    return s.update
+      .map((u) => {
+        if (u.k === "expr") return this.expr(u.expr).t;
+        return this.inductionStep(u, s) ?? this.assignText(u);
+      })
+      .join(", ");
+  }
+
+  /**
+   * `k++` / `k--` for a loop counter that provably cannot overflow: `k = k ± 1` where the loop
+   * condition is `k < e` (for +1) or `k > e` (for -1) and the body never assigns k.
+   */
+  private inductionStep(u: IR.AssignStmt, s: IR.LoopStmt): string | undefined {
+    const t = u.target, v = u.value;
+    if (t.k !== "var" || v.k !== "binary" || v.type.dtype !== "i32" || (v.op !== "+" && v.op !== "-")) return undefined;
+    if (!sameExpr(v.left, t) || v.right.k !== "const" || v.right.value !== 1) return undefined;
+    const c = s.cond;
+    if (!c || c.k !== "compare" || c.operandType.dtype !== "i32") return undefined;
+    const counterLeft = c.left.k === "var" && c.left.v.id === t.v.id;
+    const counterRight = c.right.k === "var" && c.right.v.id === t.v.id;
+    const op = counterLeft ? c.op : counterRight ? flip(c.op) : undefined;
+    const ok = v.op === "+" ? op === "<" : op === ">";
+    if (!ok || assignsVar([...s.body, ...s.update.filter((x) => x !== u)], t.v.id)) return undefined;
+    return `${this.varName(t.v, t.span)}${v.op === "+" ? "++" : "--"}`;
+  }
+
+  // ── expressions ──
+
+  private expr(e: IR.Expr, signedIndex = false): Out {
+    switch (e.k) {
+      case "const": {
+        const l = literal(e.type.dtype, e.value);
+        return { t: l.text, p: l.negative ? P.unary : P.primary };
+      }
+      case "var":
+        if (e.type.kind !== "scalar") throw new CudaGenError(`array '${e.v.name}' used as a value`, e.span);
+        return { t: this.varName(e.v, e.span), p: P.primary };
+      case "special":
+        return this.special(e, false);
+      case "unary":
+        return this.unary(e, signedIndex);
+      case "binary":
+        return this.binary(e, signedIndex);
+      case "compare": {
+        const prec = COMPARE_PREC[e.op];
+        return bin(this.expr(e.left), e.op, this.expr(e.right), prec);
+      }
+      case "logical": {
+        const prec = e.op === "&&" ? P.land : P.lor;
+        const l = this.expr(e.left), r = this.expr(e.right);
+        return { t: `${operand(l, prec, prec)} ${e.op} ${operand(r, prec + 1, prec)}`, p: prec };
+      }
+      case "select": {
+        const c = this.expr(e.cond), a = this.expr(e.then), b = this.expr(e.else);
+        return { t: `${operand(c, P.lor)} ? ${operand(a, P.cond + 1)} : ${operand(b, P.cond + 1)}`, p: P.cond };
+      }
+      case "convert":
+        return this.convert(e);
+      case "truthy":
+        return this.truthy(e);
+      case "index":
+        return this.index(e);
+      case "shape":
+        return this.extent(e.array, e.dim, e.span);
+      case "call":
+        return this.callExpr(e);
+      case "intrinsic":
+        return this.intrinsic(e);
+      case "atomic":
+        return this.atomic(e);
+    }
+  }
+
+  private special(e: IR.SpecialExpr, unsigned: boolean): Out {
+    const a = e.axis;
+    let u: Out;
+    switch (e.reg) {
+      case "threadIdx":
+      case "blockIdx":
+      case "blockDim":
+      case "gridDim":
+        u = { t: `${e.reg}.${a}`, p: P.primary };
+        break;
+      case "grid":
+        u = { t: `blockIdx.${a} * blockDim.${a} + threadIdx.${a}`, p: P.add };
+        break;
+      case "gridsize":
+        u = { t: `blockDim.${a} * gridDim.${a}`, p: P.mul };
+        break;
+      case "laneid":
+        this.m.helpers.add("laneid");
+        return unsigned ? { t: "(unsigned)cs_laneid()", p: P.unary } : { t: "cs_laneid()", p: P.primary };
+      case "warpsize":
+        return unsigned ? { t: "32u", p: P.primary } : { t: "32", p: P.primary };
+    }
+    return unsigned ? u : cast("int", u);
+  }
+
+  private unary(e: IR.UnaryExpr, signedIndex: boolean): Out {
+    const x = e.operand;
+    switch (e.op) {
+      case "!":
+        return { t: `!${operand(this.expr(x), P.unary)}`, p: P.unary };
+      case "~":
+        return { t: `~${operand(this.expr(x), P.unary)}`, p: P.unary };
+      case "-": {
+        if (e.type.dtype === "i32" && !signedIndex) return cast("int", this.ring(e));
+        const o = operand(this.expr(x, signedIndex), P.unary);
+        return { t: `-${o.startsWith("-") ? `(${o})` : o}`, p: P.unary };
+      }
+    }
+  }
+
+  private binary(e: IR.BinaryExpr, signedIndex: boolean): Out {
+    const d = e.type.dtype;
+    const prec = ARITH_PREC[e.op];
+    if (wraps(e)) {
+      if (signedIndex && e.op !== "<<") {
+        return bin(this.expr(e.left, true), e.op, this.expr(e.right, true), prec);
+      }
+      return cast("int", this.ring(e));
+    }
+    // `x | 0` (JavaScript's truncation idiom) is x once x is already an i32.
+    if ((e.op === "|" || e.op === "^") && e.right.k === "const" && e.right.value === 0 && dtypeOf(e.left) === d) return this.expr(e.left);
+    switch (e.op) {
+      case "<<":
+      case ">>":
+      case ">>>":
+        return { t: `${operand(this.expr(e.left), P.shift)} ${e.op === "<<" ? "<<" : ">>"} ${this.shiftCount(e.right)}`, p: P.shift };
+      case "%":
+        if (isF(d)) return call(d === "f32" ? "fmodf" : "fmod", [this.expr(e.left).t, this.expr(e.right).t]);
+        break;
+    }
+    return bin(this.expr(e.left), e.op, this.expr(e.right), prec);
+  }
+
+  /** A shift count: JavaScript uses its low 5 bits. */
+  private shiftCount(e: IR.Expr): string {
+    if (e.k === "const" && typeof e.value === "number" && e.value >= 0 && e.value <= 31) return String(e.value);
+    const masked = e.k === "binary" && e.op === "&" && e.right.k === "const" && typeof e.right.value === "number" && e.right.value >= 0 && e.right.value <= 31;
+    const o = this.expr(e);
+    return masked ? operand(o, P.primary) : `(${operand(o, P.band, P.band)} & 31)`;
+  }
+
+  /** `e` (an i32 expression) computed as `unsigned`: same low 32 bits, wraparound well defined. */
+  private ring(e: IR.Expr): Out {
+    if (e.k === "const" && typeof e.value === "number") {
+      const v = e.value | 0;
+      return v >= 0 ? { t: `${v}u`, p: P.primary } : { t: `(unsigned)(${literal("i32", v).text})`, p: P.unary };
+    }
+    if (e.k === "special") return this.special(e, true);
+    if (e.k === "convert" && dtypeOf(e.value) === "u32") return this.expr(e.value);
+    // (unsigned)(int)small == (unsigned)small for every narrower integer (conversion is modular).
+    if (e.k === "convert" && ["i8", "u8", "i16", "u16", "bool"].includes(dtypeOf(e.value))) return this.asUnsigned(this.expr(e.value));
+    if (isRingOp(e)) {
+      if (e.k === "unary") {
+        if (e.op === "-") return { t: `0u - ${rightOperand(this.ring(e.operand), P.add)}`, p: P.add };
+        return { t: `~${operand(this.ring(e.operand), P.unary)}`, p: P.unary };
+      }
+      const b = e as IR.BinaryExpr;
+      const prec = ARITH_PREC[b.op];
+      if (b.op === "<<") return { t: `${operand(this.ring(b.left), P.shift)} << ${this.shiftCount(b.right)}`, p: P.shift };
+      // a + (-3) reads better as a - 3u
+      if ((b.op === "+" || b.op === "-") && b.right.k === "const" && typeof b.right.value === "number" && (b.right.value | 0) < 0 && (b.right.value | 0) !== -2147483648) {
+        const op = b.op === "+" ? "-" : "+";
+        return bin(this.ring(b.left), op, { t: `${-(b.right.value | 0)}u`, p: P.primary }, P.add);
+      }
+      return bin(this.ring(b.left), b.op, this.ring(b.right), prec);
+    }
+    return this.asUnsigned(this.expr(e));
+  }
+
+  private asUnsigned(o: Out): Out {
+    return /^\d+$/.test(o.t) ? { t: `${o.t}u`, p: P.primary } : cast("unsigned", o);
+  }
+
+  private convert(e: IR.ConvertExpr): Out {
+    const to = e.type.dtype;
+    const from = dtypeOf(e.value);
+    const v = e.value;
+    if (v.k === "const" && typeof v.value === "number" && (isF(to) || (!isF(from) && to !== "bool"))) {
+      // Fold literal conversions (int → float, float → float, int → int).
+      let value = v.value;
+      if (!isF(to) && !isF(from)) value = wrapInt(value, to);
+      const l = literal(to, value);
+      return { t: l.text, p: l.negative ? P.unary : P.primary };
+    }
+    if (to === "bool") return this.truthy({ k: "truthy", type: e.type, value: v, span: e.span });
+    if (to === "u32" && isRingOp(v)) return this.ring(v);
+    // Narrowing keeps the low bits, so a wrapping i32 result can be narrowed straight from unsigned.
+    if ((to === "i8" || to === "u8" || to === "i16" || to === "u16") && wraps(v)) return cast(cType(to), this.ring(v));
+    return cast(cType(to), this.expr(v));
+  }
+
+  private truthy(e: IR.TruthyExpr): Out {
+    const v = e.value;
+    const d = dtypeOf(v);
+    if (d === "bool") return this.expr(v);
+    const o = this.expr(v);
+    if (!isF(d)) return { t: `${operand(o, P.rel)} != ${d === "u32" ? "0u" : "0"}`, p: P.eq };
+    if (isPure(v) && (v.k === "var" || v.k === "index")) {
+      const zero = d === "f32" ? "0.0f" : "0.0";
+      return { t: `${operand(o, P.rel)} != ${zero} && ${operand(o, P.rel)} == ${operand(o, P.rel)}`, p: P.land };
+    }
+    this.m.helpers.add("truthy");
+    return call("cs_truthy", [o.t]);
+  }
+
+  // ── arrays ──
+
+  private arrayOf(a: IR.VarExpr): ArrayInfo {
+    const info = this.arrays.get(a.v.id);
+    if (!info) throw new CudaGenError(`'${a.v.name}' is not an array in scope`, a.span);
+    if (a.type.kind === "array" && a.type.rank !== info.rank) {
+      throw new CudaGenError(`'${a.v.name}' is used as a ${a.type.rank}-D view of a ${info.rank}-D array (a row of an N-D array), which CUDA C++ code generation does not support`, a.span);
+    }
+    return info;
+  }
+
+  /** The element `a[i][j]…` as an lvalue (no bool-to-byte adjustment). */
+  private lvalue(e: IR.IndexExpr): string {
+    const info = this.arrayOf(e.array);
+    const signed = this.m.signedIndexArithmetic;
+    const idx = e.indices.map((i) => this.expr(i, signed));
+    if (idx.length !== info.rank) throw new CudaGenError(`'${e.array.v.name}' has ${info.rank} dimensions but is indexed with ${idx.length}`, e.span);
+    switch (info.kind) {
+      case "static":
+        return `${info.name}${idx.map((i) => `[${i.t}]`).join("")}`;
+      case "dynamic":
+        return `${info.name}[${idx[0]!.t}]`;
+      case "const":
+        return info.bits ? `${info.name}[${idx[0]!.t}].value` : `${info.name}[${idx[0]!.t}]`;
+      case "pointer": {
+        // Row-major: ((i * e1 + j) * e2 + k). The product stays in int: arrays hold < 2^31 elements.
+        let lin = idx[0]!;
+        for (let d = 1; d < idx.length; d++) {
+          const scaled = bin(lin, "*", { t: info.extents[d]!, p: P.primary }, P.mul);
+          lin = idx[d]!.t === "0" ? scaled : bin(scaled, "+", idx[d]!, P.add);
+        }
+        return `${info.name}[${lin.t}]`;
+      }
+    }
+  }
+
+  private index(e: IR.IndexExpr): Out {
+    const lv = { t: this.lvalue(e), p: P.primary };
+    return e.type.dtype === "bool" ? { t: `${lv.t} != 0`, p: P.eq } : lv;
+  }
+
+  private extent(a: IR.VarExpr, dim: number, span: IR.Span): Out {
+    const info = this.arrayOf(a);
+    if (dim >= info.rank) throw new CudaGenError(`'${a.v.name}' has no dimension ${dim}`, span);
+    switch (info.kind) {
+      case "pointer":
+        return { t: info.extents[dim]!, p: P.primary };
+      case "static":
+        return { t: String(info.shape[dim]), p: P.primary };
+      case "const":
+        return { t: String(info.length), p: P.primary };
+      case "dynamic":
+        return cast("int", { t: `cs_dynamic_smem_size() / sizeof(${cElementType(info.dtype)})`, p: P.mul });
+    }
+  }
+
+  /** An array argument of a device-function call: pointer, then one extent per dimension. */
+  private arrayArgs(a: IR.VarExpr): string[] {
+    const info = this.arrayOf(a);
+    const extents = Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
+    switch (info.kind) {
+      case "pointer":
+      case "dynamic":
+        return [info.name, ...extents];
+      case "static":
+        return [info.rank === 1 ? info.name : `&${info.name}${"[0]".repeat(info.rank)}`, ...extents];
+      case "const":
+        return [info.bits ? `&${info.name}[0].value` : info.name, ...extents];
+    }
+  }
+
+  private callExpr(e: IR.CallExpr): Out {
+    const name = this.m.functions.get(e.fn);
+    if (!name) throw new CudaGenError(`call of unknown device function '${e.fn}'`, e.span);
+    const args = e.args.flatMap((a) => (a.k === "var" && a.type.kind === "array" ? this.arrayArgs(a) : [this.expr(a).t]));
+    return call(name, args);
+  }
+
+  private intrinsic(e: IR.IntrinsicExpr): Out {
+    const args = e.args.map((a) => this.expr(a));
+    const t = args.map((a) => a.t);
+    const d = e.type.kind === "scalar" ? e.type.dtype : "i32";
+    const f = d === "f32" ? "f" : "";
+    switch (e.name) {
+      case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
+      case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
+      case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
+        return call(`${e.name}${f}`, t);
+      case "round":
+        // JavaScript's Math.round: halves round up (toward +infinity).
+        return call(`floor${f}`, [bin(args[0]!, "+", { t: d === "f32" ? "0.5f" : "0.5", p: P.primary }, P.add).t]);
+      case "abs":
+        return call(isF(d) ? `fabs${f}` : "abs", t);
+      case "min":
+      case "max":
+        return call(isF(d) ? `f${e.name}${f}` : e.name, t);
+      case "sign":
+        this.m.helpers.add("sign");
+        return call("cs_sign", t);
+      case "popc":
+        return call("__popc", t);
+      case "brev":
+        return call("__brev", t);
+      case "clz":
+        return call("__clz", [cast("int", args[0]!).t]);
+      case "ffs":
+        return call("__ffs", [cast("int", args[0]!).t]);
+      case "syncthreads":
+        return call("__syncthreads", []);
+      case "syncthreadsCount":
+        return call("__syncthreads_count", t);
+      case "syncthreadsAnd":
+        return call("__syncthreads_and", t);
+      case "syncthreadsOr":
+        return call("__syncthreads_or", t);
+      case "syncwarp":
+        return call("__syncwarp", t);
+      case "threadfence":
+        return call("__threadfence", []);
+      case "threadfenceBlock":
+        return call("__threadfence_block", []);
+      case "threadfenceSystem":
+        return call("__threadfence_system", []);
+      case "shflSync":
+        return call("__shfl_sync", t);
+      case "shflUpSync":
+        return call("__shfl_up_sync", t);
+      case "shflDownSync":
+        return call("__shfl_down_sync", t);
+      case "shflXorSync":
+        return call("__shfl_xor_sync", t);
+      case "allSync":
+        return { t: `${call("__all_sync", t).t} != 0`, p: P.eq };
+      case "anySync":
+        return { t: `${call("__any_sync", t).t} != 0`, p: P.eq };
+      case "ballotSync":
+        return call("__ballot_sync", t);
+      case "activemask":
+        return call("__activemask", []);
+    }
+  }
+
+  private atomic(e: IR.AtomicExpr): Out {
+    const d = e.type.dtype;
+    const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, span: e.span })}`;
+    const value = this.expr(e.value);
+    switch (e.op) {
+      case "add":
+        if (d === "f64") this.m.helpers.add("atomicAddF64");
+        return call("atomicAdd", [addr, value.t]);
+      case "sub":
+        if (isF(d)) {
+          // No float atomicSub in CUDA: add the negation.
+          const v = operand(value, P.unary);
+          return call("atomicAdd", [addr, `-${v.startsWith("-") ? `(${v})` : v}`]);
+        }
+        return call("atomicSub", [addr, value.t]);
+      case "and":
+        return call("atomicAnd", [addr, value.t]);
+      case "or":
+        return call("atomicOr", [addr, value.t]);
+      case "xor":
+        return call("atomicXor", [addr, value.t]);
+      case "exch":
+        return call("atomicExch", [addr, value.t]);
+      case "inc":
+        return call("atomicInc", [addr, value.t]);
+      case "dec":
+        return call("atomicDec", [addr, value.t]);
+      case "max":
+      case "min":
+        if (isF(d)) {
+          this.m.helpers.add(`atomic${e.op === "max" ? "Max" : "Min"}F${d === "f32" ? "32" : "64"}` as HelperName);
+          return call(e.op === "max" ? "cs_atomicMax" : "cs_atomicMin", [addr, value.t]);
+        }
+        return call(e.op === "max" ? "atomicMax" : "atomicMin", [addr, value.t]);
+      case "compareAndSwap": {
+        if (!e.expected) throw new CudaGenError("compareAndSwap without an expected value", e.span);
+        return call("atomicCAS", [addr, this.expr(e.expected).t, value.t]);
+      }
+    }
+  }
+}
+
+function flip(op: IR.CompareOp): IR.CompareOp {
+  return op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
+}
+
+function assignsVar(body: readonly IR.Stmt[], id: number): boolean {
+  for (const s of body) {
+    switch (s.k) {
+      case "assign":
+        if (s.target.k === "var" && s.target.v.id === id) return true;
+        break;
+      case "if":
+        if (assignsVar(s.then, id) || (s.else && assignsVar(s.else, id))) return true;
+        break;
+      case "loop":
+        if (assignsVar(s.init, id) || assignsVar(s.body, id) || assignsVar(s.update, id)) return true;
+        break;
+      case "block":
+        if (assignsVar(s.body, id)) return true;
+        break;
+    }
+  }
+  return false;
+}
+
+function wrapInt(v: number, d: DType): number {
+  switch (d) {
+    case "i32":
+      return v | 0;
+    case "u32":
+      return v >>> 0;
+    case "i16":
+      return (v << 16) >> 16;
+    case "u16":
+      return v & 0xffff;
+    case "i8":
+      return (v << 24) >> 24;
+    case "u8":
+      return v & 0xff;
+    default:
+      return v;
+  }
+}
+
+// ───────────────────────── the module ─────────────────────────
+
+function reachableDevices(module: IR.IrModule, kernels: readonly IR.IrFunction[]): IR.IrFunction[] {
+  const byId = new Map(module.deviceFunctions.map((f) => [f.id, f]));
+  const seen = new Set<string>();
+  const visit = (f: IR.IrFunction) => {
+    for (const c of f.callees) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      const callee = byId.get(c);
+      if (callee) visit(callee);
+    }
+  };
+  kernels.forEach(visit);
+  return module.deviceFunctions.filter((f) => seen.has(f.id));
+}
+
+function usedConstArrays(fns: readonly IR.IrFunction[]): Set<string> {
+  const used = new Set<string>();
+  const walk = (body: readonly IR.Stmt[]) => {
+    for (const s of body) {
+      if (s.k === "constArrayDecl") used.add(s.constName);
+      else if (s.k === "if") {
+        walk(s.then);
+        if (s.else) walk(s.else);
+      } else if (s.k === "loop") {
+        walk(s.init);
+        walk(s.body);
+        walk(s.update);
+      } else if (s.k === "block") walk(s.body);
+    }
+  };
+  for (const f of fns) walk(f.body);
+  return used;
+}
+
+/** File name used in `#line` directives: relative to the module's folder, with forward slashes. */
+function displayName(moduleFile: string, file: string): string {
+  const rel = path.relative(path.dirname(moduleFile), file) || path.basename(file);
+  return rel.split(path.sep).join("/");
+}
+
+/** Generates the CUDA C++ of a module's kernels (all, or `options.kernels`) and what they reach. */
+export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions = {}): GeneratedCuda {
+  const directives = options.lineDirectives ?? true;
+  const selected = options.kernels ? module.kernels.filter((k) => options.kernels!.includes(k.name)) : [...module.kernels];
+  const devices = reachableDevices(module, selected);
+  const allDevices = reachableDevices(module, module.kernels);
+
+  // Global names are assigned over the whole module so that they do not depend on the selection.
+  const globals = new NameTable();
+  const m: ModuleNames = {
+    globals,
+    functions: new Map(),
+    consts: new Map(),
+    helpers: new Set(),
+    signedIndexArithmetic: options.signedIndexArithmetic ?? false,
+  };
+  for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
+  for (const c of module.constArrays) {
+    const bits = (c.dtype === "f32" || c.dtype === "f64") && c.values.some((v) => !Number.isFinite(v));
+    m.consts.set(c.name, { name: globals.fresh(c.name), array: c, bits });
+  }
+  for (const f of [...allDevices, ...module.deviceFunctions.filter((f) => !allDevices.includes(f))]) m.functions.set(f.id, globals.fresh(f.name));
+
+  // Functions first (they decide which helpers are needed), laid out after the prelude.
+  const bodies: Line[][] = [];
+  const kernels: CudaKernel[] = [];
+  for (const f of devices) {
+    const g = new FunctionGen(m, f);
+    g.generate(m.functions.get(f.id)!);
+    bodies.push(g.lines);
+  }
+  for (const k of selected) {
+    const g = new FunctionGen(m, k);
+    const symbol = m.functions.get(k.id)!;
+    g.generate(symbol);
+    bodies.push(g.lines);
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, span: k.span });
+  }
+
+  const usedConsts = usedConstArrays([...devices, ...selected]);
+  const constLines: Line[] = [];
+  for (const [constName, c] of m.consts) {
+    if (!usedConsts.has(constName)) continue;
+    constLines.push(...constArrayLines(c.name, c.array, c.bits, m.helpers));
+  }
+
+  // Layout, with #line directives only where the preprocessor's own count would be wrong.
+  const out: string[] = [];
+  const lineMap: LineMapEntry[] = [];
+  let ppFile: string | undefined;
+  let ppLine: number | undefined;
+  const push = (text: string, span?: IR.Span) => {
+    if (span && directives) {
+      const shown = displayName(module.file, span.file);
+      if (ppFile !== shown || ppLine !== span.line) {
+        out.push(`#line ${span.line} ${cString(shown)}`);
+        ppFile = shown;
+        ppLine = span.line;
+      }
+    }
+    out.push(text);
+    if (span) lineMap.push({ generatedLine: out.length, file: span.file, line: span.line });
+    if (ppLine !== undefined) ppLine++;
+  };
+  const sourceName = path.basename(module.file);
+  push(`// CUDA C++ generated by CudaScript (codegen ${CODEGEN_VERSION}) from ${sourceName}: edit the TypeScript, not this file.`);
+  push(`// Kernel arguments follow docs/abi.md: arrays are a pointer plus one int extent per dimension.`);
+  for (const helper of preludeFor(m.helpers)) {
+    push("");
+    for (const l of helper.split("\n")) push(l);
+  }
+  if (constLines.length) push("");
+  for (const l of constLines) push(l.text, l.span);
+  for (const body of bodies) {
+    push("");
+    for (const l of body) push(`${"  ".repeat(l.indent)}${l.text}`, l.span);
+  }
+  return { source: out.join("\n") + "\n", kernels, lineMap };
+}
+
+function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers: Set<HelperName>): Line[] {
+  const n = c.values.length;
+  let items: string[];
+  let type: string;
+  if (bits) {
+    const f32 = c.dtype === "f32";
+    helpers.add(f32 ? "f32Bits" : "f64Bits");
+    type = f32 ? "cs_f32_bits" : "cs_f64_bits";
+    items = c.values.map((v) => {
+      const dv = new DataView(new ArrayBuffer(8));
+      if (f32) {
+        dv.setFloat32(0, v);
+        return `{0x${dv.getUint32(0).toString(16)}u}`;
+      }
+      dv.setFloat64(0, v);
+      return `{0x${dv.getBigUint64(0).toString(16)}ull}`;
+    });
+  } else {
+    type = cElementType(c.dtype);
+    items = c.values.map((v) => literal(c.dtype === "bool" ? "u8" : c.dtype, v).text);
+  }
+  const head = `__constant__ ${type} ${name}[${n}] = {`;
+  const one = `${head}${items.join(", ")}};`;
+  if (one.length <= 120) return [{ text: one, indent: 0, span: c.span }];
+  const lines: Line[] = [{ text: head, indent: 0, span: c.span }];
+  let cur = "";
+  for (const it of items) {
+    if (cur.length + it.length + 2 > 110) {
+      lines.push({ text: `  ${cur.trimEnd()}`, indent: 0 });
+      cur = "";
+    }
+    cur += `${it}, `;
+  }
+  if (cur) lines.push({ text: `  ${cur.trimEnd().replace(/,$/, "")}`, indent: 0 });
+  lines.push({ text: "};", indent: 0 });
+  return lines;
+}

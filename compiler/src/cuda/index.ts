@@ -1,0 +1,3 @@
+export { CODEGEN_VERSION, CudaGenError, generateCuda } from "./generate";
+export type { CudaKernel, CudaParam, GenerateCudaOptions, GeneratedCuda, LineMapEntry } from "./generate";
+export { cElementType, cType } from "./literals";

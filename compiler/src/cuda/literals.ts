@@ -1,0 +1,114 @@
+/** C++ literals for IR constants: shortest text that reads back as exactly the same value. */
+import type { DType } from "../ir/types";
+
+/** C type of a scalar dtype. */
+export function cType(d: DType): string {
+  switch (d) {
+    case "f32":
+      return "float";
+    case "f64":
+      return "double";
+    case "i32":
+      return "int";
+    case "u32":
+      return "unsigned";
+    case "i16":
+      return "short";
+    case "u16":
+      return "unsigned short";
+    case "i8":
+      return "signed char";
+    case "u8":
+      return "unsigned char";
+    case "bool":
+      return "bool";
+  }
+}
+
+/** C type of an array element: bool arrays hold bytes (any non-zero byte reads as true). */
+export function cElementType(d: DType): string {
+  return d === "bool" ? "unsigned char" : cType(d);
+}
+
+/** The shortest decimal that rounds to the same f32 as `v`. */
+export function shortestF32(v: number): string {
+  const f = Math.fround(v);
+  for (let p = 1; p <= 9; p++) {
+    const s = f.toPrecision(p);
+    if (Math.fround(Number(s)) === f) return String(Number(s));
+  }
+  return String(f);
+}
+
+function withPoint(s: string): string {
+  return /[.eE]/.test(s) ? s : `${s}.0`;
+}
+
+export interface Literal {
+  text: string;
+  /** Starts with a minus sign (needs parentheses after a unary or binary minus). */
+  negative: boolean;
+}
+
+/** Bit patterns of the special float values (NVRTC has no constexpr NaN/infinity builtins). */
+function f32Bits(v: number): number {
+  const b = new DataView(new ArrayBuffer(4));
+  b.setFloat32(0, v);
+  return b.getUint32(0);
+}
+function f64Bits(v: number): bigint {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, v);
+  return b.getBigUint64(0);
+}
+
+export function literal(d: DType, value: number | boolean): Literal {
+  const v = typeof value === "boolean" ? (value ? 1 : 0) : value;
+  switch (d) {
+    case "bool":
+      return { text: v ? "true" : "false", negative: false };
+    case "f32": {
+      const f = Math.fround(v);
+      if (!Number.isFinite(f)) return { text: `__int_as_float((int)0x${f32Bits(f).toString(16)}u)`, negative: false };
+      if (Object.is(f, -0)) return { text: "-0.0f", negative: true };
+      return { text: `${withPoint(shortestF32(f))}f`, negative: f < 0 };
+    }
+    case "f64": {
+      if (!Number.isFinite(v)) return { text: `__longlong_as_double((long long)0x${f64Bits(v).toString(16)}ull)`, negative: false };
+      if (Object.is(v, -0)) return { text: "-0.0", negative: true };
+      return { text: withPoint(String(v)), negative: v < 0 };
+    }
+    case "u32": {
+      const u = v >>> 0;
+      return { text: `${hexIfMask(u)}u`, negative: false };
+    }
+    case "i32": {
+      const i = v | 0;
+      if (i === -2147483648) return { text: "(-2147483647 - 1)", negative: false };
+      return { text: String(i), negative: i < 0 };
+    }
+    default:
+      return { text: String(Math.trunc(v)), negative: v < 0 };
+  }
+}
+
+/** Masks such as 0xffffffff or 0xffff0000 read better in hex. */
+function hexIfMask(u: number): string {
+  const hex = u.toString(16);
+  return u >= 0x10000 && /^[f0]+$/.test(hex) ? `0x${hex}` : String(u);
+}
+
+/** A C string literal for printf formats. */
+export function cString(s: string): string {
+  let out = '"';
+  for (const ch of Buffer.from(s, "utf8")) {
+    if (ch === 0x22) out += '\\"';
+    else if (ch === 0x5c) out += "\\\\";
+    else if (ch === 0x0a) out += "\\n";
+    else if (ch === 0x09) out += "\\t";
+    else if (ch === 0x3f) out += "?"; // no trigraphs in C++17
+    else if (ch < 0x20 || ch >= 0x7f) out += `\\${ch.toString(8).padStart(3, "0")}`;
+    else out += String.fromCharCode(ch);
+  }
+  return out + '"';
+}

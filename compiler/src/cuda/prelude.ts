@@ -1,0 +1,130 @@
+/**
+ * Small device helpers the generated code may call, each emitted only when used. Everything that
+ * needs inline PTX or `extern __shared__` sits inside `#ifndef CUDASCRIPT_EMULATION`, so that a CPU
+ * emulation (test/emulation/cuda_emulation.hpp) can provide its own definitions of the same names.
+ */
+
+export type HelperName =
+  | "laneid"
+  | "dynamicShared"
+  | "truthy"
+  | "sign"
+  | "atomicMaxF32"
+  | "atomicMinF32"
+  | "atomicMaxF64"
+  | "atomicMinF64"
+  | "atomicAddF64"
+  | "f32Bits"
+  | "f64Bits";
+
+const HELPERS: Record<HelperName, string> = {
+  laneid: `#ifndef CUDASCRIPT_EMULATION
+/* cuda.laneid: the lane of this thread in its warp (the %laneid register; right for 2-D/3-D blocks too). */
+static __device__ __forceinline__ int cs_laneid() {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return (int)lane;
+}
+#endif`,
+  dynamicShared: `#ifndef CUDASCRIPT_EMULATION
+/* cuda.shared.array(0, dtype): every dynamic shared array of a kernel views this one buffer. */
+extern __shared__ __align__(16) unsigned char cs_dynamic_smem[];
+/* Bytes of dynamic shared memory given at launch (the %dynamic_smem_size register). */
+static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+#endif`,
+  truthy: `/* JavaScript truthiness of a float: not zero and not NaN. */
+static __device__ __forceinline__ bool cs_truthy(float x) { return x != 0.0f && x == x; }
+static __device__ __forceinline__ bool cs_truthy(double x) { return x != 0.0 && x == x; }`,
+  sign: `/* Math.sign: -1, 1, or the argument itself for 0, -0 and NaN. */
+static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
+static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
+static __device__ __forceinline__ int cs_sign(int x) { return (x > 0) - (x < 0); }
+static __device__ __forceinline__ unsigned cs_sign(unsigned x) { return x != 0u ? 1u : 0u; }`,
+  atomicMaxF32: `/* cuda.atomic.max on f32 (no native instruction): compare-and-swap loop, fmaxf semantics. */
+static __device__ __forceinline__ float cs_atomicMax(float* address, float value) {
+  int* bits = (int*)address;
+  int old = *bits;
+  while (true) {
+    const int desired = __float_as_int(fmaxf(__int_as_float(old), value));
+    if (desired == old) return __int_as_float(old);
+    const int seen = atomicCAS(bits, old, desired);
+    if (seen == old) return __int_as_float(old);
+    old = seen;
+  }
+}`,
+  atomicMinF32: `/* cuda.atomic.min on f32 (no native instruction): compare-and-swap loop, fminf semantics. */
+static __device__ __forceinline__ float cs_atomicMin(float* address, float value) {
+  int* bits = (int*)address;
+  int old = *bits;
+  while (true) {
+    const int desired = __float_as_int(fminf(__int_as_float(old), value));
+    if (desired == old) return __int_as_float(old);
+    const int seen = atomicCAS(bits, old, desired);
+    if (seen == old) return __int_as_float(old);
+    old = seen;
+  }
+}`,
+  atomicMaxF64: `/* cuda.atomic.max on f64: compare-and-swap loop, fmax semantics. */
+static __device__ __forceinline__ double cs_atomicMax(double* address, double value) {
+  unsigned long long* bits = (unsigned long long*)address;
+  unsigned long long old = *bits;
+  while (true) {
+    const unsigned long long desired = (unsigned long long)__double_as_longlong(fmax(__longlong_as_double((long long)old), value));
+    if (desired == old) return __longlong_as_double((long long)old);
+    const unsigned long long seen = atomicCAS(bits, old, desired);
+    if (seen == old) return __longlong_as_double((long long)old);
+    old = seen;
+  }
+}`,
+  atomicMinF64: `/* cuda.atomic.min on f64: compare-and-swap loop, fmin semantics. */
+static __device__ __forceinline__ double cs_atomicMin(double* address, double value) {
+  unsigned long long* bits = (unsigned long long*)address;
+  unsigned long long old = *bits;
+  while (true) {
+    const unsigned long long desired = (unsigned long long)__double_as_longlong(fmin(__longlong_as_double((long long)old), value));
+    if (desired == old) return __longlong_as_double((long long)old);
+    const unsigned long long seen = atomicCAS(bits, old, desired);
+    if (seen == old) return __longlong_as_double((long long)old);
+    old = seen;
+  }
+}`,
+  atomicAddF64: `#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
+/* f64 atomicAdd is native from sm_60; before that, a compare-and-swap loop. */
+static __device__ double atomicAdd(double* address, double value) {
+  unsigned long long* bits = (unsigned long long*)address;
+  unsigned long long old = *bits, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(bits, assumed, (unsigned long long)__double_as_longlong(value + __longlong_as_double((long long)assumed)));
+  } while (assumed != old);
+  return __longlong_as_double((long long)old);
+}
+#endif`,
+  f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
+union cs_f32_bits { unsigned bits; float value; };`,
+  f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
+union cs_f64_bits { unsigned long long bits; double value; };`,
+};
+
+const ORDER: HelperName[] = [
+  "laneid",
+  "dynamicShared",
+  "truthy",
+  "sign",
+  "atomicAddF64",
+  "atomicMaxF32",
+  "atomicMinF32",
+  "atomicMaxF64",
+  "atomicMinF64",
+  "f32Bits",
+  "f64Bits",
+];
+
+/** The helpers' source, in a fixed order, for the names used. */
+export function preludeFor(used: ReadonlySet<HelperName>): string[] {
+  return ORDER.filter((h) => used.has(h)).map((h) => HELPERS[h]);
+}

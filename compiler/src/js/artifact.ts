@@ -1,0 +1,106 @@
+/**
+ * The compiled form of one source file's kernels, as the CudaScript esbuild plugin embeds it in a
+ * bundle and as the runtime loads it: everything a backend needs at run time without the front end.
+ * Plain JSON.
+ */
+import { createHash } from "node:crypto";
+import type { IrModule, ParamSignature } from "../ir/nodes";
+import { kernelSignature } from "../ir/nodes";
+import { emitSimulatorModule, SIM_ABI, type SimKernelInfo } from "./emit";
+
+export const ARTIFACT_FORMAT = "cudascript-artifact@1";
+
+export interface KernelEntry {
+  readonly name: string;
+  /** `<file>#<name>`. */
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  readonly signature: readonly ParamSignature[];
+  /** Static shared memory in bytes (kernel and the device functions it calls). */
+  readonly staticSharedBytes: number;
+  /** Whether it declares `cuda.shared.array(0, dtype)` (dynamic shared memory sized at launch). */
+  readonly usesDynamicShared: boolean;
+  readonly simulator: SimKernelInfo;
+}
+
+export interface KernelArtifact {
+  readonly format: typeof ARTIFACT_FORMAT;
+  /** Content hash: identical kernels share a cached module. */
+  readonly hash: string;
+  readonly file: string;
+  readonly kernels: Readonly<Record<string, KernelEntry>>;
+  readonly simulator: {
+    readonly abi: number;
+    /** Module source: `new Function("rt", js)`. */
+    readonly js: string;
+    /** The same with the sanitizer (races, uninitialised shared reads, divergent barriers, watchdog). */
+    readonly jsSanitize: string;
+  };
+  /** The typed kernel IR, serialised (for the GPU backend, inspection and tools). */
+  readonly ir?: IrModule;
+  /** Reserved for the GPU backend: CUDA C++ source and/or PTX per architecture. */
+  readonly cuda?: { readonly source?: string; readonly ptx?: Readonly<Record<string, string>> };
+}
+
+export interface ArtifactOptions {
+  /** Static shared bytes per kernel id (FileCheck.staticSharedBytes). */
+  readonly staticSharedBytes?: ReadonlyMap<string, number>;
+  /** Embed the IR (default true). */
+  readonly includeIr?: boolean;
+}
+
+export function makeArtifact(module: IrModule, opts: ArtifactOptions = {}): KernelArtifact {
+  const fast = emitSimulatorModule(module);
+  const san = emitSimulatorModule(module, { sanitize: true });
+  const kernels: Record<string, KernelEntry> = {};
+  module.kernels.forEach((k, i) => {
+    kernels[k.name] = {
+      name: k.name,
+      id: k.id,
+      file: k.span.file,
+      line: k.span.line,
+      signature: kernelSignature(k),
+      staticSharedBytes: opts.staticSharedBytes?.get(k.id) ?? 0,
+      usesDynamicShared: usesDynamicShared(module, k.id),
+      simulator: fast.kernels[i]!,
+    };
+  });
+  const hash = createHash("sha1").update(fast.source).update(san.source).digest("hex").slice(0, 16);
+  return {
+    format: ARTIFACT_FORMAT,
+    hash,
+    file: module.file,
+    kernels,
+    simulator: { abi: SIM_ABI, js: fast.source, jsSanitize: san.source },
+    ir: opts.includeIr === false ? undefined : serializeIr(module),
+  };
+}
+
+function usesDynamicShared(module: IrModule, kernelId: string): boolean {
+  const fns = new Map([...module.kernels, ...module.deviceFunctions].map((f) => [f.id, f]));
+  const seen = new Set<string>();
+  const stack = [kernelId];
+  let found = false;
+  const visit = (stmts: readonly any[]): void => {
+    for (const s of stmts) {
+      if (s.k === "arrayDecl" && s.arrayType.space === "shared" && s.arrayType.shape?.length === 1 && s.arrayType.shape[0] === 0) found = true;
+      for (const key of ["then", "else", "init", "body", "update"]) if (Array.isArray(s[key])) visit(s[key]);
+    }
+  };
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const f = fns.get(id);
+    if (!f) continue;
+    visit(f.body);
+    stack.push(...f.callees);
+  }
+  return found;
+}
+
+/** The IrModule as plain JSON (Var objects are shared by reference in memory; JSON repeats them). */
+export function serializeIr(module: IrModule): IrModule {
+  return JSON.parse(JSON.stringify(module)) as IrModule;
+}

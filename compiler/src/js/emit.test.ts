@@ -1,0 +1,90 @@
+import * as assert from "node:assert/strict";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { KernelChecker } from "../checker/checker";
+import { convertJs, emitSimulatorModule, literal } from "./emit";
+import { makeArtifact } from "./artifact";
+
+function module(src: string) {
+  const checker = new KernelChecker();
+  const file = path.join(__dirname, "__emit_test.ts");
+  checker.setFileText(file, src);
+  const r = checker.checkFile(file);
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error"), []);
+  return r;
+}
+
+describe("simulator JavaScript emitter", () => {
+  it("literals and conversions follow the language's semantics", () => {
+    assert.equal(literal(0.1, "f32"), String(Math.fround(0.1)));
+    assert.equal(literal(-1, "u32"), "4294967295");
+    assert.equal(literal(300, "u8"), "44");
+    assert.equal(literal(-0, "f64"), "(-0)");
+    assert.equal(literal(NaN, "f32"), "NaN");
+    const ev = (js: string, x: number) => new Function("x", `return ${js};`)(x) as number;
+    assert.equal(ev(convertJs("x", "f64", "i32"), -3.9), -3);
+    assert.equal(ev(convertJs("x", "f64", "i32"), NaN), 0);
+    assert.equal(ev(convertJs("x", "f64", "u32"), -1), 4294967295);
+    assert.equal(ev(convertJs("x", "i32", "i8"), 200), -56);
+    assert.equal(ev(convertJs("x", "i32", "u16"), -1), 65535);
+    assert.equal(ev(convertJs("x", "i32", "f32"), 16777217), 16777216);
+  });
+  it("plain loops for barrier-free kernels, fission for kernels that synchronise", () => {
+    const r = module(`
+import { cuda, f32 } from "cudascript";
+export const add = cuda.jit((a: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = a[i] + 1;
+});
+export const red = cuda.jit((a: Float32Array, out: Float32Array) => {
+  const s = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  s[t] = a[t];
+  cuda.syncthreads();
+  for (let k = 32; k > 0; k >>= 1) {
+    if (t < k) s[t] += s[t + k];
+    cuda.syncthreads();
+  }
+  if (t === 0) out[0] = s[0];
+});
+export const warp = cuda.jit((a: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  a[t] = cuda.shflXorSync(0xffffffff, a[t], 1);
+});`);
+    const m = emitSimulatorModule(r.module);
+    assert.deepEqual(m.kernels.map((k) => [k.name, k.strategy, k.usesBarriers, k.usesWarpOps]), [
+      ["add", "loop", false, false],
+      ["red", "fission", true, false],
+      ["warp", "fission", false, true],
+    ]);
+    // The reduction's loop counter is block-uniform: a plain JS loop, not per-thread state.
+    assert.match(m.source, /\$L\d+: for \(;;\) \{\nif \(!\(k\$\d+ > 0\)\) break;/);
+    assert.doesNotMatch(m.source, /\$V_k\$/);
+    // Every array access is bounds-checked.
+    assert.match(m.source, /\$oob\(/);
+    assert.doesNotThrow(() => new Function("rt", m.source));
+    const san = emitSimulatorModule(r.module, { sanitize: true });
+    assert.match(san.source, /\$san\.barrier/);
+    assert.match(san.source, /rt\.watchdog/);
+  });
+  it("artifacts carry signatures, both variants and the IR", () => {
+    const r = module(`
+import { cuda, f32, Array2D } from "cudascript";
+export const k = cuda.jit((m: Array2D<f32>, v: f32, d: Uint8Array) => {
+  const s = cuda.shared.array(0, f32);
+  const [x, y] = cuda.grid(2);
+  if (y < m.shape[0] && x < m.shape[1]) m[y][x] = v + s.length;
+});`);
+    const a = makeArtifact(r.module, { staticSharedBytes: r.staticSharedBytes });
+    assert.equal(a.format, "cudascript-artifact@1");
+    assert.deepEqual(a.kernels.k!.signature, [
+      { name: "m", kind: "array", dtype: "f32", rank: 2 },
+      { name: "v", kind: "scalar", dtype: "f32", rank: 0 },
+      { name: "d", kind: "array", dtype: "u8", rank: 1 },
+    ]);
+    assert.equal(a.kernels.k!.usesDynamicShared, true);
+    assert.ok(a.simulator.js.length > 0 && a.simulator.jsSanitize.length > 0);
+    assert.equal(a.ir?.kernels[0]?.name, "k");
+    assert.doesNotThrow(() => JSON.parse(JSON.stringify(a)));
+  });
+});

@@ -1,0 +1,1703 @@
+/**
+ * IR → JavaScript for the CPU simulator. One emitted module per source file (its kernels and the
+ * device functions they reach); the simulator instantiates it with `new Function("rt", source)`.
+ *
+ * Execution strategy per kernel:
+ * - No synchronisation (no barrier, no warp operation, directly or through device functions): the
+ *   kernel becomes a plain loop nest over the block's threads (`for tz, ty, tx { body }`).
+ * - Otherwise loop fission: the kernel is normalised (device functions that synchronise are inlined,
+ *   synchronisations lifted into statements), then split into per-thread *pieces* between
+ *   synchronisation points; each piece is a loop over the block's threads, and block-level control flow
+ *   (uniform loops/ifs as plain JS, divergent ones masked by a per-thread state code) connects them.
+ *   Locals that live across pieces are kept in per-thread typed arrays. Warp operations are pieces of
+ *   their own that work warp by warp (32 consecutive linear thread ids) on the values every lane
+ *   supplied: lockstep semantics.
+ *
+ * Every array access is bounds-checked. The sanitize variant adds shared-memory race, uninitialised
+ * shared read and divergent-barrier detection, plus a watchdog on every loop.
+ *
+ * The runtime object `rt` the module receives provides (see runtime/src/simulator/rt.ts):
+ *   rt.oob(site, index, length, dim)      throws the out-of-bounds error
+ *   rt.threadError(err, kernel, bx, by, bz, tx, ty, tz)  adds the block/thread to an error
+ *   rt.print(site, args)                  device printf
+ *   rt.concurrent                         true when other workers share device memory
+ *   rt.intView(array)                     Int32Array (f32) / BigInt64Array (f64) view for CAS loops
+ *   rt.fma64, rt.popc, rt.brev, rt.ffs    math helpers
+ *   rt.perThread(Ctor, size, n)           n typed arrays of `size` elements
+ *   rt.sanitizer(kernelInfo)              the sanitizer state (sanitize variant only)
+ *   rt.watchdog(site)                     checks the deadline; returns the next loop budget
+ * and the module returns { abi, sites, kernels: { [name]: { run(L, firstBlock, endBlock), info } } }
+ * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
+ */
+import type * as IR from "../ir/nodes";
+import { type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
+import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
+
+export const SIM_ABI = 1;
+
+export interface SimEmitOptions {
+  /** Race / uninitialised-read / divergent-barrier detection and loop watchdog. */
+  readonly sanitize?: boolean;
+}
+
+export interface SimSite {
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "kernel";
+  readonly fn: string;
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly array?: string;
+  readonly space?: string;
+  readonly op?: string;
+  readonly format?: string;
+}
+
+export interface SimKernelInfo {
+  readonly name: string;
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  /** "loop": plain loop over threads; "fission": split at synchronisation points. */
+  readonly strategy: "loop" | "fission";
+  readonly usesBarriers: boolean;
+  readonly usesWarpOps: boolean;
+}
+
+export interface SimModule {
+  readonly source: string;
+  readonly kernels: readonly SimKernelInfo[];
+}
+
+const TA: Record<DType, string> = {
+  f32: "Float32Array",
+  f64: "Float64Array",
+  i8: "Int8Array",
+  u8: "Uint8Array",
+  i16: "Int16Array",
+  u16: "Uint16Array",
+  i32: "Int32Array",
+  u32: "Uint32Array",
+  bool: "Uint8Array",
+};
+
+/** Per-thread storage for a scalar of this dtype. */
+const STORE_TA: Record<DType, string> = { ...TA, i8: "Int32Array", u8: "Int32Array", i16: "Int32Array", u16: "Int32Array" };
+
+const EXIT = 1;
+
+function safeName(s: string): string {
+  const t = s.replace(/[^A-Za-z0-9_$]/g, "_");
+  return /^[0-9]/.test(t) ? `_${t}` : t;
+}
+
+export function literal(value: number | boolean, dtype: DType): string {
+  if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
+  let v = value;
+  switch (dtype) {
+    case "f32":
+      v = Math.fround(v);
+      break;
+    case "i32":
+      v = v | 0;
+      break;
+    case "u32":
+      v = v >>> 0;
+      break;
+    case "i8":
+      v = (v << 24) >> 24;
+      break;
+    case "u8":
+      v = v & 255;
+      break;
+    case "i16":
+      v = (v << 16) >> 16;
+      break;
+    case "u16":
+      v = v & 65535;
+      break;
+  }
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "Infinity";
+  if (v === -Infinity) return "(-Infinity)";
+  if (Object.is(v, -0)) return "(-0)";
+  return v < 0 ? `(${String(v)})` : String(v);
+}
+
+/** JavaScript for converting a value of dtype `from` (already emitted as `x`) to dtype `to`. */
+export function convertJs(x: string, from: DType, to: DType): string {
+  if (from === to) return x;
+  if (to === "bool") return `(!!${x})`;
+  if (from === "bool") {
+    const one = to === "f32" || to === "f64" ? "1" : "1";
+    return `(${x} ? ${one} : 0)`;
+  }
+  switch (to) {
+    case "f64":
+      return x;
+    case "f32":
+      return from === "f64" || from === "i32" || from === "u32" ? `Math.fround(${x})` : x;
+    case "i32":
+      return from === "i8" || from === "u8" || from === "i16" || from === "u16" ? x : `(${x} | 0)`;
+    case "u32":
+      return from === "u8" || from === "u16" ? x : `(${x} >>> 0)`;
+    case "i8":
+      return `((${x} << 24) >> 24)`;
+    case "u8":
+      return `(${x} & 255)`;
+    case "i16":
+      return `((${x} << 16) >> 16)`;
+    case "u16":
+      return `(${x} & 65535)`;
+  }
+}
+
+const MATH_JS: Record<string, string> = {
+  sqrt: "Math.sqrt", cbrt: "Math.cbrt", exp: "Math.exp", expm1: "Math.expm1", log: "Math.log", log2: "Math.log2", log10: "Math.log10", log1p: "Math.log1p",
+  sin: "Math.sin", cos: "Math.cos", tan: "Math.tan", asin: "Math.asin", acos: "Math.acos", atan: "Math.atan", atan2: "Math.atan2", sinh: "Math.sinh",
+  cosh: "Math.cosh", tanh: "Math.tanh", asinh: "Math.asinh", acosh: "Math.acosh", atanh: "Math.atanh", pow: "Math.pow", hypot: "Math.hypot",
+  floor: "Math.floor", ceil: "Math.ceil", round: "Math.round", trunc: "Math.trunc", abs: "Math.abs", min: "Math.min", max: "Math.max", sign: "Math.sign",
+};
+/** Math functions whose result of an f32 argument is exactly representable in f32. */
+const EXACT_F32 = new Set(["floor", "ceil", "round", "trunc", "abs", "min", "max", "sign"]);
+
+interface ArrayInfo {
+  readonly name: string;
+  readonly dtype: DType;
+  readonly space: MemorySpace;
+  /** JS expression of the element storage (a typed array). */
+  data: string;
+  /** JS expression of each dimension's extent. */
+  readonly dims: readonly string[];
+  /** Sanitizer id of a shared array, or "param" for device-function array parameters (looked up). */
+  readonly shId?: number | "param";
+  /** Per-thread local array in a fission kernel: storage of all threads' copies. */
+  perThread?: string;
+}
+
+type Exit =
+  | { readonly kind: "js"; readonly label: string; readonly contLabel?: string }
+  | { readonly kind: "masked"; readonly B: number; readonly C: number; usedC: boolean }
+  | { readonly kind: "uniform"; readonly label: string; readonly contLabel: string; usedC: boolean };
+
+interface Seg {
+  readonly k: "seg";
+  readonly label: string;
+  pre: string[];
+  body: string[];
+  prologue: string[];
+  readonly reads: Set<IR.Var>;
+  readonly writes: Set<IR.Var>;
+  readonly arrays: Set<IR.Var>;
+  tx: boolean;
+  ty: boolean;
+  tz: boolean;
+  unit?: number;
+  /** The piece is `if (<tx> < U)` (or <=, ===) alone: only threads in [lo, hi) can do anything. */
+  range?: { lo: string; hi: string };
+}
+interface SyncItem {
+  readonly k: "sync";
+  readonly s: SyncStmt;
+  readonly site: number;
+  unit?: number;
+}
+interface RawItem {
+  readonly k: "raw";
+  readonly code: string;
+}
+interface NestItem {
+  readonly k: "nest";
+  readonly parts: (string | Item[])[];
+}
+type Item = Seg | SyncItem | RawItem | NestItem;
+
+class ModuleEmitter {
+  readonly sites: SimSite[] = [];
+  readonly helpers = new Map<string, string>();
+  readonly sharedNames = new Map<string, { js: string; type: ArrayType; name: string; id: number }>();
+  readonly constNames = new Map<string, string>();
+  readonly deviceNames = new Map<string, string>();
+  readonly fns = new Map<string, IR.IrFunction>();
+  readonly syncFns: Set<string>;
+  readonly out: string[] = [];
+  private sharedCounter = 0;
+
+  constructor(
+    readonly module: IR.IrModule,
+    readonly opts: SimEmitOptions,
+  ) {
+    for (const f of module.deviceFunctions) this.fns.set(f.id, f);
+    this.syncFns = syncFunctions(module.deviceFunctions);
+    module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
+    module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
+  }
+
+  site(kind: SimSite["kind"], span: IR.Span, fn: IR.IrFunction, extra: Partial<SimSite> = {}): number {
+    this.sites.push({ kind, fn: fn.name, file: span.file, line: span.line, col: span.col, ...extra });
+    return this.sites.length - 1;
+  }
+
+  sharedStorage(key: string, type: ArrayType, name: string): { js: string; id: number } {
+    let s = this.sharedNames.get(key);
+    if (!s) {
+      const id = this.sharedCounter++;
+      s = { js: `$sh${id}`, type, name, id };
+      this.sharedNames.set(key, s);
+    }
+    return s;
+  }
+
+  helper(name: string, code: string): string {
+    if (!this.helpers.has(name)) this.helpers.set(name, code);
+    return name;
+  }
+
+  /** Atomic read-modify-write helper for (op, dtype, space). */
+  atomicHelper(op: IR.AtomicOp, dtype: DType, space: MemorySpace): string {
+    const concurrent = space === "global";
+    const name = `$at_${op}_${dtype}_${concurrent ? "g" : "p"}`;
+    if (this.helpers.has(name)) return name;
+    const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
+    const wrapOld = dtype === "u32" ? "" : "";
+    const newValue = (o: string): string => {
+      switch (op) {
+        case "add":
+          return `${o} + v`;
+        case "sub":
+          return `${o} - v`;
+        case "and":
+          return `${o} & v`;
+        case "or":
+          return `${o} | v`;
+        case "xor":
+          return `${o} ^ v`;
+        case "exch":
+          return "v";
+        case "max":
+          return `Math.max(${o}, v)`;
+        case "min":
+          return `Math.min(${o}, v)`;
+        case "inc":
+          return `(${o} >= v ? 0 : ${o} + 1)`;
+        case "dec":
+          return `((${o} === 0 || ${o} > v) ? v : ${o} - 1)`;
+        case "compareAndSwap":
+          return `(${o} === e ? v : ${o})`;
+      }
+    };
+    const plain = `function (${args}) { const o = a[i]; a[i] = ${newValue("o")}; return o${wrapOld}; }`;
+    let conc: string;
+    if (dtype === "i32" || dtype === "u32") {
+      const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
+      const d = direct[op];
+      conc = d
+        ? `function (${args}) { return ${d}; }`
+        : `function (${args}) { for (;;) { const o = Atomics.load(a, i); const n = ${newValue("o")}; if (Atomics.compareExchange(a, i, o, n) === o) return o; } }`;
+    } else if (dtype === "f32") {
+      this.helper("$f32s", "const $f32s = new Float32Array(1), $f32b = new Int32Array($f32s.buffer);");
+      conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f32b[0] = ob; const o = $f32s[0]; $f32s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f32b[0]) === ob) return o; } }`;
+    } else {
+      this.helper("$f64s", "const $f64s = new Float64Array(1), $f64b = new BigInt64Array($f64s.buffer);");
+      conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f64b[0] = ob; const o = $f64s[0]; $f64s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f64b[0]) === ob) return o; } }`;
+    }
+    const code = concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`;
+    this.helpers.set(name, code);
+    return name;
+  }
+
+  emit(): SimModule {
+    const kernels: SimKernelInfo[] = [];
+    const deviceCode: string[] = [];
+    for (const f of this.module.deviceFunctions) {
+      if (this.syncFns.has(f.id)) continue; // always inlined
+      deviceCode.push(new FnEmitter(this, f, "device").emitDevice());
+    }
+    const kernelCode: string[] = [];
+    const entries: string[] = [];
+    this.module.kernels.forEach((k, i) => {
+      const fe = new FnEmitter(this, k, "kernel");
+      const { code, info } = fe.emitKernel(`$k${i}_${safeName(k.name)}`);
+      kernelCode.push(code);
+      kernels.push(info);
+      entries.push(`${JSON.stringify(k.name)}: { run: $k${i}_${safeName(k.name)}, info: ${JSON.stringify(info)} }`);
+    });
+    const o: string[] = [];
+    o.push('"use strict";');
+    o.push(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}`);
+    o.push(`const $sites = ${JSON.stringify(this.sites)};`);
+    o.push("function $oob(s, i, n, d) { throw rt.oob($sites[s], i, n, d); }");
+    o.push("function $idiv(a, b) { return b === 0 ? 0 : (a / b) | 0; }");
+    o.push("function $udiv(a, b) { return b === 0 ? 0 : (a / b) >>> 0; }");
+    o.push("let $san = null;");
+    o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
+    for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${TA[c.dtype]}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    for (const h of this.helpers.values()) o.push(h);
+    o.push(...deviceCode, ...kernelCode);
+    o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
+    return { source: o.join("\n"), kernels };
+  }
+}
+
+class FnEmitter {
+  private readonly arrays = new Map<IR.Var, ArrayInfo>();
+  private readonly scalars = new Set<IR.Var>();
+  private tempMax = -1;
+  private depth = 0;
+  private labelCounter = 0;
+  private codeCounter = 2;
+  /** Collector for the piece being emitted (fission kernels). */
+  private seg: Seg | undefined;
+  private exits: Exit[] = [];
+  private fnScopes: { id: number; R: number }[] = [];
+  private mode: "fast" | "fission" | "device";
+  private uni: Uniformity | undefined;
+  private perThread = new Set<IR.Var>();
+  private perThreadArrays = new Set<IR.Var>();
+  private assignedParams = new Set<IR.Var>();
+  private counters: string[] = [];
+  /** Immutable locals whose value is a function of the thread index and launch constants: recomputed per piece. */
+  private remat = new Map<IR.Var, IR.Expr>();
+  private readonly san: boolean;
+  private usesSan = false;
+
+  constructor(
+    private readonly me: ModuleEmitter,
+    private readonly fn: IR.IrFunction,
+    kind: "kernel" | "device",
+  ) {
+    this.mode = kind === "device" ? "device" : "fast";
+    this.san = !!me.opts.sanitize;
+  }
+
+  // ───────────────────────── names ─────────────────────────
+
+  private vn(v: IR.Var): string {
+    return `${safeName(v.name)}$${v.id}`;
+  }
+  private storage(v: IR.Var): string {
+    return `$V_${this.vn(v)}`;
+  }
+  private label(prefix: string): string {
+    return `$${prefix}${this.labelCounter++}`;
+  }
+  private temp(dim: number): string {
+    this.tempMax = Math.max(this.tempMax, this.depth);
+    return `$${"ijk"[dim]}${this.depth}`;
+  }
+
+  private noteRead(v: IR.Var): void {
+    if (this.seg) this.seg.reads.add(v);
+  }
+  private noteWrite(v: IR.Var): void {
+    if (this.seg) this.seg.writes.add(v);
+    if (v.isParam) this.assignedParams.add(v);
+  }
+
+  // ───────────────────────── arrays ─────────────────────────
+
+  private declareKernelParamArray(p: IR.Var, i: number, setup: string[]): void {
+    const t = p.type as ArrayType;
+    const n = this.vn(p);
+    if (t.rank === 1) {
+      setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length;`);
+      this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
+    } else {
+      const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
+      setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")};`);
+      this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims });
+    }
+  }
+
+  private arrayInfo(v: IR.Var): ArrayInfo {
+    const a = this.arrays.get(v);
+    if (a) return a;
+    throw new Error(`CudaScript simulator: array '${v.name}' used before its declaration`);
+  }
+
+  /** Registers an array declared in the body (shared, local, const). Returns setup code. */
+  private declareBodyArray(s: IR.ArrayDeclStmt | IR.ConstArrayDeclStmt, arrayKeys: ReadonlyMap<IR.Var, string> | undefined, setup: string[], perBlock: string[]): void {
+    if (this.arrays.has(s.v)) return;
+    if (s.k === "constArrayDecl") {
+      const js = this.me.constNames.get(s.constName) ?? "$missingConst";
+      const t = s.v.type as ArrayType;
+      this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "const", data: js, dims: [`${js}.length`] });
+      return;
+    }
+    const t = s.arrayType;
+    const shape = t.shape ?? [1];
+    if (t.space === "shared") {
+      const key = arrayKeys?.get(s.v) ?? `${this.fn.id}#${s.v.id}`;
+      const dynamic = shape.length === 1 && shape[0] === 0;
+      const st = this.me.sharedStorage(dynamic ? `$dyn:${t.dtype}` : key, t, s.v.name);
+      const local = this.mode === "device" ? st.js : this.vn(s.v);
+      if (this.mode !== "device") {
+        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${TA[t.dtype]}.BYTES_PER_ELEMENT));`);
+        else setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}(${shape.reduce((a, b) => a * b, 1)});`);
+        perBlock.push(`${local}.fill(0);`);
+        if (this.san) setup.push(`$san.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)});`);
+      }
+      const dims = dynamic ? [`${local}.length`] : shape.map(String);
+      this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });
+      return;
+    }
+    // local
+    const n = this.vn(s.v);
+    const size = shape.reduce((a, b) => a * b, 1);
+    setup.push(`let ${n} = new ${TA[t.dtype]}(${size});`);
+    // In a fission kernel every local array may need one copy per thread; decided after the pieces are known.
+    this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "local", data: n, dims: shape.map(String), perThread: this.mode === "fission" ? "?" : undefined });
+  }
+
+  // ───────────────────────── expressions ─────────────────────────
+
+  private special(e: IR.SpecialExpr): string {
+    const ax = e.axis;
+    const seg = this.seg;
+    const dev = this.mode === "device";
+    switch (e.reg) {
+      case "threadIdx":
+        if (seg) seg[`t${ax}`] = true;
+        return `$t${ax}`;
+      case "blockIdx":
+        return dev ? `$cb${ax}` : `$b${ax}`;
+      case "blockDim":
+        return dev ? `$cbd${ax}` : `$bd${ax}`;
+      case "gridDim":
+        return dev ? `$cgd${ax}` : `$gd${ax}`;
+      case "laneid":
+        return "($t & 31)";
+      case "warpsize":
+        return "32";
+      case "grid":
+        if (seg) seg[`t${ax}`] = true;
+        return dev ? `(($cb${ax} * $cbd${ax} + $t${ax}) | 0)` : `(($b${ax} * $bd${ax} + $t${ax}) | 0)`;
+      case "gridsize":
+        return dev ? `(($cgd${ax} * $cbd${ax}) | 0)` : `(($gd${ax} * $bd${ax}) | 0)`;
+    }
+  }
+
+  ex(e: IR.Expr): string {
+    switch (e.k) {
+      case "const":
+        return literal(e.value, e.type.dtype);
+      case "var":
+        if (e.type.kind !== "scalar") throw new Error(`CudaScript simulator: array '${e.v.name}' used as a value`);
+        this.noteRead(e.v);
+        return this.vn(e.v);
+      case "special":
+        return this.special(e);
+      case "unary": {
+        const x = this.ex(e.operand);
+        const d = e.type.dtype;
+        if (e.op === "!") return `(!${x})`;
+        if (e.op === "-") return d === "i32" ? `((-${x}) | 0)` : d === "u32" ? `((-${x}) >>> 0)` : `(-${x})`;
+        return d === "u32" ? `((~${x}) >>> 0)` : `(~${x})`;
+      }
+      case "binary":
+        return this.binary(e);
+      case "compare": {
+        const op = e.op === "==" ? "===" : e.op === "!=" ? "!==" : e.op;
+        return `(${this.ex(e.left)} ${op} ${this.ex(e.right)})`;
+      }
+      case "logical":
+        return `(${this.ex(e.left)} ${e.op} ${this.ex(e.right)})`;
+      case "select":
+        return `(${this.ex(e.cond)} ? ${this.ex(e.then)} : ${this.ex(e.else)})`;
+      case "convert": {
+        const from = (e.value.type as ScalarType).dtype;
+        return convertJs(this.ex(e.value), from, e.type.dtype);
+      }
+      case "truthy": {
+        const from = (e.value.type as ScalarType).dtype;
+        const x = this.ex(e.value);
+        return from === "bool" ? x : `(!!${x})`;
+      }
+      case "index":
+        return this.load(e);
+      case "shape": {
+        const a = this.arrayInfo(e.array.v);
+        this.noteArray(e.array.v);
+        return a.dims[e.dim] ?? "1";
+      }
+      case "call":
+        return this.call(e);
+      case "intrinsic":
+        return this.intrinsic(e);
+      case "atomic":
+        return this.atomic(e);
+    }
+  }
+
+  private binary(e: IR.BinaryExpr): string {
+    const a = this.ex(e.left), b = this.ex(e.right);
+    const d = e.type.dtype;
+    const op = e.op;
+    if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
+    if (d === "f64") return `(${a} ${op} ${b})`;
+    if (d === "u32") {
+      switch (op) {
+        case "*":
+          return `(Math.imul(${a}, ${b}) >>> 0)`;
+        case "/":
+          return `$udiv(${a}, ${b})`;
+        case ">>":
+        case ">>>":
+          return `(${a} >>> ${b})`;
+        default:
+          return `((${a} ${op} ${b}) >>> 0)`;
+      }
+    }
+    // i32 (and defensively narrower ints: computed as i32, the store/convert wraps)
+    switch (op) {
+      case "+":
+      case "-":
+        return `((${a} ${op} ${b}) | 0)`;
+      case "*":
+        return `Math.imul(${a}, ${b})`;
+      case "/":
+        return `$idiv(${a}, ${b})`;
+      case "%":
+        return `((${a} % ${b}) | 0)`;
+      case ">>>":
+        return `((${a} >>> ${b}) | 0)`;
+      default:
+        return `(${a} ${op} ${b})`;
+    }
+  }
+
+  private noteArray(v: IR.Var): void {
+    if (this.seg && this.arrays.get(v)?.perThread) this.seg.arrays.add(v);
+  }
+
+  private isSimple(x: string): boolean {
+    return /^[A-Za-z_$][\w$]*$/.test(x);
+  }
+
+  /** Bounds checks for an element access; returns the checks (comma-separated) and the flat index. */
+  private addr(a: ArrayInfo, indices: readonly IR.Expr[], site: number): { pre: string[]; flat: string } {
+    const pre: string[] = [];
+    const idx: string[] = [];
+    this.depth++;
+    const myDepth = this.depth;
+    indices.forEach((ie, k) => {
+      const dim = a.dims[k] ?? "1";
+      if (ie.k === "const" && /^\d+$/.test(dim)) {
+        const c = Number(ie.value);
+        if (c >= 0 && c < Number(dim)) {
+          idx.push(String(c));
+          return;
+        }
+      }
+      const x = this.ex(ie);
+      if (this.isSimple(x) || /^\(?-?\d+\)?$/.test(x)) {
+        pre.push(`(${x} >>> 0 < ${dim} || $oob(${site}, ${x}, ${dim}, ${k}))`);
+        idx.push(x);
+      } else {
+        this.depth = myDepth;
+        const t = this.temp(k);
+        pre.push(`((${t} = ${x}) >>> 0 < ${dim} || $oob(${site}, ${t}, ${dim}, ${k}))`);
+        idx.push(t);
+      }
+    });
+    this.depth = myDepth - 1;
+    let flat = idx[0]!;
+    if (idx.length === 2) flat = `${idx[0]} * ${a.dims[1]} + ${idx[1]}`;
+    if (idx.length === 3) flat = `(${idx[0]} * ${a.dims[1]} + ${idx[1]}) * ${a.dims[2]} + ${idx[2]}`;
+    return { pre, flat };
+  }
+
+  private sanCall(a: ArrayInfo, kind: "r" | "w" | "a", flat: string, site: number, extra = ""): string | undefined {
+    if (!this.san || a.shId === undefined) return undefined;
+    this.usesSan = true;
+    const S = this.mode === "device" ? "$san" : "$S";
+    if (a.shId === "param") return `${S}.${kind}p(${a.data}, ${flat}, $t, ${site}${extra})`;
+    return `${S}.${kind}(${a.shId}, ${flat}, $t, ${site}${extra})`;
+  }
+
+  private load(e: IR.IndexExpr): string {
+    const a = this.arrayInfo(e.array.v);
+    this.noteArray(e.array.v);
+    const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
+    const { pre, flat } = this.addr(a, e.indices, site);
+    const s = this.sanCall(a, "r", flat, site);
+    if (s) pre.push(s);
+    let v = `${a.data}[${flat}]`;
+    if (a.dtype === "bool") v = `(${v} !== 0)`;
+    return pre.length ? `(${pre.join(", ")}, ${v})` : v;
+  }
+
+  private store(t: IR.IndexExpr, value: IR.Expr): string {
+    const a = this.arrayInfo(t.array.v);
+    this.noteArray(t.array.v);
+    const site = this.me.site("write", t.span, this.fn, { array: a.name, space: a.space });
+    const { pre, flat } = this.addr(a, t.indices, site);
+    this.depth += 2;
+    const v = this.ex(value);
+    this.depth -= 2;
+    const checks = pre.length ? `${pre.join(", ")}; ` : "";
+    if (this.san && a.shId !== undefined) {
+      const s = this.sanCall(a, "w", flat, site, `, ${a.data}[${flat}] !== $sv`)!;
+      return `{ ${checks}const $sv = ${v}; ${s}; ${a.data}[${flat}] = $sv; }`;
+    }
+    return `${checks}${a.data}[${flat}] = ${v};`;
+  }
+
+  private atomic(e: IR.AtomicExpr): string {
+    const a = this.arrayInfo(e.array.v);
+    this.noteArray(e.array.v);
+    const site = this.me.site("atomic", e.span, this.fn, { array: a.name, space: a.space, op: e.op });
+    const { pre, flat } = this.addr(a, e.indices, site);
+    this.depth += 2;
+    const exp = e.expected ? this.ex(e.expected) : undefined;
+    const v = this.ex(e.value);
+    this.depth -= 2;
+    const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
+    const h = this.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
+    const s = this.sanCall(a, "a", flat, site);
+    if (s) pre.push(s);
+    const call = `${h}(${a.data}, ${flat}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
+    return pre.length ? `(${pre.join(", ")}, ${call})` : call;
+  }
+
+  private call(e: IR.CallExpr): string {
+    const f = this.me.fns.get(e.fn);
+    const name = this.me.deviceNames.get(e.fn);
+    if (!f || !name) throw new Error(`CudaScript simulator: device function ${e.fn} is missing`);
+    const args: string[] = [];
+    e.args.forEach((a, i) => {
+      const p = f.params[i];
+      if (p && p.type.kind === "array") {
+        if (a.k !== "var") throw new Error("CudaScript simulator: array argument is not a variable");
+        const info = this.arrayInfo(a.v);
+        this.noteArray(a.v);
+        args.push(info.data);
+        if (p.type.rank > 1) for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
+      } else args.push(this.ex(a));
+    });
+    if (this.seg) this.seg.tx = this.seg.ty = this.seg.tz = true;
+    args.push("$tx", "$ty", "$tz", "$t");
+    return `${name}(${args.join(", ")})`;
+  }
+
+  private intrinsic(e: IR.IntrinsicExpr): string {
+    const name = e.name;
+    const d = e.type.kind === "scalar" ? e.type.dtype : "f64";
+    const args = e.args.map((a) => this.ex(a));
+    switch (name) {
+      case "popc":
+        return `rt.popc(${args[0]})`;
+      case "brev":
+        return `rt.brev(${args[0]})`;
+      case "clz":
+        return `Math.clz32(${args[0]})`;
+      case "ffs":
+        return `rt.ffs(${args[0]})`;
+      case "fma":
+        return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
+      case "threadfence":
+      case "threadfenceBlock":
+      case "threadfenceSystem":
+        return "undefined";
+      default:
+        break;
+    }
+    const js = MATH_JS[name];
+    if (!js) throw new Error(`CudaScript simulator: '${name}' cannot be used here (synchronisation inside an expression was not lifted)`);
+    const call = `${js}(${args.join(", ")})`;
+    if (d === "f32" && !EXACT_F32.has(name)) return `Math.fround(${call})`;
+    if (d === "i32" && name === "abs") return `(${call} | 0)`;
+    return call;
+  }
+
+  // ───────────────────────── thread-level statements ─────────────────────────
+
+  private zero(t: IR.Type): string {
+    return t.kind === "scalar" && t.dtype === "bool" ? "false" : "0";
+  }
+
+  /** Emits statements executed by one thread. `out` receives lines. */
+  private tstmts(list: readonly NStmt[], out: string[]): void {
+    for (const s of list) this.tstmt(s, out);
+  }
+
+  private segExitLabel(): string {
+    if (!this.seg) throw new Error("CudaScript simulator: internal error (no piece for a thread-level exit)");
+    return this.seg.label;
+  }
+
+  private tstmt(s: NStmt, out: string[]): void {
+    switch (s.k) {
+      case "decl": {
+        if (s.v.type.kind !== "scalar") return;
+        this.scalars.add(s.v);
+        this.noteWrite(s.v);
+        out.push(`${this.vn(s.v)} = ${s.init ? this.ex(s.init) : this.zero(s.v.type)};`);
+        return;
+      }
+      case "arrayDecl": {
+        const a = this.arrays.get(s.v);
+        if (a && a.space === "local") {
+          this.noteArray(s.v);
+          out.push(`${a.data}.fill(0);`);
+        }
+        return;
+      }
+      case "constArrayDecl":
+        return;
+      case "assign": {
+        if (s.target.k === "var") {
+          this.noteWrite(s.target.v);
+          out.push(`${this.vn(s.target.v)} = ${this.ex(s.value)};`);
+        } else out.push(this.store(s.target, s.value));
+        return;
+      }
+      case "if": {
+        out.push(`if (${this.ex(s.cond)}) {`);
+        this.tstmts(s.then, out);
+        if (s.else && s.else.length) {
+          out.push("} else {");
+          this.tstmts(s.else, out);
+        }
+        out.push("}");
+        return;
+      }
+      case "loop":
+        this.jsLoop(s, out);
+        return;
+      case "block":
+        this.tstmts(s.body, out);
+        return;
+      case "break":
+      case "continue":
+        out.push(this.exitCode(s.k));
+        return;
+      case "return": {
+        if (this.mode === "device") {
+          out.push(s.value ? `return ${this.ex(s.value)};` : "return;");
+          return;
+        }
+        if (this.mode === "fast") {
+          out.push("continue $thr;");
+          return;
+        }
+        out.push(`{ $st[$t] = ${EXIT}; break ${this.segExitLabel()}; }`);
+        return;
+      }
+      case "fnReturn": {
+        const sc = this.fnScopes.find((f) => f.id === s.scope);
+        if (!sc) throw new Error("CudaScript simulator: internal error (return outside an inlined function)");
+        out.push(`{ $st[$t] = ${sc.R}; break ${this.segExitLabel()}; }`);
+        return;
+      }
+      case "expr": {
+        if (s.expr.k === "intrinsic" && s.expr.name.startsWith("threadfence")) return;
+        out.push(`${this.ex(s.expr)};`);
+        return;
+      }
+      case "print": {
+        const site = this.me.site("print", s.span, this.fn, { format: s.format });
+        out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.ex(a)).join(", ")}]);`);
+        return;
+      }
+      case "sync":
+      case "fnScope":
+        throw new Error(`CudaScript simulator: internal error (${s.k} in per-thread code)`);
+    }
+  }
+
+  private exitCode(kind: "break" | "continue"): string {
+    for (let i = this.exits.length - 1; i >= 0; i--) {
+      const x = this.exits[i]!;
+      if (x.kind === "js") return kind === "break" ? `break ${x.label};` : x.contLabel ? `break ${x.contLabel};` : `continue ${x.label};`;
+      if (x.kind === "masked") {
+        if (kind === "continue") x.usedC = true;
+        return `{ $st[$t] = ${kind === "break" ? x.B : x.C}; break ${this.segExitLabel()}; }`;
+      }
+      throw new Error("CudaScript simulator: internal error (per-thread exit from a uniform loop)");
+    }
+    throw new Error(`CudaScript simulator: '${kind}' outside a loop`);
+  }
+
+  private watchdog(span: IR.Span): string {
+    if (!this.san) return "";
+    const site = this.me.site("loop", span, this.fn);
+    return `if (--$wd < 0) $wd = rt.watchdog($sites[${site}]);`;
+  }
+
+  /** A loop without synchronisation: a plain JavaScript loop. */
+  private jsLoop(s: NLoop, out: string[]): void {
+    this.tstmts(s.init, out);
+    const label = this.label("L");
+    const upd: string[] = [];
+    // Update statements as a comma expression when possible, so `continue` can be a real continue.
+    const updExprOk = s.update.every((u) => u.k === "assign" && u.target.k === "var");
+    let contLabel: string | undefined;
+    if (s.update.length && !updExprOk) contLabel = this.label("C");
+    this.exits.push({ kind: "js", label, contLabel });
+    const body: string[] = [];
+    this.tstmts(s.body, body);
+    this.exits.pop();
+    // Update runs outside the loop's own exits (a break there is not allowed by the language).
+    this.tstmts(s.update, upd);
+    const wd = this.watchdog(s.span);
+    if (s.testFirst) {
+      if (updExprOk && s.update.length) {
+        const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
+        out.push(`${label}: for (; ${s.cond ? this.ex(s.cond) : ""}; ${updExpr}) {`);
+        if (wd) out.push(wd);
+        out.push(...body, "}");
+      } else {
+        out.push(`${label}: for (;;) {`);
+        if (s.cond) out.push(`if (!${this.ex(s.cond)}) break;`);
+        if (wd) out.push(wd);
+        if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
+        else out.push(...body, ...upd);
+        out.push("}");
+      }
+    } else {
+      out.push(`${label}: do {`);
+      if (wd) out.push(wd);
+      if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
+      else out.push(...body, ...upd);
+      out.push(`} while (${s.cond ? this.ex(s.cond) : "true"});`);
+    }
+  }
+
+  // ───────────────────────── device functions ─────────────────────────
+
+  emitDevice(): string {
+    const name = this.me.deviceNames.get(this.fn.id)!;
+    const params: string[] = [];
+    for (const p of this.fn.params) {
+      const n = this.vn(p);
+      if (p.type.kind === "array") {
+        const t = p.type;
+        if (t.rank === 1) {
+          params.push(n);
+          this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}.length`], shId: this.san ? "param" : undefined });
+        } else {
+          const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
+          params.push(n, ...dims);
+          this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, shId: this.san ? "param" : undefined });
+        }
+      } else params.push(n);
+    }
+    params.push("$tx", "$ty", "$tz", "$t");
+    const setup: string[] = [];
+    const perBlock: string[] = [];
+    forEachArrayDecl(this.fn.body, (s) => this.declareBodyArray(s, undefined, setup, perBlock));
+    // Local arrays of device functions are allocated per call (each call's copy is fresh).
+    const body: string[] = [];
+    this.tstmts(this.fn.body, body);
+    const decls = this.declLines(setup);
+    return [`function ${name}(${params.join(", ")}) {`, ...decls, ...body, "}"].join("\n");
+  }
+
+  private declLines(setup: string[]): string[] {
+    const out = [...setup];
+    if (this.san) out.push("let $wd = 1048576;");
+    const vars = [...this.scalars].filter((v) => !v.isParam);
+    if (vars.length) out.push(`let ${vars.map((v) => `${this.vn(v)} = ${this.zero(v.type)}`).join(", ")};`);
+    if (this.tempMax >= 0) {
+      const ts: string[] = [];
+      for (let d = 0; d <= this.tempMax; d++) ts.push(`$i${d} = 0`, `$j${d} = 0`, `$k${d} = 0`);
+      out.push(`let ${ts.join(", ")};`);
+    }
+    return out;
+  }
+
+  // ───────────────────────── kernels ─────────────────────────
+
+  emitKernel(jsName: string): { code: string; info: SimKernelInfo } {
+    const k = this.fn;
+    const norm = new Normalizer(k, this.me.fns, this.me.syncFns).run();
+    let usesBarriers = false, usesWarp = false;
+    forEachSync(norm.body, (s) => (BARRIER_OPS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
+    const strategy = norm.hasSync ? "fission" : "loop";
+    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp };
+    const code = strategy === "fission" ? this.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.emitFast(jsName, info);
+    return { code, info };
+  }
+
+  private kernelSetup(): string[] {
+    const setup: string[] = ["const $A = L.args;"];
+    this.fn.params.forEach((p, i) => {
+      if (p.type.kind === "array") this.declareKernelParamArray(p, i, setup);
+      else setup.push(`const ${this.vn(p)}$in = $A[${i}];`);
+    });
+    setup.push("const $gdx = L.grid[0], $gdy = L.grid[1], $gdz = L.grid[2], $bdx = L.block[0], $bdy = L.block[1], $bdz = L.block[2];");
+    setup.push("const $nT = $bdx * $bdy * $bdz, $dynBuf = L.dynBuf;");
+    return setup;
+  }
+
+  /** Shared arrays declared in (non-inlined) device functions this kernel reaches: allocated per launch. */
+  private deviceShared(setup: string[], perBlock: string[]): void {
+    const seen = new Set<string>();
+    const stack = [...this.fn.callees];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const f = this.me.fns.get(id);
+      if (!f) continue;
+      stack.push(...f.callees);
+      if (this.me.syncFns.has(id)) continue;
+      forEachArrayDecl(f.body, (s) => {
+        if (s.k !== "arrayDecl" || s.arrayType.space !== "shared") return;
+        const shape = s.arrayType.shape ?? [1];
+        const dynamic = shape.length === 1 && shape[0] === 0;
+        const T = TA[s.arrayType.dtype];
+        const st = this.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
+        if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT));`);
+        else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1)});`);
+        perBlock.push(`${st.js}.fill(0);`);
+        if (this.san) setup.push(`$san.register(${st.id}, ${st.js}, ${JSON.stringify(s.v.name)});`);
+      });
+    }
+  }
+
+  private paramLets(): string {
+    const ps = this.fn.params.filter((p) => p.type.kind === "scalar");
+    return ps.length ? `let ${ps.map((p) => `${this.vn(p)} = ${this.vn(p)}$in`).join(", ")};` : "";
+  }
+
+  private blockHeader(): string[] {
+    return [
+      "$bx = $b % $gdx; $by = (($b / $gdx) | 0) % $gdy; $bz = ($b / ($gdx * $gdy)) | 0;",
+      "$cbx = $bx; $cby = $by; $cbz = $bz; $cbdx = $bdx; $cbdy = $bdy; $cbdz = $bdz; $cgdx = $gdx; $cgdy = $gdy; $cgdz = $gdz;",
+    ];
+  }
+
+  private sanSetup(info: SimKernelInfo): string[] {
+    return this.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites);`] : [];
+  }
+
+  private emitFast(jsName: string, info: SimKernelInfo): string {
+    this.mode = "fast";
+    const setup = this.kernelSetup();
+    setup.push(...this.sanSetup(info));
+    const perBlock: string[] = [];
+    forEachArrayDecl(this.fn.body, (s) => this.declareBodyArray(s, undefined, setup, perBlock));
+    this.deviceShared(setup, perBlock);
+    const body: string[] = [];
+    this.tstmts(this.fn.body, body);
+    const resetParams = [...this.assignedParams].map((p) => `${this.vn(p)} = ${this.vn(p)}$in;`);
+    const lines = [
+      `function ${jsName}(L, $b0, $b1) {`,
+      ...this.declLines(setup),
+      this.paramLets(),
+      "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+      "try {",
+      "for (let $b = $b0; $b < $b1; $b++) {",
+      ...this.blockHeader(),
+      ...perBlock,
+      this.san ? "$S.beginBlock($bx, $by, $bz);" : "",
+      "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
+      "const $r = ($tz * $bdy + $ty) * $bdx;",
+      "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
+      "$t = $r + $tx;",
+      ...resetParams,
+      ...body,
+      "}",
+      "}",
+      "}",
+      `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,
+      "}",
+    ];
+    return lines.filter((l) => l !== "").join("\n");
+  }
+
+  // ───────────────────────── fission ─────────────────────────
+
+  private newSeg(): Seg {
+    return { k: "seg", label: this.label("r"), pre: [], body: [], prologue: [], reads: new Set(), writes: new Set(), arrays: new Set(), tx: false, ty: false, tz: false };
+  }
+
+  /** Runs `f` with a fresh piece collecting its code; returns the piece. */
+  private inSeg(f: (out: string[]) => void, pre?: string): Seg {
+    const seg = this.newSeg();
+    if (pre) seg.pre.push(pre);
+    const saved = this.seg;
+    this.seg = seg;
+    try {
+      f(seg.body);
+    } finally {
+      this.seg = saved;
+    }
+    return seg;
+  }
+
+  private preSeg(pre: string): Seg {
+    const s = this.newSeg();
+    s.pre.push(pre);
+    return s;
+  }
+
+  /** Whether `e` is exactly threadIdx.x (directly or through a rematerialised alias). */
+  private isThreadX(e: IR.Expr): boolean {
+    if (e.k === "special") return e.reg === "threadIdx" && e.axis === "x";
+    if (e.k === "var") {
+      const r = this.remat.get(e.v);
+      return !!r && this.isThreadX(r);
+    }
+    return false;
+  }
+
+  /** For a piece that is a single `if (tx < U)`: the range of linear thread ids that can pass (1-D blocks). */
+  private threadRange(cond: IR.Expr): { lo: string; hi: string } | undefined {
+    if (cond.k !== "compare" || !this.uni) return undefined;
+    const uniform = (e: IR.Expr) => uniformExpr(e, this.uni!.uniformVars) && !containsIndexOrCall(e);
+    let op = cond.op;
+    let x = cond.left, u = cond.right;
+    if (!this.isThreadX(x)) {
+      if (!this.isThreadX(u)) return undefined;
+      [x, u] = [u, x];
+      op = op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
+    }
+    if (!uniform(u)) return undefined;
+    const saved = this.seg;
+    this.seg = undefined;
+    const U = this.ex(u);
+    this.seg = saved;
+    switch (op) {
+      case "<":
+        return { lo: "0", hi: `(${U})` };
+      case "<=":
+        return { lo: "0", hi: `(${U}) + 1` };
+      case "==":
+        return { lo: `(${U})`, hi: `(${U}) + 1` };
+      case ">":
+        return { lo: `(${U}) + 1`, hi: "$nT" };
+      case ">=":
+        return { lo: `(${U})`, hi: "$nT" };
+      default:
+        return undefined;
+    }
+  }
+
+  /** Finds the immutable locals that can be recomputed from the thread index in every piece. */
+  private findRemat(body: readonly NStmt[]): void {
+    const defs = new Map<IR.Var, number>();
+    const inits = new Map<IR.Var, IR.Expr>();
+    const count = (v: IR.Var) => defs.set(v, (defs.get(v) ?? 0) + 1);
+    const walk = (list: readonly NStmt[]) => {
+      for (const s of list) {
+        if (s.k === "decl") {
+          count(s.v);
+          if (s.init) inits.set(s.v, s.init);
+        } else if (s.k === "assign" && s.target.k === "var") count(s.target.v);
+        else if (s.k === "sync" && s.result) count(s.result);
+        else if (s.k === "if") {
+          walk(s.then);
+          if (s.else) walk(s.else);
+        } else if (s.k === "loop") {
+          // A declaration inside a loop is a new value each iteration: fine; but count it as a def.
+          walk(s.init);
+          walk(s.body);
+          walk(s.update);
+        } else if (s.k === "block" || s.k === "fnScope") walk(s.body);
+      }
+    };
+    walk(body);
+    const assignedParams = new Set<IR.Var>();
+    for (const [v] of defs) if (v.isParam) assignedParams.add(v);
+    const pure = (e: IR.Expr): boolean => {
+      switch (e.k) {
+        case "const":
+        case "special":
+        case "shape":
+          return true;
+        case "var":
+          if (e.type.kind !== "scalar") return false;
+          if (e.v.isParam) return !assignedParams.has(e.v);
+          return this.remat.has(e.v);
+        case "unary":
+          return pure(e.operand);
+        case "binary":
+        case "compare":
+          return pure(e.left) && pure(e.right);
+        case "convert":
+        case "truthy":
+          return pure(e.value);
+        case "select":
+          return pure(e.cond) && pure(e.then) && pure(e.else);
+        default:
+          return false;
+      }
+    };
+    // Declaration order = id order; a var qualifies when its only definition is its initialiser.
+    const vars = [...inits.keys()].filter((v) => defs.get(v) === 1 && v.type.kind === "scalar").sort((a, b) => a.id - b.id);
+    for (const v of vars) if (pure(inits.get(v)!)) this.remat.set(v, inits.get(v)!);
+  }
+
+  private isBlockLevel(s: NStmt): boolean {
+    const u = this.uni!;
+    switch (s.k) {
+      case "sync":
+      case "fnScope":
+        return true;
+      case "if":
+        return u.blockIfs.has(s);
+      case "loop":
+      case "block":
+        return this.syncMemo(s);
+      case "decl":
+        return s.v.type.kind === "scalar" && u.uniformVars.has(s.v);
+      case "assign":
+        return s.target.k === "var" && u.uniformVars.has(s.target.v);
+      case "break":
+      case "continue":
+        return u.blockExits.has(s);
+      default:
+        return false;
+    }
+  }
+
+  private readonly syncCache = new Map<NStmt, boolean>();
+  private syncMemo(s: NStmt): boolean {
+    let r = this.syncCache.get(s);
+    if (r === undefined) {
+      r = containsSync(s);
+      this.syncCache.set(s, r);
+    }
+    return r;
+  }
+
+  /** Block-level items for a statement list. */
+  private items(list: readonly NStmt[]): Item[] {
+    const out: Item[] = [];
+    let pending: NStmt[] = [];
+    const flush = () => {
+      if (!pending.length) return;
+      const stmts = pending;
+      pending = [];
+      const seg = this.inSeg((o) => this.tstmts(stmts, o));
+      const only = stmts.length === 1 ? stmts[0]! : undefined;
+      if (only && only.k === "if" && (!only.else || only.else.length === 0)) seg.range = this.threadRange(only.cond);
+      out.push(seg);
+    };
+    for (const s of list) {
+      if (!this.isBlockLevel(s)) {
+        pending.push(s);
+        continue;
+      }
+      flush();
+      out.push(...this.blockStmt(s));
+    }
+    flush();
+    return out;
+  }
+
+  private raw(code: string): RawItem {
+    return { k: "raw", code };
+  }
+
+  private blockStmt(s: NStmt): Item[] {
+    const u = this.uni!;
+    switch (s.k) {
+      case "decl": {
+        this.scalars.add(s.v);
+        return [this.raw(`${this.vn(s.v)} = ${s.init ? this.ex(s.init) : this.zero(s.v.type)};`)];
+      }
+      case "assign": {
+        const t = s.target as IR.VarExpr;
+        return [this.raw(`${this.vn(t.v)} = ${this.ex(s.value)};`)];
+      }
+      case "block":
+        return this.items(s.body);
+      case "sync": {
+        if (s.result) this.scalars.add(s.result);
+        const site = this.me.site(BARRIER_OPS.has(s.name) ? "barrier" : "warp", s.span, this.fn, { op: s.name });
+        return [{ k: "sync", s, site }];
+      }
+      case "break":
+      case "continue": {
+        for (let i = this.exits.length - 1; i >= 0; i--) {
+          const x = this.exits[i]!;
+          if (x.kind === "uniform") {
+            if (s.k === "continue") x.usedC = true;
+            return [this.raw(s.k === "break" ? `break ${x.label};` : `break ${x.contLabel};`)];
+          }
+          if (x.kind === "masked") break;
+        }
+        throw new Error("CudaScript simulator: internal error (block-level exit without a uniform loop)");
+      }
+      case "if":
+        return u.uniformIfs.has(s) ? this.uniformIf(s) : this.maskedIf(s);
+      case "loop":
+        return u.uniformLoops.has(s) ? this.uniformLoop(s) : this.maskedLoop(s);
+      case "fnScope":
+        return this.fnScope(s);
+      default:
+        return [this.inSeg((o) => this.tstmt(s, o))];
+    }
+  }
+
+  private uniformIf(s: NIf): Item[] {
+    const cond = this.ex(s.cond);
+    const parts: (string | Item[])[] = [`if (${cond}) {`, this.items(s.then)];
+    if (s.else && s.else.length) parts.push("} else {", this.items(s.else));
+    parts.push("}");
+    return [{ k: "nest", parts }];
+  }
+
+  private maskedIf(s: NIf): Item[] {
+    const PT = this.codeCounter++, PE = this.codeCounter++;
+    const out: Item[] = [];
+    out.push(this.inSeg((o) => o.push(`if (!${this.ex(s.cond)}) $st[$t] = ${PT};`)));
+    out.push(...this.items(s.then));
+    if (s.else && s.else.length) {
+      out.push(this.preSeg(`{ const $s = $st[$t]; if ($s === ${PT}) $st[$t] = 0; else if ($s === 0) $st[$t] = ${PE}; }`));
+      out.push(...this.items(s.else));
+      out.push(this.preSeg(`if ($st[$t] === ${PE}) $st[$t] = 0;`));
+    } else out.push(this.preSeg(`if ($st[$t] === ${PT}) $st[$t] = 0;`));
+    return out;
+  }
+
+  private uniformLoop(s: NLoop): Item[] {
+    const out: Item[] = [...this.items(s.init)];
+    const label = this.label("L"), contLabel = this.label("C");
+    const x: Exit = { kind: "uniform", label, contLabel, usedC: false };
+    const inner: Item[] = [];
+    if (s.testFirst && s.cond) inner.push(this.raw(`if (!${this.ex(s.cond)}) break;`));
+    const wd = this.watchdog(s.span);
+    if (wd) inner.push(this.raw(wd));
+    this.exits.push(x);
+    const body = this.items(s.body);
+    this.exits.pop();
+    if (x.usedC) inner.push({ k: "nest", parts: [`${contLabel}: {`, body, "}"] });
+    else inner.push(...body);
+    inner.push(...this.items(s.update));
+    if (!s.testFirst && s.cond) inner.push(this.raw(`if (!${this.ex(s.cond)}) break;`));
+    out.push({ k: "nest", parts: [`${label}: for (;;) {`, inner, "}"] });
+    return out;
+  }
+
+  private maskedLoop(s: NLoop): Item[] {
+    const B = this.codeCounter++, C = this.codeCounter++;
+    const act = `$act${this.counters.length}`;
+    this.counters.push(act);
+    const out: Item[] = [...this.items(s.init)];
+    const count = (withCond: boolean): Seg => {
+      const seg = this.inSeg((o) => {
+        if (withCond && s.cond) o.push(`if (!${this.ex(s.cond)}) { $st[$t] = ${B}; } else ${act}++;`);
+        else o.push(`${act}++;`);
+      });
+      seg.prologue.push(`${act} = 0;`);
+      return seg;
+    };
+    out.push(count(s.testFirst));
+    const label = this.label("L");
+    const inner: Item[] = [this.raw(`if (${act} === 0) break;`)];
+    const wd = this.watchdog(s.span);
+    if (wd) inner.push(this.raw(wd));
+    const x: Exit = { kind: "masked", B, C, usedC: false };
+    this.exits.push(x);
+    inner.push(...this.items(s.body));
+    this.exits.pop();
+    if (x.usedC) inner.push(this.preSeg(`if ($st[$t] === ${C}) $st[$t] = 0;`));
+    inner.push(...this.items(s.update));
+    inner.push(count(true));
+    out.push({ k: "nest", parts: [`${label}: for (;;) {`, inner, "}"] });
+    out.push(this.preSeg(`if ($st[$t] === ${B}) $st[$t] = 0;`));
+    return out;
+  }
+
+  private fnScope(s: FnScopeStmt): Item[] {
+    const R = this.codeCounter++;
+    this.fnScopes.push({ id: s.id, R });
+    const savedExits = this.exits;
+    this.exits = [];
+    const body = this.items(s.body);
+    this.exits = savedExits;
+    this.fnScopes.pop();
+    return [...body, this.preSeg(`if ($st[$t] === ${R}) $st[$t] = 0;`)];
+  }
+
+  private emitFission(jsName: string, body: readonly NStmt[], arrayKeys: ReadonlyMap<IR.Var, string>, info: SimKernelInfo): string {
+    this.mode = "fission";
+    this.uni = analyzeUniformity(body, this.fn.params);
+    this.findRemat(body);
+    for (const v of this.remat.keys()) if (this.uni.uniformVars.has(v)) this.remat.delete(v);
+    const setup = this.kernelSetup();
+    setup.push(...this.sanSetup(info));
+    const perBlock: string[] = [];
+    forEachArrayDecl(body, (s) => this.declareBodyArray(s, arrayKeys, setup, perBlock));
+    this.deviceShared(setup, perBlock);
+    const items = this.items(body);
+
+    // Units: each fused run of pieces, and each synchronisation.
+    let unit = 0;
+    const varUnits = new Map<IR.Var, Set<number>>();
+    const arrUnits = new Map<IR.Var, Set<number>>();
+    const add = (m: Map<IR.Var, Set<number>>, v: IR.Var, u: number) => {
+      let s = m.get(v);
+      if (!s) m.set(v, (s = new Set()));
+      s.add(u);
+    };
+    const assign = (list: Item[]) => {
+      let prevSeg = false;
+      for (const it of list) {
+        if (it.k === "seg") {
+          if (!prevSeg) unit++;
+          it.unit = unit;
+          for (const v of it.reads) add(varUnits, v, unit);
+          for (const v of it.writes) add(varUnits, v, unit);
+          for (const v of it.arrays) add(arrUnits, v, unit);
+          prevSeg = true;
+          continue;
+        }
+        prevSeg = false;
+        if (it.k === "sync") {
+          it.unit = ++unit;
+          for (const a of it.s.args) if (a.k === "var") add(varUnits, a.v, unit);
+          if (it.s.result) add(varUnits, it.s.result, unit);
+        } else if (it.k === "nest") for (const p of it.parts) if (typeof p !== "string") assign(p);
+      }
+    };
+    assign(items);
+    // Synchronisations read their operands per thread from storage: no rematerialising those.
+    const syncVars = new Set<IR.Var>();
+    const collect = (list: Item[]) => {
+      for (const it of list) {
+        if (it.k === "sync") {
+          for (const a of it.s.args) if (a.k === "var") syncVars.add(a.v);
+          if (it.s.result) syncVars.add(it.s.result);
+        } else if (it.k === "nest") for (const p of it.parts) if (typeof p !== "string") collect(p);
+      }
+    };
+    collect(items);
+    for (const v of syncVars) this.remat.delete(v);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const [v, e] of this.remat) {
+        let ok = true;
+        forEachVarExpr(e, (d) => {
+          if (!d.isParam && !this.remat.has(d)) ok = false;
+        });
+        if (!ok) {
+          this.remat.delete(v);
+          changed = true;
+        }
+      }
+    }
+    const uniform = this.uni.uniformVars;
+    for (const [v, us] of varUnits) {
+      if (uniform.has(v) || this.remat.has(v)) continue;
+      if (us.size > 1 || v.isParam) this.perThread.add(v);
+    }
+    // Local arrays used in more than one piece: one copy per thread.
+    for (const [v, us] of arrUnits) if (us.size > 1) this.perThreadArrays.add(v);
+    for (const v of this.perThreadArrays) {
+      const a = this.arrays.get(v)!;
+      const size = a.dims.reduce((x, y) => x * Number(y), 1);
+      a.perThread = `$LA_${a.data}`;
+      setup.push(`const ${a.perThread} = rt.perThread(${TA[a.dtype]}, ${size}, $nT);`);
+    }
+    // Local arrays used by one piece only were registered as plain lets; re-point the others.
+    for (const [v, a] of this.arrays) if (a.perThread === "?" && !this.perThreadArrays.has(v)) a.perThread = undefined;
+
+    for (const v of this.perThread) {
+      const t = (v.type as ScalarType).dtype;
+      setup.push(`const ${this.storage(v)} = new ${STORE_TA[t]}($nT);`);
+    }
+    const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
+
+    const code = this.emitItems(items);
+    const lines = [
+      `function ${jsName}(L, $b0, $b1) {`,
+      ...this.declLines(setup),
+      this.paramLets(),
+      "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
+      "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
+      this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
+      "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+      "try {",
+      "for (let $b = $b0; $b < $b1; $b++) {",
+      ...this.blockHeader(),
+      "$st.fill(0);",
+      ...perBlock,
+      ...paramInit,
+      this.san ? "$S.beginBlock($bx, $by, $bz);" : "",
+      ...code,
+      "}",
+      `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`,
+      "}",
+    ];
+    return lines.filter((l) => l !== "").join("\n");
+  }
+
+  private loadVar(v: IR.Var, idx: string): string {
+    const t = (v.type as ScalarType).dtype;
+    return t === "bool" ? `(${this.storage(v)}[${idx}] !== 0)` : `${this.storage(v)}[${idx}]`;
+  }
+  private storeVar(v: IR.Var, idx: string, value: string): string {
+    const t = (v.type as ScalarType).dtype;
+    return `${this.storage(v)}[${idx}] = ${t === "bool" ? `(${value} ? 1 : 0)` : value};`;
+  }
+
+  private emitItems(items: Item[]): string[] {
+    const out: string[] = [];
+    let run: Seg[] = [];
+    const flush = () => {
+      if (run.length) out.push(...this.fused(run));
+      run = [];
+    };
+    for (const it of items) {
+      if (it.k === "seg") {
+        run.push(it);
+        continue;
+      }
+      flush();
+      if (it.k === "raw") out.push(it.code);
+      else if (it.k === "sync") out.push(this.syncCode(it));
+      else for (const p of it.parts) typeof p === "string" ? out.push(p) : out.push(...this.emitItems(p));
+    }
+    flush();
+    return out;
+  }
+
+  private fused(run: Seg[]): string[] {
+    const out: string[] = [];
+    const reads = new Set<IR.Var>(), writes = new Set<IR.Var>(), arrs = new Set<IR.Var>();
+    let tx = false, ty = false, tz = false;
+    for (const s of run) {
+      out.push(...s.prologue);
+      s.reads.forEach((v) => reads.add(v));
+      s.writes.forEach((v) => writes.add(v));
+      s.arrays.forEach((v) => arrs.add(v));
+      tx ||= s.tx;
+      ty ||= s.ty;
+      tz ||= s.tz;
+    }
+    const inner: string[] = [];
+    // Rematerialised locals (and what they depend on), in declaration order.
+    const need = new Set<IR.Var>();
+    const addRemat = (v: IR.Var) => {
+      const e = this.remat.get(v);
+      if (!e || need.has(v)) return;
+      forEachVarExpr(e, addRemat);
+      need.add(v);
+    };
+    for (const v of new Set([...reads, ...writes])) addRemat(v);
+    const rematLines: string[] = [];
+    const probe = this.newSeg();
+    const saved = this.seg;
+    this.seg = probe;
+    for (const v of [...need].sort((a, b) => a.id - b.id)) {
+      this.scalars.add(v);
+      rematLines.push(`${this.vn(v)} = ${this.ex(this.remat.get(v)!)};`);
+    }
+    this.seg = saved;
+    tx ||= probe.tx;
+    ty ||= probe.ty;
+    tz ||= probe.tz;
+    if (tx) inner.push("$tx = $TX[$t];");
+    if (ty) inner.push("$ty = $TY[$t];");
+    if (tz) inner.push("$tz = $TZ[$t];");
+    inner.push(...rematLines);
+    for (const v of new Set([...reads, ...writes])) if (this.perThread.has(v)) inner.push(`${this.vn(v)} = ${this.loadVar(v, "$t")};`);
+    for (const v of arrs) {
+      const a = this.arrays.get(v);
+      if (a?.perThread) inner.push(`${a.data} = ${a.perThread}[$t];`);
+    }
+    for (const s of run) {
+      if (!s.body.length) {
+        inner.push(...s.pre);
+        continue;
+      }
+      inner.push(`${s.label}: {`, ...s.pre, `if ($st[$t] !== 0) break ${s.label};`, ...s.body, "}");
+    }
+    for (const v of writes) if (this.perThread.has(v)) inner.push(this.storeVar(v, "$t", this.vn(v)));
+    const only = run.length === 1 ? run[0]! : undefined;
+    if (only?.range && only.pre.length === 0) {
+      // Only threads whose x index passes the test can do anything (1-D blocks: x is the linear id).
+      out.push(`{ const $lo = $bdy === 1 && $bdz === 1 ? Math.max(0, Math.ceil(${only.range.lo})) : 0, $hi = $bdy === 1 && $bdz === 1 ? Math.min($nT, ${only.range.hi}) : $nT;`);
+      out.push("for ($t = $lo; $t < $hi; $t++) {", ...inner, "} }");
+      return out;
+    }
+    out.push("for ($t = 0; $t < $nT; $t++) {", ...inner, "}");
+    return out;
+  }
+
+  private argAt(a: IR.Expr, idx: string): string {
+    if (a.k === "const") return literal(a.value, (a.type as ScalarType).dtype);
+    if (a.k !== "var") throw new Error("CudaScript simulator: internal error (non-trivial synchronisation argument)");
+    if (this.perThread.has(a.v)) return this.loadVar(a.v, idx);
+    return this.vn(a.v);
+  }
+
+  private setResult(s: SyncStmt, idx: string, value: string): string {
+    const r = s.result;
+    if (!r) return "";
+    if (this.perThread.has(r)) return this.storeVar(r, idx, value);
+    return `${this.vn(r)} = ${value};`;
+  }
+
+  private syncCode(it: SyncItem): string {
+    const s = it.s;
+    const site = it.site;
+    const san = this.san;
+    const lines: string[] = [];
+    switch (s.name) {
+      case "syncthreads":
+        if (san) lines.push(`$S.barrier($sites[${site}], $st, $nT);`);
+        break;
+      case "syncthreadsCount":
+      case "syncthreadsAnd":
+      case "syncthreadsOr": {
+        const p = this.argAt(s.args[0]!, "$u");
+        lines.push("{ let $c = 0, $n = 0;", `for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) { $n++; if (${p}) $c++; }`);
+        const r = s.name === "syncthreadsCount" ? "$c" : s.name === "syncthreadsAnd" ? "($c === $n ? 1 : 0)" : "($c > 0 ? 1 : 0)";
+        lines.push(`const $res = ${r};`);
+        if (san) lines.push(`$S.barrier($sites[${site}], $st, $nT);`);
+        if (s.result && this.perThread.has(s.result)) lines.push(`for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", "$res")}`);
+        else lines.push(this.setResult(s, "$u", "$res"));
+        lines.push("}");
+        break;
+      }
+      default: {
+        // Warp operations: warp by warp over the values every active lane supplied.
+        lines.push("for (let $w = 0; $w < $nT; $w += 32) {");
+        lines.push("const $e = $w + 32 < $nT ? $w + 32 : $nT;");
+        lines.push("let $am = 0;");
+        lines.push("for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) $am |= 1 << ($u - $w);");
+        lines.push("if ($am === 0) continue;");
+        if (s.name !== "activemask") {
+          const mask = this.argAt(s.args[0]!, "$u");
+          if (san) lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) $S.warpMask($sites[${site}], $w, $e, $am, ${mask}, $u);`);
+        }
+        if (san) lines.push("$S.warpSync($w);");
+        const lane = "$u - $w";
+        switch (s.name) {
+          case "syncwarp":
+          case "activemask":
+            if (s.name === "activemask") lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", "($am >>> 0)")}`);
+            break;
+          case "shflSync":
+          case "shflUpSync":
+          case "shflDownSync":
+          case "shflXorSync": {
+            const v = (i: string) => this.argAt(s.args[1]!, i);
+            const x = this.argAt(s.args[2]!, "$u");
+            const src = s.name === "shflSync" ? `(${x}) & 31` : s.name === "shflUpSync" ? `${lane} - (${x})` : s.name === "shflDownSync" ? `${lane} + (${x})` : `${lane} ^ (${x})`;
+            lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) { const $s = ${src}; const $q = $w + $s; ${this.setResult(s, "$u", `($s >= 0 && $s < 32 && $q < $e && (($am >>> $s) & 1) !== 0 ? ${v("$q")} : ${v("$u")})`)} }`);
+            break;
+          }
+          case "ballotSync":
+          case "allSync":
+          case "anySync": {
+            const p = this.argAt(s.args[1]!, "$u");
+            const mask = this.argAt(s.args[0]!, "$u");
+            lines.push(`let $bal = 0; for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0 && ${p}) $bal |= 1 << (${lane});`);
+            const r = s.name === "ballotSync" ? `(($bal & ${mask}) >>> 0)` : s.name === "anySync" ? `(($bal & ${mask}) !== 0)` : `((($am & ${mask}) & ~$bal) === 0)`;
+            lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", r)}`);
+            break;
+          }
+          default:
+            throw new Error(`CudaScript simulator: unknown synchronisation ${s.name}`);
+        }
+        lines.push("}");
+        break;
+      }
+    }
+    return lines.join("\n");
+  }
+}
+
+function containsIndexOrCall(e: IR.Expr): boolean {
+  let found = false;
+  forEachSubExpr(e, (x) => {
+    if (x.k === "index" || x.k === "call" || x.k === "atomic") found = true;
+  });
+  return found;
+}
+
+function forEachSubExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {
+  f(e);
+  switch (e.k) {
+    case "unary":
+      return forEachSubExpr(e.operand, f);
+    case "binary":
+    case "compare":
+    case "logical":
+      forEachSubExpr(e.left, f);
+      return forEachSubExpr(e.right, f);
+    case "select":
+      forEachSubExpr(e.cond, f);
+      forEachSubExpr(e.then, f);
+      return forEachSubExpr(e.else, f);
+    case "convert":
+    case "truthy":
+      return forEachSubExpr(e.value, f);
+    case "index":
+      return e.indices.forEach((i) => forEachSubExpr(i, f));
+    case "call":
+    case "intrinsic":
+      return e.args.forEach((a) => forEachSubExpr(a, f));
+    case "atomic":
+      e.indices.forEach((i) => forEachSubExpr(i, f));
+      if (e.expected) forEachSubExpr(e.expected, f);
+      return forEachSubExpr(e.value, f);
+    default:
+      return;
+  }
+}
+
+function forEachVarExpr(e: IR.Expr, f: (v: IR.Var) => void): void {
+  forEachSubExpr(e, (x) => {
+    if (x.k === "var" && x.type.kind === "scalar") f(x.v);
+  });
+}
+
+function containsSync(s: NStmt): boolean {
+  switch (s.k) {
+    case "sync":
+    case "fnScope":
+      return true;
+    case "if":
+      return s.then.some(containsSync) || (!!s.else && s.else.some(containsSync));
+    case "loop":
+      return s.init.some(containsSync) || s.body.some(containsSync) || s.update.some(containsSync);
+    case "block":
+      return s.body.some(containsSync);
+    default:
+      return false;
+  }
+}
+
+function forEachSync(stmts: readonly NStmt[], f: (s: SyncStmt) => void): void {
+  for (const s of stmts) {
+    if (s.k === "sync") f(s);
+    else if (s.k === "if") {
+      forEachSync(s.then, f);
+      if (s.else) forEachSync(s.else, f);
+    } else if (s.k === "loop") {
+      forEachSync(s.init, f);
+      forEachSync(s.body, f);
+      forEachSync(s.update, f);
+    } else if (s.k === "block" || s.k === "fnScope") forEachSync(s.body, f);
+  }
+}
+
+function forEachArrayDecl(stmts: readonly (IR.Stmt | NStmt)[], f: (s: IR.ArrayDeclStmt | IR.ConstArrayDeclStmt) => void): void {
+  for (const s of stmts) {
+    if (s.k === "arrayDecl" || s.k === "constArrayDecl") f(s);
+    else if (s.k === "if") {
+      forEachArrayDecl(s.then, f);
+      if (s.else) forEachArrayDecl(s.else, f);
+    } else if (s.k === "loop") {
+      forEachArrayDecl(s.init, f);
+      forEachArrayDecl(s.body, f);
+      forEachArrayDecl(s.update, f);
+    } else if (s.k === "block" || s.k === "fnScope") forEachArrayDecl(s.body, f);
+  }
+}
+
+/** Emits the simulator module (one variant) for a file's IrModule. */
+export function emitSimulatorModule(module: IR.IrModule, opts: SimEmitOptions = {}): SimModule {
+  return new ModuleEmitter(module, opts).emit();
+}
+

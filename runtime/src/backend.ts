@@ -1,0 +1,106 @@
+/**
+ * The one interface between the host API (`cuda.toDevice`, `kernel.launch`, streams, events) and a
+ * device. Two implementations: the CPU simulator (runtime/src/simulator/backend.ts) and the GPU (CUDA
+ * driver API through koffi, loading PTX made by the CUDA C++ backend — a later issue).
+ *
+ * The interface is deliberately GPU-shaped: device memory is untyped bytes behind an opaque handle;
+ * copies name a stream and may be asynchronous (the host must synchronise the stream, or use an event,
+ * before it reads the destination of an asynchronous device-to-host copy); launches are asynchronous
+ * on their stream. The simulator happens to complete everything before returning, which is a valid
+ * implementation of the same contract. Errors are CudaScriptErrors (see errors.ts).
+ */
+import type { KernelArtifact } from "@cudascript/compiler";
+import type { DTypeName } from "./dtypes";
+
+export type { KernelArtifact };
+
+/** Opaque device allocation. `bytes` is its size; `backend` says who made it. */
+export interface DeviceBuffer {
+  readonly backend: "gpu" | "simulator";
+  readonly bytes: number;
+  /** Set once freed; using a freed buffer is CSR010. */
+  readonly freed: boolean;
+}
+
+/** A stream: work queued on one stream runs in order. `null` is the default (legacy) stream. */
+export interface StreamHandle {
+  readonly id: number;
+}
+
+export interface EventHandle {
+  readonly id: number;
+}
+
+/** A loaded module: one source file's kernels. */
+export interface ModuleHandle {
+  readonly artifact: KernelArtifact;
+}
+
+export type Dim3Tuple = readonly [number, number, number];
+
+export interface LaunchConfig {
+  readonly grid: Dim3Tuple;
+  readonly block: Dim3Tuple;
+  /** Dynamic shared memory in bytes. */
+  readonly sharedMem: number;
+  readonly stream: StreamHandle | null;
+}
+
+/** One kernel argument, already checked against the kernel's signature. */
+export type KernelArg =
+  | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: DTypeName; readonly shape: readonly number[] }
+  | { readonly kind: "scalar"; readonly dtype: DTypeName; readonly value: number | boolean };
+
+export interface DeviceLimits {
+  readonly maxThreadsPerBlock: number;
+  readonly maxBlockDim: Dim3Tuple;
+  readonly maxGridDim: Dim3Tuple;
+  /** Shared memory a block may use (static + dynamic) without opting in. */
+  readonly maxSharedPerBlock: number;
+  readonly warpSize: number;
+}
+
+export interface DeviceInfo {
+  readonly id: number;
+  readonly name: string;
+  /** e.g. "sm_80"; "sim" for the simulator. */
+  readonly arch: string;
+  readonly totalMemory: number;
+  readonly multiprocessors: number;
+}
+
+export interface Backend {
+  readonly kind: "gpu" | "simulator";
+  /** Human-readable: "simulator (no CUDA driver found)", "NVIDIA A100 (sm_80)". */
+  readonly description: string;
+  readonly limits: DeviceLimits;
+  devices(): readonly DeviceInfo[];
+  selectDevice(id: number): void;
+
+  alloc(bytes: number): DeviceBuffer;
+  free(buffer: DeviceBuffer): void;
+  /** Host → device. With a non-default stream the copy may complete later; `src` must stay unchanged until then. */
+  copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView, stream: StreamHandle | null): void;
+  /** Device → host. With a non-default stream, synchronise the stream before reading `dst`. */
+  copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number, stream: StreamHandle | null): void;
+  copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number, stream: StreamHandle | null): void;
+  memset(dst: DeviceBuffer, offset: number, bytes: number, value: number, stream: StreamHandle | null): void;
+
+  /** Loads (or returns the cached) module for an artifact; the GPU backend compiles/loads PTX here. */
+  loadModule(artifact: KernelArtifact): ModuleHandle;
+  /** Queues a launch. Faults inside the kernel surface as CudaScriptErrors from this call or from the next synchronisation. */
+  launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void;
+
+  createStream(): StreamHandle;
+  destroyStream(stream: StreamHandle): void;
+  synchronizeStream(stream: StreamHandle | null): void;
+  createEvent(): EventHandle;
+  recordEvent(event: EventHandle, stream: StreamHandle | null): void;
+  synchronizeEvent(event: EventHandle): void;
+  /** Milliseconds between two recorded events. */
+  elapsedTime(start: EventHandle, end: EventHandle): number;
+  /** Waits for all work on every stream. */
+  synchronize(): void;
+  /** Releases workers / contexts; the backend is unusable afterwards. */
+  dispose(): void;
+}

@@ -1,0 +1,141 @@
+/**
+ * `cudascript compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]`: checks the
+ * file like `check`, then writes the generated CUDA C++, the PTX / CUBIN from NVRTC, or prints the
+ * per-kernel resources. Exit codes: 0 ok, 1 kernel errors (checker or NVRTC), 2 usage errors or NVRTC
+ * missing (`--emit cuda` alone never needs NVRTC).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  compileModule,
+  generateCuda,
+  KernelChecker,
+  parseComputeCapability,
+  type CompileOutput,
+  type Diagnostic,
+  type KernelResourceUsage,
+} from "@cudascript/compiler";
+import { parseArgs, printUsageError, type Command } from "./args";
+
+const USAGE = `Usage: cudascript compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
+
+Compiles the kernels of a TypeScript file to CUDA C++ and, through NVRTC, to PTX.
+  --arch sm_XX     target GPU (default sm_80)
+  --emit WHAT      cuda, ptx (default), cubin, resources; several with commas: --emit ptx,resources
+  -o, --out DIR    write <name>.cu / <name>.ptx / <name>.cubin / <name>.resources.txt into DIR
+                   (without it, CUDA C++ and PTX go to stdout; cubin needs -o)
+  --lineinfo       line info for every kernel (PTX .loc lines point at the TypeScript)
+  --no-cache       do not read or write the compile cache
+  --nvrtc PATH     use this NVRTC library instead of looking for one
+Exit code: 0 ok, 1 errors in the kernels, 2 usage errors or NVRTC not installed.`;
+
+const EMITS = ["cuda", "ptx", "cubin", "resources"] as const;
+type Emit = (typeof EMITS)[number];
+
+export const compileCommand: Command = async (argv) => {
+  const args = parseArgs(argv, ["help", "h", "no-cache", "lineinfo"], ["arch", "emit", "o", "out", "no-cache", "lineinfo", "nvrtc", "help", "h"]);
+  if ("error" in args) return printUsageError(args.error, USAGE);
+  if (args.flags.has("help") || args.flags.has("h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.positional.length !== 1) return printUsageError(args.positional.length ? "compile one file at a time" : "name the file to compile, e.g. cudascript compile kernels.ts", USAGE);
+  const arch = (args.flags.get("arch") as string | undefined) ?? "sm_80";
+  if (parseComputeCapability(arch) === undefined) return printUsageError(`--arch takes a GPU architecture such as sm_80, not '${arch}'`, USAGE);
+  const emitText = (args.flags.get("emit") as string | undefined) ?? "ptx";
+  const emits = new Set<Emit>();
+  for (const e of emitText.split(",").map((s) => s.trim()).filter(Boolean)) {
+    if (!(EMITS as readonly string[]).includes(e)) return printUsageError(`--emit takes ${EMITS.join(", ")}, not '${e}'`, USAGE);
+    emits.add(e as Emit);
+  }
+  const outDir = (args.flags.get("o") ?? args.flags.get("out")) as string | undefined;
+  if (emits.has("cubin") && !outDir) return printUsageError("--emit cubin writes a binary file: give an output folder with -o", USAGE);
+
+  const file = path.resolve(args.positional[0]!);
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    console.error(`cudascript: no such file: ${args.positional[0]}`);
+    return 2;
+  }
+  const check = new KernelChecker().checkFile(file);
+  printDiagnostics(check.diagnostics);
+  if (check.diagnostics.some((d) => d.severity === "error")) return 1;
+  if (check.module.kernels.length === 0) {
+    console.error(`cudascript: ${rel(file)} has no kernels (cuda.jit) to compile`);
+    return check.isCudaScriptFile ? 0 : 2;
+  }
+  const base = path.basename(file).replace(/\.(c|m)?ts$/, "");
+  if (outDir) fs.mkdirSync(outDir, { recursive: true });
+  const write = (name: string, data: string | Uint8Array) => {
+    const target = path.join(outDir!, name);
+    fs.writeFileSync(target, data);
+    console.log(`wrote ${rel(target)}`);
+  };
+  const print = (text: string) => fs.writeSync(1, text.endsWith("\n") ? text : `${text}\n`);
+
+  const needsNvrtc = emits.has("ptx") || emits.has("cubin") || emits.has("resources");
+  if (!needsNvrtc) {
+    const cuda = generateCuda(check.module).source;
+    if (outDir) write(`${base}.cu`, cuda);
+    else print(cuda);
+    return 0;
+  }
+
+  const out: CompileOutput = await compileModule(check.module, {
+    arch,
+    emit: emits.has("cubin") ? ["ptx", "cubin"] : ["ptx"],
+    resources: emits.has("resources"),
+    cache: !args.flags.has("no-cache"),
+    lineinfo: args.flags.has("lineinfo"),
+    ...(args.flags.has("nvrtc") ? { nvrtcPath: path.resolve(args.flags.get("nvrtc") as string) } : {}),
+  });
+  if (emits.has("cuda") && out.cuda.source) {
+    if (outDir) write(`${base}.cu`, out.cuda.source);
+    else print(out.cuda.source);
+  }
+  if (out.nvrtcUnavailable) {
+    console.error(`cudascript: cannot compile to PTX: ${out.nvrtcUnavailable.message}`);
+    return 2;
+  }
+  printDiagnostics(out.diagnostics);
+  if (!out.ok) return 1;
+  const several = out.modules.length > 1;
+  out.modules.forEach((m, i) => {
+    const suffix = several && i > 0 ? `.${i}` : "";
+    if (several) console.error(`cudascript: module ${i} (${m.nvrtcOptions.slice(1).join(" ") || "default options"}): ${m.kernels.join(", ")}`);
+    if (emits.has("ptx") && m.ptx !== undefined) {
+      if (outDir) write(`${base}${suffix}.ptx`, m.ptx);
+      else print(m.ptx);
+    }
+    if (emits.has("cubin") && m.cubin) write(`${base}${suffix}.cubin`, m.cubin);
+  });
+  if (emits.has("resources")) {
+    const table = resourcesTable(arch, out);
+    print(table);
+    if (outDir) write(`${base}.resources.txt`, table);
+  }
+  return 0;
+};
+
+function resourcesTable(arch: string, out: CompileOutput): string {
+  const rows: string[][] = [["kernel", "registers", "shared", "local", "spill st/ld"]];
+  for (const k of out.cuda.kernels) {
+    const r: KernelResourceUsage | undefined = out.resources.get(k.name);
+    if (!r) continue;
+    rows.push([k.name, String(r.registers), `${r.sharedBytes} B`, `${r.localBytes} B`, `${r.spillStores}/${r.spillLoads} B`]);
+  }
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+  const where = `${arch.replace(/^compute_/, "sm_").replace(/^(\d)/, "sm_$1")}, NVRTC ${out.nvrtcVersion ?? "?"}${out.fromCache ? " (cached)" : ""}`;
+  return [`Resources per thread and block (${where}):`, ...lines].join("\n") + "\n";
+}
+
+function rel(f: string): string {
+  return path.relative(process.cwd(), f) || f;
+}
+
+function printDiagnostics(all: readonly Diagnostic[]): void {
+  for (const d of all) {
+    console.error(`${rel(d.span.file)}:${d.span.line}:${d.span.col} - ${d.severity} ${d.code}: ${d.message}`);
+    for (const r of d.related) console.error(`  ${rel(r.span.file)}:${r.span.line}:${r.span.col}: ${r.message}`);
+  }
+}

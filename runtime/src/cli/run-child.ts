@@ -1,0 +1,46 @@
+/**
+ * The child process of `cudascript run`: runs the bundled program and turns a CudaScript error that
+ * escapes it (a kernel fault, a sanitizer finding, a bad launch) into one clear message with the
+ * TypeScript location of the launch, instead of a stack trace. Exit code 1 then.
+ */
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [bundle, ...rest] = process.argv.slice(2);
+process.argv = [process.argv[0]!, bundle!, ...rest];
+
+/** The runtime package (its dist, and its src that source maps point to). */
+const RUNTIME_DIR = path.join(__dirname, "..", "..") + path.sep;
+
+function callSite(e: Error): string | undefined {
+  for (const line of (e.stack ?? "").split("\n").slice(1)) {
+    const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
+    if (!m) continue;
+    let file = m[1]!.replace(/^file:\/\//, "");
+    if (file.startsWith(RUNTIME_DIR) || file.startsWith("node:") || file.includes("/node_modules/") || file.includes("cudascript-run-")) continue;
+    file = path.relative(process.cwd(), file) || file;
+    return `${file}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
+let reported = false;
+function report(e: unknown): void {
+  if (reported) return;
+  reported = true;
+  const err = e as Error & { code?: string };
+  if (err && err.name === "CudaScriptError") {
+    const site = callSite(err);
+    process.stderr.write(`cudascript: error ${err.message}\n${site ? `  (from the host program at ${site})\n` : ""}`);
+  } else if (err instanceof Error) {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+  } else {
+    process.stderr.write(`cudascript: the program threw ${String(e)}\n`);
+  }
+  process.exit(1);
+}
+
+process.on("uncaughtException", report);
+process.on("unhandledRejection", report);
+
+import(pathToFileURL(bundle!).href).catch(report);

@@ -1,0 +1,63 @@
+/**
+ * Every error the CudaScript runtime raises is a CudaScriptError with a stable code (CSRxxx); the
+ * table is in docs/host-api.md. Kernel faults found by the simulator (out-of-bounds, races, …) carry
+ * the kernel, the TypeScript location, and the block and thread in `details`.
+ */
+
+export const ErrorCodes = {
+  KernelOnlyApi: "CSR001",
+  NotCompiled: "CSR002",
+  ArgumentCount: "CSR003",
+  ArgumentKind: "CSR004",
+  ArgumentDType: "CSR005",
+  ArgumentRank: "CSR006",
+  LaunchConfig: "CSR007",
+  BlockTooLarge: "CSR008",
+  SharedMemoryTooLarge: "CSR009",
+  FreedArray: "CSR010",
+  ShapeMismatch: "CSR011",
+  ScalarValue: "CSR012",
+  InvalidAllocation: "CSR013",
+  InvalidHandle: "CSR014",
+  BackendUnavailable: "CSR015",
+  OutOfBounds: "CSR020",
+  SharedRace: "CSR021",
+  DivergentBarrier: "CSR022",
+  UninitializedShared: "CSR023",
+  Timeout: "CSR024",
+  DivergentWarp: "CSR025",
+  Internal: "CSR030",
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** Where in a kernel a fault happened. */
+export interface FaultDetails {
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal";
+  readonly kernel?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly col?: number;
+  readonly block?: readonly [number, number, number];
+  readonly thread?: readonly [number, number, number];
+  readonly array?: string;
+  readonly index?: number;
+}
+
+export class CudaScriptError extends Error {
+  /** Set for faults inside kernels. */
+  details?: FaultDetails;
+  constructor(
+    readonly code: string,
+    message: string,
+    details?: FaultDetails,
+  ) {
+    super(`${code}: ${message}`);
+    this.name = "CudaScriptError";
+    if (details) this.details = details;
+  }
+}
+
+export function fail(code: ErrorCode, message: string): never {
+  throw new CudaScriptError(code, message);
+}

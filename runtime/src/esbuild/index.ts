@@ -1,0 +1,114 @@
+/**
+ * `cudascript/esbuild`: the esbuild plugin that compiles kernels at build time.
+ *
+ * For every TypeScript file that imports "cudascript" it runs the CudaScript front end and checker
+ * (the TypeScript types are needed, so this cannot happen at run time), reports checker errors as
+ * esbuild errors with file and line, and rewrites each `cuda.jit(fn, options)` into
+ * `cuda.jit(fn, options, ARTIFACT, "name")`, where ARTIFACT (a constant added to the file) holds the
+ * compiled kernels: the simulator's JavaScript (plain and sanitizing), the kernels' signatures and the
+ * serialised IR (for the GPU backend). Kernels built without the plugin fail at launch with CSR002.
+ *
+ *   import { build } from "esbuild";
+ *   import { cudascriptPlugin } from "cudascript/esbuild";
+ *   await build({ entryPoints: ["main.ts"], bundle: true, platform: "node", plugins: [cudascriptPlugin()] });
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Loader, PartialMessage, Plugin } from "esbuild";
+import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker } from "@cudascript/compiler";
+
+export interface CudaScriptPluginOptions {
+  /** Reuse a checker (incremental rebuilds in watch mode keep one per plugin instance anyway). */
+  readonly checker?: KernelChecker;
+  /** Report checker warnings as esbuild warnings (default true). */
+  readonly warnings?: boolean;
+  /** Embed the serialised IR in the artifact (default true; the GPU backend needs it). */
+  readonly includeIr?: boolean;
+  /** Called with each file's artifact (tools, tests). */
+  readonly onArtifact?: (file: string, artifact: KernelArtifact) => void;
+}
+
+const IMPORTS_CUDASCRIPT = /(?:from\s*|import\s*\(?\s*)["']cudascript["']/;
+
+export function cudascriptPlugin(options: CudaScriptPluginOptions = {}): Plugin {
+  return {
+    name: "cudascript",
+    setup(build) {
+      let checker = options.checker;
+      build.onLoad({ filter: /\.(?:c|m)?tsx?$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const text = await fs.promises.readFile(args.path, "utf8");
+        if (!IMPORTS_CUDASCRIPT.test(text)) return undefined;
+        // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const compiler = require("@cudascript/compiler") as typeof import("@cudascript/compiler");
+        checker ??= new compiler.KernelChecker();
+        checker.setFileText(args.path, text);
+        const check = checker.checkFile(args.path);
+        const loader = loaderFor(args.path);
+        const errors = check.diagnostics.filter((d) => d.severity === "error").map((d) => toMessage(d, text));
+        const warnings = options.warnings === false ? [] : check.diagnostics.filter((d) => d.severity === "warning").map((d) => toMessage(d, text));
+        if (errors.length) return { errors, warnings };
+        if (check.module.kernels.length === 0) return { contents: text, loader, warnings };
+        const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
+        options.onArtifact?.(args.path, artifact);
+        const contents = rewriteKernels(text, check, checker, artifact);
+        const watchFiles = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file)])].filter((f) => f !== args.path);
+        return { contents, loader, warnings, watchFiles };
+      });
+    },
+  };
+}
+
+export default cudascriptPlugin;
+
+function loaderFor(file: string): Loader {
+  return file.endsWith("x") ? "tsx" : "ts";
+}
+
+function toMessage(d: Diagnostic, text: string): PartialMessage {
+  const lineText = text.split(/\r?\n/)[d.span.line - 1] ?? "";
+  return {
+    id: d.code,
+    text: `${d.code}: ${d.message}`,
+    location: {
+      file: d.span.file,
+      line: d.span.line,
+      column: Math.max(0, d.span.col - 1),
+      length: Math.max(1, Math.min(d.span.end - d.span.start, lineText.length - (d.span.col - 1))),
+      lineText,
+    },
+    notes: d.related.map((r) => ({ text: r.message, location: { file: r.span.file, line: r.span.line, column: Math.max(0, r.span.col - 1) } })),
+  };
+}
+
+/** Inserts the artifact and the extra arguments of every `cuda.jit(...)` call of the file's kernels. */
+export function rewriteKernels(text: string, check: FileCheck, checker: KernelChecker, artifact: KernelArtifact): string {
+  const info = checker.front.moduleInfo(check.file);
+  if (!info) return text;
+  const id = "__cudascript_artifact";
+  const edits: { at: number; insert: string }[] = [];
+  const sf = info.sourceFile;
+  for (const decl of info.functions.values()) {
+    if (decl.kind !== "kernel" || !artifact.kernels[decl.name]) continue;
+    const call = decl.call;
+    const close = call.end - 1; // the ')'
+    let before = close - 1;
+    while (before > 0 && /\s/.test(text[before]!)) before--;
+    const trailingComma = text[before] === ",";
+    const args = call.arguments.length;
+    const extra = `${args === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(decl.name)}`;
+    edits.push({ at: close, insert: trailingComma ? ` ${extra}` : `, ${extra}` });
+    void sf;
+  }
+  edits.sort((a, b) => b.at - a.at);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
+  // The artifact goes on the first line (after a shebang), so every other line keeps its number.
+  const decl = `const ${id} = ${JSON.stringify(artifact)};`;
+  if (out.startsWith("#!")) {
+    const nl = out.indexOf("\n");
+    return nl < 0 ? `${out}\n${decl}` : `${out.slice(0, nl + 1)}${decl}${out.slice(nl + 1)}`;
+  }
+  return decl + out;
+}

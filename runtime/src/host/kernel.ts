@@ -1,0 +1,209 @@
+/**
+ * A kernel compiled by the CudaScript build (its artifact was embedded by the esbuild plugin):
+ * `kernel.launch(grid, block, { stream, sharedMem })(...args)`. The launch configuration is checked
+ * when `launch` is called, the arguments against the kernel's signature before anything runs; host
+ * typed arrays are copied to the device and back around the launch, as Numba does.
+ */
+import type { Dim3Tuple, KernelArg, KernelArtifact } from "../backend";
+import { dtypes, type DTypeName, type TypedArray } from "../dtypes";
+import { CudaScriptError } from "../errors";
+import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
+import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
+import { currentBackend } from "./device";
+import type { Stream } from "./streams";
+
+type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
+
+const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
+  i8: [-128, 127],
+  u8: [0, 255],
+  i16: [-32768, 32767],
+  u16: [0, 65535],
+  i32: [-2147483648, 2147483647],
+  u32: [0, 4294967295],
+};
+
+export function paramTypeName(p: ParamSignature): string {
+  if (p.kind === "scalar") return p.dtype;
+  if (p.rank === 1) return p.dtype === "bool" ? "Uint8Array (bool)" : dtypes[p.dtype].arrayType.name;
+  return `Array${p.rank}D<${p.dtype}>`;
+}
+
+function signatureText(name: string, sig: readonly ParamSignature[]): string {
+  return `${name}(${sig.map((p) => `${p.name}: ${paramTypeName(p)}`).join(", ")})`;
+}
+
+export function normalizeDim(d: LaunchDim, what: "grid" | "block", kernel: string): Dim3Tuple {
+  const list = typeof d === "number" ? [d] : Array.isArray(d) ? [...d] : undefined;
+  const bad = (why: string): never => {
+    throw new CudaScriptError("CSR007", `kernel '${kernel}': the ${what} ${why}`);
+  };
+  if (!list) return bad(`must be a number or a tuple of 1 to 3 numbers, got ${describeValue(d)}`);
+  if (list.length < 1 || list.length > 3) return bad(`has ${list.length} dimensions; give 1 to 3 ([x], [x, y] or [x, y, z])`);
+  list.forEach((n, i) => {
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1)
+      bad(`size ${"xyz"[i]} must be a whole number ≥ 1, got ${typeof n === "number" ? n : describeValue(n)}${typeof n === "number" && n > 0 && !Number.isInteger(n) ? " (use Math.ceil(n / blockSize) for the grid)" : ""}`);
+  });
+  return [list[0]!, list[1] ?? 1, list[2] ?? 1];
+}
+
+export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
+  readonly name: string;
+  readonly signature: readonly ParamSignature[];
+
+  constructor(
+    readonly artifact: KernelArtifact,
+    kernelName: string,
+    readonly options: unknown,
+  ) {
+    const e = artifact.kernels[kernelName];
+    if (!e) throw new CudaScriptError("CSR002", `kernel '${kernelName}' is missing from its compiled artifact (${artifact.file}): rebuild the program`);
+    this.name = kernelName;
+    this.signature = e.signature;
+  }
+
+  toString(): string {
+    return `Kernel ${signatureText(this.name, this.signature)}`;
+  }
+
+  launch(grid: LaunchDim, block: LaunchDim, options: LaunchOptions = {}): (...args: any[]) => void {
+    const backend = currentBackend();
+    const name = this.name;
+    const g = normalizeDim(grid, "grid", name);
+    const b = normalizeDim(block, "block", name);
+    const L = backend.limits;
+    const threads = b[0] * b[1] * b[2];
+    if (threads > L.maxThreadsPerBlock)
+      throw new CudaScriptError("CSR008", `kernel '${name}': a block of (${b.join(", ")}) has ${threads} threads, but a block can have at most ${L.maxThreadsPerBlock}: use a smaller block and a larger grid`);
+    b.forEach((n, i) => {
+      if (n > L.maxBlockDim[i]!) throw new CudaScriptError("CSR008", `kernel '${name}': block size ${"xyz"[i]} = ${n} is over the limit of ${L.maxBlockDim[i]} for that dimension`);
+    });
+    g.forEach((n, i) => {
+      if (n > L.maxGridDim[i]!) throw new CudaScriptError("CSR007", `kernel '${name}': grid size ${"xyz"[i]} = ${n} is over the limit of ${L.maxGridDim[i]} for that dimension`);
+    });
+    if (typeof options !== "object" || options === null) throw new CudaScriptError("CSR007", `kernel '${name}': launch options must be an object like { stream, sharedMem }, got ${describeValue(options)}`);
+    const sharedMem = options.sharedMem ?? 0;
+    if (typeof sharedMem !== "number" || !Number.isInteger(sharedMem) || sharedMem < 0)
+      throw new CudaScriptError("CSR007", `kernel '${name}': sharedMem is the number of bytes of dynamic shared memory, a whole number ≥ 0, got ${describeValue(sharedMem)}`);
+    const entry = this.artifact.kernels[name]!;
+    const total = sharedMem + entry.staticSharedBytes;
+    if (total > L.maxSharedPerBlock)
+      throw new CudaScriptError(
+        "CSR009",
+        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory plus sharedMem ${sharedMem} is ${total} bytes, over the ${L.maxSharedPerBlock} bytes (48 KiB) a block can have`,
+      );
+    const stream = streamHandle(options.stream as Stream | undefined);
+    const module = backend.loadModule(this.artifact);
+    return (...args: unknown[]) => {
+      const prepared = this.prepareArgs(args);
+      try {
+        backend.launch(module, name, { grid: g, block: b, sharedMem, stream }, prepared.args);
+        for (const c of prepared.copyBack) backend.copyDtoH(c.host, c.dev.buffer, 0, stream);
+        if (prepared.copyBack.length) backend.synchronizeStream(stream);
+      } finally {
+        for (const c of prepared.copyBack) c.dev.free();
+      }
+    };
+  }
+
+  private prepareArgs(args: readonly unknown[]): { args: KernelArg[]; copyBack: { host: TypedArray; dev: DeviceNDArray }[] } {
+    const sig = this.signature;
+    if (args.length !== sig.length)
+      throw new CudaScriptError(
+        "CSR003",
+        `kernel ${signatureText(this.name, sig)} takes ${sig.length} argument${sig.length === 1 ? "" : "s"}, but was launched with ${args.length}`,
+      );
+    // Check everything before copying anything.
+    sig.forEach((p, i) => this.checkArg(p, i, args[i]));
+    const out: KernelArg[] = [];
+    const copyBack: { host: TypedArray; dev: DeviceNDArray }[] = [];
+    try {
+      sig.forEach((p, i) => {
+        const v = args[i];
+        if (p.kind === "scalar") {
+          out.push({ kind: "scalar", dtype: p.dtype, value: scalarValue(p, v) });
+          return;
+        }
+        if (v instanceof DeviceNDArray) {
+          out.push({ kind: "array", buffer: v.buffer, byteOffset: 0, dtype: p.dtype, shape: v.shape });
+          return;
+        }
+        const host = isHostNDArray(v) ? v.data : (v as TypedArray);
+        const shape = isHostNDArray(v) ? v.shape : [host.length];
+        const dev = new DeviceNDArray(shape, dtypes[p.dtype]);
+        currentBackend().copyHtoD(dev.buffer, 0, host, null);
+        copyBack.push({ host, dev });
+        out.push({ kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape });
+      });
+    } catch (e) {
+      for (const c of copyBack) c.dev.free();
+      throw e;
+    }
+    return { args: out, copyBack };
+  }
+
+  private checkArg(p: ParamSignature, i: number, v: unknown): void {
+    const which = `argument ${i + 1} '${p.name}' of kernel '${this.name}'`;
+    const want = paramTypeName(p);
+    if (p.kind === "scalar") {
+      if (p.dtype === "bool") {
+        if (typeof v !== "boolean" && !(typeof v === "number" && (v === 0 || v === 1)))
+          throw new CudaScriptError("CSR004", `${which} is a bool: pass true or false, not ${describeValue(v)}`);
+        return;
+      }
+      if (typeof v !== "number")
+        throw new CudaScriptError("CSR004", `${which} is a number (${p.dtype}), not ${describeValue(v)}${v instanceof DeviceNDArray || ArrayBuffer.isView(v) ? ": check the order of the arguments" : ""}`);
+      const range = INT_RANGES[p.dtype];
+      if (range) {
+        if (!Number.isInteger(v)) throw new CudaScriptError("CSR012", `${which} is an integer (${p.dtype}), got ${v}: pass a whole number (Math.trunc or Math.round it)`);
+        if (v < range[0] || v > range[1]) throw new CudaScriptError("CSR012", `${which} is ${p.dtype}, whose range is ${range[0]} … ${range[1]}, got ${v}`);
+      }
+      return;
+    }
+    const rankText = (r: number) => (r === 1 ? "1-D" : `${r}-D`);
+    if (v instanceof DeviceNDArray) {
+      v.checkAlive(which);
+      if (v.dtype.name !== p.dtype && !(p.dtype === "bool" && v.dtype.name === "u8"))
+        throw new CudaScriptError("CSR005", `${which} expects ${want}, but the device array holds ${v.dtype.name}: copy a ${dtypes[p.dtype].arrayType.name} to the device instead`);
+      if (v.ndim !== p.rank)
+        throw new CudaScriptError("CSR006", `${which} expects a ${rankText(p.rank)} array (${want}), but the device array is ${rankText(v.ndim)} with shape [${v.shape.join(", ")}]${p.rank > 1 ? ": make it with cuda.toDevice(cuda.ndarray(data, [rows, cols]))" : ""}`);
+      return;
+    }
+    let data: unknown, rank: number, shape: readonly number[];
+    if (isHostNDArray(v)) {
+      data = v.data;
+      shape = v.shape;
+      rank = shape.length;
+      const size = shape.reduce((a, b) => a * b, 1);
+      if (!dtypeOfTypedArray(data)) throw new CudaScriptError("CSR004", `${which} expects ${want}; its .data is ${describeValue(data)}, not a typed array`);
+      if ((data as TypedArray).length !== size)
+        throw new CudaScriptError("CSR011", `${which}: shape [${shape.join(", ")}] holds ${size} elements but the data has ${(data as TypedArray).length}`);
+    } else if (dtypeOfTypedArray(v)) {
+      data = v;
+      shape = [(v as TypedArray).length];
+      rank = 1;
+    } else if (Array.isArray(v)) {
+      throw new CudaScriptError("CSR004", `${which} expects ${want}, got a plain JavaScript array: pass ${dtypes[p.dtype].arrayType.name}.from(values)${p.rank > 1 ? ` wrapped as cuda.ndarray(data, shape)` : ""}`);
+    } else {
+      throw new CudaScriptError("CSR004", `${which} expects ${want} (a host typed array or a device array), got ${describeValue(v)}`);
+    }
+    const dt = dtypeOfTypedArray(data)!;
+    if (dt !== p.dtype && !(p.dtype === "bool" && dt === "u8"))
+      throw new CudaScriptError(
+        "CSR005",
+        `${which} expects ${want}, got a ${(data as object).constructor.name} (${dt}): convert it, e.g. ${dtypes[p.dtype].arrayType.name}.from(values)`,
+      );
+    if (rank !== p.rank)
+      throw new CudaScriptError(
+        "CSR006",
+        `${which} expects a ${rankText(p.rank)} array (${want}), got a ${rankText(rank)} one with shape [${shape.join(", ")}]${p.rank > 1 ? `: wrap the data with cuda.ndarray(data, [${p.rank === 2 ? "rows, cols" : "d0, d1, d2"}])` : ": pass the flat typed array (its .data)"}`,
+      );
+  }
+}
+
+function scalarValue(p: ParamSignature, v: unknown): number | boolean {
+  if (p.dtype === "bool") return v === true || v === 1;
+  const n = v as number;
+  if (p.dtype === "f32") return Math.fround(n);
+  return n;
+}

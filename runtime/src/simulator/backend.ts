@@ -1,0 +1,179 @@
+/**
+ * The simulator's implementation of the Backend interface. Device memory is SharedArrayBuffers (so
+ * worker threads can run blocks against it); everything completes before the call returns, which
+ * satisfies the asynchronous contract trivially. Events record wall-clock time when recorded.
+ */
+import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import { CudaScriptError } from "../errors";
+import { defaultWorkers, Executor, type ArgDesc } from "./executor";
+
+export interface SimulatorOptions {
+  /** Executors for large launches, the calling thread included (default: the number of cores; env CUDASCRIPT_WORKERS). */
+  workers: number;
+  /** Launches with fewer threads run in the calling thread (default 32768). */
+  inProcessThreshold: number;
+  /** Whether the calling thread also runs blocks while workers do (default true). */
+  mainThreadExecutes: boolean;
+  /** Run the sanitizer variant of every kernel (env CUDASCRIPT_SANITIZE=1). */
+  sanitize: boolean;
+  /** Stop any kernel still running at this absolute time (ms since epoch); Infinity for none (env CUDASCRIPT_DEADLINE). */
+  deadline: number;
+  /** How the deadline was set, for messages (env CUDASCRIPT_DEADLINE_LABEL). */
+  deadlineLabel?: string;
+  /** Where kernels' console.log output goes (default process.stdout). */
+  print: (text: string) => void;
+}
+
+export class SimBuffer implements DeviceBuffer {
+  readonly backend = "simulator" as const;
+  freed = false;
+  constructor(
+    readonly bytes: number,
+    readonly memory: SharedArrayBuffer,
+  ) {}
+}
+
+export const SIMULATOR_LIMITS: DeviceLimits = {
+  maxThreadsPerBlock: 1024,
+  maxBlockDim: [1024, 1024, 64],
+  maxGridDim: [2147483647, 65535, 65535],
+  maxSharedPerBlock: 48 * 1024,
+  warpSize: 32,
+};
+
+export function simulatorOptionsFromEnv(): SimulatorOptions {
+  const env = process.env;
+  const deadline = env.CUDASCRIPT_DEADLINE && /^\d+$/.test(env.CUDASCRIPT_DEADLINE) ? Number(env.CUDASCRIPT_DEADLINE) : Infinity;
+  return {
+    workers: defaultWorkers(),
+    inProcessThreshold: env.CUDASCRIPT_INPROCESS_THRESHOLD && /^\d+$/.test(env.CUDASCRIPT_INPROCESS_THRESHOLD) ? Number(env.CUDASCRIPT_INPROCESS_THRESHOLD) : 32768,
+    mainThreadExecutes: env.CUDASCRIPT_MAIN_EXECUTES !== "0",
+    sanitize: env.CUDASCRIPT_SANITIZE === "1" || env.CUDASCRIPT_SANITIZE === "true",
+    deadline,
+    deadlineLabel: env.CUDASCRIPT_DEADLINE_LABEL || undefined,
+    print: (text) => process.stdout.write(text),
+  };
+}
+
+let nextHandle = 1;
+
+export class SimulatorBackend implements Backend {
+  readonly kind = "simulator" as const;
+  readonly limits = SIMULATOR_LIMITS;
+  private readonly executor: Executor;
+  private readonly modules = new Map<string, ModuleHandle>();
+  private readonly events = new Map<number, number>();
+  private opts: SimulatorOptions;
+
+  constructor(
+    readonly description = "simulator",
+    opts: Partial<SimulatorOptions> = {},
+  ) {
+    this.opts = { ...simulatorOptionsFromEnv(), ...opts };
+    this.executor = new Executor(this.execOptions());
+  }
+
+  private execOptions() {
+    const o = this.opts;
+    return { workers: o.workers, inProcessThreshold: o.inProcessThreshold, mainThreadExecutes: o.mainThreadExecutes, deadline: o.deadline, deadlineLabel: o.deadlineLabel, print: o.print };
+  }
+
+  get options(): Readonly<SimulatorOptions> {
+    return this.opts;
+  }
+
+  configure(opts: Partial<SimulatorOptions>): void {
+    this.opts = { ...this.opts, ...opts };
+    this.executor.configure(this.execOptions());
+  }
+
+  devices(): readonly DeviceInfo[] {
+    return [{ id: 0, name: "CudaScript simulator", arch: "sim", totalMemory: 0, multiprocessors: this.opts.workers }];
+  }
+
+  selectDevice(id: number): void {
+    if (id !== 0) throw new CudaScriptError("CSR014", `device ${id} does not exist: the simulator has one device, 0`);
+  }
+
+  alloc(bytes: number): DeviceBuffer {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes`);
+    return new SimBuffer(bytes, new SharedArrayBuffer(bytes));
+  }
+
+  free(buffer: DeviceBuffer): void {
+    (buffer as SimBuffer).freed = true;
+  }
+
+  private mem(b: DeviceBuffer): SharedArrayBuffer {
+    if (!(b instanceof SimBuffer)) throw new CudaScriptError("CSR014", "this device buffer does not belong to the simulator");
+    if (b.freed) throw new CudaScriptError("CSR010", "this device array was freed");
+    return b.memory;
+  }
+
+  copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
+    new Uint8Array(this.mem(dst), dstOffset, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+  }
+
+  copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number): void {
+    new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength).set(new Uint8Array(this.mem(src), srcOffset, dst.byteLength));
+  }
+
+  copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number): void {
+    new Uint8Array(this.mem(dst), dstOffset, bytes).set(new Uint8Array(this.mem(src), srcOffset, bytes));
+  }
+
+  memset(dst: DeviceBuffer, offset: number, bytes: number, value: number): void {
+    new Uint8Array(this.mem(dst), offset, bytes).fill(value);
+  }
+
+  loadModule(artifact: KernelArtifact): ModuleHandle {
+    let m = this.modules.get(artifact.hash);
+    if (!m) {
+      m = { artifact };
+      this.modules.set(artifact.hash, m);
+    }
+    return m;
+  }
+
+  launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
+    const a = module.artifact;
+    const sanitize = this.opts.sanitize;
+    const descs: ArgDesc[] = args.map((x) => {
+      if (x.kind === "scalar") return { kind: "scalar", value: x.value };
+      const length = x.shape.reduce((p, q) => p * q, 1);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape };
+    });
+    this.executor.run({
+      variant: { key: `${a.hash}:${sanitize ? "san" : "fast"}`, source: sanitize ? a.simulator.jsSanitize : a.simulator.js },
+      kernel,
+      grid: config.grid,
+      block: config.block,
+      sharedMem: config.sharedMem,
+      args: descs,
+    });
+  }
+
+  createStream(): StreamHandle {
+    return { id: nextHandle++ };
+  }
+  destroyStream(): void {}
+  synchronizeStream(): void {}
+  createEvent(): EventHandle {
+    return { id: nextHandle++ };
+  }
+  recordEvent(event: EventHandle): void {
+    this.events.set(event.id, performance.now());
+  }
+  synchronizeEvent(event: EventHandle): void {
+    if (!this.events.has(event.id)) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
+  }
+  elapsedTime(start: EventHandle, end: EventHandle): number {
+    const a = this.events.get(start.id), b = this.events.get(end.id);
+    if (a === undefined || b === undefined) throw new CudaScriptError("CSR014", `cuda.eventElapsedTime needs two recorded events; ${a === undefined ? "the first" : "the second"} was never recorded`);
+    return b - a;
+  }
+  synchronize(): void {}
+  dispose(): void {
+    this.executor.terminate();
+  }
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+/**
+ * Bundles the VS Code extension with esbuild, from the TypeScript sources (no `tsc -b` needed first):
+ *   dist/extension.js  the client (client/src/extension.ts; `vscode` external)
+ *   dist/server.js     the language server (server/src/server.ts + compiler + ts-morph)
+ *   dist/cli.js        the `cudascript` CLI the extension falls back to when a project has none
+ *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
+ * and copies the native packages that must stay outside a bundle (esbuild's binary for `cudascript
+ * run`, koffi for NVRTC and the CUDA driver) into dist/node_modules, where the bundles find them and
+ * `vsce package --no-dependencies` packs them.
+ *
+ * usage: node scripts/build-extension.mjs [--watch] [--no-minify] [--package]   (--package: then `vsce package` → ./*.vsix)
+ */
+import * as esbuild from "esbuild";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const args = new Set(process.argv.slice(2));
+const minify = !args.has("--no-minify");
+const require = createRequire(join(root, "package.json"));
+
+/** Workspace packages resolve to their TypeScript sources, so the bundle never depends on a stale dist/. */
+const WORKSPACE = {
+  cudascript: "runtime",
+  "@cudascript/compiler": "compiler",
+  "@cudascript/native-bindings": "native-bindings",
+  "@cudascript/server": "server",
+};
+
+function sourceOf(dir, sub) {
+  // "dist/report/protocol" -> "src/report/protocol.ts" (or /index.ts)
+  const rel = sub.replace(/^dist\//, "src/").replace(/\.js$/, "");
+  for (const cand of [`${rel}.ts`, `${rel}/index.ts`, rel]) {
+    const p = join(root, dir, cand);
+    if (existsSync(p) && statSync(p).isFile()) return p;
+  }
+  return undefined;
+}
+
+const workspacePackages = {
+  name: "workspace-sources",
+  setup(build) {
+    build.onResolve({ filter: /^(cudascript|@cudascript\/[\w-]+)(\/.*)?$/ }, (a) => {
+      const m = /^(cudascript|@cudascript\/[\w-]+)(?:\/(.*))?$/.exec(a.path);
+      const dir = WORKSPACE[m[1]];
+      if (!dir) return undefined;
+      const sub = m[2];
+      if (!sub) {
+        const entry = join(root, dir, "src", "index.ts");
+        return existsSync(entry) ? { path: entry } : undefined;
+      }
+      if (sub === "package.json") return { path: join(root, dir, "package.json") };
+      const p = sourceOf(dir, sub);
+      return p ? { path: p } : undefined;
+    });
+  },
+};
+
+/**
+ * server/src/tsapi.ts loads ts-morph through `require.resolve("@cudascript/compiler/package.json")`,
+ * which has nothing to find inside a bundle; in a bundle there is one ts-morph, so import it directly.
+ */
+const bundleSafeTsApi = {
+  name: "bundle-safe-tsapi",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]server[\\/]src[\\/]tsapi\.ts$/ }, () => ({
+      contents: 'import { ts } from "ts-morph";\nexport { ts };\nexport type { ts as TS } from "ts-morph";\n',
+      loader: "ts",
+    }));
+  },
+};
+
+/**
+ * The CLI loads each subcommand with `require("./x-command")` and reports one that is missing from the
+ * build; a subcommand not written yet becomes a module that throws, instead of failing the bundle.
+ */
+const optionalSubcommands = {
+  name: "optional-subcommands",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/[\w-]+-command$/ }, (a) => {
+      if (!/[\\/]runtime[\\/]src[\\/]cli$/.test(a.resolveDir)) return undefined;
+      if (existsSync(join(a.resolveDir, `${a.path}.ts`))) return undefined;
+      return { path: a.path, namespace: "missing-subcommand" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "missing-subcommand" }, (a) => ({
+      contents: `throw new Error(${JSON.stringify(`${a.path.slice(2)} is not part of this build`)});`,
+      loader: "js",
+    }));
+  },
+};
+
+const NATIVE_EXTERNALS = ["koffi", "esbuild", "@esbuild/*", "@koromix/*", "fsevents"];
+
+const node = {
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: "linked",
+  minify,
+  keepNames: true,
+  logLevel: "warning",
+  legalComments: "none",
+  plugins: [workspacePackages, bundleSafeTsApi, optionalSubcommands],
+  // `import.meta.url` in ESM-only dependencies bundled as CommonJS
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
+};
+
+const builds = [
+  { ...node, entryPoints: [join(root, "client/src/extension.ts")], outfile: join(dist, "extension.js"), external: ["vscode", ...NATIVE_EXTERNALS] },
+  { ...node, entryPoints: [join(root, "server/src/server.ts")], outfile: join(dist, "server.js"), external: NATIVE_EXTERNALS },
+  { ...node, entryPoints: [join(root, "runtime/src/cli/main.ts")], outfile: join(dist, "cli.js"), external: NATIVE_EXTERNALS },
+  {
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    minify,
+    sourcemap: "linked",
+    logLevel: "warning",
+    entryPoints: [join(root, "client/src/webview/main.ts")],
+    outfile: join(dist, "webview.js"),
+  },
+  { bundle: true, minify, logLevel: "warning", entryPoints: [join(root, "client/src/webview/panel.css")], outfile: join(dist, "webview.css") },
+];
+
+/** A package's folder, also for packages whose "exports" hide package.json. */
+function packageDir(name) {
+  for (const spec of [`${name}/package.json`, name]) {
+    let p;
+    try {
+      p = require.resolve(spec);
+    } catch {
+      continue;
+    }
+    for (let d = dirname(p); d !== dirname(d); d = dirname(d)) {
+      const pkg = join(d, "package.json");
+      if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === name) return d;
+    }
+  }
+  const direct = join(root, "node_modules", name);
+  return existsSync(join(direct, "package.json")) ? direct : undefined;
+}
+
+/** Native packages the bundles load at run time, copied with just the files they need. */
+function copyNativePackages() {
+  const out = join(dist, "node_modules");
+  rmSync(out, { recursive: true, force: true });
+  const copied = [];
+  const copy = (name, filter = () => true) => {
+    const dir = packageDir(name);
+    if (!dir) return false;
+    cpSync(dir, join(out, name), { recursive: true, dereference: true, filter: (src) => filter(relative(dir, src)) });
+    copied.push(name);
+    return true;
+  };
+  // esbuild: its JS API (lib/) + the platform package with the binary (esbuild/bin is a duplicate of it)
+  copy("esbuild", (p) => !p.startsWith("bin") && !p.endsWith(".d.ts"));
+  const platformPkg = `@esbuild/${process.platform}-${process.arch}`;
+  if (!copy(platformPkg)) console.warn(`warning: ${platformPkg} not installed: 'cudascript run' will not work from the packaged extension`);
+  // koffi: its loader + the platform package with koffi.node
+  copy("koffi", (p) => !p.startsWith("doc") && !p.startsWith("vendor") && !p.endsWith(".d.ts"));
+  const koffiPlatform = `@koromix/koffi-${process.platform}-${process.arch}`;
+  copy(koffiPlatform, (p) => !p.startsWith("musl_"));
+  writeFileSync(join(out, ".cudascript-native"), copied.join("\n") + "\n");
+  return copied;
+}
+
+async function main() {
+  mkdirSync(dist, { recursive: true });
+  const t0 = Date.now();
+  if (args.has("--watch")) {
+    const ctxs = await Promise.all(builds.map((b) => esbuild.context(b)));
+    await Promise.all(ctxs.map((c) => c.watch()));
+    console.log("watching…");
+    return;
+  }
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
+  const native = copyNativePackages();
+  for (const [i, r] of results.entries()) {
+    for (const [file, info] of Object.entries(r.metafile.outputs)) {
+      if (file.endsWith(".map")) continue;
+      console.log(`  ${relative(root, resolve(root, file)).padEnd(22)} ${(info.bytes / 1024).toFixed(0).padStart(6)} KB`);
+    }
+    void i;
+  }
+  console.log(`  dist/node_modules: ${native.join(", ")}`);
+  // the language server's diagnostics link to docs/diagnostics.md; ship it next to the bundle
+  const docs = join(root, "docs", "diagnostics.md");
+  if (existsSync(docs)) {
+    mkdirSync(join(dist, "docs"), { recursive: true });
+    writeFileSync(join(dist, "docs", "diagnostics.md"), readFileSync(docs));
+  }
+  console.log(`extension bundled in ${Date.now() - t0} ms`);
+  if (args.has("--package")) packageVsix();
+}
+
+/** `vsce package` for this platform (the .vsix carries esbuild's and koffi's native binaries). */
+function packageVsix() {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const target = `${process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux"}-${process.arch}`;
+  const out = join(root, `${pkg.name}-${pkg.version}-${target}.vsix`);
+  const vsce = require.resolve("@vscode/vsce/vsce");
+  const flags = ["package", "--no-dependencies", "--target", target, "--out", out, "--skip-license", "--allow-missing-repository", "--no-rewrite-relative-links"];
+  const r = spawnSync(process.execPath, [vsce, ...flags], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status})`);
+  console.log(`packaged ${relative(root, out)} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MB)`);
+}
+
+main().catch((err) => {
+  console.error(err?.message ?? err);
+  process.exit(1);
+});

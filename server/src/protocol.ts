@@ -1,0 +1,67 @@
+/**
+ * CudaScript's extensions to LSP: command ids for the CodeLens, and the custom requests. Plain data —
+ * editor clients and tests import these names (no editor APIs here).
+ */
+
+/** Arguments of every CodeLens command: the document and the kernel's name. */
+export interface KernelCommandArgs {
+  readonly uri: string;
+  readonly kernel: string;
+}
+
+export const Commands = {
+  runKernel: "cudascript.runKernel",
+  showCuda: "cudascript.showCuda",
+  showPtx: "cudascript.showPtx",
+  showOccupancy: "cudascript.showOccupancy",
+} as const;
+
+/** `cudascript/generatedCode`: the CUDA C++ or PTX generated for a document's kernels. */
+export const GeneratedCodeRequest = "cudascript/generatedCode";
+
+export interface GeneratedCodeParams {
+  readonly uri: string;
+  readonly kind: "cuda" | "ptx";
+  /** A kernel to focus: its first generated line is returned as `kernelLine`. */
+  readonly kernel?: string;
+}
+
+export interface GeneratedCodeResult {
+  /** The generated text ("" when it could not be produced; see `error`). */
+  readonly text: string;
+  /** "cuda-cpp" or "ptx". */
+  readonly languageId: string;
+  /** 1-based generated line → 1-based line of the TypeScript document. */
+  readonly lineMap: readonly { generatedLine: number; sourceLine: number }[];
+  /** 1-based line where the requested kernel starts in `text`, when found. */
+  readonly kernelLine?: number;
+  /** Why there is no text (NVRTC missing, errors in the file, no kernels…). */
+  readonly error?: string;
+}
+
+/** `cudascript/occupancy`: the occupancy report behind the hover and the CodeLens summary. */
+export const OccupancyRequest = "cudascript/occupancy";
+
+export interface OccupancyParams {
+  readonly uri: string;
+  readonly kernel: string;
+}
+
+export interface OccupancyResultData {
+  readonly kernel: string;
+  readonly arch: string;
+  /** Registers per thread from NVRTC, or null with `registersNote` saying why it is unknown. */
+  readonly registers: number | null;
+  readonly registersNote?: string;
+  readonly staticSharedBytes: number;
+  readonly dynamicSharedBytes: number;
+  readonly rows: readonly {
+    threadsPerBlock: number;
+    activeBlocksPerSM: number;
+    /** 0..1; an upper bound when registers are unknown. */
+    occupancy: number;
+    limitedBy: string[];
+    suggestion?: string;
+  }[];
+  readonly markdown: string;
+}

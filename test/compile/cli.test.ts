@@ -1,0 +1,85 @@
+/** `cudascript compile` as a user runs it: a child process, real files, exit codes. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { assemblePtx } from "@cudascript/native-bindings";
+import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+
+const repo = path.resolve(__dirname, "../../..");
+const cli = path.join(repo, "runtime/dist/cli/main.js");
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-cli-cache-"));
+process.on("exit", () => fs.rmSync(cacheDir, { recursive: true, force: true }));
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [cli, "compile", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, CUDASCRIPT_CACHE_DIR: cacheDir } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function tmp(t: { after(fn: () => void): void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-cli-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test("--emit ptx -o dir writes a .ptx that ptxas assembles", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const dir = tmp(t);
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx", "-o", dir]);
+  assert.equal(r.code, 0, r.err);
+  const ptx = fs.readFileSync(path.join(dir, "saxpy.ptx"), "utf8");
+  assert.match(ptx, /\.visible \.entry saxpy\(/);
+  assert.match(r.out, /wrote .*saxpy\.ptx/);
+  const a = assemblePtx(ptxas, ptx, "sm_80");
+  assert.ok(a.ok, a.stderr);
+});
+
+test("--emit resources prints registers per kernel", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const r = run(["test/corpus/valid/block_reduce.ts", "--emit", "resources", "--arch", "sm_80"]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /kernel\s+registers\s+shared\s+local\s+spill st\/ld/);
+  assert.match(r.out, /^blockSum\s+\d+\s+512 B\s+0 B\s+0\/0 B$/m);
+});
+
+test("--emit cuda,ptx,cubin -o dir writes all three", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const dir = tmp(t);
+  const r = run(["test/corpus/valid/matmul_tiled.ts", "--emit", "cuda,ptx,cubin", "-o", dir]);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ["matmul_tiled.cu", "matmul_tiled.cubin", "matmul_tiled.ptx"]);
+  assert.match(fs.readFileSync(path.join(dir, "matmul_tiled.cu"), "utf8"), /extern "C" __global__ void matmulTiled\(/);
+});
+
+test("--emit cuda prints CUDA C++ and needs no NVRTC", () => {
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "cuda", "--nvrtc", "/nonexistent/libnvrtc.so.42"]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /#line 4 "saxpy\.ts"\nextern "C" __global__ void saxpy\(/);
+});
+
+test("without NVRTC, --emit ptx exits 2 and says what to install", () => {
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx", "--nvrtc", "/nonexistent/libnvrtc.so.42"]);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /CSN001/);
+  assert.match(r.err, /libnvrtc/);
+  assert.equal(r.out, "");
+});
+
+test("checker errors are printed like `check` and exit 1", () => {
+  const r = run(["test/corpus/invalid/cs3001-local-size-from-param.ts", "--emit", "cuda"]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /^test\/corpus\/invalid\/cs3001-local-size-from-param\.ts:\d+:\d+ - error CS3001: /m);
+  assert.equal(r.out, "");
+});
+
+test("usage errors exit 2", () => {
+  assert.equal(run([]).code, 2);
+  assert.equal(run(["test/corpus/valid/saxpy.ts", "--emit", "sass"]).code, 2);
+  assert.equal(run(["test/corpus/valid/saxpy.ts", "--arch", "volta"]).code, 2);
+  assert.equal(run(["test/corpus/valid/saxpy.ts", "--emit", "cubin"]).code, 2, "cubin needs -o");
+  assert.equal(run(["no/such/file.ts"]).code, 2);
+});

@@ -1,0 +1,184 @@
+/**
+ * Hovers through the real server: occupancy numbers equal to hand-worked cases (sm_80 by default,
+ * sm_75 after a configuration change), registers marked unknown when NVRTC is off, and API docs for
+ * every `cuda.*` member the kernel API has, `Math.*` and dtypes.
+ */
+import { after, before, describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import * as path from "node:path";
+import { find, LspClient, tempDir, uriOf } from "./harness";
+import { OCCUPANCY_FIXTURE } from "./occupancy-fixture";
+
+/*
+ * Hand-worked occupancy (cuda_occupancy.h formulas), registers unknown so no register limit:
+ *
+ * sm_80: 64 warps/SM, 32 blocks/SM, 164 KiB = 167936 B shared/SM, 1 KiB reserved per block,
+ *        allocation granularity 128 B.
+ *   bigTile, 40960 B static: per block roundUp(40960 + 1024, 128) = 41984 → 167936 / 41984 = 4 blocks.
+ *     128 threads = 4 warps: warps limit 16 → 4 blocks → 16 warps = 25 %, limited by shared memory
+ *     256 threads = 8 warps: warps limit 8 → 4 blocks → 32 warps = 50 %, shared memory
+ *     512 threads = 16 warps: warps limit 4 → 4 blocks → 64 warps = 100 %, warps and shared memory
+ *     1024 threads = 32 warps: warps limit 2 → 2 blocks → 64 warps = 100 %, warps
+ *   small, 1024 B static, 256 threads: roundUp(2048, 128) = 2048 → 82 blocks; warps limit 8 → 8 blocks,
+ *     64 warps = 100 %, limited by warps.
+ *   dyn, 0 static + 16384 B dynamic, 128 threads: roundUp(17408, 128) = 17408 → 9 blocks (9.65);
+ *     warps limit 16 → 9 blocks → 36 warps of 64 = 56.25 % → "56.3%", limited by shared memory.
+ * sm_75: 32 warps/SM, 16 blocks/SM, 64 KiB shared/SM, nothing reserved, granularity 256 B.
+ *   bigTile at 256 threads: 65536 / 40960 = 1 block; warps limit 4 → 1 block → 8 of 32 warps = 25 %.
+ */
+
+describe("occupancy hover", () => {
+  let client: LspClient;
+  let config: Record<string, unknown> = {};
+  const dir = tempDir("cs-lsp-hover-");
+  const uri = uriOf(path.join(dir, "occupancy.ts"));
+  const text = OCCUPANCY_FIXTURE;
+
+  before(async () => {
+    client = await LspClient.start({
+      env: { CUDASCRIPT_NVRTC: "off" },
+      initializationOptions: { diagnostics: { debounceMs: 0 } },
+      configuration: () => config,
+    });
+    const diagnostics = await client.openAndWait(uri, text);
+    assert.deepEqual(diagnostics, [], "the fixture must be clean");
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  it("on a launch site: hand-worked numbers for the launch's block size (sm_80)", async () => {
+    const md = await client.hoverText(uri, find(text, "bigTile.launch", 3));
+    assert.ok(md, "no hover");
+    assert.match(md, /on sm_80/);
+    assert.match(md, /\| Static shared memory \| 40 KiB \(40960 bytes\) per block \|/);
+    assert.match(md, /\| Dynamic shared memory \| none \|/);
+    assert.match(md, /\| 256 \| 4 \| ≤ 50% \| shared memory \|/);
+    assert.match(md, /\| Registers per thread \| unknown \(NVRTC not available: disabled by CUDASCRIPT_NVRTC=off\) \|/);
+    assert.match(md, /\*\*Suggestion\*\* \(256 threads\): \S/);
+  });
+
+  it("on `launch(` itself and on a launch argument", async () => {
+    const onLaunch = await client.hoverText(uri, find(text, "small.launch(", 7));
+    assert.match(onLaunch ?? "", /\| 256 \| 8 \| ≤ 100% \| warps \|/);
+    assert.match(onLaunch ?? "", /1 KiB \(1024 bytes\) per block/);
+    const onArg = await client.hoverText(uri, find(text, "small.launch(64, 256", 17));
+    assert.equal(onArg, onLaunch);
+  });
+
+  it("on a kernel's name: 128/256/512/1024 threads", async () => {
+    const md = await client.hoverText(uri, find(text, "const bigTile", 8));
+    assert.ok(md, "no hover");
+    assert.match(md, /\| 128 \| 4 \| ≤ 25% \| shared memory \|/);
+    assert.match(md, /\| 256 \(launch\) \| 4 \| ≤ 50% \| shared memory \|/);
+    assert.match(md, /\| 512 \| 4 \| ≤ 100% \| warps, shared memory \|/);
+    assert.match(md, /\| 1024 \| 2 \| ≤ 100% \| warps \|/);
+    assert.match(md, /upper bound/);
+  });
+
+  it("dynamic shared memory from the launch options", async () => {
+    const md = await client.hoverText(uri, find(text, "dyn.launch", 1));
+    assert.match(md ?? "", /\| Dynamic shared memory \| 16 KiB \(16384 bytes\) per block \(launch\) \|/);
+    assert.match(md ?? "", /\| 128 \| 9 \| ≤ 56\.3% \| shared memory \|/);
+  });
+
+  it("follows the targetArch setting (workspace/configuration): sm_75", async () => {
+    config = { targetArch: "sm_75" };
+    const since = client.publishes(uri).length;
+    await client.changeConfiguration();
+    await client.waitForDiagnostics(uri, () => true, { since });
+    const md = await client.hoverText(uri, find(text, "bigTile.launch", 3));
+    assert.match(md ?? "", /on sm_75/);
+    assert.match(md ?? "", /\| 256 \| 1 \| ≤ 25% \| shared memory \|/);
+    config = {};
+    const since2 = client.publishes(uri).length;
+    await client.changeConfiguration();
+    await client.waitForDiagnostics(uri, () => true, { since: since2 });
+    assert.match((await client.hoverText(uri, find(text, "bigTile.launch", 3))) ?? "", /on sm_80/);
+  });
+
+  it("a launch whose block size is not constant: the common block sizes", async () => {
+    const other = "untitled:variable-block.ts";
+    const src = `${OCCUPANCY_FIXTURE}\nexport function runWith(x: Float32Array, out: Float32Array, tpb: number): void {\n  small.launch(64, tpb)(x, out);\n}\n`;
+    await client.openAndWait(other, src);
+    const md = await client.hoverText(other, find(src, "small.launch(64, tpb)", 3));
+    assert.match(md ?? "", /block size not constant/);
+    for (const t of [128, 256, 512, 1024]) assert.match(md ?? "", new RegExp(`\\| ${t} \\| \\d+ \\| ≤ 100% \\| warps \\|`));
+    await client.close(other);
+  });
+
+  it("the occupancy request returns the same numbers as data", async () => {
+    const r = await client.request<{ registers: number | null; registersNote?: string; staticSharedBytes: number; rows: { threadsPerBlock: number; activeBlocksPerSM: number; occupancy: number; limitedBy: string[] }[] }>(
+      "cudascript/occupancy",
+      { uri, kernel: "bigTile" },
+    );
+    assert.equal(r.registers, null);
+    assert.match(r.registersNote ?? "", /CUDASCRIPT_NVRTC=off/);
+    assert.equal(r.staticSharedBytes, 40960);
+    const row = r.rows.find((x) => x.threadsPerBlock === 256)!;
+    assert.deepEqual([row.activeBlocksPerSM, row.occupancy, row.limitedBy], [4, 0.5, ["sharedMemory"]]);
+  });
+
+  it("logged no internal error", () => {
+    assert.deepEqual(client.internalErrors(), []);
+  });
+});
+
+describe("API hover docs", () => {
+  let client: LspClient;
+  const uri = "untitled:api-docs.ts";
+  // Every cuda.* member of runtime/src/kernel-api.ts, used inside a kernel.
+  const kernelApi = [
+    "threadIdx.x", "blockIdx.y", "blockDim.z", "gridDim.x", "laneid", "warpsize", "grid", "gridsize", "shared.array", "local.array",
+    "const.arrayLike", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
+    "threadfenceSystem", "syncwarp", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
+    "atomic.exch", "atomic.max", "atomic.min", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
+    "allSync", "anySync", "ballotSync", "activemask", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
+  ];
+  const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);
+  const text = ['import { cuda, f32 } from "cudascript";', "export const k = cuda.jit((x: Float32Array) => {", ...lines, "  const m = Math.sqrt(x[0]) + Math.PI + Math.max(1, 2);", "  const y: f32 = 1;", "});", ""].join("\n");
+
+  before(async () => {
+    client = await LspClient.start({ env: { CUDASCRIPT_NVRTC: "off" }, initializationOptions: { diagnostics: { debounceMs: 0 } } });
+    await client.openAndWait(uri, text); // diagnostics do not matter here (members used as values)
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  for (const api of kernelApi) {
+    it(`cuda.${api}: signature, description, Numba equivalent`, async () => {
+      const last = api.split(".").pop()!;
+      const md = await client.hoverText(uri, find(text, `cuda.${api};`, `cuda.${api}`.length - last.length + 1));
+      assert.ok(md, `no hover on cuda.${api}`);
+      assert.match(md, new RegExp(`cuda\\.${api.replace(/\./g, "\\.")}`), "signature");
+      assert.match(md, /Numba: `[^`]+`/, "Numba equivalent");
+      assert.ok(md.split("\n").some((l) => l.length > 20 && !l.startsWith("```") && !l.startsWith("cuda.") && !l.startsWith("Numba")), "description");
+    });
+  }
+
+  it("hovering the namespace part of a path documents the namespace", async () => {
+    const md = await client.hoverText(uri, find(text, "cuda.atomic.add", 6));
+    assert.match(md ?? "", /Atomic read-modify-write/);
+  });
+
+  it("Math.* inside kernels", async () => {
+    assert.match((await client.hoverText(uri, find(text, "Math.sqrt", 6))) ?? "", /Square root[\s\S]*sqrtf/);
+    assert.match((await client.hoverText(uri, find(text, "Math.PI", 6))) ?? "", /π/);
+    assert.match((await client.hoverText(uri, find(text, "Math.max", 6))) ?? "", /Largest argument/);
+  });
+
+  it("dtypes", async () => {
+    assert.match((await client.hoverText(uri, find(text, "y: f32", 4))) ?? "", /32-bit float/);
+  });
+
+  it("nothing on plain identifiers, whitespace, past the end", async () => {
+    assert.equal(await client.hover(uri, find(text, "x[0]", 0)), null);
+    assert.equal(await client.hover(uri, { line: 0, character: 0 }), null);
+    assert.equal(await client.hover(uri, { line: 9999, character: 5 }), null);
+  });
+
+  it("logged no internal error", () => {
+    assert.deepEqual(client.internalErrors(), []);
+  });
+});

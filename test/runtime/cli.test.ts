@@ -1,0 +1,68 @@
+/** `cudascript run` end to end, in child processes. */
+import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { REPO } from "../simulator/helpers";
+
+const CLI = path.join(REPO, "runtime", "dist", "cli", "main.js");
+const FIX = path.join(REPO, "test", "runtime", "fixtures");
+
+function run(args: string[], timeoutMs = 60_000) {
+  const r = spawnSync(process.execPath, [CLI, "run", ...args], { cwd: REPO, encoding: "utf8", timeout: timeoutMs, env: { ...process.env, CUDASCRIPT_BACKEND: "" } });
+  return { code: r.status, out: r.stdout, err: r.stderr, all: r.stdout + r.stderr };
+}
+
+describe("cudascript run", () => {
+  it("runs examples/saxpy.ts on the simulator and prints OK", () => {
+    const r = run(["examples/saxpy.ts"]);
+    assert.equal(r.code, 0, r.all);
+    assert.match(r.out, /^saxpy: 1048576 elements .* max \|error\| 0 — OK$/m);
+    assert.match(r.err, /simulator \(no CUDA driver found\)/);
+  });
+  it("--sanitize runs the sanitizer build", () => {
+    const r = run(["examples/histogram.ts", "--sanitize", "--workers", "2"]);
+    assert.equal(r.code, 0, r.all);
+    assert.match(r.err, /sanitizer on/);
+    assert.match(r.out, /— OK$/m);
+  });
+  it("--timeout 1 stops a runaway kernel with a message and a non-zero exit", () => {
+    const t0 = Date.now();
+    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "1"], 20_000);
+    assert.notEqual(r.code, 0, r.all);
+    assert.ok(Date.now() - t0 < 10_000, "stopped promptly");
+    assert.match(r.out, /launching a kernel that never ends/);
+    assert.doesNotMatch(r.out, /unreachable/);
+    assert.match(r.err, /CSR024.*kernel 'spin'.*--timeout 1 s/);
+    assert.doesNotMatch(r.err, /^\s+at /m, "no stack trace");
+  });
+  it("--timeout 1 --sanitize names the runaway loop's line", () => {
+    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "1", "--sanitize"], 20_000);
+    assert.notEqual(r.code, 0, r.all);
+    assert.match(r.err, /CSR024: runaway loop at test\/runtime\/fixtures\/runaway\.ts:7:3 in kernel 'spin'/);
+  });
+  it("a kernel fault is one clear message with the TypeScript line, exit 1", () => {
+    const r = run([path.join(FIX, "oob.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /cudascript: error CSR020: out-of-bounds read of array 'x' at test\/runtime\/fixtures\/oob\.ts:7:14 in kernel 'shift', block \(7, 0, 0\), thread \(103, 0, 0\): index 1000 is outside 0\.\.999/);
+    assert.match(r.err, /from the host program at test\/runtime\/fixtures\/oob\.ts:12:/);
+    assert.doesNotMatch(r.err, /^\s+at /m, "no stack trace");
+  });
+  it("checker errors fail the build with file and line", () => {
+    const r = run([path.join(FIX, "check-error.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CS1001/);
+    assert.match(r.err, /check-error\.ts:6:/);
+    assert.match(r.err, /was not run/);
+  });
+  it("--backend gpu fails clearly without a CUDA driver", () => {
+    const r = run(["examples/saxpy.ts", "--backend", "gpu"]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CSR015.*no CUDA driver was found.*--backend simulator/);
+  });
+  it("usage errors", () => {
+    assert.equal(run([]).code, 2);
+    assert.equal(run(["examples/saxpy.ts", "--backend", "tpu"]).code, 2);
+    assert.equal(run(["examples/nope.ts"]).code, 2);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The seeded-bug corpus: each bug is reported with the right kind and the TypeScript line marked
+ * `// @bug <kind>`, as a CudaScriptError the host program can catch. Out-of-bounds accesses are
+ * found with the sanitizer off too; races, divergence, uninitialised reads need it.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, it, after } from "node:test";
+import { configureSimulator, CudaScriptError } from "cudascript";
+import type { BugCase } from "../corpus/buggy/case";
+import { compileFile, kernel, REPO } from "./helpers";
+
+const BUGGY = path.join(REPO, "test", "corpus", "buggy");
+const files = fs.readdirSync(BUGGY).filter((f) => f.endsWith(".ts") && f !== "case.ts").sort();
+const CODES: Record<string, string> = {
+  "out-of-bounds": "CSR020",
+  race: "CSR021",
+  "divergent-barrier": "CSR022",
+  "uninitialized-shared": "CSR023",
+  timeout: "CSR024",
+  "divergent-warp": "CSR025",
+};
+
+after(() => configureSimulator({ sanitize: false, deadline: Infinity, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
+
+function marked(file: string): { kind: string; line: number } {
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  const i = lines.findIndex((l) => l.includes("// @bug "));
+  assert.ok(i >= 0, `${file} has no // @bug marker`);
+  return { kind: /@bug ([\w-]+)/.exec(lines[i]!)![1]!, line: i + 1 };
+}
+
+function launch(file: string, sanitize: boolean, workers: number): unknown {
+  const { kind } = marked(file);
+  const { bug } = require(path.join(REPO, "test", "dist", "corpus", "buggy", path.basename(file).replace(/\.ts$/, ".js"))) as { bug: BugCase };
+  configureSimulator({
+    sanitize,
+    workers,
+    inProcessThreshold: workers > 1 ? 0 : 1 << 30,
+    mainThreadExecutes: workers === 1,
+    deadline: kind === "timeout" ? Date.now() + 400 : Infinity,
+    deadlineLabel: "test limit 0.4 s",
+  });
+  const k = kernel(compileFile(file), bug.kernel);
+  try {
+    k.launch(bug.grid as number, bug.block as number, { sharedMem: bug.sharedMem })(...(bug.args() as never[]));
+  } catch (e) {
+    return e;
+  } finally {
+    configureSimulator({ deadline: Infinity });
+  }
+  return undefined;
+}
+
+for (const [label, sanitize, workers] of [["sanitizer on", true, 1], ["sanitizer on, 2 workers", true, 2], ["sanitizer off", false, 1]] as const) {
+  describe(`seeded bugs (${label})`, () => {
+    for (const f of files) {
+      const file = path.join(BUGGY, f);
+      const { kind, line } = marked(file);
+      const { bug } = require(path.join(REPO, "test", "dist", "corpus", "buggy", f.replace(/\.ts$/, ".js"))) as { bug: BugCase };
+      it(`${f}: ${kind} at line ${line}`, () => {
+        const e = launch(file, sanitize, workers);
+        if (!sanitize && bug.needsSanitizer && kind !== "timeout") {
+          assert.equal(e, undefined, "without the sanitizer this bug goes unnoticed (as on a GPU)");
+          return;
+        }
+        assert.ok(e instanceof CudaScriptError, `expected a CudaScriptError, got ${String(e)}`);
+        assert.equal(e.code, CODES[kind], e.message);
+        assert.equal(e.details?.kind, kind, e.message);
+        assert.equal(e.details?.kernel, bug.kernel, e.message);
+        if (kind !== "timeout" || sanitize) {
+          assert.equal(e.details?.line, line, e.message);
+          assert.match(e.message, new RegExp(`${f.replace(".", "\\.")}:${line}:`));
+        }
+        if (kind !== "timeout") {
+          assert.ok(e.details?.block, "names the block");
+          assert.ok(e.details?.thread, "names the thread");
+          assert.match(e.message, /block \(\d+, \d+, \d+\), thread \(\d+, \d+, \d+\)/);
+        }
+      });
+    }
+  });
+}
