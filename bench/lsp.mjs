@@ -9,6 +9,7 @@
  * Targets: p95 ≤ 50 ms after an edit, hover ≤ 20 ms, memory flat (≤ 10 % growth after warm-up).
  *
  * Usage: node bench/lsp.mjs [--kernels 50] [--edits 1000] [--measured 200] [--hovers 200] [--nvrtc off] [--json]
+ *                           [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  * Build first (npx tsc -b). Prints a table; exits 0 whatever the figures (no assertions on time).
  */
 import { spawn } from "node:child_process";
@@ -36,6 +37,8 @@ const HOVERS = Number(opt("hovers", 200));
 const WARMUP_EDITS = 100;
 const NVRTC = opt("nvrtc", "on");
 const JSON_OUT = args.includes("--json");
+/** Extra node flags for the server process, e.g. --node-args "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const NODE_ARGS = opt("node-args", "").split(" ").filter(Boolean);
 
 if (!fs.existsSync(SERVER)) {
   console.error(`bench/lsp.mjs: ${SERVER} not found; build first (npx tsc -b)`);
@@ -90,7 +93,7 @@ function generate(kernels) {
 
 const env = { ...process.env };
 if (NVRTC === "off") env.CUDASCRIPT_NVRTC = "off";
-const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env });
+const child = spawn(process.execPath, [...NODE_ARGS, SERVER, "--stdio"], { stdio: ["pipe", "pipe", "pipe"], env });
 let stderr = "";
 child.stderr.on("data", (b) => (stderr += b));
 const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));

@@ -81,7 +81,7 @@ function time(fn, reps) {
 }
 
 const f = Math.fround;
-const REPS = quick ? 2 : 4;
+const REPS = quick ? 3 : Number(process.env.CUDASCRIPT_BENCH_REPS ?? 6);
 
 // ── workloads ──
 const N_ADD = quick ? 1 << 22 : 1 << 24;

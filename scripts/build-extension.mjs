@@ -3,7 +3,8 @@
  * Bundles the VS Code extension with esbuild, from the TypeScript sources (no `tsc -b` needed first):
  *   dist/extension.js  the client (client/src/extension.ts; `vscode` external)
  *   dist/server.js     the language server (server/src/server.ts + compiler + ts-morph)
- *   dist/cli.js        the `cudascript` CLI the extension falls back to when a project has none
+ *   dist/runtime/      the `cudascript` CLI (cli/main.js) the extension falls back to when a project has
+ *                      none, with the runtime it runs programs on (index.js, worker.js, cli/run-child.js)
  *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
  * and copies the native packages that must stay outside a bundle (esbuild's binary for `cudascript
  * run`, koffi for NVRTC and the CUDA driver) into dist/node_modules, where the bundles find them and
@@ -115,7 +116,16 @@ const node = {
 const builds = [
   { ...node, entryPoints: [join(root, "client/src/extension.ts")], outfile: join(dist, "extension.js"), external: ["vscode", ...NATIVE_EXTERNALS] },
   { ...node, entryPoints: [join(root, "server/src/server.ts")], outfile: join(dist, "server.js"), external: NATIVE_EXTERNALS },
-  { ...node, entryPoints: [join(root, "runtime/src/cli/main.ts")], outfile: join(dist, "cli.js"), external: NATIVE_EXTERNALS },
+  // The CLI finds its pieces next to itself (run-child.js, ../index.js as the programs' runtime, the
+  // simulator's worker.js next to the runtime): one bundle per piece, laid out as in runtime/dist.
+  ...[
+    ["runtime/src/cli/main.ts", "runtime/cli/main.js"],
+    ["runtime/src/cli/run-child.ts", "runtime/cli/run-child.js"],
+    ["runtime/src/index.ts", "runtime/index.js"],
+    ["runtime/src/simulator/worker.ts", "runtime/worker.js"],
+  ]
+    .filter(([src]) => existsSync(join(root, src)))
+    .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: NATIVE_EXTERNALS })),
   {
     bundle: true,
     platform: "browser",
@@ -182,6 +192,8 @@ async function main() {
     return;
   }
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
+  rmSync(join(dist, "cli.js"), { force: true });
+  rmSync(join(dist, "cli.js.map"), { force: true });
   const native = copyNativePackages();
   for (const [i, r] of results.entries()) {
     for (const [file, info] of Object.entries(r.metafile.outputs)) {

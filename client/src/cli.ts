@@ -1,7 +1,7 @@
 /**
  * Which `cudascript` CLI runs a program: the one installed in the program's own project
  * (node_modules/cudascript, the version its imports resolve to), else the one bundled in the extension
- * (dist/cli.js). No editor imports.
+ * (dist/runtime/cli/main.js). No editor imports.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -37,7 +37,7 @@ export function findProjectCli(fromDir: string): string | undefined {
 export function findCli(fromDir: string, extensionRoot: string): CliLocation | undefined {
   const project = findProjectCli(fromDir);
   if (project) return { script: project, source: "project" };
-  const bundled = path.join(extensionRoot, "dist", "cli.js");
+  const bundled = path.join(extensionRoot, "dist", "runtime", "cli", "main.js");
   if (fs.existsSync(bundled)) return { script: bundled, source: "extension" };
   return undefined;
 }

@@ -200,6 +200,8 @@ interface SyncItem {
   readonly k: "sync";
   readonly s: SyncStmt;
   readonly site: number;
+  /** Inside a masked construct: threads may be parked, so a barrier checks for divergence. */
+  readonly masked: boolean;
   unit?: number;
 }
 interface RawItem {
@@ -351,6 +353,7 @@ class FnEmitter {
   private seg: Seg | undefined;
   private exits: Exit[] = [];
   private fnScopes: { id: number; R: number }[] = [];
+  private maskedDepth = 0;
   private mode: "fast" | "fission" | "device";
   private uni: Uniformity | undefined;
   private perThread = new Set<IR.Var>();
@@ -436,7 +439,7 @@ class FnEmitter {
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${TA[t.dtype]}.BYTES_PER_ELEMENT));`);
         else setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}(${shape.reduce((a, b) => a * b, 1)});`);
         perBlock.push(`${local}.fill(0);`);
-        if (this.san) setup.push(`$san.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)});`);
+        if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { W: $W${st.id}, WE: $WE${st.id}, WS: $WS${st.id}, R: $R${st.id}, RE: $RE${st.id}, RS: $RS${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`${local}.length`] : shape.map(String);
       this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });
@@ -621,8 +624,18 @@ class FnEmitter {
     this.noteArray(e.array.v);
     const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
     const { pre, flat } = this.addr(a, e.indices, site);
-    const s = this.sanCall(a, "r", flat, site);
-    if (s) pre.push(s);
+    if (this.san && typeof a.shId === "number" && this.mode !== "device") {
+      // Inline fast path of the sanitizer's read check (see Sanitizer.r in the runtime).
+      const id = a.shId;
+      this.usesSan = true;
+      pre.push(
+        `(($sw = $W${id}[${flat}]) === $t || ($sw >= 0 && $S.bsync > $WE${id}[${flat}]) || $S.rs(${id}, ${flat}, $t, ${site}))`,
+        `(($RE${id}[${flat}] === $S.ep && (($sr = $R${id}[${flat}]) === $t || $sr === -2)) || ($R${id}[${flat}] === -1 && (($R${id}[${flat}] = $t), ($RE${id}[${flat}] = $S.ep), ($RS${id}[${flat}] = ${site}), true)) || $S.rr(${id}, ${flat}, $t, ${site}))`,
+      );
+    } else {
+      const s = this.sanCall(a, "r", flat, site);
+      if (s) pre.push(s);
+    }
     let v = `${a.data}[${flat}]`;
     if (a.dtype === "bool") v = `(${v} !== 0)`;
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
@@ -637,6 +650,14 @@ class FnEmitter {
     const v = this.ex(value);
     this.depth -= 2;
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
+    if (this.san && typeof a.shId === "number" && this.mode !== "device") {
+      // Inline fast path of the sanitizer's write check (Sanitizer.w re-checks everything on the slow path).
+      const id = a.shId;
+      this.usesSan = true;
+      const fast =
+        `(($sw = $W${id}[${flat}]) === $t || $sw === -1 || $S.bsync > $WE${id}[${flat}]) && (($sr = $R${id}[${flat}]) === -1 || $sr === $t || ($sr >= 0 && $S.bsync > $RE${id}[${flat}]))`;
+      return `{ ${checks}const $sv = ${v}; if (${fast}) { $W${id}[${flat}] = $t; $WE${id}[${flat}] = $S.ep; $WS${id}[${flat}] = ${site}; $R${id}[${flat}] = -1; } else $S.w(${id}, ${flat}, $t, ${site}, ${a.data}[${flat}] !== $sv); ${a.data}[${flat}] = $sv; }`;
+    }
     if (this.san && a.shId !== undefined) {
       const s = this.sanCall(a, "w", flat, site, `, ${a.data}[${flat}] !== $sv`)!;
       return `{ ${checks}const $sv = ${v}; ${s}; ${a.data}[${flat}] = $sv; }`;
@@ -897,7 +918,7 @@ class FnEmitter {
 
   private declLines(setup: string[]): string[] {
     const out = [...setup];
-    if (this.san) out.push("let $wd = 1048576;");
+    if (this.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0;");
     const vars = [...this.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.vn(v)} = ${this.zero(v.type)}`).join(", ")};`);
     if (this.tempMax >= 0) {
@@ -1210,7 +1231,7 @@ class FnEmitter {
       case "sync": {
         if (s.result) this.scalars.add(s.result);
         const site = this.me.site(BARRIER_OPS.has(s.name) ? "barrier" : "warp", s.span, this.fn, { op: s.name });
-        return [{ k: "sync", s, site }];
+        return [{ k: "sync", s, site, masked: this.maskedDepth > 0 }];
       }
       case "break":
       case "continue": {
@@ -1247,10 +1268,14 @@ class FnEmitter {
     const PT = this.codeCounter++, PE = this.codeCounter++;
     const out: Item[] = [];
     out.push(this.inSeg((o) => o.push(`if (!${this.ex(s.cond)}) $st[$t] = ${PT};`)));
+    this.maskedDepth++;
     out.push(...this.items(s.then));
+    this.maskedDepth--;
     if (s.else && s.else.length) {
       out.push(this.preSeg(`{ const $s = $st[$t]; if ($s === ${PT}) $st[$t] = 0; else if ($s === 0) $st[$t] = ${PE}; }`));
+      this.maskedDepth++;
       out.push(...this.items(s.else));
+      this.maskedDepth--;
       out.push(this.preSeg(`if ($st[$t] === ${PE}) $st[$t] = 0;`));
     } else out.push(this.preSeg(`if ($st[$t] === ${PT}) $st[$t] = 0;`));
     return out;
@@ -1295,10 +1320,12 @@ class FnEmitter {
     if (wd) inner.push(this.raw(wd));
     const x: Exit = { kind: "masked", B, C, usedC: false };
     this.exits.push(x);
+    this.maskedDepth++;
     inner.push(...this.items(s.body));
     this.exits.pop();
     if (x.usedC) inner.push(this.preSeg(`if ($st[$t] === ${C}) $st[$t] = 0;`));
     inner.push(...this.items(s.update));
+    this.maskedDepth--;
     inner.push(count(true));
     out.push({ k: "nest", parts: [`${label}: for (;;) {`, inner, "}"] });
     out.push(this.preSeg(`if ($st[$t] === ${B}) $st[$t] = 0;`));
@@ -1310,7 +1337,9 @@ class FnEmitter {
     this.fnScopes.push({ id: s.id, R });
     const savedExits = this.exits;
     this.exits = [];
+    this.maskedDepth++;
     const body = this.items(s.body);
+    this.maskedDepth--;
     this.exits = savedExits;
     this.fnScopes.pop();
     return [...body, this.preSeg(`if ($st[$t] === ${R}) $st[$t] = 0;`)];
@@ -1543,7 +1572,7 @@ class FnEmitter {
     const lines: string[] = [];
     switch (s.name) {
       case "syncthreads":
-        if (san) lines.push(`$S.barrier($sites[${site}], $st, $nT);`);
+        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();");
         break;
       case "syncthreadsCount":
       case "syncthreadsAnd":
@@ -1552,7 +1581,7 @@ class FnEmitter {
         lines.push("{ let $c = 0, $n = 0;", `for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) { $n++; if (${p}) $c++; }`);
         const r = s.name === "syncthreadsCount" ? "$c" : s.name === "syncthreadsAnd" ? "($c === $n ? 1 : 0)" : "($c > 0 ? 1 : 0)";
         lines.push(`const $res = ${r};`);
-        if (san) lines.push(`$S.barrier($sites[${site}], $st, $nT);`);
+        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();");
         if (s.result && this.perThread.has(s.result)) lines.push(`for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", "$res")}`);
         else lines.push(this.setResult(s, "$u", "$res"));
         lines.push("}");

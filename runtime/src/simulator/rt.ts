@@ -270,7 +270,7 @@ export function formatG(v: number, p = 6, alt = false): string {
 
 // ───────────────────────── sanitizer ─────────────────────────
 
-interface Shadow {
+export interface Shadow {
   readonly name: string;
   readonly length: number;
   /** Last writer (linear thread id), -1 none. */
@@ -291,8 +291,10 @@ interface Shadow {
 export class Sanitizer {
   private readonly shadows: (Shadow | undefined)[] = [];
   private readonly byArray = new Map<unknown, number>();
-  private ep = 1;
-  private bsync = 0;
+  /** Current epoch (advances at every synchronisation); read by the emitted fast path. */
+  ep = 1;
+  /** Epoch of the last block barrier. */
+  bsync = 0;
   private readonly wsync: Int32Array;
   private block: [number, number, number] = [0, 0, 0];
   private sites: SimSite[] = [];
@@ -355,6 +357,25 @@ export class Sanitizer {
 
   private t3(t: number): string {
     return `(${this.coords(t).join(", ")})`;
+  }
+
+  /** Shadow arrays of a shared array, for the emitted inline fast path. */
+  shadow(id: number): Shadow {
+    return this.shadows[id]!;
+  }
+
+  /** Slow path of a read's writer check: ordered by a warp synchronisation, or a fault. */
+  rs(id: number, i: number, t: number, site: number): boolean {
+    const s = this.shadows[id]!;
+    const w = s.W[i]!;
+    if (w === t || (w !== -1 && this.ordered(w, s.WE[i]!, t))) return true;
+    return this.readFault(s, i, t, site, w);
+  }
+
+  /** Slow path of a read: record the reader. */
+  rr(id: number, i: number, t: number, site: number): boolean {
+    this.recordRead(this.shadows[id]!, i, t, site);
+    return true;
   }
 
   // The per-access entry points are kept tiny so that V8 inlines them into the kernel; the rare
@@ -460,6 +481,12 @@ export class Sanitizer {
         arrived,
       );
     }
+    this.ep++;
+    this.bsync = this.ep;
+  }
+
+  /** A barrier every running thread reached (outside divergent code, by construction). */
+  sync(): void {
     this.ep++;
     this.bsync = this.ep;
   }

@@ -141,6 +141,14 @@ test("Run File on examples/saxpy.ts (the project's example)", async () => {
   console.log(`  ${result.output.trim().split("\n").slice(-1)[0]} · panel: ${summary.launches} launch(es), ${summary.arrays.length} array(s)`);
 }, { timeout: 150_000 });
 
+test("a program outside any project runs with the CLI bundled in the .vsix", async () => {
+  const file = vscode.Uri.file(path.join(path.dirname(ws()), "standalone", "standalone.ts"));
+  assert.ok(!fs.existsSync(path.join(path.dirname(ws()), "node_modules")), "no node_modules above the program");
+  const result = await vscode.commands.executeCommand("cudascript.runFile", file);
+  assert.equal(result.state, "ok", `run state (${result.message})\n${result.output}`);
+  assert.match(result.output, /standalone: out\[0\] = 5, out\[n-1\] = 5/);
+}, { timeout: 150_000 });
+
 test("Run Kernel runs one kernel from its @run tag and reports its arrays", async () => {
   const result = await vscode.commands.executeCommand("cudascript.runKernel", { uri: fileUri("kernels.ts").toString(), kernel: "saxpy" });
   assert.ok(result, "Run Kernel returned a result");
