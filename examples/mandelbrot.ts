@@ -4,7 +4,7 @@
  *
  *   npx cudascript run examples/mandelbrot.ts
  */
-import { cuda, f32, i32, Array2D } from "cudascript";
+import { cuda, f32, i32, Array2D, report } from "cudascript";
 
 const MAX_ITER = 200;
 
@@ -62,6 +62,7 @@ for (let r = 0; r < 24; r++) {
 }
 console.log(lines.join("\n"));
 const inside = image.data.reduce((k: number, v: number) => k + (v >= MAX_ITER ? 1 : 0), 0);
+report("image", image); // drawn as a heatmap in the VS Code results panel
 const ok = mismatches === 0;
 console.log(`mandelbrot: ${W}×${H} image, ${inside} points inside, ${mismatches} pixels differ from the TypeScript reference — ${ok ? "OK" : "FAILED"}`);
 if (!ok) process.exitCode = 1;

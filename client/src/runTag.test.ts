@@ -75,14 +75,13 @@ test("generateHostProgram imports the kernel, launches once, reports arrays", ()
   const [s, img] = findKernels(SAXPY);
   const spec = parseRunTag(runTagText(s!.doc)!);
   const prog = generateHostProgram(s!, spec, { importPath: "../src/saxpy", displayPath: "src/saxpy.ts" });
-  assert.match(prog, /import \{ cuda, f32 \} from "cudascript";/);
-  assert.match(prog, /import \{ arrayRecord, writeRecord \} from "cudascript\/dist\/report\/writer";/);
+  assert.match(prog, /import \{ cuda, f32, report \} from "cudascript";/);
   assert.match(prog, /import \{ saxpy \} from "\.\.\/src\/saxpy";/);
   assert.match(prog, /const arg0_a = 2\.5;/);
   assert.match(prog, /const arg1_x = fillRandom\(alloc\(\[\(1<<20\)\], f32\)\);/);
   assert.match(prog, /saxpy\.launch\(4096, 256\)\(arg0_a, arg1_x, arg2_y, arg3_out\);/);
   assert.match(prog, /\["out", "f32", \[\(1<<20\)\], arg3_out\],/);
-  assert.match(prog, /writeRecord\(arrayRecord\(pass \? name : name \+ " \(unchanged\)", dtype, shape, data\)\)/);
+  assert.match(prog, /report\(pass \? name : name \+ " \(unchanged\)", data, \{ shape \}\)/);
   const p2 = generateHostProgram(img!, parseRunTag("grid=[4,3] block=[16,16] args=[scalar(48), zeros([64, 48])]"), { importPath: "./k", displayPath: "k.ts" });
   assert.match(p2, /const arg1_counts = fillZeros\(alloc\(\[\(64\), \(48\)\], i32\)\);/);
   assert.match(p2, /image\.launch\(\[4,3\], \[16,16\]\)\(arg0_w, cuda\.ndarray\(arg1_counts, \[\(64\), \(48\)\] as \[number, number\]\)\);/);

@@ -340,9 +340,8 @@ export function generateHostProgram(kernel: KernelInfo, spec: RunSpec, options: 
     `// Arguments from its @run tag: ${spec.args.map((a) => a.text).join(", ")}. Safe to delete.`,
     `/* eslint-disable */`,
     `// @ts-nocheck`,
-    `import { ${imports} } from "cudascript";`,
-    // the results protocol's writer (what cudascript's report() writes), read by the results panel
-    `import { arrayRecord, writeRecord } from "cudascript/dist/report/writer";`,
+    // report() publishes arrays to the results panel (no-op outside a run from the editor)
+    `import { ${imports}, report } from "cudascript";`,
     `import { ${kernel.name} } from ${JSON.stringify(options.importPath)};`,
     ``,
     `type Store = { length: number; [i: number]: number };`,
@@ -374,7 +373,7 @@ export function generateHostProgram(kernel: KernelInfo, spec: RunSpec, options: 
     `// outputs (arrays the kernel changed) first, then the inputs`,
     `const changed = arrays.map((a, i) => { const d = a[3], b = before[i]; for (let k = 0; k < d.length; k++) if (d[k] !== b[k] && !(d[k] !== d[k] && b[k] !== b[k])) return true; return false; });`,
     `for (const pass of [true, false])`,
-    `  arrays.forEach(([name, dtype, shape, data], i) => { if (changed[i] === pass) writeRecord(arrayRecord(pass ? name : name + " (unchanged)", dtype, shape, data)); });`,
+    `  arrays.forEach(([name, , shape, data], i) => { if (changed[i] === pass) report(pass ? name : name + " (unchanged)", data, { shape }); });`,
     `console.log(${JSON.stringify(`ran ${kernel.name} with grid=`)} + JSON.stringify(${spec.grid}) + " block=" + JSON.stringify(${spec.block}));`,
     ``,
   ].join("\n");

@@ -583,7 +583,12 @@ class FunctionLowerer {
       } else this.report(Codes.UnsupportedParameterType, d.type, r.message);
     }
     if (isConst && init) {
+      const before = this.diags.list.length;
       const c = this.foldConst(init);
+      if (c && this.diags.list.slice(before).some((x) => x.code === Codes.ConstantOverflow.code)) {
+        this.bind(name, { k: "poison" });
+        return [];
+      }
       if (c) {
         this.bind(name, { k: "const", value: c, dtype: annotated, node: d });
         return [];
@@ -927,7 +932,18 @@ class FunctionLowerer {
 
   private weakConst(value: number | boolean, node: ts.Node, isInt?: boolean): IR.ConstExpr {
     const int = isInt ?? (typeof value === "number" && Number.isInteger(value));
-    const type = typeof value === "boolean" ? BOOL : int ? I32 : scalar(this.defaultFloat);
+    // An integer literal takes the narrowest 32-bit type holding it: i32, else u32 (`0xffffffff`,
+    // `4000000000 >>> 0`); beyond that it can only be a float.
+    const type =
+      typeof value === "boolean"
+        ? BOOL
+        : int && value >= -2147483648 && value <= 2147483647
+          ? I32
+          : int && value >= 0 && value <= 4294967295
+            ? U32
+            : int
+              ? F64
+              : scalar(this.defaultFloat);
     const e: IR.ConstExpr = { k: "const", type, value, span: this.span(node) };
     WEAK.add(e);
     return e;
@@ -973,7 +989,10 @@ class FunctionLowerer {
           if (b?.k === "const") return this.constExpr(b.value, e, b.dtype);
         }
         if (!containsAssignment(e)) {
+          const before = this.diags.list.length;
           const c = this.foldConst(e);
+          // An overflowing constant was reported where it is computed: do not build on its value.
+          if (c && this.diags.list.slice(before).some((d) => d.code === Codes.ConstantOverflow.code)) return this.error(e);
           if (c) return this.constExpr(c, e);
         }
       }
@@ -1544,10 +1563,6 @@ class FunctionLowerer {
 
   private printable(v: IR.Expr): { fmt: string; e: IR.Expr } {
     const d = (v.type as ScalarType).dtype;
-    if (WEAK.has(v)) {
-      const dt = this.weakDefault(v);
-      return { fmt: dt === "i32" ? "%d" : dt === "bool" ? "%d" : "%g", e: this.convertTo(v, dt === "bool" ? "i32" : dt) };
-    }
     if (d === "u32") return { fmt: "%u", e: v };
     if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
     if (d === "bool") return { fmt: "%d", e: this.convertTo(v, "i32") };

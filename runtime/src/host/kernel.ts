@@ -10,6 +10,7 @@ import { CudaScriptError } from "../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { currentBackend } from "./device";
+import { reportFault, reportingLaunches, reportLaunch } from "../report/launches";
 import type { Stream } from "./streams";
 
 type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
@@ -95,11 +96,25 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     const stream = streamHandle(options.stream as Stream | undefined);
     const module = backend.loadModule(this.artifact);
     return (...args: unknown[]) => {
+      const timed = reportingLaunches();
+      const t0 = timed ? performance.now() : 0;
       const prepared = this.prepareArgs(args);
+      const t1 = timed ? performance.now() : 0;
       try {
         backend.launch(module, name, { grid: g, block: b, sharedMem, stream }, prepared.args);
+        if (timed) backend.synchronizeStream(stream);
+        const t2 = timed ? performance.now() : 0;
         for (const c of prepared.copyBack) backend.copyDtoH(c.host, c.dev.buffer, 0, stream);
         if (prepared.copyBack.length) backend.synchronizeStream(stream);
+        if (timed)
+          reportLaunch(backend, this.artifact, name, { grid: g, block: b, sharedMem }, {
+            hostToDeviceMs: prepared.copyBack.length ? t1 - t0 : undefined,
+            kernelMs: t2 - t1,
+            deviceToHostMs: prepared.copyBack.length ? performance.now() - t2 : undefined,
+          });
+      } catch (err) {
+        reportFault(backend, err);
+        throw err;
       } finally {
         for (const c of prepared.copyBack) c.dev.free();
       }

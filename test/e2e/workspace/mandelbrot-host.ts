@@ -1,5 +1,5 @@
+import { report } from "cudascript";
 // Host program: a 512×384 Mandelbrot image, reported as a 2-D array (the results panel draws it).
-import { report } from "./report";
 import { mandelbrot } from "./kernels";
 
 const width = 512;

@@ -1,5 +1,5 @@
+import { report } from "cudascript";
 // Host program: saxpy on 1M elements, checked against a CPU reference, reported to the results panel.
-import { report } from "./report";
 import { saxpy } from "./kernels";
 
 const n = 1 << 20;

@@ -1,0 +1,93 @@
+/**
+ * Results records for launches: when CUDASCRIPT_RESULTS_FILE is set (the VS Code results panel sets
+ * it), every launch reports its configuration, timings and occupancy, and a kernel fault reports a
+ * finding with its source location. Timing a launch synchronises its stream, so this only happens
+ * when someone is listening.
+ */
+import { computeOccupancy } from "@cudascript/compiler";
+import type { Backend, Dim3Tuple, KernelArtifact } from "../backend";
+import { CudaScriptError } from "../errors";
+import { PROTOCOL_VERSION } from "./protocol";
+import { nextLaunchId, resultsEnabled, writeRecord } from "./writer";
+
+/** Occupancy is reported for this arch on the simulator (no registers are known there). */
+const SIMULATOR_REFERENCE_ARCH = "sm_80";
+
+let runWritten = false;
+
+function writeRunRecord(backend: Backend): void {
+  if (runWritten) return;
+  runWritten = true;
+  const device = backend.devices()[0];
+  writeRecord({
+    type: "run",
+    version: PROTOCOL_VERSION,
+    program: process.argv[1] ?? "",
+    backend: backend.kind,
+    device: backend.kind === "gpu" && device ? `${device.name} (${device.arch})` : backend.description,
+    startedAt: new Date().toISOString(),
+  });
+}
+
+export interface LaunchTiming {
+  hostToDeviceMs?: number;
+  kernelMs: number;
+  deviceToHostMs?: number;
+}
+
+/** Whether launches should be timed and reported. */
+export function reportingLaunches(): boolean {
+  return resultsEnabled();
+}
+
+export function reportLaunch(
+  backend: Backend,
+  artifact: KernelArtifact,
+  kernel: string,
+  config: { grid: Dim3Tuple; block: Dim3Tuple; sharedMem: number },
+  timing: LaunchTiming,
+): number {
+  writeRunRecord(backend);
+  const entry = artifact.kernels[kernel];
+  const id = nextLaunchId();
+  const threads = config.block[0] * config.block[1] * config.block[2];
+  const arch = backend.kind === "gpu" ? (backend.devices()[0]?.arch ?? SIMULATOR_REFERENCE_ARCH) : SIMULATOR_REFERENCE_ARCH;
+  let occupancy: { arch: string; percent: number; limitedBy: string[]; registers?: number } | undefined;
+  try {
+    const o = computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: undefined, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem });
+    occupancy = { arch, percent: Math.round(o.occupancy * 1000) / 10, limitedBy: [...o.limitedBy] };
+  } catch {
+    occupancy = undefined;
+  }
+  writeRecord({
+    type: "launch",
+    id,
+    kernel,
+    file: entry?.file,
+    line: entry?.line,
+    grid: [...config.grid],
+    block: [...config.block],
+    sharedMemBytes: config.sharedMem,
+    backend: backend.kind,
+    timings: timing,
+    occupancy,
+  });
+  return id;
+}
+
+/** A kernel fault (out of bounds, race, …) as a finding with its TypeScript location. */
+export function reportFault(backend: Backend, err: unknown): void {
+  if (!resultsEnabled() || !(err instanceof CudaScriptError)) return;
+  writeRunRecord(backend);
+  const d = err.details;
+  writeRecord({
+    type: "finding",
+    kind: d?.kind ?? err.code,
+    message: err.message,
+    kernel: d?.kernel,
+    file: d?.file,
+    line: d?.line,
+    block: d?.block ? [...d.block] : undefined,
+    thread: d?.thread ? [...d.thread] : undefined,
+  });
+}
