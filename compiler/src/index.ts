@@ -2,7 +2,9 @@ export * from "./ir/types";
 export * from "./ir/nodes";
 export * from "./diagnostics/codes";
 export * from "./diagnostics/diagnostic";
-export { CudaProject } from "./frontend/project";
+export { CudaProject, type TextChange } from "./frontend/project";
+/** The TypeScript API the front end parses with (ts-morph's bundled copy), for tools built on the compiler. */
+export { ts } from "ts-morph";
 export { FrontEnd } from "./frontend/program";
 export { KernelChecker, STATIC_SHARED_LIMIT, type FileCheck } from "./checker/checker";
 export type { LaunchSite } from "./checker/launch-sites";

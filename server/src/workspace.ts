@@ -176,8 +176,6 @@ export class Workspace {
       const result = this.checker.checkFile(entry.path);
       const millis = performance.now() - start;
       this.deps.update(this.checker, entry.path);
-      // Old file versions stay reachable from the front end's constant cache until pruned.
-      this.checker.front.pruneCaches();
       const checked: CheckedDocument = { uri, path: entry.path, version: entry.doc.version, result, millis };
       this.results.set(uri, checked);
       this.hooks.checked(checked, entry.doc);

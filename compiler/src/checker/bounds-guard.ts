@@ -13,7 +13,8 @@ import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
 import { visitExpr } from "./divergence";
 
-export function checkBoundsGuards(fn: IR.IrFunction): Diagnostic[] {
+/** `textOf` gives the source text of a span, for the guard the fix inserts (`if (base + t < out.length)`). */
+export function checkBoundsGuards(fn: IR.IrFunction, textOf?: (span: IR.Span) => string): Diagnostic[] {
   if (fn.kind !== "kernel") return [];
   const threadVars = threadIndexVars(fn.body);
   const guardFlags = boolGuards(fn.body, threadVars);
@@ -57,12 +58,14 @@ export function checkBoundsGuards(fn: IR.IrFunction): Diagnostic[] {
         if (unguarded && !reported.has(e.span.line)) {
           reported.add(e.span.line); // one per line: the guard fixes every access on it
           const arr = e.array.v.name;
+          const index = textOf?.(idx.span).trim() || unguarded;
+          const guard = /^[\w.$]+$/.test(index) ? index : `(${index})`;
           out.push(
             makeDiagnostic(
               Codes.UnguardedIndex,
               e.span,
-              `threads whose index ${unguarded} is ≥ ${arr}.length would access past the end of '${arr}' (the last block usually has extra threads): guard it with if (${unguarded} < ${arr}.length)`,
-              { fix: { kind: "addBoundsGuard", indexText: unguarded, arrayText: arr } },
+              `threads whose index ${index} is ≥ ${arr}.length would access past the end of '${arr}' (the last block usually has extra threads): guard it with if (${guard} < ${arr}.length)`,
+              { fix: { kind: "addBoundsGuard", indexText: index, arrayText: arr } },
             ),
           );
         }

@@ -16,7 +16,7 @@ import { byteSize } from "../ir/types";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
-import { CudaProject } from "../frontend/project";
+import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
@@ -53,6 +53,7 @@ export class KernelChecker implements LowerHost {
   private readonly cache = new Map<string, CachedLowering>();
   private readonly inProgress = new Set<string>();
   private readonly constArrays = new Map<string, ConstArray>();
+  private constantsGeneration = -1;
   /** Per checkFile round: memoised keys (file versions do not change during a round). */
   private round = { envKeys: new Map<string, string>(), fnKeys: new Map<string, string>(), lowered: new Map<string, CachedLowering>() };
 
@@ -61,22 +62,34 @@ export class KernelChecker implements LowerHost {
     this.front = new FrontEnd(project);
   }
 
-  setFileText(file: string, text: string): void {
-    this.project.setFileText(file, text);
+  /** Sets an unsaved buffer's text; `change` (the edited range) allows an incremental re-parse. */
+  setFileText(file: string, text: string, change?: TextChange): void {
+    this.project.setFileText(file, text, change);
   }
 
   removeFile(file: string): void {
+    const abs = this.project.getFile(file)?.path;
     this.project.removeFile(file);
+    if (abs) for (const id of [...this.cache.keys()]) if (splitId(id)[0] === abs) this.cache.delete(id);
   }
 
   /** Checks one file. Never throws: an internal failure becomes a CS9001 diagnostic. */
   checkFile(file: string): FileCheck {
     this.round = { envKeys: new Map(), fnKeys: new Map(), lowered: new Map() };
+    if (this.project.generation !== this.constantsGeneration) {
+      this.front.clearConstants();
+      this.constantsGeneration = this.project.generation;
+    }
     const module = this.front.moduleInfo(file);
     if (!module) return emptyCheck(file, false);
     if (!module.importsCudascript) return emptyCheck(module.file, false);
     const diagnostics: Diagnostic[] = [];
     const own: IrFunction[] = [];
+    // Functions deleted or renamed since the last check leave the cache.
+    for (const id of [...this.cache.keys()]) {
+      const [f, name] = splitId(id);
+      if (f === module.file && !module.functions.has(name)) this.cache.delete(id);
+    }
     for (const decl of module.functions.values()) {
       const r = this.lowered(module, decl);
       diagnostics.push(...r.diagnostics);
@@ -96,7 +109,7 @@ export class KernelChecker implements LowerHost {
     const staticSharedBytes = new Map<string, number>();
     for (const fn of own) {
       diagnostics.push(...this.safely(fn.span, () => checkDivergentBarriers(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
-      diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn)));
+      diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn, (span) => module.sourceFile.text.slice(span.start, span.end))));
       if (fn.kind !== "kernel") continue;
       const shared = this.sharedArraysOf(fn, reachable);
       const total = shared.reduce((a, s) => a + s.bytes, 0);

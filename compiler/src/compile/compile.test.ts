@@ -164,3 +164,13 @@ test("the PTX assembles with a standalone ptxas for sm_80", async (t) => {
   const run = assemblePtx(ptxas, r.ptx!, "sm_80");
   assert.ok(run.ok, run.stderr);
 });
+
+test("PTX .file entries name the real TypeScript file, whatever the working directory", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const m = moduleOf(SAXPY.replace("cuda.jit((", "cuda.jit((").replace("});", "}, { lineinfo: true });"));
+  const r = await compileModule(m, { cache: false });
+  assert.ok(r.ok, r.diagnostics.map((d) => d.message).join("\n"));
+  const files = [...r.ptx!.matchAll(/^\s*\.file\s+\d+\s+"([^"]*)"/gm)].map((x) => x[1]);
+  assert.ok(files.length > 0, "lineinfo PTX has a .file table");
+  assert.ok(files.includes(`${VIRTUAL_ROOT}/k.ts`), files.join(", "));
+});

@@ -239,7 +239,7 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
       if (cache && key) compiled.cacheFile = cache.write(key, entry) ?? compiled.cacheFile;
     }
     compiled.log = entry.log;
-    if (entry.ptx !== undefined) compiled.ptx = entry.ptx;
+    if (entry.ptx !== undefined) compiled.ptx = absolutePtxFiles(entry.ptx, module);
     if (wantCubin && entry.cubin) compiled.cubin = entry.cubin;
     if (resources) {
       for (const r of nb.parseKernelResources(entry.log)) {
@@ -279,4 +279,20 @@ export function compileModuleSync(module: IrModule, options: CompileOptions = {}
   let step = plan.next();
   while (!step.done) step = plan.next(step.value.nvrtc.compile(step.value.request));
   return step.value;
+}
+
+/**
+ * `#line` directives name TypeScript files relative to the module (readable, and the same on every
+ * machine, so cache entries are shareable), but NVRTC resolves those names against the process's
+ * working directory in the PTX's `.file` table. Point each `.file` back at the real TypeScript file so
+ * that `.loc` lines map to it wherever the compile ran.
+ */
+export function absolutePtxFiles(ptx: string, module: IrModule): string {
+  const files = new Set<string>([module.file]);
+  for (const f of [...module.kernels, ...module.deviceFunctions]) files.add(f.span.file);
+  const byRelative = [...files].map((abs) => ({ abs, rel: path.relative(path.dirname(module.file), abs).split(path.sep).join("/") || path.basename(abs) }));
+  return ptx.replace(/^(\s*\.file\s+\d+\s+)"([^"]*)"/gm, (line, head: string, name: string) => {
+    const hit = byRelative.find((f) => name === f.rel || name.endsWith("/" + f.rel));
+    return hit ? `${head}"${hit.abs}"` : line;
+  });
 }

@@ -122,14 +122,14 @@ export class FrontEnd {
     return this.moduleConst(sym.module, sym.decl).value;
   }
 
-  /** Drops memoised constants of old file versions. */
-  pruneCaches(): void {
-    for (const decl of this.constCache.keys()) {
-      const sf = decl.getSourceFile();
-      const info = this.infos.get(sf.fileName);
-      if (!info || info.info.sourceFile !== sf) this.constCache.delete(decl);
-    }
+  /**
+   * Forgets folded constants. Called when any file changed: a constant may depend on constants of
+   * other files, and the old syntax trees must not stay reachable through this cache.
+   */
+  clearConstants(): void {
+    this.constCache.clear();
   }
+
 }
 
 /** `new Float32Array([1, 2, 3])` / `Float32Array.of(1, 2, 3)` / `Float32Array.from([1, 2])` with literal numbers. */

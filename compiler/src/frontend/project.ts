@@ -14,11 +14,35 @@ export interface ProjectFile {
   readonly version: number;
 }
 
+/** The range an edit replaced: `oldLength` characters at `start` became `newLength` characters. */
+export interface TextChange {
+  readonly start: number;
+  readonly oldLength: number;
+  readonly newLength: number;
+}
+
+/** A wrong change range would corrupt an incremental parse: check it against the two texts. */
+function isConsistent(oldText: string, newText: string, c: TextChange): boolean {
+  if (c.start < 0 || c.start + c.oldLength > oldText.length || newText.length - oldText.length !== c.newLength - c.oldLength) return false;
+  return oldText.slice(0, c.start) === newText.slice(0, c.start) && oldText.slice(c.start + c.oldLength) === newText.slice(c.start + c.newLength);
+}
+
+/** The smallest range replaced between two texts (common prefix and suffix kept). */
+function changedRange(oldText: string, newText: string): TextChange {
+  let start = 0;
+  const max = Math.min(oldText.length, newText.length);
+  while (start < max && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < max - start && oldText.charCodeAt(oldText.length - 1 - end) === newText.charCodeAt(newText.length - 1 - end)) end++;
+  return { start, oldLength: oldText.length - start - end, newLength: newText.length - start - end };
+}
+
 export class CudaProject {
   private readonly project: Project;
   private readonly versions = new Map<string, { version: number; sf: ts.SourceFile }>();
   private readonly resolutionCache = new Map<string, string | undefined>();
   private versionCounter = 0;
+  private readonly staleInTsMorph = new Set<string>();
   private readonly compilerOptions: ts.CompilerOptions = {
     strict: true,
     target: ts.ScriptTarget.ES2022,
@@ -36,15 +60,24 @@ export class CudaProject {
     });
   }
 
-  /** Sets (or replaces) a file's text, as for an unsaved editor buffer. */
-  setFileText(filePath: string, text: string): ProjectFile {
+  /**
+   * Sets (or replaces) a file's text, as for an unsaved editor buffer. With `change` (the range an
+   * editor edit replaced), the previous syntax tree is updated incrementally instead of re-parsed.
+   */
+  setFileText(filePath: string, text: string, change?: TextChange): ProjectFile {
     const abs = path.resolve(filePath);
     if (!this.versions.has(abs)) this.resolutionCache.clear(); // a new file may satisfy an import
     const existing = this.versions.get(abs);
     if (existing && existing.sf.text === text) return { path: abs, sourceFile: existing.sf, version: existing.version };
-    const sf = this.project.createSourceFile(abs, text, { overwrite: true }).compilerNode;
+    // Without a range from the editor, the edited range is where the old and new texts differ.
+    if (existing && !change) change = changedRange(existing.sf.text, text);
+    const sf =
+      existing && change && isConsistent(existing.sf.text, text, change)
+        ? ts.updateSourceFile(existing.sf, text, { span: { start: change.start, length: change.oldLength }, newLength: change.newLength })
+        : ts.createSourceFile(abs, text, ts.ScriptTarget.ES2022, /*setParentNodes*/ true, ts.ScriptKind.TS);
     const version = ++this.versionCounter;
     this.versions.set(abs, { version, sf });
+    this.staleInTsMorph.add(abs);
     return { path: abs, sourceFile: sf, version };
   }
 
@@ -52,8 +85,15 @@ export class CudaProject {
   removeFile(filePath: string): void {
     const abs = path.resolve(filePath);
     this.versions.delete(abs);
+    this.staleInTsMorph.delete(abs);
+    this.versionCounter++;
     const sf = this.project.getSourceFile(abs);
     if (sf) this.project.removeSourceFile(sf);
+  }
+
+  /** Increases whenever any file changes: caches spanning files key on it. */
+  get generation(): number {
+    return this.versionCounter;
   }
 
   /** The file's current text: the in-memory one if set, else read from disk. Undefined when unreadable. */
@@ -102,8 +142,16 @@ export class CudaProject {
     this.resolutionCache.clear();
   }
 
-  /** The ts-morph project, for the rare paths that need TypeScript's type checker. */
+  /**
+   * The ts-morph project, for the rare paths that need TypeScript's type checker. Files changed
+   * since the last call are brought in first (the hot paths never need this).
+   */
   get tsMorph(): Project {
+    for (const abs of this.staleInTsMorph) {
+      const v = this.versions.get(abs);
+      if (v) this.project.createSourceFile(abs, v.sf.text, { overwrite: true });
+    }
+    this.staleInTsMorph.clear();
     return this.project;
   }
 }

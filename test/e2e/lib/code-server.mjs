@@ -36,12 +36,18 @@ export function descendants(pid) {
   return out;
 }
 
+/** Running (a zombie — killed, waiting to be reaped by a parent that may never do it — counts as gone). */
 const alive = (pid) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true; // no /proc: trust kill(0)
   }
 };
 
@@ -69,7 +75,7 @@ export async function killTree(pid, graceMs = 2000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   if ([...all].some(alive)) signal("SIGKILL");
-  await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 20 && [...all].some(alive); i++) await new Promise((r) => setTimeout(r, 100));
   return [...all];
 }
 
