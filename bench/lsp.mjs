@@ -240,7 +240,7 @@ const rows = [
 if (JSON_OUT) {
   console.log(JSON.stringify({ rows, editTimes, hoverTimes, rssWarm, rssEnd, firstMs }, null, 2));
 } else {
-  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ["measure", "value", "target", ""][i].length));
+  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ["measure", "value", "target", "status"][i].length));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(w[i])).join(" | ")} |`;
   console.log(line(["measure", "value", "target", "status"]));
   console.log(`|${w.map((n) => "-".repeat(n + 2)).join("|")}|`);

@@ -62,19 +62,6 @@ const workspacePackages = {
   },
 };
 
-/**
- * server/src/tsapi.ts loads ts-morph through `require.resolve("@cudascript/compiler/package.json")`,
- * which has nothing to find inside a bundle; in a bundle there is one ts-morph, so import it directly.
- */
-const bundleSafeTsApi = {
-  name: "bundle-safe-tsapi",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]server[\\/]src[\\/]tsapi\.ts$/ }, () => ({
-      contents: 'import { ts } from "ts-morph";\nexport { ts };\nexport type { ts as TS } from "ts-morph";\n',
-      loader: "ts",
-    }));
-  },
-};
 
 /**
  * The CLI loads each subcommand with `require("./x-command")` and reports one that is missing from the
@@ -107,7 +94,7 @@ const node = {
   keepNames: true,
   logLevel: "warning",
   legalComments: "none",
-  plugins: [workspacePackages, bundleSafeTsApi, optionalSubcommands],
+  plugins: [workspacePackages, optionalSubcommands],
   // `import.meta.url` in ESM-only dependencies bundled as CommonJS
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },

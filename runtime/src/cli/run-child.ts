@@ -43,4 +43,10 @@ function report(e: unknown): void {
 process.on("uncaughtException", report);
 process.on("unhandledRejection", report);
 
+// The program's `cudascript` is this runtime (run-command marks it external): set up what the backend
+// chosen by the parent (CUDASCRIPT_BACKEND) needs before the program's first line, e.g. page-locked
+// memory for cuda.pinnedArray on the GPU.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+(require("../host/device") as typeof import("../host/device")).installHostHooks();
+
 import(pathToFileURL(bundle!).href).catch(report);

@@ -13,17 +13,19 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs, printUsageError, type Command } from "./args";
 import { CudaScriptError } from "../errors";
-import { chooseBackend, type BackendRequest } from "../host/device";
+import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
 
 Builds the host program with its kernels and runs it.
 
 Options:
-  --backend auto|gpu|simulator   where kernels run (default auto: the GPU when a CUDA driver and a
-                                 device are present, else the simulator)
+  --backend auto|gpu|simulator   where kernels run (default auto, or CUDASCRIPT_BACKEND: the GPU when
+                                 the CUDA driver loads, cuInit succeeds and a device exists, else the
+                                 simulator, saying why; 'cudascript doctor' shows what is missing)
   --sanitize                     simulator: detect shared-memory races, uninitialised shared reads,
-                                 divergent barriers and runaway loops (out-of-bounds is always on)
+                                 divergent barriers and runaway loops (out-of-bounds is always on);
+                                 runs on the simulator even where a GPU is present
   --timeout <s>                  stop the program after s seconds (default 60; 0 = no limit)
   --workers <n>                  simulator worker threads (default: the number of cores)`;
 
@@ -45,19 +47,23 @@ export const runCommand: Command = async (argv) => {
     console.error(`cudascript: no such file: ${file}`);
     return 2;
   }
-  const backend = ((args.flags.get("backend") as string | undefined) ?? "auto") as BackendRequest;
-  if (!["auto", "gpu", "simulator"].includes(backend)) return printUsageError(`--backend takes auto, gpu or simulator, not '${backend}'`, USAGE);
+  const backendFlag = args.flags.get("backend") as string | undefined;
+  const backend = (backendFlag ?? (process.env.CUDASCRIPT_BACKEND || "auto")) as BackendRequest;
+  if (!["auto", "gpu", "simulator"].includes(backend))
+    return printUsageError(backendFlag !== undefined ? `--backend takes auto, gpu or simulator, not '${backend}'` : `CUDASCRIPT_BACKEND=${backend} is not a backend: use auto, gpu or simulator`, USAGE);
   const timeoutText = (args.flags.get("timeout") as string | undefined) ?? String(DEFAULT_TIMEOUT_S);
   const timeout = Number(timeoutText);
   if (!Number.isFinite(timeout) || timeout < 0) return printUsageError(`--timeout takes a number of seconds ≥ 0, not '${timeoutText}'`, USAGE);
   const workersText = args.flags.get("workers") as string | undefined;
   if (workersText !== undefined && !/^[1-9]\d*$/.test(workersText)) return printUsageError(`--workers takes a whole number ≥ 1, not '${workersText}'`, USAGE);
   const sanitize = args.flags.has("sanitize");
+  if (sanitize && backend === "gpu") return printUsageError("--sanitize runs kernels on the simulator; it cannot be combined with --backend gpu", USAGE);
 
-  // 1. Which backend (fails early and clearly for --backend gpu without a driver).
-  let description: string;
+  // 1. Which backend (fails early and clearly for --backend gpu without a GPU). The decision is made
+  //    here, printed once with its reason, and passed to the program's process.
+  let choice: BackendChoice;
   try {
-    description = chooseBackend(backend).description;
+    choice = chooseBackend(sanitize ? "simulator" : backend);
   } catch (e) {
     if (e instanceof CudaScriptError) {
       console.error(`cudascript: --backend ${backend}: ${e.message}`);
@@ -65,6 +71,8 @@ export const runCommand: Command = async (argv) => {
     }
     throw e;
   }
+  const description = sanitize && backend === "auto" ? "simulator (--sanitize)" : choice.description;
+  const why = choice.reason ? ` — ${choice.reason}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build.
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-run-"));
@@ -73,13 +81,13 @@ export const runCommand: Command = async (argv) => {
     const built = await buildProgram(entry, bundle);
     if (!built) return 1;
 
-    console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}`);
+    console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
 
     // 3. Run in a child process.
     const deadline = timeout > 0 ? Date.now() + timeout * 1000 : undefined;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      CUDASCRIPT_BACKEND: "simulator",
+      CUDASCRIPT_BACKEND: choice.kind,
       CUDASCRIPT_SANITIZE: sanitize ? "1" : "0",
       CUDASCRIPT_RUN: "1",
     };

@@ -1,14 +1,50 @@
 /**
- * Which backend runs kernels: CUDASCRIPT_BACKEND = auto (default) | gpu | simulator. `auto` uses the
- * GPU when a CUDA driver and a device are present (and this build has the GPU backend), otherwise the
- * simulator, and `describeBackendChoice` says why.
+ * Which backend runs kernels: CUDASCRIPT_BACKEND = auto (default) | gpu | simulator.
+ *
+ * - `auto` uses the GPU when the CUDA driver library loads, cuInit succeeds and a device exists
+ *   (`probeCuda()` from @cudascript/native-bindings), otherwise the simulator; `chooseBackend` says
+ *   why in `description` ("simulator (no CUDA driver found)") and `reason` (one line) / `detail`
+ *   (the full explanation with the fix).
+ * - `gpu` fails with CSR015 (and the reason) when there is no usable GPU.
+ * - `simulator` never touches the driver.
+ *
+ * `cudascript run` decides in the parent process, prints the choice and the reason once, and passes
+ * the decision to the program's process. A program started otherwise decides on first use; when a
+ * CUDA driver is installed but unusable it prints the reason once on stderr (a machine without any
+ * NVIDIA driver silently uses the simulator: `cuda.backend` says which).
  */
-import * as fs from "node:fs";
+import type { CudaProbe } from "@cudascript/native-bindings/cuda";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
+import type { GpuBackend } from "../gpu/backend";
 import { SimulatorBackend, type SimulatorOptions } from "../simulator/backend";
 
 export type BackendRequest = "auto" | "gpu" | "simulator";
+
+type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
+function cudaBindings(): CudaBindings {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@cudascript/native-bindings/cuda") as CudaBindings;
+}
+
+let gpuProbe: CudaProbe | undefined;
+
+/** Loads libcuda, runs cuInit and lists devices, once per process (never throws). */
+export function probeGpu(): CudaProbe {
+  if (gpuProbe) return gpuProbe;
+  try {
+    gpuProbe = cudaBindings().probeCuda();
+  } catch (e) {
+    // koffi missing or unloadable on this platform: no GPU.
+    gpuProbe = { ok: false, code: "CSD001", message: `CSD001: the CUDA driver bindings could not be loaded (${(e as Error).message.split("\n")[0]}). CudaScript runs kernels in its CPU simulator instead.` };
+  }
+  return gpuProbe;
+}
+
+/** Forgets the cached probe (tests; after installing a driver). */
+export function forgetGpuProbe(): void {
+  gpuProbe = undefined;
+}
 
 export interface DriverProbe {
   readonly found: boolean;
@@ -16,72 +52,142 @@ export interface DriverProbe {
   readonly detail: string;
 }
 
-let probe: DriverProbe | undefined;
-
-/** Looks for the CUDA driver library (libcuda) without initialising anything. */
+/** Whether the CUDA driver library loads (without judging devices): kept for tools; see probeGpu. */
 export function probeCudaDriver(): DriverProbe {
-  if (probe) return probe;
-  const names = process.platform === "win32" ? ["nvcuda.dll"] : ["libcuda.so.1", "libcuda.so"];
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const koffi = require("koffi") as { load(name: string): unknown };
-    for (const n of names) {
-      try {
-        koffi.load(n);
-        return (probe = { found: true, detail: n });
-      } catch (e) {
-        probe = { found: false, detail: `${n}: ${(e as Error).message.replace(/^Failed to load shared library: /, "")}` };
-      }
-    }
-    return probe!;
-  } catch {
-    // koffi unavailable: look in the usual places.
-    const dirs = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/cuda/lib64", "/usr/lib/wsl/lib"];
-    for (const d of dirs) for (const n of names) if (fs.existsSync(`${d}/${n}`)) return (probe = { found: true, detail: `${d}/${n}` });
-    return (probe = { found: false, detail: `${names[0]} not found` });
-  }
+  const p = probeGpu();
+  if (p.ok || p.driver) return { found: true, detail: (p.ok ? p.driver : p.driver!).info.path };
+  return { found: false, detail: shortReason(p) };
 }
 
 export interface BackendChoice {
   readonly kind: "gpu" | "simulator";
-  /** e.g. "simulator (no CUDA driver found)". */
+  /** e.g. "simulator (no CUDA driver found)", "GPU 0: NVIDIA A100 (sm_80)". */
   readonly description: string;
+  /** When `auto` fell back to the simulator: why, in one line. */
+  readonly reason?: string;
+  /** The full explanation with the fix (multi-line), when the GPU cannot be used. */
+  readonly detail?: string;
+  /** The probe behind the decision (absent for `simulator`). */
+  readonly probe?: CudaProbe;
+}
+
+type FailedProbe = Extract<CudaProbe, { ok: false }>;
+
+/** One line: why the GPU cannot be used. */
+export function shortReason(p: FailedProbe): string {
+  const cause = p.cause as { attempts?: readonly { place: string; failure: string }[]; code?: string; result?: number; description?: string } | undefined;
+  switch (p.code) {
+    case "CSD001": {
+      const first = cause?.attempts?.find((a) => !/file does not exist/.test(a.failure)) ?? cause?.attempts?.[0];
+      if (!first) return p.message.split("\n")[0]!.replace(/^CSD001: /, "");
+      const more = (cause?.attempts?.length ?? 1) - 1;
+      return `${first.place}: ${first.failure.replace(/^could not be loaded: (Failed to load shared library: )?/, "")}${more > 0 ? ` (and ${more} more place${more === 1 ? "" : "s"})` : ""}`;
+    }
+    case "CSD002":
+      return cause?.code ? `cuInit failed with ${cause.code}${cause.description ? `: ${cause.description.replace(/\.$/, "")}` : ""}` : p.message.split("\n")[0]!.replace(/^CSD002: /, "");
+    default:
+      return "the CUDA driver reports no device";
+  }
+}
+
+function simulatorDescription(p: FailedProbe): string {
+  switch (p.code) {
+    case "CSD001":
+      return "simulator (no CUDA driver found)";
+    case "CSD002":
+      return "simulator (CUDA driver found, but cuInit failed)";
+    default:
+      return "simulator (CUDA driver found, but no CUDA device)";
+  }
 }
 
 /** Decides what a request resolves to; throws CSR015 when `gpu` is requested and unavailable. */
 export function chooseBackend(request: BackendRequest): BackendChoice {
   if (request === "simulator") return { kind: "simulator", description: "simulator" };
-  const p = probeCudaDriver();
-  if (request === "gpu") {
-    if (!p.found)
-      throw new CudaScriptError(
-        "CSR015",
-        `the GPU backend needs the NVIDIA CUDA driver, and no CUDA driver was found (${p.detail}). Install the NVIDIA driver on a machine with a GPU, or run on the simulator (--backend simulator).`,
-      );
-    throw new CudaScriptError("CSR015", `a CUDA driver was found (${p.detail}), but this build of CudaScript has no GPU backend yet: run on the simulator (--backend simulator).`);
+  const p = probeGpu();
+  if (p.ok) {
+    const d = p.devices[0]!;
+    const double = p.driver.info.isTestDouble ? " [libcuda TEST DOUBLE]" : "";
+    return { kind: "gpu", description: `GPU 0: ${d.name} (${d.arch}, CUDA ${p.driverVersion.major}.${p.driverVersion.minor})${double}`, probe: p };
   }
-  if (!p.found) return { kind: "simulator", description: "simulator (no CUDA driver found)" };
-  return { kind: "simulator", description: "simulator (CUDA driver found, but this build has no GPU backend yet)" };
+  const reason = shortReason(p);
+  if (request === "gpu") {
+    const what =
+      p.code === "CSD001"
+        ? `no CUDA driver was found (${reason})`
+        : p.code === "CSD002"
+          ? `the CUDA driver was found, but ${reason}`
+          : "the CUDA driver was found, but it reports no CUDA device";
+    throw new CudaScriptError(
+      "CSR015",
+      `the GPU backend needs an NVIDIA GPU and its CUDA driver, and ${what}: fix that (see below, or run 'npx cudascript doctor'), or run on the simulator (--backend simulator).\n${withoutSimulatorNote(p.message)}`,
+    );
+  }
+  return { kind: "simulator", description: simulatorDescription(p), reason, detail: p.message, probe: p };
+}
+
+/** The probe's explanation without its "the simulator is used instead" sentence (for when it is not). */
+export function withoutSimulatorNote(message: string): string {
+  return message
+    .replace(/^CSD00\d: /, "")
+    .split("\n")
+    .filter((line) => !/^CudaScript runs kernels in its CPU simulator instead/.test(line))
+    .join("\n");
 }
 
 let current: Backend | undefined;
+let currentChoice: BackendChoice | undefined;
 let pendingSimOptions: Partial<SimulatorOptions> = {};
+let explained = false;
 
 export function currentBackend(): Backend {
   if (!current) {
-    const req = (process.env.CUDASCRIPT_BACKEND ?? "auto") as BackendRequest;
+    const req = (process.env.CUDASCRIPT_BACKEND || "auto") as BackendRequest;
     if (req !== "auto" && req !== "gpu" && req !== "simulator")
       throw new CudaScriptError("CSR015", `CUDASCRIPT_BACKEND=${req} is not a backend: use auto, gpu or simulator`);
     const choice = chooseBackend(req);
-    current = new SimulatorBackend(choice.description, pendingSimOptions);
+    if (choice.kind === "gpu" && choice.probe?.ok) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { GpuBackend } = require("../gpu/backend") as typeof import("../gpu/backend");
+      current = new GpuBackend({ probe: choice.probe });
+    } else {
+      current = new SimulatorBackend(choice.description, pendingSimOptions);
+      // A driver is installed but unusable: say so once (cudascript run already did in its own process).
+      if (req === "auto" && choice.probe && !choice.probe.ok && choice.probe.code !== "CSD001" && process.env.CUDASCRIPT_RUN !== "1" && !explained) {
+        explained = true;
+        process.stderr.write(`cudascript: running kernels on the ${choice.description}: ${choice.reason}. 'npx cudascript doctor' shows how to fix it.\n`);
+      }
+    }
+    currentChoice = choice;
+    installHostHooks();
   }
   return current;
 }
 
-/** Replaces the backend (tests; the GPU backend will register here). */
+/** The decision behind the current backend (after it was created), e.g. for tools that show it. */
+export function backendChoice(): BackendChoice | undefined {
+  return currentChoice;
+}
+
+/** Replaces the backend, disposing the previous one (tests, tools). */
 export function setBackend(b: Backend): void {
   current?.dispose();
   current = b;
+  currentChoice = { kind: b.kind, description: b.description };
+  installHostHooks();
+}
+
+/**
+ * Makes `b` the current backend without disposing the previous one, which is returned (undefined if
+ * none was created yet): lets one process run the same program on two backends (the real-GPU suite
+ * compares the GPU with the simulator). Arrays, streams and events belong to the backend that made them.
+ */
+export function useBackend(b: Backend | undefined): Backend | undefined {
+  const previous = current;
+  current = b;
+  currentChoice = b ? { kind: b.kind, description: b.description } : undefined;
+  if (b) installHostHooks();
+  return previous;
 }
 
 /** Options of the simulator backend (workers, sanitizer, …); applies now or when it starts. */
@@ -93,4 +199,25 @@ export function configureSimulator(opts: Partial<SimulatorOptions>): void {
 export function simulatorOptions(): Readonly<SimulatorOptions> | undefined {
   const b = currentBackend();
   return b instanceof SimulatorBackend ? b.options : undefined;
+}
+
+let hooked = false;
+/**
+ * `cuda.pinnedArray` hands out page-locked memory while the GPU backend is current (ordinary memory
+ * on the simulator). Installed on the `cuda` object on first backend use (and by `cudascript run`
+ * before the program starts), so host/arrays.ts needs no GPU knowledge.
+ */
+export function installHostHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const host = (require("../cuda") as typeof import("../cuda")).cuda as unknown as { pinnedArray: (shape: unknown, dtype: unknown) => unknown };
+  const ordinary = host.pinnedArray;
+  host.pinnedArray = (shape: unknown, dtype: unknown) => {
+    const b = currentBackend();
+    if (b.kind !== "gpu" || typeof (b as Partial<GpuBackend>).allocPinnedHost !== "function") return ordinary(shape, dtype);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { gpuPinnedArray } = require("../gpu/pinned") as typeof import("../gpu/pinned");
+    return gpuPinnedArray(b as GpuBackend, shape as never, dtype as never);
+  };
 }

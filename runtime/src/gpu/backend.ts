@@ -1,0 +1,745 @@
+/**
+ * The GPU's implementation of the Backend interface, on the CUDA driver API through
+ * @cudascript/native-bindings (koffi, libcuda found at run time).
+ *
+ * - Devices: every device the driver lists; kernels run in each device's primary context, retained
+ *   on first use. `selectDevice(i)` switches the device new arrays, streams, events and launches use.
+ * - Memory: `alloc` → cuMemAlloc; `free` releases deterministically, exactly once; a device buffer
+ *   dropped without free() is reclaimed by a FinalizationRegistry (never freed twice: one record per
+ *   allocation, marked when freed). After a sticky error the context is gone, and frees are no-ops.
+ * - Copies: with the default stream (null) synchronous; with a stream, cuMemcpy*Async (truly
+ *   asynchronous from/to pinned memory: `cuda.pinnedArray` is page-locked memory from cuMemHostAlloc
+ *   while this backend is active). memset and device-to-device copies run on the legacy default
+ *   stream, which orders them with every (blocking) stream.
+ * - Modules: the artifact's kernels compiled to PTX for the device (gpu/compile.ts) and loaded once
+ *   per context (gpu/modules.ts); arguments packed per the compiler's ABI (gpu/abi.ts).
+ * - Errors: driver errors become CudaScriptErrors CSR040–CSR046 (gpu/errors.ts) naming the kernel
+ *   and the CUDA error, and saying whether the CUDA context is still usable.
+ */
+import { createRequire } from "node:module";
+import type {
+  CudaContext,
+  CudaDeviceInfo,
+  CudaDriver,
+  CudaEvent,
+  CudaProbe,
+  CudaStream,
+  PinnedBuffer,
+} from "@cudascript/native-bindings/cuda";
+import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import { CudaScriptError } from "../errors";
+import {
+  CONTEXT_LOST_SENTENCE,
+  CONTEXT_USABLE_SENTENCE,
+  cudaErrorText,
+  cudaFailureOf,
+  GpuError,
+  GpuErrorCodes,
+  isDriverError,
+  isUsageError,
+  kernelWords,
+  type CudaFailure,
+} from "./errors";
+import { loadArtifact, type LoadedArtifact } from "./modules";
+
+type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
+function bindings(): CudaBindings {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@cudascript/native-bindings/cuda") as CudaBindings;
+}
+
+export interface GpuBackendOptions {
+  /** The driver to use (default: the one probeCuda() finds: CUDASCRIPT_LIBCUDA, then libcuda.so.1, …). */
+  readonly driver?: CudaDriver;
+  /** A successful probe to reuse (device list, driver version). */
+  readonly probe?: Extract<CudaProbe, { ok: true }>;
+  /** The initial device (default CUDASCRIPT_DEVICE, else 0). */
+  readonly device?: number;
+  /** NVRTC library to compile kernels with (default: discovered; CUDASCRIPT_NVRTC). */
+  readonly nvrtcPath?: string;
+  /** The compile cache (default: on, in the default folder). */
+  readonly cache?: boolean | { dir: string };
+}
+
+/** One allocation; shared by its GpuBuffer and the FinalizationRegistry, so it is freed once. */
+interface AllocationRecord {
+  freed: boolean;
+  readonly pointer: bigint;
+  readonly bytes: number;
+  readonly device: DeviceState;
+}
+
+export class GpuBuffer implements DeviceBuffer {
+  readonly backend = "gpu" as const;
+  /** @internal */
+  constructor(
+    readonly bytes: number,
+    /** The device ordinal it lives on. */
+    readonly device: number,
+    /** The device address (0n for an empty buffer). */
+    readonly pointer: bigint,
+    /** @internal */
+    readonly record: AllocationRecord,
+  ) {}
+  get freed(): boolean {
+    return this.record.freed;
+  }
+}
+
+class GpuStream implements StreamHandle {
+  constructor(
+    readonly id: number,
+    readonly device: DeviceState,
+    readonly stream: CudaStream,
+  ) {}
+  destroyed = false;
+}
+
+class GpuEvent implements EventHandle {
+  recorded = false;
+  destroyed = false;
+  constructor(
+    readonly id: number,
+    readonly device: DeviceState,
+    readonly event: CudaEvent,
+  ) {}
+}
+
+interface GpuModule extends ModuleHandle {
+  readonly artifact: KernelArtifact;
+}
+
+/** Per device: its info, its context (retained on first use) and the artifacts loaded in it. */
+class DeviceState {
+  context: CudaContext | undefined;
+  readonly loaded = new WeakMap<KernelArtifact, LoadedArtifact>();
+  /** Symbol → source name of every kernel loaded here (for errors that surface at a sync). */
+  readonly symbols = new Map<string, string>();
+  /** The sticky error that ended this context, once reported. */
+  lost: CudaFailure | undefined;
+  constructor(readonly info: CudaDeviceInfo) {}
+  get label(): string {
+    return `GPU ${this.info.ordinal} (${this.info.name}, ${this.info.arch})`;
+  }
+  kernelName(symbol: string): string {
+    return this.symbols.get(symbol) ?? symbol;
+  }
+}
+
+export interface GpuMemoryStats {
+  /** Allocations made through this backend and not yet freed. */
+  readonly liveAllocations: number;
+  readonly liveBytes: number;
+  /** Freed by `free()`. */
+  readonly freedExplicitly: number;
+  /** Reclaimed by the FinalizationRegistry (dropped without `free()`). */
+  readonly freedByFinalizer: number;
+  /** Pinned host buffers alive / reclaimed. */
+  readonly livePinned: number;
+  readonly pinnedReclaimed: number;
+}
+
+let nextHandle = 1;
+
+export class GpuBackend implements Backend {
+  readonly kind = "gpu" as const;
+  readonly driver: CudaDriver;
+  readonly driverVersion: { major: number; minor: number; raw: number };
+  private readonly states: DeviceState[];
+  private current: DeviceState;
+  private disposed = false;
+  private readonly options: GpuBackendOptions;
+  private readonly modules = new WeakMap<KernelArtifact, GpuModule>();
+  private stats = { liveAllocations: 0, liveBytes: 0, freedExplicitly: 0, freedByFinalizer: 0, livePinned: 0, pinnedReclaimed: 0 };
+  /** Launches since the last synchronization (for `kernelsSinceSync` naming). */
+  launches = 0;
+
+  private readonly allocations = new FinalizationRegistry<AllocationRecord>((record) => this.reclaim(record));
+  private readonly pinnedViews = new FinalizationRegistry<{ pinned: PinnedBuffer; device: DeviceState }>((held) => this.reclaimPinned(held.pinned, held.device));
+  private readonly streamsRegistry = new FinalizationRegistry<CudaStream>((s) => this.quietly(() => s.destroy()));
+  private readonly eventsRegistry = new FinalizationRegistry<CudaEvent>((e) => this.quietly(() => e.destroy()));
+
+  constructor(options: GpuBackendOptions = {}) {
+    this.options = options;
+    const cu = bindings();
+    let devices: CudaDeviceInfo[];
+    if (options.probe) {
+      this.driver = options.probe.driver;
+      this.driverVersion = options.probe.driverVersion;
+      devices = options.probe.devices;
+    } else {
+      let driver = options.driver;
+      if (!driver) {
+        const probe = cu.probeCuda();
+        if (!probe.ok) throw new CudaScriptError("CSR015", `the GPU backend cannot start: ${probe.message.replace(/^CSD00\d: /, "")}`);
+        driver = probe.driver;
+      }
+      this.driver = driver;
+      try {
+        this.driverVersion = cu.driverVersion(driver);
+        devices = cu.listDevices(driver);
+      } catch (e) {
+        throw new CudaScriptError("CSR015", `the GPU backend cannot start: ${(e as Error).message}`);
+      }
+    }
+    if (devices.length === 0) throw new CudaScriptError("CSR015", "the GPU backend cannot start: the CUDA driver reports no device. Run on the simulator (--backend simulator).");
+    this.states = devices.map((d) => new DeviceState(d));
+    const envDevice = process.env.CUDASCRIPT_DEVICE;
+    const first = options.device ?? (envDevice && /^\d+$/.test(envDevice) ? Number(envDevice) : 0);
+    const state = this.states[first];
+    if (!state) throw new CudaScriptError("CSR014", `device ${first} does not exist: ${this.devicesText()}`);
+    this.current = state;
+  }
+
+  // ───────────────────────── devices ─────────────────────────
+
+  get description(): string {
+    const d = this.current.info;
+    return `${d.name} (${d.arch})${this.driver.info.isTestDouble ? " [libcuda TEST DOUBLE]" : ""}`;
+  }
+
+  get limits(): DeviceLimits {
+    const d = this.current.info;
+    return {
+      maxThreadsPerBlock: d.maxThreadsPerBlock,
+      maxBlockDim: d.maxBlockDim,
+      maxGridDim: d.maxGridDim,
+      maxSharedPerBlock: d.sharedMemoryPerBlock,
+      warpSize: d.warpSize,
+    };
+  }
+
+  /** The full properties of the current device. */
+  get device(): CudaDeviceInfo {
+    return this.current.info;
+  }
+
+  devices(): readonly DeviceInfo[] {
+    return this.states.map((s) => ({
+      id: s.info.ordinal,
+      name: s.info.name,
+      arch: s.info.arch,
+      totalMemory: s.info.totalMemoryBytes,
+      multiprocessors: s.info.multiprocessorCount,
+    }));
+  }
+
+  selectDevice(id: number): void {
+    const state = Number.isInteger(id) ? this.states[id] : undefined;
+    if (!state) throw new CudaScriptError("CSR014", `device ${id} does not exist: ${this.devicesText()}`);
+    this.current = state;
+  }
+
+  private devicesText(): string {
+    return `this machine has ${this.states.length} CUDA device${this.states.length === 1 ? "" : "s"} (${this.states.map((s) => `${s.info.ordinal}: ${s.info.name}`).join(", ")})`;
+  }
+
+  /** The current device's context, retained on first use; throws CSR044 once the context is lost. */
+  private contextOf(state: DeviceState): CudaContext {
+    if (this.disposed) throw new CudaScriptError("CSR015", "the GPU backend was disposed");
+    if (state.lost) throw this.lostError(state);
+    if (!state.context) {
+      try {
+        state.context = bindings().CudaContext.retain(this.driver, state.info.ordinal);
+      } catch (e) {
+        throw this.mapError(e, state, "creating the CUDA context");
+      }
+    }
+    return state.context;
+  }
+
+  /** The CUDA context of the current device (tests, tools). */
+  context(): CudaContext {
+    return this.contextOf(this.current);
+  }
+
+  // ───────────────────────── memory ─────────────────────────
+
+  alloc(bytes: number): DeviceBuffer {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes`);
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    let pointer = 0n;
+    if (bytes > 0) {
+      try {
+        pointer = ctx.alloc(bytes);
+      } catch (e) {
+        throw this.mapError(e, state, `allocating ${bytes} bytes of device memory`);
+      }
+    }
+    const record: AllocationRecord = { freed: false, pointer, bytes, device: state };
+    const buffer = new GpuBuffer(bytes, state.info.ordinal, pointer, record);
+    this.allocations.register(buffer, record, buffer);
+    this.stats.liveAllocations++;
+    this.stats.liveBytes += bytes;
+    return buffer;
+  }
+
+  free(buffer: DeviceBuffer): void {
+    const b = this.own(buffer, "free");
+    if (b.record.freed) return; // DeviceNDArray.free() is idempotent; the record guarantees one cuMemFree
+    this.allocations.unregister(b);
+    this.release(b.record, false);
+  }
+
+  /** Frees one allocation (exactly once). After a sticky error or dispose the memory went with the context. */
+  private release(record: AllocationRecord, byFinalizer: boolean): void {
+    record.freed = true;
+    this.stats.liveAllocations--;
+    this.stats.liveBytes -= record.bytes;
+    if (byFinalizer) this.stats.freedByFinalizer++;
+    else this.stats.freedExplicitly++;
+    const state = record.device;
+    const ctx = state.context;
+    if (record.pointer === 0n || this.disposed || !ctx || state.lost || !ctx.usable) return;
+    try {
+      ctx.free(record.pointer);
+    } catch (e) {
+      if (byFinalizer) return;
+      const mapped = this.mapError(e, state, "freeing device memory");
+      // Freeing after the context was lost is not an error worth masking the original one.
+      if (mapped instanceof GpuError && mapped.cuda && !mapped.cuda.contextUsable) return;
+      throw mapped;
+    }
+  }
+
+  private reclaim(record: AllocationRecord): void {
+    if (record.freed) return;
+    this.quietly(() => this.release(record, true));
+  }
+
+  /** Allocation counters (tests, tools). */
+  memoryStats(): GpuMemoryStats {
+    return { ...this.stats };
+  }
+
+  private own(buffer: DeviceBuffer, what: string): GpuBuffer {
+    if (!(buffer instanceof GpuBuffer)) throw new CudaScriptError("CSR014", `${what}: this device array was not allocated on the GPU backend (it belongs to the ${buffer.backend})`);
+    return buffer;
+  }
+
+  /** A live buffer of the current device, with `bytes` from `offset` inside it. */
+  private live(buffer: DeviceBuffer, offset: number, bytes: number, what: string): GpuBuffer {
+    const b = this.own(buffer, what);
+    if (b.record.freed) throw new CudaScriptError("CSR010", `${what}: this device array was freed`);
+    if (!Number.isInteger(offset) || offset < 0 || offset + bytes > b.bytes)
+      throw new CudaScriptError("CSR011", `${what}: ${bytes} bytes at offset ${offset} do not fit in the ${b.bytes}-byte device array`);
+    return b;
+  }
+
+  private stateOf(b: GpuBuffer, what: string): DeviceState {
+    const state = b.record.device;
+    if (state !== this.current)
+      throw new CudaScriptError("CSR014", `${what}: the device array lives on GPU ${state.info.ordinal} but the current device is ${this.current.info.ordinal} (cuda.selectDevice): copy it through the host`);
+    return state;
+  }
+
+  copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView, stream: StreamHandle | null): void {
+    const b = this.live(dst, dstOffset, src.byteLength, "copy to the device");
+    const state = this.stateOf(b, "copy to the device");
+    const ctx = this.contextOf(state);
+    if (src.byteLength === 0) return;
+    try {
+      const s = this.streamOf(stream, state);
+      if (s) ctx.copyHtoDAsync(b.pointer + BigInt(dstOffset), src, s);
+      else ctx.copyHtoD(b.pointer + BigInt(dstOffset), src);
+    } catch (e) {
+      throw this.mapError(e, state, "copying to the device");
+    }
+  }
+
+  copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number, stream: StreamHandle | null): void {
+    const b = this.live(src, srcOffset, dst.byteLength, "copy to the host");
+    const state = this.stateOf(b, "copy to the host");
+    const ctx = this.contextOf(state);
+    if (dst.byteLength === 0) return;
+    try {
+      const s = this.streamOf(stream, state);
+      if (s) ctx.copyDtoHAsync(dst, b.pointer + BigInt(srcOffset), s);
+      else ctx.copyDtoH(dst, b.pointer + BigInt(srcOffset));
+    } catch (e) {
+      throw this.mapError(e, state, "copying to the host");
+    }
+  }
+
+  private dtod: ((dst: bigint, src: bigint, bytes: number) => number) | null | undefined;
+
+  copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number, stream: StreamHandle | null): void {
+    const d = this.live(dst, dstOffset, bytes, "device-to-device copy");
+    const s = this.live(src, srcOffset, bytes, "device-to-device copy");
+    const state = this.stateOf(d, "device-to-device copy");
+    this.stateOf(s, "device-to-device copy");
+    const ctx = this.contextOf(state);
+    if (bytes === 0) return;
+    if (stream) this.streamOf(stream, state); // validates the handle; the copy runs on the legacy default stream, ordered with it
+    // cuMemcpyDtoD_v2 when the driver exports it (the bindings do not bind it; NVIDIA's driver has it);
+    // otherwise staged through host memory.
+    if (this.dtod === undefined) {
+      try {
+        this.dtod = this.driver.library.func("cuMemcpyDtoD_v2", "int", ["uint64_t", "uint64_t", "size_t"]) as (dst: bigint, src: bigint, bytes: number) => number;
+      } catch {
+        this.dtod = null;
+      }
+    }
+    try {
+      if (this.dtod) {
+        ctx.makeCurrent();
+        ctx.call("cuMemcpyDtoD_v2", this.dtod(d.pointer + BigInt(dstOffset), s.pointer + BigInt(srcOffset), bytes));
+      } else {
+        const staging = new Uint8Array(bytes);
+        ctx.copyDtoH(staging, s.pointer + BigInt(srcOffset));
+        ctx.copyHtoD(d.pointer + BigInt(dstOffset), staging);
+      }
+    } catch (e) {
+      throw this.mapError(e, state, "copying between device arrays");
+    }
+  }
+
+  memset(dst: DeviceBuffer, offset: number, bytes: number, value: number, stream: StreamHandle | null): void {
+    const b = this.live(dst, offset, bytes, "memset");
+    const state = this.stateOf(b, "memset");
+    const ctx = this.contextOf(state);
+    if (bytes === 0) return;
+    if (stream) this.streamOf(stream, state);
+    try {
+      ctx.memset(b.pointer + BigInt(offset), value & 0xff, bytes);
+    } catch (e) {
+      throw this.mapError(e, state, "setting device memory");
+    }
+  }
+
+  /**
+   * Page-locked host memory for `cuda.pinnedArray` (cuMemHostAlloc on the current device's context),
+   * as an ArrayBuffer over that memory (no copy). It is freed when the ArrayBuffer (and every view
+   * of it) has been garbage-collected. Where pinned memory cannot be viewed (CSD007) or bytes is 0,
+   * ordinary memory.
+   */
+  allocPinnedHost(bytes: number): ArrayBuffer {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes of pinned memory`);
+    if (bytes === 0) return new ArrayBuffer(0);
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    let pinned: PinnedBuffer;
+    try {
+      pinned = ctx.allocPinned(bytes);
+    } catch (e) {
+      if (isUsageError(e) && e.code === "CSD007") return new ArrayBuffer(bytes);
+      throw this.mapError(e, state, `allocating ${bytes} bytes of pinned host memory`);
+    }
+    // A second ArrayBuffer over the same memory: the bindings' PinnedBuffer keeps its own view
+    // alive, so only this one can tell when the user's views are all gone.
+    const view = koffiView(pinned.pointer, bytes);
+    this.pinnedViews.register(view, { pinned, device: state });
+    this.stats.livePinned++;
+    return view;
+  }
+
+  private reclaimPinned(pinned: PinnedBuffer, state: DeviceState): void {
+    this.stats.livePinned--;
+    this.stats.pinnedReclaimed++;
+    const ctx = state.context;
+    if (this.disposed || !ctx || pinned.freed || state.lost || !ctx.usable) return;
+    this.quietly(() => {
+      // Pending DMA into or out of this memory must end before it is returned to the OS.
+      ctx.synchronize();
+      ctx.makeCurrent();
+      pinned.free();
+    });
+  }
+
+  // ───────────────────────── modules and launches ─────────────────────────
+
+  loadModule(artifact: KernelArtifact): ModuleHandle {
+    let m = this.modules.get(artifact);
+    if (!m) this.modules.set(artifact, (m = { artifact }));
+    this.loaded(artifact, this.current);
+    return m;
+  }
+
+  /** The artifact loaded in a device's context (compiled and loaded on first use). */
+  loaded(artifact: KernelArtifact, state: DeviceState = this.current): LoadedArtifact {
+    const hit = state.loaded.get(artifact);
+    if (hit && hit.context === state.context && !state.lost) return hit;
+    const ctx = this.contextOf(state);
+    const d = state.info;
+    let loaded: LoadedArtifact;
+    try {
+      loaded = loadArtifact(ctx, artifact, {
+        computeCapability: d.computeCapability.major * 10 + d.computeCapability.minor,
+        arch: d.arch,
+        deviceLabel: state.label,
+        driverVersion: this.driverVersion,
+        ...(this.options.nvrtcPath !== undefined ? { nvrtcPath: this.options.nvrtcPath } : {}),
+        ...(this.options.cache !== undefined ? { cache: this.options.cache } : {}),
+      });
+    } catch (e) {
+      throw this.mapError(e, state, `loading the kernels of ${artifact.file}`);
+    }
+    for (const [symbol, name] of loaded.symbols) state.symbols.set(symbol, name);
+    state.loaded.set(artifact, loaded);
+    return loaded;
+  }
+
+  launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
+    const state = this.current;
+    const loaded = this.loaded(module.artifact, state);
+    const k = loaded.kernels.get(kernel);
+    if (!k) throw new CudaScriptError("CSR002", `kernel '${kernel}' is missing from its compiled artifact (${module.artifact.file}): rebuild the program`);
+    this.checkAliasing(kernel, args);
+    const views = k.plan.pack(args, (a, i) => {
+      const b = this.live(a.buffer, a.byteOffset, 0, `argument ${i + 1} '${k.plan.params[i]!.name}' of kernel '${kernel}'`);
+      this.stateOf(b, `argument ${i + 1} '${k.plan.params[i]!.name}' of kernel '${kernel}'`);
+      return b.pointer + BigInt(a.byteOffset);
+    });
+    const ctx = this.contextOf(state);
+    try {
+      const stream = this.streamOf(config.stream, state);
+      ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, views);
+    } catch (e) {
+      throw this.mapError(e, state, `launching kernel '${kernel}'`, kernel);
+    }
+    this.launches++;
+  }
+
+  /** Array arguments must not overlap: the generated kernels take `__restrict__` pointers (docs/abi.md). */
+  private checkAliasing(kernel: string, args: readonly KernelArg[]): void {
+    let arrays = 0;
+    for (const a of args) if (a.kind === "array") arrays++;
+    if (arrays < 2) return;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.kind !== "array" || a.buffer.bytes === 0) continue;
+      for (let j = i + 1; j < args.length; j++) {
+        const b = args[j]!;
+        if (b.kind !== "array" || b.buffer !== a.buffer) continue;
+        const aEnd = a.byteOffset + a.shape.reduce((x, y) => x * y, 1) * elementBytes(a.dtype);
+        const bEnd = b.byteOffset + b.shape.reduce((x, y) => x * y, 1) * elementBytes(b.dtype);
+        if (a.byteOffset < bEnd && b.byteOffset < aEnd)
+          throw new CudaScriptError(
+            GpuErrorCodes.AliasedArguments,
+            `kernel '${kernel}': arguments ${i + 1} and ${j + 1} are the same device array, but a kernel's array parameters must not overlap on the GPU (they are __restrict__ pointers: the compiler may reorder or cache their loads). Pass a copy (cuda.deviceArrayLike(a) then .copyToDevice(a)).`,
+          );
+      }
+    }
+  }
+
+  // ───────────────────────── streams and events ─────────────────────────
+
+  private streamOf(stream: StreamHandle | null, state: DeviceState): CudaStream | null {
+    if (stream === null) return null;
+    if (!(stream instanceof GpuStream)) throw new CudaScriptError("CSR014", "this stream was not made by cuda.stream() on the GPU backend");
+    if (stream.destroyed) throw new CudaScriptError("CSR014", "this stream was destroyed");
+    if (stream.device !== state)
+      throw new CudaScriptError("CSR014", `the stream belongs to GPU ${stream.device.info.ordinal}, but the work is on GPU ${state.info.ordinal}: make a stream after cuda.selectDevice`);
+    return stream.stream;
+  }
+
+  createStream(): StreamHandle {
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    let s: CudaStream;
+    try {
+      s = ctx.createStream();
+    } catch (e) {
+      throw this.mapError(e, state, "creating a stream");
+    }
+    const handle = new GpuStream(nextHandle++, state, s);
+    this.streamsRegistry.register(handle, s, handle);
+    return handle;
+  }
+
+  destroyStream(stream: StreamHandle): void {
+    if (!(stream instanceof GpuStream) || stream.destroyed) return;
+    stream.destroyed = true;
+    this.streamsRegistry.unregister(stream);
+    const state = stream.device;
+    if (this.disposed || state.lost || !state.context?.usable) return;
+    try {
+      stream.stream.destroy();
+    } catch (e) {
+      throw this.mapError(e, state, "destroying a stream");
+    }
+  }
+
+  synchronizeStream(stream: StreamHandle | null): void {
+    if (stream === null) return this.synchronizeDevice(this.current);
+    if (!(stream instanceof GpuStream)) throw new CudaScriptError("CSR014", "this stream was not made by cuda.stream() on the GPU backend");
+    if (stream.destroyed) throw new CudaScriptError("CSR014", "this stream was destroyed");
+    const state = stream.device;
+    this.contextOf(state);
+    try {
+      stream.stream.synchronize();
+    } catch (e) {
+      throw this.mapError(e, state, "synchronizing a stream");
+    }
+  }
+
+  createEvent(): EventHandle {
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    let e: CudaEvent;
+    try {
+      e = ctx.createEvent({ timing: true });
+    } catch (err) {
+      throw this.mapError(err, state, "creating an event");
+    }
+    const handle = new GpuEvent(nextHandle++, state, e);
+    this.eventsRegistry.register(handle, e, handle);
+    return handle;
+  }
+
+  private ownEvent(event: EventHandle, what: string): GpuEvent {
+    if (!(event instanceof GpuEvent)) throw new CudaScriptError("CSR014", `${what}: this event was not made by cuda.event() on the GPU backend`);
+    return event;
+  }
+
+  recordEvent(event: EventHandle, stream: StreamHandle | null): void {
+    const e = this.ownEvent(event, "event.record");
+    const state = e.device;
+    this.contextOf(state);
+    try {
+      e.event.record(this.streamOf(stream, state));
+    } catch (err) {
+      throw this.mapError(err, state, "recording an event");
+    }
+    e.recorded = true;
+  }
+
+  synchronizeEvent(event: EventHandle): void {
+    const e = this.ownEvent(event, "event.synchronize");
+    if (!e.recorded) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
+    const state = e.device;
+    this.contextOf(state);
+    try {
+      e.event.synchronize();
+    } catch (err) {
+      throw this.mapError(err, state, "waiting for an event");
+    }
+  }
+
+  elapsedTime(start: EventHandle, end: EventHandle): number {
+    const a = this.ownEvent(start, "cuda.eventElapsedTime");
+    const b = this.ownEvent(end, "cuda.eventElapsedTime");
+    if (!a.recorded || !b.recorded)
+      throw new CudaScriptError("CSR014", `cuda.eventElapsedTime needs two recorded events; ${!a.recorded ? "the first" : "the second"} was never recorded`);
+    if (a.device !== b.device) throw new CudaScriptError("CSR014", "cuda.eventElapsedTime: the two events belong to different GPUs");
+    const state = a.device;
+    const ctx = this.contextOf(state);
+    try {
+      // Both must have completed (CUDA_ERROR_NOT_READY otherwise): wait for them, as users expect.
+      a.event.synchronize();
+      b.event.synchronize();
+      return ctx.elapsedMillis(a.event, b.event);
+    } catch (err) {
+      throw this.mapError(err, state, "measuring the time between two events");
+    }
+  }
+
+  synchronize(): void {
+    for (const state of this.states) if (state.context) this.synchronizeDevice(state);
+  }
+
+  private synchronizeDevice(state: DeviceState): void {
+    const ctx = this.contextOf(state);
+    try {
+      ctx.synchronize();
+    } catch (e) {
+      throw this.mapError(e, state, "synchronizing the GPU");
+    }
+    this.launches = 0;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const state of this.states) {
+      const ctx = state.context;
+      state.context = undefined;
+      if (ctx) this.quietly(() => ctx.release());
+    }
+  }
+
+  // ───────────────────────── errors ─────────────────────────
+
+  private quietly(f: () => void): void {
+    try {
+      f();
+    } catch {
+      // finalizers and teardown must never throw
+    }
+  }
+
+  private lostError(state: DeviceState): GpuError {
+    const f = state.lost!;
+    return new GpuError(
+      GpuErrorCodes.ContextLost,
+      `${state.label} can no longer be used: ${kernelWords(f)} failed earlier with ${cudaErrorText(f)}. ${CONTEXT_LOST_SENTENCE}`,
+      f,
+    );
+  }
+
+  /** Turns an error of the bindings into a CudaScriptError (others pass through). */
+  private mapError(e: unknown, state: DeviceState, doing: string, kernel?: string): unknown {
+    if (e instanceof CudaScriptError) return e;
+    if (isDriverError(e)) {
+      const f0 = cudaFailureOf(e, (s) => state.kernelName(s));
+      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
+      if (!f.contextUsable) {
+        if (state.lost) return this.lostError(state);
+        state.lost = f;
+        const where = e.call === "cuLaunchKernel" ? "" : ` (reported by ${e.call} while ${doing}: a kernel's fault surfaces at the next synchronization)`;
+        const hint =
+          f.result === 702
+            ? " The kernel ran too long for a GPU that also drives a display (the watchdog stops kernels after a few seconds): split the work into shorter launches, or use a GPU without a display."
+            : " Run the program on the simulator (--backend simulator) to find the faulty access with its TypeScript line: it checks every array access.";
+        return new GpuError(GpuErrorCodes.KernelFailed, `${kernelWords(f)} failed on ${state.label}: ${cudaErrorText(f)}${where}. ${CONTEXT_LOST_SENTENCE}${hint}`, f);
+      }
+      if (e.call === "cuLaunchKernel" || e.call === "cuFuncSetAttribute") {
+        const hint =
+          f.result === 701
+            ? " The block needs more registers than the GPU has per block: launch smaller blocks, or cap registers with cuda.jit(fn, { maxRegisters })."
+            : f.result === 1
+              ? ` Check the launch configuration against the device limits (block ≤ ${state.info.maxThreadsPerBlock} threads, grid ≤ [${state.info.maxGridDim.join(", ")}], dynamic shared memory ≤ ${state.info.sharedMemoryPerBlockOptin} bytes).`
+              : "";
+        return new GpuError(GpuErrorCodes.KernelFailed, `kernel '${f.kernel ?? kernel ?? "?"}' could not be launched on ${state.label}: ${cudaErrorText(f)}.${hint} ${CONTEXT_USABLE_SENTENCE}`, f);
+      }
+      if (f.result === 2) {
+        const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+        return new GpuError(
+          GpuErrorCodes.DriverCall,
+          `out of GPU memory while ${doing} on ${state.label} (${mb(state.info.totalMemoryBytes)} in total; this program holds ${mb(this.stats.liveBytes)} in ${this.stats.liveAllocations} device arrays): free device arrays you no longer need with .free(). ${cudaErrorText(f)}. ${CONTEXT_USABLE_SENTENCE}`,
+          f,
+        );
+      }
+      return new GpuError(GpuErrorCodes.DriverCall, `${e.call} failed while ${doing} on ${state.label}: ${cudaErrorText(f)}. ${CONTEXT_USABLE_SENTENCE}`, f);
+    }
+    if (isUsageError(e)) {
+      const msg = e.message.replace(/^CSD00\d: /, "");
+      switch (e.code) {
+        case "CSD004":
+          return new CudaScriptError("CSR010", `${doing}: ${msg}`);
+        case "CSD005":
+          return new CudaScriptError("CSR014", `${doing}: ${msg}`);
+        case "CSD006":
+          return new GpuError(kernel !== undefined ? GpuErrorCodes.AbiMismatch : "CSR013", `${doing}: ${msg}${kernel !== undefined ? " (a CudaScript bug: please report it)" : ""}`);
+        default:
+          return new GpuError(GpuErrorCodes.DriverCall, `${doing}: ${msg}`);
+      }
+    }
+    return e;
+  }
+}
+
+function elementBytes(dtype: string): number {
+  return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" ? 2 : 1;
+}
+
+let koffiViewFn: ((pointer: bigint, bytes: number) => ArrayBuffer) | undefined;
+/** koffi.view from the koffi the native bindings use. */
+function koffiView(pointer: bigint, bytes: number): ArrayBuffer {
+  if (!koffiViewFn) {
+    const req = createRequire(require.resolve("@cudascript/native-bindings"));
+    koffiViewFn = (req("koffi") as { view(p: bigint, n: number): ArrayBuffer }).view;
+  }
+  return koffiViewFn(pointer, bytes);
+}
