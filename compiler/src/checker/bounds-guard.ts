@@ -11,7 +11,7 @@
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
-import { visitExpr } from "./divergence";
+import { forEachChild, visitExpr } from "../ir/visit";
 
 /** `textOf` gives the source text of a span, for the guard the fix inserts (`if (base + t < out.length)`). */
 export function checkBoundsGuards(fn: IR.IrFunction, textOf?: (span: IR.Span) => string): Diagnostic[] {
@@ -204,29 +204,3 @@ function threadRoot(idx: IR.Expr, threadVars: Map<number, string>, guarded: Read
   return clamped ? undefined : found;
 }
 
-function forEachChild(e: IR.Expr, f: (c: IR.Expr) => void): void {
-  switch (e.k) {
-    case "unary":
-      f(e.operand);
-      break;
-    case "binary":
-    case "compare":
-      f(e.left);
-      f(e.right);
-      break;
-    case "convert":
-    case "truthy":
-      f(e.value);
-      break;
-    case "call":
-      e.args.forEach(f);
-      break;
-    case "atomic":
-      e.indices.forEach(f);
-      f(e.value);
-      if (e.expected) f(e.expected);
-      break;
-    default:
-      break;
-  }
-}

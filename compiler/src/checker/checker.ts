@@ -21,6 +21,7 @@ import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
+import { forEachStmt } from "../ir/visit";
 
 export const STATIC_SHARED_LIMIT = 48 * 1024;
 
@@ -391,16 +392,3 @@ function topoSortDevices(kernels: readonly IrFunction[], reachable: Map<string, 
   return out;
 }
 
-export function forEachStmt(stmts: readonly Stmt[], f: (s: Stmt) => void): void {
-  for (const s of stmts) {
-    f(s);
-    if (s.k === "if") {
-      forEachStmt(s.then, f);
-      if (s.else) forEachStmt(s.else, f);
-    } else if (s.k === "loop") {
-      forEachStmt(s.init, f);
-      forEachStmt(s.body, f);
-      forEachStmt(s.update, f);
-    } else if (s.k === "block") forEachStmt(s.body, f);
-  }
-}

@@ -11,6 +11,7 @@
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
+import { forEachChild, forEachRootExpr, visitExpr } from "../ir/visit";
 
 const BARRIERS = new Set<string>(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
 
@@ -115,7 +116,7 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
       } else if (x.k === "logical") {
         inner(x.left);
         reportBarriersIn(x.right, dependent(x.left, tainted, facts), facts, out, tainted);
-      } else forEachOperand(x, inner);
+      } else forEachChild(x, inner);
     };
     inner(e);
     return;
@@ -134,74 +135,7 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
   });
 }
 
-function forEachOperand(e: IR.Expr, f: (e: IR.Expr) => void): void {
-  switch (e.k) {
-    case "unary":
-      f(e.operand);
-      break;
-    case "binary":
-    case "compare":
-      f(e.left);
-      f(e.right);
-      break;
-    case "convert":
-    case "truthy":
-      f(e.value);
-      break;
-    case "index":
-      e.indices.forEach(f);
-      break;
-    case "call":
-    case "intrinsic":
-      e.args.forEach(f);
-      break;
-    case "atomic":
-      e.indices.forEach(f);
-      f(e.value);
-      if (e.expected) f(e.expected);
-      break;
-    default:
-      break;
-  }
-}
 
-export function visitExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {
-  f(e);
-  switch (e.k) {
-    case "unary":
-      visitExpr(e.operand, f);
-      break;
-    case "binary":
-    case "compare":
-    case "logical":
-      visitExpr(e.left, f);
-      visitExpr(e.right, f);
-      break;
-    case "select":
-      visitExpr(e.cond, f);
-      visitExpr(e.then, f);
-      visitExpr(e.else, f);
-      break;
-    case "convert":
-    case "truthy":
-      visitExpr(e.value, f);
-      break;
-    case "index":
-      for (const i of e.indices) visitExpr(i, f);
-      break;
-    case "call":
-    case "intrinsic":
-      for (const a of e.args) visitExpr(a, f);
-      break;
-    case "atomic":
-      for (const i of e.indices) visitExpr(i, f);
-      visitExpr(e.value, f);
-      if (e.expected) visitExpr(e.expected, f);
-      break;
-    default:
-      break;
-  }
-}
 
 function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): boolean {
   let dep = false;
@@ -240,13 +174,13 @@ export function readsThreadState(fn: IR.IrFunction, known: ReadonlySet<string>):
   const check = (e: IR.Expr) => {
     if (!dep && dependent(e, new Set(), facts)) dep = true;
   };
-  forEachExpr(fn.body, check);
+  forEachRootExpr(fn.body, check);
   return dep;
 }
 
 export function containsBarrier(fn: IR.IrFunction, known: ReadonlySet<string>): boolean {
   let found = false;
-  forEachExpr(fn.body, (e) =>
+  forEachRootExpr(fn.body, (e) =>
     visitExpr(e, (x) => {
       if ((x.k === "intrinsic" && BARRIERS.has(x.name)) || (x.k === "call" && known.has(x.fn))) found = true;
     }),
@@ -254,41 +188,3 @@ export function containsBarrier(fn: IR.IrFunction, known: ReadonlySet<string>): 
   return found;
 }
 
-export function forEachExpr(stmts: readonly IR.Stmt[], f: (e: IR.Expr) => void): void {
-  for (const s of stmts) {
-    switch (s.k) {
-      case "decl":
-        if (s.init) f(s.init);
-        break;
-      case "assign":
-        f(s.target);
-        f(s.value);
-        break;
-      case "expr":
-        f(s.expr);
-        break;
-      case "print":
-        s.args.forEach(f);
-        break;
-      case "return":
-        if (s.value) f(s.value);
-        break;
-      case "if":
-        f(s.cond);
-        forEachExpr(s.then, f);
-        if (s.else) forEachExpr(s.else, f);
-        break;
-      case "loop":
-        forEachExpr(s.init, f);
-        if (s.cond) f(s.cond);
-        forEachExpr(s.body, f);
-        forEachExpr(s.update, f);
-        break;
-      case "block":
-        forEachExpr(s.body, f);
-        break;
-      default:
-        break;
-    }
-  }
-}

@@ -11,7 +11,8 @@
  */
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import type { ArrayType, DType } from "../ir/types";
+import { isFloat, type ArrayType, type DType } from "../ir/types";
+import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { isReserved, NameTable, sanitize } from "./names";
 import { preludeFor, type HelperName } from "./prelude";
@@ -126,33 +127,7 @@ function dtypeOf(e: IR.Expr): DType {
   return e.type.dtype;
 }
 
-const isF = (d: DType) => d === "f32" || d === "f64";
 
-/** No side effects, cheap, safe to evaluate twice. */
-function isPure(e: IR.Expr): boolean {
-  switch (e.k) {
-    case "const":
-    case "var":
-    case "special":
-    case "shape":
-      return true;
-    case "unary":
-      return isPure(e.operand);
-    case "convert":
-    case "truthy":
-      return isPure(e.value);
-    case "binary":
-    case "compare":
-    case "logical":
-      return isPure(e.left) && isPure(e.right);
-    case "select":
-      return isPure(e.cond) && isPure(e.then) && isPure(e.else);
-    case "index":
-      return e.indices.every(isPure);
-    default:
-      return false;
-  }
-}
 
 /** Structural equality of pure expressions (for `x = x + y` → `x += y`). */
 function sameExpr(a: IR.Expr, b: IR.Expr): boolean {
@@ -432,7 +407,7 @@ class FunctionGen {
   private compound(v: IR.BinaryExpr): string | undefined {
     const d = v.type.dtype;
     if (wraps(v)) return undefined; // i32 + - * <<: needs the unsigned detour
-    if (isF(d) && v.op === "%") return undefined; // fmodf
+    if (isFloat(d) && v.op === "%") return undefined; // fmodf
     if (v.op === "<<" || v.op === ">>" || v.op === ">>>") return `${v.op === ">>>" ? ">>" : v.op}= ${this.shiftCount(v.right)}`;
     return `${v.op}= ${operand(this.expr(v.right), P.assign)}`;
   }
@@ -657,7 +632,7 @@ class FunctionGen {
       case ">>>":
         return { t: `${operand(this.expr(e.left), P.shift)} ${e.op === "<<" ? "<<" : ">>"} ${this.shiftCount(e.right)}`, p: P.shift };
       case "%":
-        if (isF(d)) return call(d === "f32" ? "fmodf" : "fmod", [this.expr(e.left).t, this.expr(e.right).t]);
+        if (isFloat(d)) return call(d === "f32" ? "fmodf" : "fmod", [this.expr(e.left).t, this.expr(e.right).t]);
         break;
     }
     return bin(this.expr(e.left), e.op, this.expr(e.right), prec);
@@ -707,10 +682,10 @@ class FunctionGen {
     const to = e.type.dtype;
     const from = dtypeOf(e.value);
     const v = e.value;
-    if (v.k === "const" && typeof v.value === "number" && (isF(to) || (!isF(from) && to !== "bool"))) {
+    if (v.k === "const" && typeof v.value === "number" && (isFloat(to) || (!isFloat(from) && to !== "bool"))) {
       // Fold literal conversions (int → float, float → float, int → int).
       let value = v.value;
-      if (!isF(to) && !isF(from)) value = wrapInt(value, to);
+      if (!isFloat(to) && !isFloat(from)) value = wrapInt(value, to);
       const l = literal(to, value);
       return { t: l.text, p: l.negative ? P.unary : P.primary };
     }
@@ -726,7 +701,7 @@ class FunctionGen {
     const d = dtypeOf(v);
     if (d === "bool") return this.expr(v);
     const o = this.expr(v);
-    if (!isF(d)) return { t: `${operand(o, P.rel)} != ${d === "u32" ? "0u" : "0"}`, p: P.eq };
+    if (!isFloat(d)) return { t: `${operand(o, P.rel)} != ${d === "u32" ? "0u" : "0"}`, p: P.eq };
     if (isPure(v) && (v.k === "var" || v.k === "index")) {
       const zero = d === "f32" ? "0.0f" : "0.0";
       return { t: `${operand(o, P.rel)} != ${zero} && ${operand(o, P.rel)} == ${operand(o, P.rel)}`, p: P.land };
@@ -827,10 +802,10 @@ class FunctionGen {
         // JavaScript's Math.round: halves round up (toward +infinity).
         return call(`floor${f}`, [bin(args[0]!, "+", { t: d === "f32" ? "0.5f" : "0.5", p: P.primary }, P.add).t]);
       case "abs":
-        return call(isF(d) ? `fabs${f}` : "abs", t);
+        return call(isFloat(d) ? `fabs${f}` : "abs", t);
       case "min":
       case "max":
-        return call(isF(d) ? `f${e.name}${f}` : e.name, t);
+        return call(isFloat(d) ? `f${e.name}${f}` : e.name, t);
       case "sign":
         this.m.helpers.add("sign");
         return call("cs_sign", t);
@@ -886,7 +861,7 @@ class FunctionGen {
         if (d === "f64") this.m.helpers.add("atomicAddF64");
         return call("atomicAdd", [addr, value.t]);
       case "sub":
-        if (isF(d)) {
+        if (isFloat(d)) {
           // No float atomicSub in CUDA: add the negation.
           const v = operand(value, P.unary);
           return call("atomicAdd", [addr, `-${v.startsWith("-") ? `(${v})` : v}`]);
@@ -906,7 +881,7 @@ class FunctionGen {
         return call("atomicDec", [addr, value.t]);
       case "max":
       case "min":
-        if (isF(d)) {
+        if (isFloat(d)) {
           this.m.helpers.add(`atomic${e.op === "max" ? "Max" : "Min"}F${d === "f32" ? "32" : "64"}` as HelperName);
           return call(e.op === "max" ? "cs_atomicMax" : "cs_atomicMin", [addr, value.t]);
         }

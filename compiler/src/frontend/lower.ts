@@ -34,6 +34,7 @@ import {
 } from "../ir/types";
 import { ConstantFolder, isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens, type ConstValue } from "./constants";
 import { isCudaReference, type FunctionDecl, type ModuleInfo } from "./module-info";
+import { isPure } from "../ir/visit";
 import type { FrontEnd } from "./program";
 import { readTypeAnnotation } from "./type-annotations";
 
@@ -1996,27 +1997,6 @@ function isTrueConst(e: IR.Expr): boolean {
   return e.k === "const" && e.value === true;
 }
 
-/** No side effects and cheap to evaluate twice. */
-function isPure(e: IR.Expr): boolean {
-  switch (e.k) {
-    case "const":
-    case "var":
-    case "special":
-    case "shape":
-      return true;
-    case "unary":
-    case "convert":
-    case "truthy":
-      return isPure(e.k === "unary" ? e.operand : e.value);
-    case "binary":
-    case "compare":
-      return isPure(e.left) && isPure(e.right);
-    case "index":
-      return e.indices.every(isPure);
-    default:
-      return false;
-  }
-}
 
 function foldArith(op: IR.ArithOp, a: number, b: number): number | undefined {
   switch (op) {

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { IrModule, ParamSignature } from "../ir/nodes";
 import { kernelSignature } from "../ir/nodes";
+import { forEachStmt } from "../ir/visit";
 import { emitSimulatorModule, SIM_ABI, type SimKernelInfo } from "./emit";
 
 export const ARTIFACT_FORMAT = "cudascript-artifact@1";
@@ -82,19 +83,15 @@ function usesDynamicShared(module: IrModule, kernelId: string): boolean {
   const seen = new Set<string>();
   const stack = [kernelId];
   let found = false;
-  const visit = (stmts: readonly any[]): void => {
-    for (const s of stmts) {
-      if (s.k === "arrayDecl" && s.arrayType.space === "shared" && s.arrayType.shape?.length === 1 && s.arrayType.shape[0] === 0) found = true;
-      for (const key of ["then", "else", "init", "body", "update"]) if (Array.isArray(s[key])) visit(s[key]);
-    }
-  };
   while (stack.length) {
     const id = stack.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
     const f = fns.get(id);
     if (!f) continue;
-    visit(f.body);
+    forEachStmt(f.body, (s) => {
+      if (s.k === "arrayDecl" && s.arrayType.space === "shared" && s.arrayType.shape?.length === 1 && s.arrayType.shape[0] === 0) found = true;
+    });
     stack.push(...f.callees);
   }
   return found;

@@ -30,7 +30,7 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
-import { type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 
@@ -69,20 +69,11 @@ export interface SimModule {
   readonly kernels: readonly SimKernelInfo[];
 }
 
-const TA: Record<DType, string> = {
-  f32: "Float32Array",
-  f64: "Float64Array",
-  i8: "Int8Array",
-  u8: "Uint8Array",
-  i16: "Int16Array",
-  u16: "Uint16Array",
-  i32: "Int32Array",
-  u32: "Uint32Array",
-  bool: "Uint8Array",
-};
 
-/** Per-thread storage for a scalar of this dtype. */
-const STORE_TA: Record<DType, string> = { ...TA, i8: "Int32Array", u8: "Int32Array", i16: "Int32Array", u16: "Int32Array" };
+/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed). */
+function storeArrayName(d: DType): string {
+  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
+}
 
 const EXIT = 1;
 
@@ -334,7 +325,7 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${TA[c.dtype]}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${typedArrayName(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -436,8 +427,8 @@ class FnEmitter {
       const st = this.me.sharedStorage(dynamic ? `$dyn:${t.dtype}` : key, t, s.v.name);
       const local = this.mode === "device" ? st.js : this.vn(s.v);
       if (this.mode !== "device") {
-        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${TA[t.dtype]}.BYTES_PER_ELEMENT));`);
-        else setup.push(`const ${local} = ${st.js} = new ${TA[t.dtype]}(${shape.reduce((a, b) => a * b, 1)});`);
+        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${typedArrayName(t.dtype)}.BYTES_PER_ELEMENT));`);
+        else setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
         perBlock.push(`${local}.fill(0);`);
         if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { W: $W${st.id}, WE: $WE${st.id}, WS: $WS${st.id}, R: $R${st.id}, RE: $RE${st.id}, RS: $RS${st.id} } = $S.shadow(${st.id});`);
       }
@@ -448,7 +439,7 @@ class FnEmitter {
     // local
     const n = this.vn(s.v);
     const size = shape.reduce((a, b) => a * b, 1);
-    setup.push(`let ${n} = new ${TA[t.dtype]}(${size});`);
+    setup.push(`let ${n} = new ${typedArrayName(t.dtype)}(${size});`);
     // In a fission kernel every local array may need one copy per thread; decided after the pieces are known.
     this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "local", data: n, dims: shape.map(String), perThread: this.mode === "fission" ? "?" : undefined });
   }
@@ -969,7 +960,7 @@ class FnEmitter {
         if (s.k !== "arrayDecl" || s.arrayType.space !== "shared") return;
         const shape = s.arrayType.shape ?? [1];
         const dynamic = shape.length === 1 && shape[0] === 0;
-        const T = TA[s.arrayType.dtype];
+        const T = typedArrayName(s.arrayType.dtype);
         const st = this.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
         if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT));`);
         else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1)});`);
@@ -1423,14 +1414,14 @@ class FnEmitter {
       const a = this.arrays.get(v)!;
       const size = a.dims.reduce((x, y) => x * Number(y), 1);
       a.perThread = `$LA_${a.data}`;
-      setup.push(`const ${a.perThread} = rt.perThread(${TA[a.dtype]}, ${size}, $nT);`);
+      setup.push(`const ${a.perThread} = rt.perThread(${typedArrayName(a.dtype)}, ${size}, $nT);`);
     }
     // Local arrays used by one piece only were registered as plain lets; re-point the others.
     for (const [v, a] of this.arrays) if (a.perThread === "?" && !this.perThreadArrays.has(v)) a.perThread = undefined;
 
     for (const v of this.perThread) {
       const t = (v.type as ScalarType).dtype;
-      setup.push(`const ${this.storage(v)} = new ${STORE_TA[t]}($nT);`);
+      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT);`);
     }
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 
