@@ -9,6 +9,8 @@ const commands: Record<string, () => Command> = {
   check: () => require("./check-command").checkCommand as Command,
   compile: () => require("./compile-command").compileCommand as Command,
   run: () => require("./run-command").runCommand as Command,
+  doctor: () => require("./doctor-command").doctorCommand as Command,
+  devices: () => require("./devices-command").devicesCommand as Command,
 };
 
 const USAGE = `Usage: cudascript <command> [options]
@@ -17,6 +19,8 @@ Commands:
   check <files|dirs|globs> [--format text|json]   check kernels against the CudaScript rules
   compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
   run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--timeout s]
+  doctor [--json]                                  driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
+  devices [--json]                                 list the CUDA devices (or why kernels run on the simulator)
 
 Run 'cudascript <command> --help' for details.`;
 

@@ -151,8 +151,6 @@ export class GpuBackend implements Backend {
   private readonly options: GpuBackendOptions;
   private readonly modules = new WeakMap<KernelArtifact, GpuModule>();
   private stats = { liveAllocations: 0, liveBytes: 0, freedExplicitly: 0, freedByFinalizer: 0, livePinned: 0, pinnedReclaimed: 0 };
-  /** Launches since the last synchronization (for `kernelsSinceSync` naming). */
-  launches = 0;
 
   private readonly allocations = new FinalizationRegistry<AllocationRecord>((record) => this.reclaim(record));
   private readonly pinnedViews = new FinalizationRegistry<{ pinned: PinnedBuffer; device: DeviceState }>((held) => this.reclaimPinned(held.pinned, held.device));
@@ -171,7 +169,15 @@ export class GpuBackend implements Backend {
       let driver = options.driver;
       if (!driver) {
         const probe = cu.probeCuda();
-        if (!probe.ok) throw new CudaScriptError("CSR015", `the GPU backend cannot start: ${probe.message.replace(/^CSD00\d: /, "")}`);
+        if (!probe.ok)
+          throw new CudaScriptError(
+            "CSR015",
+            `the GPU backend cannot start: ${probe.message
+              .replace(/^CSD00\d: /, "")
+              .split("\n")
+              .filter((l) => !/^CudaScript runs kernels in its CPU simulator instead/.test(l))
+              .join("\n")}`,
+          );
         driver = probe.driver;
       }
       this.driver = driver;
@@ -480,6 +486,21 @@ export class GpuBackend implements Backend {
     return loaded;
   }
 
+  /**
+   * The driver's view of a loaded kernel on the current device: registers per thread, static shared
+   * and local memory, PTX and binary versions (cuFuncGetAttribute) — e.g. for occupancy reports.
+   */
+  kernelAttributes(artifact: KernelArtifact, kernel: string): import("@cudascript/native-bindings/cuda").CudaFunctionAttributes | undefined {
+    const state = this.current;
+    const k = this.loaded(artifact, state).kernels.get(kernel);
+    if (!k) return undefined;
+    try {
+      return k.fn.attributes();
+    } catch (e) {
+      throw this.mapError(e, state, `reading the attributes of kernel '${kernel}'`, kernel);
+    }
+  }
+
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const state = this.current;
     const loaded = this.loaded(module.artifact, state);
@@ -498,7 +519,6 @@ export class GpuBackend implements Backend {
     } catch (e) {
       throw this.mapError(e, state, `launching kernel '${kernel}'`, kernel);
     }
-    this.launches++;
   }
 
   /** Array arguments must not overlap: the generated kernels take `__restrict__` pointers (docs/abi.md). */
@@ -646,7 +666,6 @@ export class GpuBackend implements Backend {
     } catch (e) {
       throw this.mapError(e, state, "synchronizing the GPU");
     }
-    this.launches = 0;
   }
 
   dispose(): void {

@@ -75,10 +75,12 @@ type FailedProbe = Extract<CudaProbe, { ok: false }>;
 
 /** One line: why the GPU cannot be used. */
 export function shortReason(p: FailedProbe): string {
-  const cause = p.cause as { attempts?: readonly { place: string; failure: string }[]; code?: string; result?: number; description?: string } | undefined;
+  const cause = p.cause as { attempts?: readonly { place: string; reason: string; failure: string }[]; code?: string; result?: number; description?: string } | undefined;
   switch (p.code) {
     case "CSD001": {
-      const first = cause?.attempts?.find((a) => !/file does not exist/.test(a.failure)) ?? cause?.attempts?.[0];
+      // The library the user named (CUDASCRIPT_LIBCUDA), else the first that exists but did not load.
+      const first =
+        cause?.attempts?.find((a) => /CUDASCRIPT_LIBCUDA/.test(a.reason)) ?? cause?.attempts?.find((a) => !/file does not exist/.test(a.failure)) ?? cause?.attempts?.[0];
       if (!first) return p.message.split("\n")[0]!.replace(/^CSD001: /, "");
       const more = (cause?.attempts?.length ?? 1) - 1;
       return `${first.place}: ${first.failure.replace(/^could not be loaded: (Failed to load shared library: )?/, "")}${more > 0 ? ` (and ${more} more place${more === 1 ? "" : "s"})` : ""}`;

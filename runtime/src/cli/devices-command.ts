@@ -1,0 +1,37 @@
+/**
+ * `cudascript devices [--json]`: the CUDA devices kernels can run on (compute capability, memory,
+ * multiprocessors), or "no CUDA devices: running on the simulator" with the reason. Exit code 0
+ * either way (2 for usage errors).
+ */
+import { parseArgs, printUsageError, type Command } from "./args";
+import { deviceRow, formatDevice } from "./doctor-command";
+import { probeGpu, shortReason } from "../host/device";
+
+const USAGE = `Usage: cudascript devices [--json]
+
+Lists the CUDA devices kernels can run on; without any, says why kernels run on the simulator.
+  --json    the list as JSON ([] when there is none)`;
+
+export const devicesCommand: Command = async (argv) => {
+  const args = parseArgs(argv, ["json", "help", "h"], ["json", "help", "h"]);
+  if ("error" in args) return printUsageError(args.error, USAGE);
+  if (args.flags.has("help") || args.flags.has("h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.positional.length) return printUsageError(`unexpected argument '${args.positional[0]}'`, USAGE);
+  const probe = probeGpu();
+  const rows = probe.ok ? probe.devices.map((d) => deviceRow(d)) : [];
+  if (args.flags.has("json")) {
+    console.log(JSON.stringify(probe.ok ? { devices: rows, driver: { path: probe.driver.info.path, version: `${probe.driverVersion.major}.${probe.driverVersion.minor}`, testDouble: probe.driver.info.isTestDouble } } : { devices: [], reason: shortReason(probe), code: probe.code }, null, 2));
+    return 0;
+  }
+  if (!probe.ok) {
+    console.log(`no CUDA devices: running on the simulator (${shortReason(probe)}). 'npx cudascript doctor' shows how to fix it.`);
+    return 0;
+  }
+  const v = probe.driverVersion;
+  console.log(`${rows.length} CUDA device${rows.length === 1 ? "" : "s"} (driver ${probe.driver.info.path}, CUDA ${v.major}.${v.minor}${probe.driver.info.isTestDouble ? ", the libcuda TEST DOUBLE" : ""}):`);
+  for (const r of rows) console.log(formatDevice(r).join("\n"));
+  return 0;
+};
