@@ -104,6 +104,22 @@ describe("cudascript doctor / devices", () => {
     assert.match(devices.out, /^no CUDA devices: running on the simulator \(cuInit failed with CUDA_ERROR_NO_DEVICE/);
   });
 
+  it("with the double rejecting NVRTC's PTX as too new: the JIT check fails with the fix", (t) => {
+    const lib = doublePathOrSkip(t);
+    if (!lib || !nvrtcHere) return;
+    const env = childEnv(lib, { CUDASCRIPT_DOUBLE_FAIL: "cuModuleLoadDataEx:CUDA_ERROR_UNSUPPORTED_PTX_VERSION" });
+    const json = doctorJson(env);
+    assert.equal(json.jit?.ok, false);
+    const p = json.problems.find((x) => x.part === "jit");
+    assert.ok(p, JSON.stringify(json.problems));
+    assert.match(p.problem, /the driver \(CUDA 13\.0\) could not load NVRTC's PTX \(ISA \d+\.\d+, compute_80\): CUDA_ERROR_UNSUPPORTED_PTX_VERSION/);
+    assert.match(p.fix, /NVRTC is newer than the driver: update the NVIDIA driver, or use an NVRTC no newer than CUDA 13\.0 \(set CUDASCRIPT_NVRTC\)/);
+    const text = runCli(["doctor"], env);
+    assert.equal(text.code, 0, "the simulator still works");
+    assert.match(text.out, /PTX JIT check {7}FAILED: /);
+    assert.match(text.out, /--backend auto picks the GPU 0: CudaScript Test Double .*, but kernels cannot be loaded there until the PTX JIT problem above is fixed/);
+  });
+
   it("usage errors exit 2", () => {
     assert.equal(runCli(["doctor", "--bogus"], childEnv("off")).code, 2);
     assert.equal(runCli(["devices", "extra"], childEnv("off")).code, 2);

@@ -12,7 +12,7 @@ import type { DoubleLogEntry } from "@cudascript/native-bindings/cuda/test-doubl
 import { cuda, f32, f64 } from "cudascript";
 import type { GpuBuffer } from "cudascript/dist/gpu/backend";
 import { ArgPlan, parseCParam } from "cudascript/dist/gpu/abi";
-import { gpuOnDouble, hex, kernel, kindsArtifact_, leHex } from "./helpers";
+import { gpuOnDouble, hex, kernel, kindsArtifact, leHex } from "./helpers";
 
 type DeviceArray = ReturnType<typeof cuda.toDevice>;
 
@@ -70,7 +70,7 @@ function loadedPtx(double: NonNullable<ReturnType<typeof gpuOnDouble>>["double"]
 }
 
 describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
-  const artifact = kindsArtifact_();
+  const artifact = kindsArtifact();
   const gen = generateCuda(artifact.ir!);
   const kernelOf = (name: string) => gen.kernels.find((k) => k.name === name)!;
 

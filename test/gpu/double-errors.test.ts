@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { cuda, CudaScriptError, f32 } from "cudascript";
 import type { GpuError } from "cudascript/dist/gpu/errors";
-import { compileSource, gpuOnDouble, kernel, kindsArtifact_ } from "./helpers";
+import { compileSource, gpuOnDouble, kernel, kindsArtifact } from "./helpers";
 
 const isGpuError = (code: string, ...patterns: RegExp[]) => (e: unknown) => {
   assert.ok(e instanceof CudaScriptError, `expected a CudaScriptError, got ${String(e)}`);
@@ -26,7 +26,7 @@ describe("GPU backend error mapping (libcuda TEST DOUBLE)", () => {
       const env = gpuOnDouble(t);
       if (!env) return;
       const { double } = env;
-      const k = kernel(kindsArtifact_(), "dynamicShared");
+      const k = kernel(kindsArtifact(), "dynamicShared");
       const out = cuda.deviceArray(64, f32);
       double.failKernel("dynamicShared", code);
       k.launch(1, 64)(out); // asynchronous: the launch itself succeeds
@@ -68,7 +68,7 @@ describe("GPU backend error mapping (libcuda TEST DOUBLE)", () => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double, backend } = env;
-    const k = kernel(kindsArtifact_(), "boolArray");
+    const k = kernel(kindsArtifact(), "boolArray");
     double.failKernel("boolArray", 700);
     assert.throws(
       () => k.launch(1, 32)(new Uint8Array(4), new Int32Array(4), 1, true),
@@ -81,7 +81,7 @@ describe("GPU backend error mapping (libcuda TEST DOUBLE)", () => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double } = env;
-    const art = kindsArtifact_();
+    const art = kindsArtifact();
     const out = cuda.deviceArray(64, f32);
     const mask = cuda.toDevice(new Uint8Array(64));
     const ints = cuda.deviceArray(64, "i32" as never) as ReturnType<typeof cuda.toDevice>;
@@ -95,7 +95,7 @@ describe("GPU backend error mapping (libcuda TEST DOUBLE)", () => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double } = env;
-    const k = kernel(kindsArtifact_(), "dynamicShared");
+    const k = kernel(kindsArtifact(), "dynamicShared");
     const out = cuda.deviceArray(64, f32);
     double.failNext("cuLaunchKernel", 701);
     let caught: GpuError | undefined;

@@ -6,15 +6,17 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { cuda, CudaScriptError, f32 } from "cudascript";
+import { GpuBackend } from "cudascript/dist/gpu/backend";
+import { setBackend } from "cudascript/dist/host/device";
 import { SimulatorBackend } from "cudascript/dist/simulator/backend";
-import { gpuOnDouble, kernel, kindsArtifact_ } from "./helpers";
+import { gpuOnDouble, kernel, kindsArtifact } from "./helpers";
 
 describe("GPU backend streams and events (libcuda TEST DOUBLE)", () => {
   it("copies, launches and event records go to the named stream, in program order", (t) => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double } = env;
-    const k = kernel(kindsArtifact_(), "dynamicShared");
+    const k = kernel(kindsArtifact(), "dynamicShared");
     const s1 = cuda.stream();
     const s2 = cuda.stream();
     const [c1, c2] = double.calls("cuStreamCreate");
@@ -57,7 +59,7 @@ describe("GPU backend streams and events (libcuda TEST DOUBLE)", () => {
     if (!env) return;
     const { double } = env;
     double.setLaunchMillis(2.5);
-    const k = kernel(kindsArtifact_(), "dynamicShared");
+    const k = kernel(kindsArtifact(), "dynamicShared");
     const out = cuda.deviceArray(64, f32);
     const s = cuda.stream();
     const start = cuda.event();
@@ -85,7 +87,7 @@ describe("GPU backend streams and events (libcuda TEST DOUBLE)", () => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double } = env;
-    const k = kernel(kindsArtifact_(), "dynamicShared");
+    const k = kernel(kindsArtifact(), "dynamicShared");
     const out = cuda.deviceArray(64, f32);
     const s = cuda.stream();
     k.launch(1, 64, { stream: s })(out);
@@ -114,6 +116,34 @@ describe("GPU backend streams and events (libcuda TEST DOUBLE)", () => {
       (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014" && /not made by cuda.stream\(\) on the GPU backend/.test(e.message),
     );
     sim.dispose();
+  });
+
+  it("cuda.selectDevice: each device's own context; arrays and streams stay on their device", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    double.setDeviceCount(2);
+    const backend = new GpuBackend({ driver: double.driver, cache: false });
+    setBackend(backend);
+    assert.deepEqual(cuda.gpus.map((g) => g.id), [0, 1]);
+    const a0 = cuda.toDevice(Float32Array.of(1, 2));
+    const s0 = cuda.stream();
+    cuda.selectDevice(1);
+    const a1 = cuda.toDevice(Float32Array.of(3, 4));
+    assert.deepEqual(double.calls("cuDevicePrimaryCtxRetain").map((e) => e.device), [0, 1]);
+    assert.deepEqual([...(a1.copyToHost() as Float32Array)], [3, 4]);
+    assert.throws(() => a0.copyToHost(), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014" && /lives on GPU 0 but the current device is 1/.test(e.message));
+    const k = kernel(kindsArtifact(), "dynamicShared");
+    assert.throws(() => k.launch(1, 2, { stream: s0 })(a1), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014" && /stream belongs to GPU 0/.test(e.message));
+    k.launch(1, 2)(a1);
+    assert.equal(double.calls("cuModuleLoadDataEx").length, 1, "loaded in device 1's context");
+    cuda.selectDevice(0);
+    k.launch(1, 2)(a0);
+    assert.equal(double.calls("cuModuleLoadDataEx").length, 2, "and separately in device 0's");
+    a1.free(); // frees in device 1's context while device 0 is current
+    assert.equal(double.live().allocations, 1);
+    assert.throws(() => cuda.selectDevice(2), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014" && /has 2 CUDA devices/.test(e.message));
+    a0.free();
   });
 
   it("streams and events dropped by the program are destroyed", (t) => {

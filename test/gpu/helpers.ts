@@ -174,7 +174,8 @@ export const dynamicShared = cuda.jit((out: Float32Array) => {
 });
 `;
 
-let kindsArtifact: KernelArtifact | undefined;
-export function kindsArtifact_(): KernelArtifact {
-  return (kindsArtifact ??= compileSource(KINDS_KERNELS));
+let kinds: KernelArtifact | undefined;
+/** KINDS_KERNELS compiled (once per process). */
+export function kindsArtifact(): KernelArtifact {
+  return (kinds ??= compileSource(KINDS_KERNELS));
 }

@@ -210,6 +210,16 @@ function jitCheck(probe: Extract<CudaProbe, { ok: true }>, nb: NativeBindings, d
   const t0 = performance.now();
   try {
     ctx = cu.CudaContext.retain(probe.driver, d.ordinal);
+  } catch (e) {
+    const message = `could not create a CUDA context on GPU ${d.ordinal}: ${(e as Error).message.split("\n")[0]}`;
+    problems.push({
+      part: "jit",
+      problem: message,
+      fix: "check `nvidia-smi`: the GPU may be in exclusive-process compute mode and used by another process, out of memory, or in a failed state",
+    });
+    return { ok: false, device: d.ordinal, target, message };
+  }
+  try {
     const module = ctx.loadModule(compiled.ptx);
     module.getFunction("cudascript_doctor");
     module.unload();
@@ -375,6 +385,9 @@ export function formatDoctor(r: DoctorReport): string {
       out.push(...p.fix.split("\n").map((l, j) => `     ${j === 0 ? "fix: " : "     "}${l}`));
     });
   }
-  out.push(r.simulator.ok ? `Kernels run on the ${r.backend.description}.` : "Kernels cannot run here until the simulator problem above is fixed.");
+  if (!r.simulator.ok) out.push("Kernels cannot run here until the simulator problem above is fixed.");
+  else if (r.backend.auto === "gpu" && (r.jit?.ok === false || !r.nvrtc.ok))
+    out.push(`--backend auto picks the ${r.backend.description}, but kernels cannot be loaded there until the ${r.nvrtc.ok ? "PTX JIT" : "NVRTC"} problem above is fixed; meanwhile use --backend simulator.`);
+  else out.push(`Kernels run on the ${r.backend.description}.`);
   return out.join("\n") + "\n";
 }

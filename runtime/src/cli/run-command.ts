@@ -78,7 +78,9 @@ export const runCommand: Command = async (argv) => {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-run-"));
   try {
     const bundle = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
-    const built = await buildProgram(entry, bundle);
+    // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
+    const gpuArchs = choice.kind === "gpu" && choice.probe?.ok ? [(choice.probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? choice.probe.devices[0]!).arch] : undefined;
+    const built = await buildProgram(entry, bundle, gpuArchs ? { cudaArchs: gpuArchs } : {});
     if (!built) return 1;
 
     console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
@@ -132,7 +134,7 @@ export const runCommand: Command = async (argv) => {
 };
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
-export async function buildProgram(entry: string, outfile: string): Promise<boolean> {
+export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../esbuild/index").CudaScriptPluginOptions = {}): Promise<boolean> {
   const esbuild = await import("esbuild");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cudascriptPlugin } = require("../esbuild/index") as typeof import("../esbuild/index");
@@ -157,7 +159,7 @@ export async function buildProgram(entry: string, outfile: string): Promise<bool
             b.onResolve({ filter: /^cudascript$/ }, () => ({ path: runtimeEntry, external: true }));
           },
         },
-        cudascriptPlugin(),
+        cudascriptPlugin(pluginOptions),
       ],
     });
     printMessages(esbuild, result.warnings, "warning");

@@ -26,6 +26,16 @@ export interface CudaScriptPluginOptions {
   readonly includeIr?: boolean;
   /** Called with each file's artifact (tools, tests). */
   readonly onArtifact?: (file: string, artifact: KernelArtifact) => void;
+  /**
+   * Also compile the kernels to PTX for these GPUs ("sm_86", …) with NVRTC at build time and embed
+   * it in the artifact's `cuda` field, so that the GPU backend loads it without compiling (and an
+   * NVRTC error fails the build with the TypeScript location). The PTX target is the GPU's own
+   * `compute_XY`, or the newest one NVRTC supports below it. Without NVRTC nothing is embedded and
+   * the GPU backend compiles at load time. `cudascript run` passes the GPU it runs on.
+   */
+  readonly cudaArchs?: readonly string[];
+  /** NVRTC library for `cudaArchs` (default: discovered). */
+  readonly nvrtcPath?: string;
 }
 
 const IMPORTS_CUDASCRIPT = /(?:from\s*|import\s*\(?\s*)["']cudascript["']/;
@@ -50,7 +60,12 @@ export function cudascriptPlugin(options: CudaScriptPluginOptions = {}): Plugin 
         const warnings = options.warnings === false ? [] : check.diagnostics.filter((d) => d.severity === "warning").map((d) => toMessage(d, text));
         if (errors.length) return { errors, warnings };
         if (check.module.kernels.length === 0) return { contents: text, loader, warnings };
-        const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
+        let artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
+        if (options.cudaArchs?.length) {
+          const embedded = await embedPtx(compiler, check.module, options.cudaArchs, options.nvrtcPath);
+          if (embedded.errors.length) return { errors: embedded.errors.map((d) => toMessage(d, text)), warnings };
+          if (embedded.cuda) artifact = { ...artifact, cuda: embedded.cuda };
+        }
         options.onArtifact?.(args.path, artifact);
         const contents = rewriteKernels(text, check, checker, artifact);
         const watchFiles = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file)])].filter((f) => f !== args.path);
@@ -61,6 +76,40 @@ export function cudascriptPlugin(options: CudaScriptPluginOptions = {}): Plugin 
 }
 
 export default cudascriptPlugin;
+
+type Compiler = typeof import("@cudascript/compiler");
+
+/**
+ * PTX for each GPU architecture, keyed "compute_XY" ("compute_XY#1", … when kernels with different
+ * options make several modules): the layout runtime/src/gpu/compile.ts reads.
+ */
+async function embedPtx(
+  compiler: Compiler,
+  module: FileCheck["module"],
+  archs: readonly string[],
+  nvrtcPath: string | undefined,
+): Promise<{ cuda?: NonNullable<KernelArtifact["cuda"]>; errors: Diagnostic[] }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const nb = require("@cudascript/native-bindings") as typeof import("@cudascript/native-bindings");
+  const load = nb.loadNvrtc(nvrtcPath !== undefined ? { path: nvrtcPath } : {});
+  if (!load.ok) return { errors: [] }; // the GPU backend compiles at load time (and says what to install)
+  const supported = load.nvrtc.info.supportedArchs;
+  const ptx: Record<string, string> = {};
+  let source: string | undefined;
+  for (const arch of archs) {
+    const cc = compiler.parseComputeCapability(arch);
+    if (cc === undefined) continue;
+    const target = supported.includes(cc) ? cc : Math.max(-1, ...supported.filter((a) => a <= cc));
+    if (target < 0 || ptx[`compute_${target}`] !== undefined) continue;
+    const out = await compiler.compileModule(module, { arch: `compute_${target}`, emit: ["ptx"], ...(nvrtcPath !== undefined ? { nvrtcPath } : {}) });
+    if (!out.ok) return { errors: out.diagnostics.filter((d) => d.severity === "error") };
+    source ??= out.cuda.source;
+    out.modules.forEach((m, i) => {
+      if (m.ptx !== undefined) ptx[i === 0 ? `compute_${target}` : `compute_${target}#${i}`] = m.ptx;
+    });
+  }
+  return Object.keys(ptx).length ? { cuda: { ...(source !== undefined ? { source } : {}), ptx }, errors: [] } : { errors: [] };
+}
 
 function loaderFor(file: string): Loader {
   return file.endsWith("x") ? "tsx" : "ts";

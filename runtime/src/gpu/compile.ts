@@ -5,7 +5,8 @@
  *
  * Target: `compute_XY` for a device of compute capability X.Y when NVRTC supports it; otherwise
  * the newest `compute_ZZ` NVRTC supports that is not above the device (the driver JIT-compiles PTX
- * forward to newer GPUs). PTX for the same artifact and target is compiled once per process.
+ * forward to newer GPUs). Embedded PTX is used when its target is not above the device (the newest
+ * such), without loading NVRTC. PTX for the same artifact and target is compiled once per process.
  */
 import type { CompileOutput, CudaKernel, GeneratedCuda } from "@cudascript/compiler";
 import type { KernelArtifact } from "../backend";
@@ -110,16 +111,16 @@ export function compileForDevice(artifact: KernelArtifact, options: CompileForDe
   if (!perTarget) compiled.set(artifact, (perTarget = new Map()));
   const cc = options.computeCapability;
 
-  // 1. PTX embedded for exactly this architecture: no NVRTC needed.
-  const exact = embeddedModules(artifact, cc);
-  if (exact) return remember(perTarget, { target: `compute_${cc}`, forwardJit: false, modules: exact, kernels, source: "embedded", millis: performance.now() - t0 });
+  // 1. PTX the build embedded (cudascript run does, for the GPU it will run on): the newest target
+  //    not above the device — its own architecture, or older PTX the driver JIT-compiles forward.
+  const embedded = bestEmbedded(artifact, cc);
+  if (embedded)
+    return remember(perTarget, { target: `compute_${embedded.cc}`, forwardJit: embedded.cc !== cc, modules: embedded.modules, kernels, source: "embedded", millis: performance.now() - t0 });
 
   // 2. NVRTC.
   const nb = nativeBindings();
   const load = nb.loadNvrtc(options.nvrtcPath !== undefined ? { path: options.nvrtcPath } : {});
   if (!load.ok) {
-    const fallback = bestEmbedded(artifact, cc);
-    if (fallback) return remember(perTarget, { target: `compute_${fallback.cc}`, forwardJit: true, modules: fallback.modules, kernels, source: "embedded", millis: performance.now() - t0 });
     throw new GpuError(
       GpuErrorCodes.CompileFailed,
       `the kernels of ${artifact.file} cannot run on ${options.deviceLabel}: the GPU backend compiles them to PTX with NVRTC (the CUDA runtime compiler), and NVRTC was not found. ` +

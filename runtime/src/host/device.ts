@@ -108,9 +108,10 @@ export function chooseBackend(request: BackendRequest): BackendChoice {
   if (request === "simulator") return { kind: "simulator", description: "simulator" };
   const p = probeGpu();
   if (p.ok) {
-    const d = p.devices[0]!;
+    const wanted = process.env.CUDASCRIPT_DEVICE;
+    const d = (wanted && /^\d+$/.test(wanted) ? p.devices[Number(wanted)] : undefined) ?? p.devices[0]!;
     const double = p.driver.info.isTestDouble ? " [libcuda TEST DOUBLE]" : "";
-    return { kind: "gpu", description: `GPU 0: ${d.name} (${d.arch}, CUDA ${p.driverVersion.major}.${p.driverVersion.minor})${double}`, probe: p };
+    return { kind: "gpu", description: `GPU ${d.ordinal}: ${d.name} (${d.arch}, CUDA ${p.driverVersion.major}.${p.driverVersion.minor})${double}`, probe: p };
   }
   const reason = shortReason(p);
   if (request === "gpu") {
