@@ -21,5 +21,7 @@ if (selected.length === 0) {
   console.error("no test files found; did `tsc -b` run?");
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...process.argv.slice(2), ...selected], { stdio: "inherit" });
+// Unit tests run on the simulator even on a machine with a GPU (the GPU tests choose their backend).
+const env = { ...process.env, CUDASCRIPT_BACKEND: process.env.CUDASCRIPT_BACKEND ?? "simulator" };
+const r = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...process.argv.slice(2), ...selected], { stdio: "inherit", env });
 process.exit(r.status ?? 1);

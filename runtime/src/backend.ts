@@ -101,6 +101,11 @@ export interface Backend {
   elapsedTime(start: EventHandle, end: EventHandle): number;
   /** Waits for all work on every stream. */
   synchronize(): void;
+  /**
+   * Page-locked host memory for `cuda.pinnedArray`, when the backend has such a thing (the GPU);
+   * otherwise `cuda.pinnedArray` uses ordinary memory.
+   */
+  allocPinnedHost?(bytes: number): ArrayBuffer;
   /** Releases workers / contexts; the backend is unusable afterwards. */
   dispose(): void;
 }

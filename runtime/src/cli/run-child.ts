@@ -47,6 +47,5 @@ process.on("unhandledRejection", report);
 // chosen by the parent (CUDASCRIPT_BACKEND) needs before the program's first line, e.g. page-locked
 // memory for cuda.pinnedArray on the GPU.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-(require("../host/device") as typeof import("../host/device")).installHostHooks();
 
 import(pathToFileURL(bundle!).href).catch(report);

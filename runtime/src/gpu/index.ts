@@ -3,4 +3,3 @@ export { GpuBackend, GpuBuffer, type GpuBackendOptions, type GpuMemoryStats } fr
 export { ArgPlan, parseCParam, elementCType, scalarCType, type AbiSlot, type AbiParam } from "./abi";
 export { chooseTarget, compileForDevice, kernelInfos, type CompiledForDevice, type GpuKernelInfo, type PtxModule } from "./compile";
 export { GpuError, GpuErrorCodes, type GpuErrorCode, type CudaFailure } from "./errors";
-export { gpuPinnedArray } from "./pinned";

@@ -280,7 +280,9 @@ type HostForShape<S, N extends DTypeName> = S extends number | readonly [number]
 export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N> {
   const s = normalizeShape(shape, "cuda.pinnedArray");
   const t = toDType(dtype, "cuda.pinnedArray");
-  const data = new t.arrayType(s.reduce((a, b) => a * b, 1));
+  const n = s.reduce((a, b) => a * b, 1);
+  const pinned = currentBackend().allocPinnedHost?.(n * t.bytes);
+  const data = pinned ? new t.arrayType(pinned, 0, n) : new t.arrayType(n);
   return (s.length === 1 ? data : new NDArray(data, s)) as HostForShape<S, N>;
 }
 

@@ -162,7 +162,6 @@ export function currentBackend(): Backend {
       }
     }
     currentChoice = choice;
-    installHostHooks();
   }
   return current;
 }
@@ -177,7 +176,6 @@ export function setBackend(b: Backend): void {
   current?.dispose();
   current = b;
   currentChoice = { kind: b.kind, description: b.description };
-  installHostHooks();
 }
 
 /**
@@ -189,7 +187,6 @@ export function useBackend(b: Backend | undefined): Backend | undefined {
   const previous = current;
   current = b;
   currentChoice = b ? { kind: b.kind, description: b.description } : undefined;
-  if (b) installHostHooks();
   return previous;
 }
 
@@ -204,23 +201,3 @@ export function simulatorOptions(): Readonly<SimulatorOptions> | undefined {
   return b instanceof SimulatorBackend ? b.options : undefined;
 }
 
-let hooked = false;
-/**
- * `cuda.pinnedArray` hands out page-locked memory while the GPU backend is current (ordinary memory
- * on the simulator). Installed on the `cuda` object on first backend use (and by `cudascript run`
- * before the program starts), so host/arrays.ts needs no GPU knowledge.
- */
-export function installHostHooks(): void {
-  if (hooked) return;
-  hooked = true;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const host = (require("../cuda") as typeof import("../cuda")).cuda as unknown as { pinnedArray: (shape: unknown, dtype: unknown) => unknown };
-  const ordinary = host.pinnedArray;
-  host.pinnedArray = (shape: unknown, dtype: unknown) => {
-    const b = currentBackend();
-    if (b.kind !== "gpu" || typeof (b as Partial<GpuBackend>).allocPinnedHost !== "function") return ordinary(shape, dtype);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { gpuPinnedArray } = require("../gpu/pinned") as typeof import("../gpu/pinned");
-    return gpuPinnedArray(b as GpuBackend, shape as never, dtype as never);
-  };
-}

@@ -13,6 +13,12 @@ import { nextLaunchId, resultsEnabled, writeRecord } from "./writer";
 /** Occupancy is reported for this arch on the simulator (no registers are known there). */
 const SIMULATOR_REFERENCE_ARCH = "sm_80";
 
+/** What the GPU backend can tell about the current device and a compiled kernel. */
+interface GpuIntrospection {
+  readonly device?: { readonly arch: string };
+  kernelAttributes?(artifact: KernelArtifact, kernel: string): { numRegs: number } | undefined;
+}
+
 let runWritten = false;
 
 function writeRunRecord(backend: Backend): void {
@@ -51,11 +57,15 @@ export function reportLaunch(
   const entry = artifact.kernels[kernel];
   const id = nextLaunchId();
   const threads = config.block[0] * config.block[1] * config.block[2];
-  const arch = backend.kind === "gpu" ? (backend.devices()[0]?.arch ?? SIMULATOR_REFERENCE_ARCH) : SIMULATOR_REFERENCE_ARCH;
+  // On a GPU: the selected device's arch and the compiled kernel's real register count; on the
+  // simulator: the reference arch with registers unknown (never invented).
+  const gpu = backend.kind === "gpu" ? (backend as Backend & GpuIntrospection) : undefined;
+  const arch = gpu?.device?.arch ?? SIMULATOR_REFERENCE_ARCH;
+  const registers = gpu?.kernelAttributes?.(artifact, kernel)?.numRegs;
   let occupancy: { arch: string; percent: number; limitedBy: string[]; registers?: number } | undefined;
   try {
-    const o = computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: undefined, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem });
-    occupancy = { arch, percent: Math.round(o.occupancy * 1000) / 10, limitedBy: [...o.limitedBy] };
+    const o = computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem });
+    occupancy = { arch, percent: Math.round(o.occupancy * 1000) / 10, limitedBy: [...o.limitedBy], registers };
   } catch {
     occupancy = undefined;
   }
