@@ -33,6 +33,7 @@ import type * as IR from "../ir/nodes";
 import { typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
+import { privatizableParams, type PrivatizableParam } from "./privatize";
 
 export const SIM_ABI = 1;
 
@@ -62,6 +63,12 @@ export interface SimKernelInfo {
   readonly strategy: "loop" | "fission";
   readonly usesBarriers: boolean;
   readonly usesWarpOps: boolean;
+  /**
+   * Global arrays the simulator may privatize when the launch is spread over workers (see
+   * privatize.ts): only updated by result-unused atomics of one commutative, associative class.
+   * Missing in artifacts built before privatization existed (same as none).
+   */
+  readonly privatize?: readonly PrivatizableParam[];
 }
 
 export interface SimModule {
@@ -213,6 +220,8 @@ class ModuleEmitter {
   readonly deviceNames = new Map<string, string>();
   readonly fns = new Map<string, IR.IrFunction>();
   readonly syncFns: Set<string>;
+  /** Privatizable parameters per kernel id. */
+  readonly privatizable: Map<string, PrivatizableParam[]>;
   readonly out: string[] = [];
   private sharedCounter = 0;
 
@@ -222,6 +231,7 @@ class ModuleEmitter {
   ) {
     for (const f of module.deviceFunctions) this.fns.set(f.id, f);
     this.syncFns = syncFunctions(module.deviceFunctions);
+    this.privatizable = privatizableParams(module);
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
   }
@@ -355,6 +365,10 @@ class FnEmitter {
   private remat = new Map<IR.Var, IR.Expr>();
   private readonly san: boolean;
   private usesSan = false;
+  /** Kernel array parameters that may be privatized in a launch, and the helpers chosen per launch for them. */
+  private readonly privParams = new Map<IR.Var, PrivatizableParam>();
+  private readonly privLines: string[] = [];
+  private readonly privHelpers = new Map<string, string>();
 
   constructor(
     private readonly me: ModuleEmitter,
@@ -363,6 +377,7 @@ class FnEmitter {
   ) {
     this.mode = kind === "device" ? "device" : "fast";
     this.san = !!me.opts.sanitize;
+    if (kind === "kernel") for (const p of me.privatizable.get(fn.id) ?? []) this.privParams.set(fn.params[p.param]!, p);
   }
 
   // ───────────────────────── names ─────────────────────────
@@ -666,11 +681,29 @@ class FnEmitter {
     const v = this.ex(e.value);
     this.depth -= 2;
     const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
-    const h = this.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
+    const priv = this.mode !== "device" ? this.privParams.get(e.array.v) : undefined;
+    const h = priv ? this.privHelper(e.op, priv, a) : this.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
     const call = `${h}(${a.data}, ${flat}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
     return pre.length ? `(${pre.join(", ")}, ${call})` : call;
+  }
+
+  /**
+   * The atomic helper for a privatizable array, chosen once per launch: a plain read-modify-write when
+   * this executor holds a private copy of the array (`L.priv[param]`), the shared-memory one otherwise.
+   */
+  private privHelper(op: IR.AtomicOp, p: PrivatizableParam, a: ArrayInfo): string {
+    const key = `${p.param}:${op}`;
+    let name = this.privHelpers.get(key);
+    if (!name) {
+      name = `${a.data}$at_${op}`;
+      const plain = this.me.atomicHelper(op, a.dtype, "shared");
+      const shared = this.me.atomicHelper(op, a.dtype, "global");
+      this.privLines.push(`const ${name} = L.priv !== undefined && L.priv[${p.param}] === true ? ${plain} : ${shared};`);
+      this.privHelpers.set(key, name);
+    }
+    return name;
   }
 
   private call(e: IR.CallExpr): string {
@@ -928,7 +961,7 @@ class FnEmitter {
     let usesBarriers = false, usesWarp = false;
     forEachSync(norm.body, (s) => (BARRIER_OPS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
     const strategy = norm.hasSync ? "fission" : "loop";
-    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp };
+    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.privatizable.get(k.id) ?? [] };
     const code = strategy === "fission" ? this.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.emitFast(jsName, info);
     return { code, info };
   }
@@ -999,6 +1032,7 @@ class FnEmitter {
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
       ...this.declLines(setup),
+      ...this.privLines,
       this.paramLets(),
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
       "try {",
@@ -1429,6 +1463,7 @@ class FnEmitter {
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
       ...this.declLines(setup),
+      ...this.privLines,
       this.paramLets(),
       "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
       "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",

@@ -13,6 +13,8 @@ export interface LaunchData {
   readonly grid: readonly [number, number, number];
   readonly block: readonly [number, number, number];
   readonly dynBuf: ArrayBuffer;
+  /** Per kernel parameter: this executor updates a private copy of the array (see privatize.ts). */
+  readonly priv?: readonly boolean[];
 }
 
 export interface SimModuleInstance {

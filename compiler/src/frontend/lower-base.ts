@@ -1,0 +1,344 @@
+/**
+ * Shared state and helpers of the function lowerer (see lower.ts): scopes and variables, spans and
+ * diagnostics, constant folding, weak (literal) typing, implicit conversions and poisoning, so that one
+ * reported mistake does not cascade into more diagnostics.
+ */
+import { ts } from "ts-morph";
+import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
+import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
+import type * as IR from "../ir/nodes";
+import { BOOL, F64, I32, U32, commonDType, intRange, isFloat, isInt, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
+import { ConstantFolder, type ConstValue } from "./constants";
+import type { FunctionDecl, ModuleInfo } from "./module-info";
+import type { FrontEnd } from "./program";
+
+/** What a caller needs to know about a device function to call it. */
+export interface DeviceSignature {
+  readonly id: string;
+  readonly name: string;
+  readonly params: readonly Type[];
+  readonly paramNames: readonly string[];
+  readonly returnType: Type;
+}
+
+/** Services the lowering of one function needs from the program. */
+export interface LowerHost {
+  readonly front: FrontEnd;
+  /** The signature of a device function, lowering it if needed; `recursive` if it is being lowered now. */
+  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive";
+  /** Registers a constant array used through `cuda.const.arrayLike`; returns its module-level name. */
+  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: DType, values: readonly number[]): string;
+}
+
+export interface LoweredFunction {
+  readonly fn: IR.IrFunction;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Device functions called (their FunctionDecls), for the program to lower too. */
+  readonly calledDevices: readonly FunctionDecl[];
+}
+
+export type Binding =
+  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean }
+  /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
+  | { readonly k: "poison" }
+  | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node };
+
+export const WEAK = new WeakSet<IR.Expr>();
+/** Placeholders standing for code already reported: anything built on them reports nothing more. */
+export const POISON = new WeakSet<IR.Expr>();
+
+export class DiagnosticSink {
+  readonly list: Diagnostic[] = [];
+  private readonly seen = new Set<string>();
+  add(d: Diagnostic): void {
+    const key = `${d.code}:${d.span.file}:${d.span.start}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push(d);
+  }
+}
+
+export const ASSIGNMENT_OPS = new Map<ts.SyntaxKind, IR.ArithOp | "=">([
+  [ts.SyntaxKind.EqualsToken, "="],
+  [ts.SyntaxKind.PlusEqualsToken, "+"],
+  [ts.SyntaxKind.MinusEqualsToken, "-"],
+  [ts.SyntaxKind.AsteriskEqualsToken, "*"],
+  [ts.SyntaxKind.SlashEqualsToken, "/"],
+  [ts.SyntaxKind.PercentEqualsToken, "%"],
+  [ts.SyntaxKind.AmpersandEqualsToken, "&"],
+  [ts.SyntaxKind.BarEqualsToken, "|"],
+  [ts.SyntaxKind.CaretEqualsToken, "^"],
+  [ts.SyntaxKind.LessThanLessThanEqualsToken, "<<"],
+  [ts.SyntaxKind.GreaterThanGreaterThanEqualsToken, ">>"],
+  [ts.SyntaxKind.GreaterThanGreaterThanGreaterThanEqualsToken, ">>>"],
+]);
+
+export function promoteForArith(d: IntDType): "i32" | "u32" {
+  return d === "u32" ? "u32" : "i32";
+}
+
+/** The type a weak (literal) operand takes next to an operand of type `other`. */
+export function weakMeets(weak: IR.Expr, other: DType, defaultFloat: "f32" | "f64"): DType {
+  const wv = weak.k === "const" ? weak.value : 0;
+  const weakIsInt = weak.type.kind === "scalar" && (weak.type.dtype === "i32" || weak.type.dtype === "bool") && (typeof wv === "boolean" || Number.isInteger(wv));
+  if (other === "bool") return weakIsInt ? "i32" : defaultFloat;
+  if (isFloat(other)) return other;
+  if (weakIsInt) {
+    // A negative literal next to a u32 is still a u32 operation, as in CUDA C++.
+    return other;
+  }
+  return defaultFloat;
+}
+
+/** An i32-family value next to a u32 (neither a literal): C and JavaScript disagree on these. */
+export function mixedSignedness(l: IR.Expr, r: IR.Expr): boolean {
+  if (WEAK.has(l) || WEAK.has(r) || l.type.kind !== "scalar" || r.type.kind !== "scalar") return false;
+  const a = l.type.dtype, b = r.type.dtype;
+  return isInt(a) && isInt(b) && (a === "u32") !== (b === "u32") && (a === "u32" ? isSigned(b) : isSigned(a));
+}
+
+export function needsWidening(cur: DType, incoming: DType): boolean {
+  if (cur === incoming || incoming === "bool") return false;
+  if (isInt(cur) && isFloat(incoming)) return true;
+  if (cur === "f32" && incoming === "f64") return true;
+  return false;
+}
+
+export function containsAssignment(e: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isBinaryExpression(n) && ASSIGNMENT_OPS.has(n.operatorToken.kind)) found = true;
+    else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(e);
+  return found;
+}
+
+export function byteSizeOf(d: DType): number {
+  return d === "f64" ? 8 : d === "i16" || d === "u16" ? 2 : d === "i8" || d === "u8" || d === "bool" ? 1 : 4;
+}
+
+/** State and helpers shared by every part of the lowerer. */
+export abstract class LowererBase {
+  protected readonly sf: ts.SourceFile;
+  protected readonly diags = new DiagnosticSink();
+  protected readonly scopes: Map<string, Binding>[] = [];
+  protected readonly vars: IR.Var[] = [];
+  protected readonly calledDevices = new Map<string, FunctionDecl>();
+  protected readonly callees = new Set<string>();
+  protected readonly returnTypes: ScalarType[] = [];
+  protected nextVarId = 0;
+  protected loopDepth = 0;
+  protected defaultFloat: "f32" | "f64" = "f32";
+  /** Variable widening discovered in this pass; when set, the caller lowers again. */
+  widened = false;
+  readonly hints: Map<ts.Node, DType>;
+  returnHint: DType | undefined;
+
+  protected readonly varDecls = new Map<number, ts.Node>();
+
+  constructor(
+    protected readonly host: LowerHost,
+    protected readonly module: ModuleInfo,
+    protected readonly decl: FunctionDecl,
+    hints: Map<ts.Node, DType>,
+    returnHint: DType | undefined,
+  ) {
+    this.sf = module.sourceFile;
+    this.hints = new Map(hints);
+    this.returnHint = returnHint;
+  }
+
+  // ───────────────────────── scopes and vars ─────────────────────────
+
+  protected pushScope(): void {
+    this.scopes.push(new Map());
+  }
+  protected popScope(): void {
+    this.scopes.pop();
+  }
+  protected bind(name: string, b: Binding): void {
+    this.scopes[this.scopes.length - 1]!.set(name, b);
+  }
+  protected lookup(name: string): Binding | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const b = this.scopes[i]!.get(name);
+      if (b) return b;
+    }
+    return undefined;
+  }
+  protected newVar(name: string, type: Type, isParam: boolean, mutable: boolean, node: ts.Node): IR.Var {
+    const v: IR.Var = { id: this.nextVarId++, name, type, isParam, mutable, span: this.span(node) };
+    this.vars.push(v);
+    this.bind(name, { k: "var", v, isConstDecl: !mutable && !isParam });
+    return v;
+  }
+
+  // ───────────────────────── spans and diagnostics ─────────────────────────
+
+  protected span(node: ts.Node): IR.Span {
+    const start = node.getStart(this.sf);
+    const lc = this.sf.getLineAndCharacterOfPosition(start);
+    return { file: this.module.file, start, end: node.end, line: lc.line + 1, col: lc.character + 1 };
+  }
+
+  protected report(def: DiagnosticDefinition, node: ts.Node, message: string, extra?: { related?: RelatedLocation[]; fix?: FixHint }): void {
+    this.diags.add(makeDiagnostic(def, this.span(node), message, extra));
+  }
+  protected declNodeOf(v: IR.Var): ts.Node | undefined {
+    return this.varDecls.get(v.id);
+  }
+  protected isAnnotated(n: ts.Node): boolean {
+    return ts.isVariableDeclaration(n) && !!n.type;
+  }
+
+  // ───────────────────────── expressions ─────────────────────────
+
+  protected foldConst(e: ts.Expression): ConstValue | undefined {
+    const folder = new ConstantFolder(
+      (name) => {
+        const b = this.lookup(name);
+        if (b) return b.k === "const" && !b.dtype ? b.value : undefined;
+        return this.moduleConstValue(name);
+      },
+      (id) => id.text === "Math" && !this.lookup("Math"),
+    );
+    const v = folder.fold(e);
+    for (const p of folder.problems) {
+      if (p.kind === "overflow")
+        this.report(Codes.ConstantOverflow, p.node, `${p.node.getText(p.node.getSourceFile())} = ${p.value} does not fit in a 32-bit integer: reduce it, or write a float literal (e.g. ${p.value}.0) if you mean a float`);
+      else this.report(Codes.DivisionByZero, p.node, "integer division by zero in a constant expression");
+    }
+    return v;
+  }
+
+  /** A module constant's value, reporting its own folding problems (overflow) where it is declared. */
+  protected moduleConstValue(name: string): ConstValue | undefined {
+    const sym = this.host.front.resolveName(this.module, name);
+    if (sym?.kind !== "const") return undefined;
+    const r = this.host.front.moduleConst(sym.module, sym.decl);
+    for (const p of r.problems) {
+      const sf = p.node.getSourceFile();
+      const start = p.node.getStart(sf);
+      const lc = sf.getLineAndCharacterOfPosition(start);
+      const span: IR.Span = { file: sym.module.file, start, end: p.node.end, line: lc.line + 1, col: lc.character + 1 };
+      if (p.kind === "overflow")
+        this.diags.add(makeDiagnostic(Codes.ConstantOverflow, span, `${p.node.getText(sf)} = ${p.value} does not fit in a 32-bit integer: reduce it, or write a float literal (e.g. ${p.value}.0) if you mean a float`));
+      else this.diags.add(makeDiagnostic(Codes.DivisionByZero, span, "integer division by zero in a constant expression"));
+    }
+    return r.value;
+  }
+
+  protected weakConst(value: number | boolean, node: ts.Node, isInt?: boolean): IR.ConstExpr {
+    const int = isInt ?? (typeof value === "number" && Number.isInteger(value));
+    // An integer literal takes the narrowest 32-bit type holding it: i32, else u32 (`0xffffffff`,
+    // `4000000000 >>> 0`); beyond that it can only be a float.
+    const type =
+      typeof value === "boolean"
+        ? BOOL
+        : int && value >= -2147483648 && value <= 2147483647
+          ? I32
+          : int && value >= 0 && value <= 4294967295
+            ? U32
+            : int
+              ? F64
+              : scalar(this.defaultFloat);
+    const e: IR.ConstExpr = { k: "const", type, value, span: this.span(node) };
+    WEAK.add(e);
+    return e;
+  }
+
+  protected constExpr(c: ConstValue, node: ts.Node, dtype?: DType): IR.Expr {
+    if (dtype) return { k: "const", type: scalar(dtype), value: typeof c.value === "boolean" || dtype === "bool" ? Boolean(c.value) : c.value, span: this.span(node) };
+    return this.weakConst(c.value, node, c.isInt && typeof c.value === "number" && Number.isInteger(c.value));
+  }
+
+  protected weakDefault(e: IR.Expr): DType {
+    return e.type.kind === "scalar" ? e.type.dtype : "i32";
+  }
+
+  /** Placeholder after an error so lowering can go on. */
+  protected error(node: ts.Node): IR.Expr {
+    const e = this.weakConst(0, node);
+    POISON.add(e);
+    return e;
+  }
+
+  protected poisonNames(name: ts.BindingName): void {
+    if (ts.isIdentifier(name)) this.bind(name.text, { k: "poison" });
+    else for (const el of name.elements) if (!ts.isOmittedExpression(el)) this.poisonNames(el.name);
+  }
+
+  protected lowerCondition(e: ts.Expression): IR.Expr {
+    return this.truthy(this.lowerExpr(e), e);
+  }
+
+  protected truthy(e: IR.Expr, node: ts.Node): IR.Expr {
+    if (e.type.kind !== "scalar") {
+      this.report(Codes.TypeMismatch, node, `a condition must be a number or boolean, not ${typeToString(e.type)}`);
+      return this.weakConst(false, node);
+    }
+    if (e.type.dtype === "bool") return e;
+    if (e.k === "const") return { k: "const", type: BOOL, value: Boolean(e.value) && !Number.isNaN(e.value), span: e.span };
+    return { k: "truthy", type: BOOL, value: e, span: e.span };
+  }
+
+  /** Converts `e` to `dtype`, retyping weak constants instead of adding a conversion. */
+  protected convertTo(e: IR.Expr, dtype: DType, node?: ts.Node): IR.Expr {
+    if (e.type.kind !== "scalar") return e;
+    if (e.type.dtype === dtype) return e;
+    if (e.k === "const" && WEAK.has(e)) {
+      let value: number | boolean = e.value;
+      if (dtype === "bool") value = Boolean(value);
+      else if (typeof value === "boolean") value = value ? 1 : 0;
+      else if (isInt(dtype)) {
+        if (!Number.isInteger(value)) value = Math.trunc(value);
+        const [lo, hi] = intRange(dtype as IntDType);
+        if ((value < lo || value > hi) && node) {
+          // Wraps like a typed-array store, but as a constant that is almost always a mistake.
+          this.report(Codes.ConstantOverflow, node, `${value} does not fit in ${dtype} (${lo} … ${hi})`);
+        }
+      } else if (dtype === "f32") value = Math.fround(value);
+      return { k: "const", type: scalar(dtype), value, span: e.span };
+    }
+    if (dtype === "bool") return { k: "truthy", type: BOOL, value: e, span: e.span };
+    return { k: "convert", type: scalar(dtype), value: e, span: e.span };
+  }
+
+  protected scalarOperand(v: IR.Expr, node: ts.Node): IR.Expr {
+    if (v.type.kind === "scalar") return v;
+    this.report(Codes.TypeMismatch, node, `${typeToString(v.type)} is not a number here: index it, e.g. ${node.getText(this.sf)}[i]`);
+    return this.error(node);
+  }
+
+  /** JavaScript's ToInt32 of an operand of a bitwise operator (floats truncate). */
+  protected toInt32Operand(v: IR.Expr, node: ts.Node): IR.Expr {
+    v = this.scalarOperand(v, node);
+    return this.convertTo(v, "i32");
+  }
+
+  protected unifyArith(l: IR.Expr, r: IR.Expr): { dtype: DType; l: IR.Expr; r: IR.Expr } {
+    const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
+    const lw = WEAK.has(l), rw = WEAK.has(r);
+    let dtype: DType;
+    if (lw && rw) dtype = lt === rt ? lt : commonDType(lt, rt);
+    else if (lw) dtype = weakMeets(l, rt, this.defaultFloat);
+    else if (rw) dtype = weakMeets(r, lt, this.defaultFloat);
+    else dtype = lt === rt ? lt : commonDType(lt, rt);
+    return { dtype, l: this.convertTo(l, dtype), r: this.convertTo(r, dtype) };
+  }
+
+  protected shiftCount(r: IR.Expr): IR.Expr {
+    return this.convertTo(r, "i32");
+  }
+
+  protected noteF64(dtype: DType, node: ts.Node): void {
+    if (dtype === "f64" && this.defaultFloat === "f32")
+      this.report(Codes.F64InF32Kernel, node, "this computes in f64 in a kernel that otherwise uses f32; f64 is up to 64× slower on most GPUs: annotate the variable as f32 or wrap the value in Math.fround(…) if f32 is enough");
+  }
+
+  /** Every expression form; implemented by ExpressionLowerer. */
+  abstract lowerExpr(e: ts.Expression): IR.Expr;
+}

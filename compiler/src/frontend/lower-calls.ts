@@ -1,0 +1,453 @@
+/**
+ * Lowering of calls: device functions (same module or imported), `cuda.*` intrinsics (grid,
+ * barriers, warp operations, atomics, bit operations), `Math.*` with f32 staying f32, and `console.log`.
+ */
+import { ts } from "ts-morph";
+import { Codes } from "../diagnostics/codes";
+import type * as IR from "../ir/nodes";
+import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { stripParens } from "./constants";
+import { isCudaReference } from "./module-info";
+import type { FunctionDecl } from "./module-info";
+import { ARRAY_METHODS, ExpressionLowerer, suggestCuda } from "./lower-expressions";
+import { mixedSignedness, POISON, WEAK } from "./lower-base";
+
+export const UNARY_FLOAT_MATH = new Set<string>([
+  "sqrt", "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
+  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+]);
+export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]);
+export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
+
+export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
+  add: ["i32", "u32", "f32", "f64"],
+  sub: ["i32", "u32", "f32", "f64"],
+  exch: ["i32", "u32", "f32"],
+  max: ["i32", "u32", "f32", "f64"],
+  min: ["i32", "u32", "f32", "f64"],
+  and: ["i32", "u32"],
+  or: ["i32", "u32"],
+  xor: ["i32", "u32"],
+  inc: ["u32"],
+  dec: ["u32"],
+  compareAndSwap: ["i32", "u32"],
+};
+
+export function typedArrayNameOf(d: DType): string {
+  return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
+}
+
+export abstract class CallLowerer extends ExpressionLowerer {
+
+  // ───────────────────────── calls ─────────────────────────
+
+  protected isConsoleLog(call: ts.CallExpression): boolean {
+    const c = call.expression;
+    return ts.isPropertyAccessExpression(c) && ts.isIdentifier(c.expression) && c.expression.text === "console" && c.name.text === "log" && !this.lookup("console");
+  }
+
+  protected lowerPrint(call: ts.CallExpression): IR.Stmt {
+    const parts: string[] = [];
+    const args: IR.Expr[] = [];
+    for (const a of call.arguments) {
+      const x = stripParens(a);
+      if (ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) {
+        parts.push(x.text.replace(/%/g, "%%"));
+        continue;
+      }
+      if (ts.isTemplateExpression(x)) {
+        let s = x.head.text.replace(/%/g, "%%");
+        for (const span of x.templateSpans) {
+          const v = this.lowerExpr(span.expression);
+          if (v.type.kind === "scalar") {
+            const c = this.printable(v);
+            s += c.fmt;
+            args.push(c.e);
+          } else this.report(Codes.TypeMismatch, span.expression, "console.log prints numbers and booleans in kernels");
+          s += span.literal.text.replace(/%/g, "%%");
+        }
+        parts.push(s);
+        continue;
+      }
+      const v = this.lowerExpr(a);
+      if (v.type.kind !== "scalar") {
+        this.report(Codes.TypeMismatch, a, "console.log prints numbers and booleans in kernels: print one element, e.g. x[i]");
+        continue;
+      }
+      const c = this.printable(v);
+      parts.push(c.fmt);
+      args.push(c.e);
+    }
+    return { k: "print", span: this.span(call), format: parts.join(" ") + "\n", args };
+  }
+
+  protected printable(v: IR.Expr): { fmt: string; e: IR.Expr } {
+    const d = (v.type as ScalarType).dtype;
+    if (d === "u32") return { fmt: "%u", e: v };
+    if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
+    if (d === "bool") return { fmt: "%d", e: this.convertTo(v, "i32") };
+    return { fmt: "%g", e: d === "f32" ? this.convertTo(v, "f64") : v };
+  }
+
+  protected lowerCall(call: ts.CallExpression): IR.Expr {
+    const callee = stripParens(call.expression);
+    if (call.questionDotToken) {
+      this.report(Codes.UnsupportedExpression, call, "optional calls (?.) are not supported in kernels");
+      return this.error(call);
+    }
+    const path = this.cudaPath(callee);
+    if (path) return this.lowerCudaCall(path, call);
+    if (ts.isPropertyAccessExpression(callee)) {
+      const obj = stripParens(callee.expression);
+      if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) return this.lowerMathCall(callee.name.text, call);
+      if (ts.isIdentifier(obj) && obj.text === "console" && !this.lookup("console")) {
+        this.report(Codes.UnsupportedExpression, call, callee.name.text === "log" ? "console.log must be a statement of its own" : `console.${callee.name.text} is not available in kernels: use console.log`);
+        return this.error(call);
+      }
+      const base = ts.isIdentifier(obj) ? this.lookup(obj.text) : undefined;
+      if (base?.k === "poison") {
+        for (const a of call.arguments) this.lowerExpr(a);
+        return this.error(call);
+      }
+      if (ts.isIdentifier(obj) && !base && !this.host.front.resolveName(this.module, obj.text) && !isCudaReference(obj, this.module.cudascript)) {
+        this.report(Codes.UnknownIdentifier, obj, `'${obj.text}' is not available in kernels: kernels may use their parameters and locals, module constants, device functions, cuda.* and Math.*`);
+        for (const a of call.arguments) if (!ts.isArrowFunction(a) && !ts.isFunctionExpression(a)) this.lowerExpr(a);
+        return this.error(call);
+      }
+      if (base?.k === "var" && base.v.type.kind === "array") {
+        this.report(Codes.UnsupportedArrayMethod, callee.name, `array method '${callee.name.text}' is not available in kernels: write a loop over the elements`);
+        for (const a of call.arguments) if (!ts.isArrowFunction(a) && !ts.isFunctionExpression(a)) this.lowerExpr(a);
+        return this.error(call);
+      }
+      if (ARRAY_METHODS.has(callee.name.text) && base?.k === "var") {
+        this.report(Codes.UnsupportedArrayMethod, callee.name, `'${callee.name.text}' is not available in kernels`);
+        return this.error(call);
+      }
+      if (ts.isIdentifier(obj) && !base) {
+        const sym = this.host.front.resolveName(this.module, obj.text);
+        if (sym?.kind === "function" && sym.fn.kind === "kernel" && callee.name.text === "launch") {
+          this.report(Codes.NotADeviceFunction, call, "kernels cannot launch kernels (dynamic parallelism is not supported): launch from the host");
+          return this.error(call);
+        }
+      }
+      this.report(Codes.NotADeviceFunction, call, `'${callee.getText(this.sf)}' cannot be called in a kernel: only cuda.device functions, cuda.* and Math.* functions can be called`);
+      return this.error(call);
+    }
+    if (ts.isIdentifier(callee)) {
+      const local = this.lookup(callee.text);
+      if (local?.k === "poison") {
+        for (const a of call.arguments) this.lowerExpr(a);
+        return this.error(call);
+      }
+      if (local) {
+        this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' is not a function`);
+        return this.error(call);
+      }
+      const sym = this.host.front.resolveName(this.module, callee.text);
+      if (sym?.kind === "function") {
+        if (sym.fn.kind === "kernel") {
+          this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' is a kernel: kernels cannot be called from kernels; move the shared code into a cuda.device function`);
+          return this.error(call);
+        }
+        return this.lowerDeviceCall(sym.fn, call);
+      }
+      if (sym?.kind === "plainFunction") {
+        this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' is a plain function: wrap it to make it callable from kernels: const ${callee.text} = cuda.device((…) => …)`);
+        return this.error(call);
+      }
+      if (sym?.kind === "class") {
+        this.report(Codes.UnsupportedClass, callee, "classes are not supported in kernels");
+        return this.error(call);
+      }
+      if (sym?.kind === "unresolvedImport") {
+        this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' (imported from "${sym.binding.module}") is not a CudaScript device function`);
+        return this.error(call);
+      }
+      if (sym?.kind === "mutable" || sym?.kind === "const") {
+        this.report(Codes.NotADeviceFunction, callee, `'${callee.text}' is not a device function: declare it as const ${callee.text} = cuda.device((…) => …)`);
+        return this.error(call);
+      }
+      this.report(Codes.UnknownIdentifier, callee, `'${callee.text}' is not available in kernels: only cuda.device functions, cuda.* and Math.* functions can be called`);
+      return this.error(call);
+    }
+    this.report(Codes.UnsupportedExpression, call, "this call is not supported in kernels");
+    return this.error(call);
+  }
+
+  protected expectArgs(call: ts.CallExpression, min: number, max: number, what: string): boolean {
+    const n = call.arguments.length;
+    if (n < min || n > max) {
+      this.report(Codes.WrongArgumentCount, call, `${what} takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? "" : "s"}, got ${n}`);
+      return false;
+    }
+    return true;
+  }
+
+  protected lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
+    const sig = this.host.deviceSignature(fn);
+    if (sig === "recursive") {
+      this.report(Codes.Recursion, call, `'${fn.name}' is called recursively; GPUs have no call stack for recursion here: rewrite it as a loop`);
+      for (const a of call.arguments) this.lowerExpr(a);
+      return this.error(call);
+    }
+    this.calledDevices.set(sig.id, fn);
+    this.callees.add(sig.id);
+    if (call.arguments.length !== sig.params.length) {
+      this.report(Codes.WrongArgumentCount, call, `'${fn.name}' takes ${sig.params.length} argument${sig.params.length === 1 ? "" : "s"} (${sig.paramNames.join(", ")}), got ${call.arguments.length}`);
+    }
+    const args: IR.Expr[] = [];
+    sig.params.forEach((pt, i) => {
+      const a = call.arguments[i];
+      if (!a) {
+        args.push(pt.kind === "scalar" ? { k: "const", type: pt, value: 0, span: this.span(call) } : this.error(call));
+        return;
+      }
+      const v = this.lowerExpr(a);
+      if (POISON.has(v)) {
+        args.push(v);
+        return;
+      }
+      if (pt.kind === "array") {
+        if (v.type.kind !== "array" || v.k !== "var") {
+          this.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}`);
+        } else if (v.type.dtype !== pt.dtype || v.type.rank !== pt.rank) {
+          this.report(Codes.WrongDType, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}, but this is ${typeToString({ ...v.type, space: "global" })}`);
+        }
+        args.push(v);
+      } else if (pt.kind === "scalar") {
+        if (v.type.kind !== "scalar") {
+          this.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${pt.dtype}, not ${typeToString(v.type)}`);
+          args.push(this.error(a));
+        } else args.push(this.convertTo(v, pt.dtype, a));
+      }
+    });
+    for (const a of call.arguments.slice(sig.params.length)) this.lowerExpr(a);
+    return { k: "call", type: sig.returnType, fn: sig.id, args, span: this.span(call) };
+  }
+
+  protected lowerMathCall(name: string, call: ts.CallExpression): IR.Expr {
+    const span = this.span(call);
+    const what = `Math.${name}`;
+    const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
+    const floatOf = (e: IR.Expr): DType => {
+      const d = (e.type as ScalarType).dtype;
+      return isFloat(d) && !WEAK.has(e) ? d : this.defaultFloat;
+    };
+    if (UNARY_FLOAT_MATH.has(name)) {
+      if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+      const a = arg(0);
+      const d = floatOf(a);
+      this.noteF64(d, call);
+      return { k: "intrinsic", type: scalar(d), name: name as IR.MathFunction, args: [this.convertTo(a, d)], span };
+    }
+    if (BINARY_FLOAT_MATH.has(name)) {
+      if (!this.expectArgs(call, 2, 2, what)) return this.error(call);
+      const a = arg(0), b = arg(1);
+      const da = floatOf(a), db = floatOf(b);
+      const d = WEAK.has(a) ? db : WEAK.has(b) ? da : da === "f64" || db === "f64" ? "f64" : da;
+      this.noteF64(d, call);
+      return { k: "intrinsic", type: scalar(d), name: name as IR.MathFunction, args: [this.convertTo(a, d), this.convertTo(b, d)], span };
+    }
+    if (ROUNDING_MATH.has(name)) {
+      if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+      if (name === "trunc") {
+        const inner = stripParens(call.arguments[0]!);
+        if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.SlashToken) {
+          const q = this.integerDivision(inner, call);
+          if (q && q.type.kind === "scalar" && isInt(q.type.dtype)) return q;
+          if (q && q.k === "intrinsic") return q;
+          if (q) return { k: "intrinsic", type: q.type, name: "trunc", args: [q], span };
+        }
+      }
+      const a = arg(0);
+      const d = (a.type as ScalarType).dtype;
+      if (isInt(d) || d === "bool") return a; // already whole
+      return { k: "intrinsic", type: scalar(d), name: name as IR.MathFunction, args: [a], span };
+    }
+    switch (name) {
+      case "abs":
+      case "sign": {
+        if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+        const a = arg(0);
+        let d = (a.type as ScalarType).dtype;
+        if (d === "bool" || (isInt(d) && d !== "u32")) d = "i32";
+        if (WEAK.has(a)) d = (a.type as ScalarType).dtype;
+        if (d === "u32" && name === "abs") return a;
+        return { k: "intrinsic", type: scalar(d), name, args: [this.convertTo(a, d)], span };
+      }
+      case "min":
+      case "max": {
+        if (call.arguments.length < 1) {
+          this.report(Codes.WrongArgumentCount, call, `${what} needs at least one argument in kernels`);
+          return this.error(call);
+        }
+        let acc = arg(0);
+        for (let i = 1; i < call.arguments.length; i++) {
+          const b = arg(i);
+          if (mixedSignedness(acc, b)) {
+            // As in JavaScript, Math.max(-1, 5) is 5: compare the values exactly in f64.
+            acc = { k: "intrinsic", type: F64, name, args: [this.convertTo(acc, "f64"), this.convertTo(b, "f64")], span };
+            continue;
+          }
+          const t = this.unifyArith(acc, b);
+          let d = t.dtype;
+          if (d === "bool") d = "i32";
+          const r: IR.IntrinsicExpr = { k: "intrinsic", type: scalar(d), name, args: [this.convertTo(t.l, d), this.convertTo(t.r, d)], span };
+          acc = r;
+        }
+        return acc;
+      }
+      case "fround": {
+        if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+        const a = arg(0);
+        return WEAK.has(a) ? this.convertTo(a, "f32") : { k: "convert", type: F32, value: a, span };
+      }
+      case "imul": {
+        if (!this.expectArgs(call, 2, 2, what)) return this.error(call);
+        return { k: "binary", type: I32, op: "*", left: this.convertTo(arg(0), "i32"), right: this.convertTo(arg(1), "i32"), span };
+      }
+      case "clz32": {
+        if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+        return { k: "intrinsic", type: I32, name: "clz", args: [this.convertTo(arg(0), "u32")], span };
+      }
+      case "random":
+        this.report(Codes.UnknownIdentifier, call, "Math.random is not available in kernels: hash the thread index (e.g. a xorshift of cuda.grid(1) and a seed parameter) or pass random numbers in an array");
+        return this.error(call);
+      default:
+        this.report(Codes.UnknownIdentifier, call, `Math.${name} is not available in kernels`);
+        return this.error(call);
+    }
+  }
+
+  protected gridCall(call: ts.CallExpression): { reg: "grid" | "gridsize"; ndim: 1 | 2 | 3 } | undefined {
+    const path = this.cudaPath(call.expression);
+    if (!path || path.length !== 1 || (path[0] !== "grid" && path[0] !== "gridsize")) return undefined;
+    const reg = path[0];
+    if (!this.expectArgs(call, 1, 1, `cuda.${reg}`)) return { reg, ndim: 1 };
+    const c = this.foldConst(call.arguments[0]!);
+    if (!c || (c.value !== 1 && c.value !== 2 && c.value !== 3)) {
+      this.report(Codes.NotConstant, call.arguments[0]!, `cuda.${reg} takes the number of dimensions as a constant 1, 2 or 3`);
+      return { reg, ndim: 1 };
+    }
+    return { reg, ndim: c.value as 1 | 2 | 3 };
+  }
+
+  protected lowerCudaCall(path: string[], call: ts.CallExpression): IR.Expr {
+    const span = this.span(call);
+    const name = path.join(".");
+    const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
+    switch (name) {
+      case "grid":
+      case "gridsize": {
+        const g = this.gridCall(call)!;
+        if (g.ndim !== 1) {
+          this.report(Codes.UnsupportedDestructuring, call, `cuda.${name}(${g.ndim}) returns a tuple: destructure it, e.g. const [x, y] = cuda.${name}(${g.ndim})`);
+          return this.error(call);
+        }
+        return { k: "special", type: I32, reg: g.reg, axis: "x", span };
+      }
+      case "syncthreads":
+      case "threadfence":
+      case "threadfenceBlock":
+      case "threadfenceSystem":
+        this.expectArgs(call, 0, 0, `cuda.${name}`);
+        return { k: "intrinsic", type: VOID, name: name as IR.IntrinsicName, args: [], span };
+      case "syncthreadsCount":
+      case "syncthreadsAnd":
+      case "syncthreadsOr": {
+        if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
+        return { k: "intrinsic", type: I32, name: name as IR.IntrinsicName, args: [this.truthy(arg(0), call.arguments[0]!)], span };
+      }
+      case "syncwarp": {
+        if (!this.expectArgs(call, 0, 1, `cuda.${name}`)) return this.error(call);
+        const mask = call.arguments.length ? this.convertTo(arg(0), "u32") : ({ k: "const", type: U32, value: 0xffffffff, span } as IR.ConstExpr);
+        return { k: "intrinsic", type: VOID, name: "syncwarp", args: [mask], span };
+      }
+      case "activemask":
+        this.expectArgs(call, 0, 0, `cuda.${name}`);
+        return { k: "intrinsic", type: U32, name: "activemask", args: [], span };
+      case "shflSync":
+      case "shflUpSync":
+      case "shflDownSync":
+      case "shflXorSync": {
+        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
+        const mask = this.convertTo(arg(0), "u32");
+        const v = arg(1);
+        let d = (v.type as ScalarType).dtype;
+        if (WEAK.has(v)) d = this.weakDefault(v);
+        if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
+        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
+      }
+      case "allSync":
+      case "anySync":
+      case "ballotSync": {
+        if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
+        return { k: "intrinsic", type: name === "ballotSync" ? U32 : BOOL, name: name as IR.IntrinsicName, args: [this.convertTo(arg(0), "u32"), this.truthy(arg(1), call.arguments[1]!)], span };
+      }
+      case "popc":
+      case "clz":
+      case "ffs":
+      case "brev": {
+        if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
+        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(arg(0), "u32")], span };
+      }
+      case "fma": {
+        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
+        const a = arg(0), b = arg(1), c = arg(2);
+        const ds = [a, b, c].filter((x) => !WEAK.has(x)).map((x) => (x.type as ScalarType).dtype);
+        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : this.defaultFloat;
+        return { k: "intrinsic", type: scalar(d), name: "fma", args: [this.convertTo(a, d), this.convertTo(b, d), this.convertTo(c, d)], span };
+      }
+      case "shared.array":
+      case "local.array":
+      case "const.arrayLike":
+        this.report(Codes.ArrayDeclarationPlacement, call, `declare the array on its own: const name = cuda.${name}(…), then use name`);
+        return this.error(call);
+      case "jit":
+      case "device":
+        this.report(Codes.NestedFunction, call, `cuda.${name} is used at module level, not inside kernels`);
+        return this.error(call);
+    }
+    if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
+    this.report(Codes.UnknownCudaApi, call.expression, `cuda.${name} does not exist${suggestCuda(name)}`);
+    for (const a of call.arguments) this.lowerExpr(a);
+    return this.error(call);
+  }
+
+  protected lowerAtomic(opName: string, call: ts.CallExpression): IR.Expr {
+    const span = this.span(call);
+    if (!(opName in ATOMIC_DTYPES)) {
+      this.report(Codes.UnknownCudaApi, call.expression, `cuda.atomic.${opName} does not exist: the atomics are ${Object.keys(ATOMIC_DTYPES).join(", ")}`);
+      return this.error(call);
+    }
+    const op = opName as IR.AtomicOp;
+    const nargs = op === "compareAndSwap" ? 4 : 3;
+    if (!this.expectArgs(call, nargs, nargs, `cuda.atomic.${op}`)) return this.error(call);
+    const arrNode = call.arguments[0]!;
+    const arr = this.lowerExpr(arrNode);
+    if (arr.type.kind !== "array" || arr.k !== "var") {
+      this.report(Codes.NotAnArray, arrNode, `the first argument of cuda.atomic.${op} is the array to update`);
+      return this.error(call);
+    }
+    const at = arr.type;
+    if (at.space === "const" || at.space === "local") {
+      this.report(Codes.WrongDType, arrNode, `atomics work on global and shared arrays, not ${at.space} arrays`);
+    }
+    if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
+      this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);
+    }
+    const idxNode = stripParens(call.arguments[1]!);
+    let indices: IR.Expr[];
+    if (ts.isArrayLiteralExpression(idxNode)) indices = idxNode.elements.map((n) => this.lowerIndex(n));
+    else indices = [this.lowerIndex(idxNode)];
+    if (indices.length !== at.rank) {
+      this.report(Codes.WrongIndexCount, idxNode, at.rank === 1 ? "index a 1-D array with one index" : `index a ${at.rank}-D array with [${"i, j, k".slice(0, at.rank * 3 - 2)}]`);
+      return this.error(call);
+    }
+    const d = at.dtype;
+    const valueIdx = op === "compareAndSwap" ? 3 : 2;
+    const value = this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[valueIdx]!), call.arguments[valueIdx]!), d);
+    const expected = op === "compareAndSwap" ? this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[2]!), call.arguments[2]!), d) : undefined;
+    return { k: "atomic", type: scalar(d), op, array: arr, indices, value, expected, span };
+  }
+}

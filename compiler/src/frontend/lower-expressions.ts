@@ -1,0 +1,578 @@
+/**
+ * Lowering of expressions: literals and names, operators with JavaScript's semantics and weak
+ * literal typing, element and shape access, and `cuda.*` properties. Calls are in lower-calls.ts.
+ */
+import { ts } from "ts-morph";
+import { Codes } from "../diagnostics/codes";
+import type * as IR from "../ir/nodes";
+import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
+import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
+import { isCudaReference } from "./module-info";
+import { isPure } from "../ir/visit";
+import { ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
+
+export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
+  [ts.SyntaxKind.PlusToken, "+"],
+  [ts.SyntaxKind.MinusToken, "-"],
+  [ts.SyntaxKind.AsteriskToken, "*"],
+  [ts.SyntaxKind.SlashToken, "/"],
+  [ts.SyntaxKind.PercentToken, "%"],
+  [ts.SyntaxKind.AmpersandToken, "&"],
+  [ts.SyntaxKind.BarToken, "|"],
+  [ts.SyntaxKind.CaretToken, "^"],
+  [ts.SyntaxKind.LessThanLessThanToken, "<<"],
+  [ts.SyntaxKind.GreaterThanGreaterThanToken, ">>"],
+  [ts.SyntaxKind.GreaterThanGreaterThanGreaterThanToken, ">>>"],
+]);
+
+export const COMPARE_OPS = new Map<ts.SyntaxKind, IR.CompareOp>([
+  [ts.SyntaxKind.LessThanToken, "<"],
+  [ts.SyntaxKind.LessThanEqualsToken, "<="],
+  [ts.SyntaxKind.GreaterThanToken, ">"],
+  [ts.SyntaxKind.GreaterThanEqualsToken, ">="],
+  [ts.SyntaxKind.EqualsEqualsEqualsToken, "=="],
+  [ts.SyntaxKind.EqualsEqualsToken, "=="],
+  [ts.SyntaxKind.ExclamationEqualsEqualsToken, "!="],
+  [ts.SyntaxKind.ExclamationEqualsToken, "!="],
+]);
+
+export const ARRAY_METHODS = new Set([
+  "map", "forEach", "reduce", "filter", "fill", "push", "pop", "shift", "unshift", "slice", "subarray", "splice", "set",
+  "indexOf", "includes", "find", "findIndex", "sort", "reverse", "join", "concat", "every", "some", "at", "copyWithin",
+  "entries", "keys", "values", "lastIndexOf", "reduceRight", "toString", "findLast", "findLastIndex", "with", "toSorted", "toReversed",
+]);
+
+// ───────────────────────── helpers ─────────────────────────
+
+export const KNOWN_CUDA_FUNCTIONS = new Set([
+  "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
+  "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
+  "activemask", "popc", "brev", "clz", "ffs", "fma", "shared.array", "local.array", "const.arrayLike",
+]);
+
+export const CUDA_NAMES = [...KNOWN_CUDA_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "atomic.add"];
+
+export function suggestCuda(name: string): string {
+  const snake = name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const lower = name.toLowerCase();
+  const hit = CUDA_NAMES.find((n) => n === snake || n.toLowerCase() === lower || n.toLowerCase() === lower.replace(/_/g, ""));
+  return hit ? `: did you mean cuda.${hit}?` : "";
+}
+
+export function isBoolish(e: IR.Expr): boolean {
+  return e.type.kind === "scalar" && e.type.dtype === "bool";
+}
+
+export function foldArith(op: IR.ArithOp, a: number, b: number): number | undefined {
+  switch (op) {
+    case "+":
+      return a + b;
+    case "-":
+      return a - b;
+    case "*":
+      return a * b;
+    case "/":
+      return a / b;
+    case "%":
+      return a % b;
+    case "&":
+      return a & b;
+    case "|":
+      return a | b;
+    case "^":
+      return a ^ b;
+    case "<<":
+      return a << b;
+    case ">>":
+      return a >> b;
+    case ">>>":
+      return a >>> b;
+  }
+}
+
+export abstract class ExpressionLowerer extends LowererBase {
+
+  lowerExpr(e: ts.Expression): IR.Expr {
+    // Constant expressions fold first (`TPB >> 1`, `2 * Math.PI`), keeping literal weakness.
+    if (!ts.isIdentifier(e) || this.lookup(e.text)?.k !== "var") {
+      const kind = e.kind;
+      if (
+        kind === ts.SyntaxKind.NumericLiteral ||
+        kind === ts.SyntaxKind.BinaryExpression ||
+        kind === ts.SyntaxKind.PrefixUnaryExpression ||
+        kind === ts.SyntaxKind.Identifier ||
+        kind === ts.SyntaxKind.ParenthesizedExpression ||
+        kind === ts.SyntaxKind.PropertyAccessExpression ||
+        kind === ts.SyntaxKind.TrueKeyword ||
+        kind === ts.SyntaxKind.FalseKeyword
+      ) {
+        if (ts.isIdentifier(e)) {
+          const b = this.lookup(e.text);
+          if (b?.k === "const") return this.constExpr(b.value, e, b.dtype);
+        }
+        if (!containsAssignment(e)) {
+          const before = this.diags.list.length;
+          const c = this.foldConst(e);
+          // An overflowing constant was reported where it is computed: do not build on its value.
+          if (c && this.diags.list.slice(before).some((d) => d.code === Codes.ConstantOverflow.code)) return this.error(e);
+          if (c) return this.constExpr(c, e);
+        }
+      }
+    }
+    switch (e.kind) {
+      case ts.SyntaxKind.ParenthesizedExpression:
+      case ts.SyntaxKind.NonNullExpression:
+      case ts.SyntaxKind.SatisfiesExpression:
+        return this.lowerExpr((e as ts.ParenthesizedExpression).expression);
+      case ts.SyntaxKind.AsExpression:
+      case ts.SyntaxKind.TypeAssertionExpression:
+        return this.lowerExpr((e as ts.AsExpression).expression);
+      case ts.SyntaxKind.NumericLiteral:
+        return this.weakConst(Number((e as ts.NumericLiteral).text.replace(/_/g, "")), e, isIntegerLiteralText((e as ts.NumericLiteral).text));
+      case ts.SyntaxKind.TrueKeyword:
+      case ts.SyntaxKind.FalseKeyword:
+        return this.weakConst(e.kind === ts.SyntaxKind.TrueKeyword, e);
+      case ts.SyntaxKind.Identifier:
+        return this.lowerIdentifier(e as ts.Identifier);
+      case ts.SyntaxKind.BinaryExpression:
+        return this.lowerBinary(e as ts.BinaryExpression);
+      case ts.SyntaxKind.PrefixUnaryExpression:
+        return this.lowerPrefix(e as ts.PrefixUnaryExpression);
+      case ts.SyntaxKind.PostfixUnaryExpression:
+        this.report(Codes.EmbeddedAssignment, e, `'${e.getText(this.sf)}' changes a variable inside an expression: do it on its own line (${(e as ts.PostfixUnaryExpression).operand.getText(this.sf)} += 1) before or after`);
+        return this.lowerExpr((e as ts.PostfixUnaryExpression).operand);
+      case ts.SyntaxKind.ConditionalExpression:
+        return this.lowerConditional(e as ts.ConditionalExpression);
+      case ts.SyntaxKind.ElementAccessExpression: {
+        const shape = this.lowerShapeAccess(e as ts.ElementAccessExpression);
+        if (shape) return shape;
+        const r = this.lowerElementAccess(e as ts.ElementAccessExpression);
+        if (!r) return this.error(e);
+        if (r.type.kind === "array") {
+          const arr = r.type;
+          this.report(Codes.WrongIndexCount, e, `${e.getText(this.sf)} is a row of a ${arr.rank + 1}-D array: index every dimension, e.g. ${e.getText(this.sf)}[j]`);
+          return this.error(e);
+        }
+        return r;
+      }
+      case ts.SyntaxKind.PropertyAccessExpression:
+        return this.lowerPropertyAccess(e as ts.PropertyAccessExpression);
+      case ts.SyntaxKind.CallExpression:
+        return this.lowerCall(e as ts.CallExpression);
+      case ts.SyntaxKind.StringLiteral:
+      case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+      case ts.SyntaxKind.TemplateExpression:
+      case ts.SyntaxKind.TaggedTemplateExpression:
+        this.report(Codes.UnsupportedString, e, "strings are not supported in kernels (only as console.log arguments): use numbers, e.g. an error code");
+        return this.error(e);
+      case ts.SyntaxKind.ObjectLiteralExpression:
+        this.report(Codes.UnsupportedLiteral, e, "object literals are not supported in kernels: use separate scalar variables or typed-array parameters");
+        return this.error(e);
+      case ts.SyntaxKind.ArrayLiteralExpression:
+        this.report(Codes.UnsupportedLiteral, e, "array literals are not supported in kernels: use cuda.local.array(n, dtype) for a per-thread array");
+        return this.error(e);
+      case ts.SyntaxKind.NewExpression:
+        this.report(Codes.UnsupportedNew, e, "kernels cannot allocate: use cuda.local.array(n, dtype) (per thread) or cuda.shared.array(n, dtype) (per block) with a constant size, or pass a device array");
+        return this.error(e);
+      case ts.SyntaxKind.ThisKeyword:
+        this.report(Codes.UnsupportedClass, e, "`this` is not available in kernels: pass what you need as parameters");
+        return this.error(e);
+      case ts.SyntaxKind.ArrowFunction:
+      case ts.SyntaxKind.FunctionExpression:
+        this.report(Codes.NestedFunction, e, "functions cannot be created inside kernels: declare it at module level as const f = cuda.device((…) => …)");
+        return this.error(e);
+      case ts.SyntaxKind.AwaitExpression:
+      case ts.SyntaxKind.YieldExpression:
+        this.report(Codes.UnsupportedAsync, e, `'${e.kind === ts.SyntaxKind.AwaitExpression ? "await" : "yield"}' is not supported in kernels: kernels run to completion`);
+        return this.error(e);
+      case ts.SyntaxKind.TypeOfExpression:
+      case ts.SyntaxKind.DeleteExpression:
+      case ts.SyntaxKind.VoidExpression:
+        this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf).split(/[\s(]/)[0]}' is not supported in kernels`);
+        return this.error(e);
+      case ts.SyntaxKind.SpreadElement:
+        this.report(Codes.UnsupportedExpression, e, "spread is not supported in kernels: pass each argument");
+        return this.error(e);
+      case ts.SyntaxKind.BigIntLiteral:
+        this.report(Codes.UnsupportedExpression, e, "bigint is not supported in kernels: use i32 or u32 values");
+        return this.error(e);
+      case ts.SyntaxKind.NullKeyword:
+      case ts.SyntaxKind.RegularExpressionLiteral:
+        this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf)}' is not supported in kernels`);
+        return this.error(e);
+      default:
+        this.report(Codes.UnsupportedExpression, e, `this expression is not supported in kernels`);
+        return this.error(e);
+    }
+  }
+
+  protected lowerIdentifier(id: ts.Identifier): IR.Expr {
+    const b = this.lookup(id.text);
+    if (b) {
+      if (b.k === "const") return this.constExpr(b.value, id, b.dtype);
+      if (b.k === "poison") return this.error(id);
+      return { k: "var", type: b.v.type, v: b.v, span: this.span(id) };
+    }
+    const sym = this.host.front.resolveName(this.module, id.text);
+    if (sym) {
+      switch (sym.kind) {
+        case "mutable":
+          this.report(Codes.MutableCapture, id, `kernels cannot read host variable '${id.text}': it can change after compilation; pass it as a kernel parameter, or make it a module const with a constant value`);
+          return this.error(id);
+        case "const": {
+          const r = this.host.front.moduleConst(sym.module, sym.decl);
+          if (r.problems.length) return this.error(id); // already reported where it is declared
+          if (r.array)
+            this.report(Codes.MutableCapture, id, `'${id.text}' is a host array: pass it as a kernel parameter, or use cuda.const.arrayLike(${id.text}) to put it in constant memory`);
+          else
+            this.report(Codes.MutableCapture, id, `'${id.text}' is not a compile-time constant (its initialiser is not made of literals and other constants): pass it as a kernel parameter`);
+          return this.error(id);
+        }
+        case "function":
+        case "plainFunction":
+          this.report(Codes.NestedFunction, id, `functions are not values in kernels: call ${id.text}(…) directly`);
+          return this.error(id);
+        case "cudascript":
+          if (sym.export.kind === "dtype") {
+            this.report(Codes.WrongDType, id, `${id.text} is a dtype: use it as the dtype argument of cuda.shared.array / cuda.local.array`);
+            return this.error(id);
+          }
+          this.report(Codes.UnknownCudaApi, id, `'${id.text}' is not a value in kernels: use a member such as cuda.threadIdx.x`);
+          return this.error(id);
+        case "class":
+          this.report(Codes.UnsupportedClass, id, "classes are not supported in kernels");
+          return this.error(id);
+        default:
+          break;
+      }
+    }
+    if (id.text === "undefined" || id.text === "NaN" || id.text === "Infinity") {
+      if (id.text === "undefined") {
+        this.report(Codes.UnsupportedExpression, id, "`undefined` is not a kernel value: every variable holds a number");
+        return this.error(id);
+      }
+      return this.weakConst(id.text === "NaN" ? NaN : Infinity, id, false);
+    }
+    this.report(Codes.UnknownIdentifier, id, `'${id.text}' is not available in kernels: kernels may use their parameters and locals, module constants, device functions, cuda.* and Math.*`);
+    return this.error(id);
+  }
+
+  protected lowerPrefix(e: ts.PrefixUnaryExpression): IR.Expr {
+    const span = this.span(e);
+    switch (e.operator) {
+      case ts.SyntaxKind.PlusPlusToken:
+      case ts.SyntaxKind.MinusMinusToken:
+        this.report(Codes.EmbeddedAssignment, e, `'${e.getText(this.sf)}' changes a variable inside an expression: do it on its own line before or after`);
+        return this.lowerExpr(e.operand);
+      case ts.SyntaxKind.ExclamationToken: {
+        const v = this.truthy(this.lowerExpr(e.operand), e.operand);
+        return { k: "unary", type: BOOL, op: "!", operand: v, span };
+      }
+      case ts.SyntaxKind.PlusToken:
+        return this.lowerExpr(e.operand);
+      case ts.SyntaxKind.MinusToken: {
+        const v = this.scalarOperand(this.lowerExpr(e.operand), e.operand);
+        const t = v.type as ScalarType;
+        const dtype = t.dtype === "bool" ? "i32" : isInt(t.dtype) ? promoteForArith(t.dtype) : t.dtype;
+        return { k: "unary", type: scalar(dtype), op: "-", operand: this.convertTo(v, dtype), span };
+      }
+      case ts.SyntaxKind.TildeToken: {
+        const v = this.toInt32Operand(this.lowerExpr(e.operand), e.operand);
+        return { k: "unary", type: I32, op: "~", operand: v, span };
+      }
+    }
+    return this.error(e);
+  }
+
+  protected lowerBinary(e: ts.BinaryExpression): IR.Expr {
+    const op = e.operatorToken.kind;
+    const span = this.span(e);
+    if (ASSIGNMENT_OPS.has(op)) {
+      this.report(Codes.EmbeddedAssignment, e, "an assignment inside an expression is not supported in kernels: assign on its own line first");
+      return this.lowerExpr(e.right);
+    }
+    if (op === ts.SyntaxKind.CommaToken) {
+      this.report(Codes.UnsupportedExpression, e, "the comma operator is not supported in kernels: write separate statements");
+      return this.error(e);
+    }
+    if (op === ts.SyntaxKind.AsteriskAsteriskToken) {
+      this.report(Codes.UnsupportedOperator, e.operatorToken, `'**' is not supported in kernels: write Math.pow(${e.left.getText(this.sf)}, ${e.right.getText(this.sf)}) (or x * x for a square)`);
+      return this.error(e);
+    }
+    if (op === ts.SyntaxKind.InKeyword || op === ts.SyntaxKind.InstanceOfKeyword || op === ts.SyntaxKind.QuestionQuestionToken) {
+      this.lowerExpr(e.left);
+      this.lowerExpr(e.right);
+      this.report(Codes.UnsupportedOperator, e.operatorToken, `'${e.operatorToken.getText(this.sf)}' is not supported in kernels`);
+      return this.error(e);
+    }
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken) {
+      const l = this.lowerExpr(e.left), r = this.lowerExpr(e.right);
+      const lop = op === ts.SyntaxKind.AmpersandAmpersandToken ? "&&" : "||";
+      if (isBoolish(l) && isBoolish(r))
+        return { k: "logical", type: BOOL, op: lop, left: this.truthy(l, e.left), right: this.truthy(r, e.right), span };
+      // Value semantics of JavaScript's && / || on numbers: `a || b` is `a ? a : b`.
+      if (!isPure(l)) {
+        this.report(Codes.UnsupportedExpression, e, `use ${lop} on conditions, or write an explicit ?: expression`);
+        return this.error(e);
+      }
+      const t = this.unifyArith(l, r);
+      const cond = this.truthy(l, e.left);
+      return lop === "||" ? { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span } : { k: "select", type: scalar(t.dtype), cond, then: t.r, else: t.l, span };
+    }
+    const cmp = COMPARE_OPS.get(op);
+    if (cmp) {
+      const l = this.scalarOperand(this.lowerExpr(e.left), e.left), r = this.scalarOperand(this.lowerExpr(e.right), e.right);
+      return this.compare(cmp, l, r, e);
+    }
+    const arith = ARITH_OPS.get(op);
+    if (arith) {
+      if (isIntDivisionPattern(e)) {
+        const div = stripParens(e.left) as ts.BinaryExpression;
+        const q = this.integerDivision(div, e);
+        if (q) return q.type.kind === "scalar" && q.type.dtype === "i32" ? q : this.convertTo(q, "i32");
+      }
+      const l = this.lowerExpr(e.left), r = this.lowerExpr(e.right);
+      return this.arith(arith, l, r, e);
+    }
+    this.report(Codes.UnsupportedOperator, e.operatorToken, `'${e.operatorToken.getText(this.sf)}' is not supported in kernels`);
+    return this.error(e);
+  }
+
+  /** `a / b` on integers, from `(a / b) | 0` or `Math.trunc(a / b)`: truncating integer division. */
+  protected integerDivision(div: ts.BinaryExpression, node: ts.Node): IR.Expr | undefined {
+    const l = this.lowerExpr(div.left), r = this.lowerExpr(div.right);
+    if (l.type.kind !== "scalar" || r.type.kind !== "scalar") return undefined;
+    const ld = l.type.dtype, rd = r.type.dtype;
+    if (!(isInt(ld) || ld === "bool") || !(isInt(rd) || rd === "bool")) return this.arith("/", l, r, div);
+    if (r.k === "const" && r.value === 0) {
+      this.report(Codes.DivisionByZero, div.right, "integer division by zero");
+    }
+    const lw = WEAK.has(l), rw = WEAK.has(r);
+    let dtype: IntDType;
+    if (lw && !rw) dtype = promoteForArith(rd as IntDType);
+    else if (rw && !lw) dtype = promoteForArith(ld as IntDType);
+    else {
+      const pl = promoteForArith(ld as IntDType), pr = promoteForArith(rd as IntDType);
+      if (pl !== pr) {
+        // Mixed signedness: JavaScript divides the real values; so do we, exactly, in f64.
+        const q = { k: "binary", type: scalar("f64"), op: "/", left: this.convertTo(l, "f64"), right: this.convertTo(r, "f64"), span: this.span(div) } as IR.BinaryExpr;
+        return { k: "intrinsic", type: scalar("f64"), name: "trunc", args: [q], span: this.span(node) };
+      }
+      dtype = pl;
+    }
+    return { k: "binary", type: scalar(dtype), op: "/", left: this.convertTo(l, dtype), right: this.convertTo(r, dtype), span: this.span(div) };
+  }
+
+  protected arith(op: IR.ArithOp, l0: IR.Expr, r0: IR.Expr, node: ts.Node): IR.Expr {
+    const span = this.span(node);
+    const l = this.scalarOperand(l0, node), r = this.scalarOperand(r0, node);
+    if (l.k === "const" && r.k === "const" && WEAK.has(l) && WEAK.has(r)) {
+      // Both constant (e.g. after inlining a const): fold like JavaScript.
+      const v = foldArith(op, Number(l.value), Number(r.value));
+      if (v !== undefined) return this.weakConst(v, node, (l.type as ScalarType).dtype !== "f32" && (l.type as ScalarType).dtype !== "f64" && Number.isInteger(v) && op !== "/");
+    }
+    switch (op) {
+      case "&":
+      case "|":
+      case "^":
+      case "<<":
+      case ">>":
+        // JavaScript's bitwise operators work on ToInt32 of their operands and give an i32.
+        return { k: "binary", type: I32, op, left: this.convertTo(l, "i32"), right: op === "<<" || op === ">>" ? this.shiftCount(r) : this.convertTo(r, "i32"), span };
+      case ">>>":
+        return { k: "binary", type: U32, op, left: this.convertTo(l, "u32"), right: this.shiftCount(r), span };
+      case "/": {
+        // True division as in JavaScript: integers divide as floats (the kernel's float type).
+        let { dtype, l: a, r: b } = this.unifyArith(l, r);
+        if (!isFloat(dtype)) {
+          dtype = this.defaultFloat;
+          a = this.convertTo(a, dtype);
+          b = this.convertTo(b, dtype);
+        }
+        this.noteF64(dtype, node);
+        return { k: "binary", type: scalar(dtype), op, left: a, right: b, span };
+      }
+      default: {
+        let { dtype, l: a, r: b } = this.unifyArith(l, r);
+        if (dtype === "bool" || (isInt(dtype) && dtype !== "i32" && dtype !== "u32")) {
+          dtype = dtype === "bool" ? "i32" : promoteForArith(dtype as IntDType);
+          a = this.convertTo(a, dtype);
+          b = this.convertTo(b, dtype);
+        }
+        this.noteF64(dtype, node);
+        return { k: "binary", type: scalar(dtype), op, left: a, right: b, span };
+      }
+    }
+  }
+
+  protected compare(op: IR.CompareOp, l: IR.Expr, r: IR.Expr, node: ts.Node): IR.Expr {
+    const span = this.span(node);
+    const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
+    if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
+    if (mixedSignedness(l, r)) {
+      // i32 vs u32: compare the mathematical values, as JavaScript does (C would convert the i32 to
+      // u32). f64 holds both exactly; the original operands are widened, never converted to u32 first.
+      return { k: "compare", type: BOOL, op, operandType: F64, left: this.convertTo(l, "f64"), right: this.convertTo(r, "f64"), span };
+    }
+    let { dtype, l: a, r: b } = this.unifyArith(l, r);
+    if (dtype === "bool") dtype = "i32";
+    a = this.convertTo(a, dtype);
+    b = this.convertTo(b, dtype);
+    return { k: "compare", type: BOOL, op, operandType: scalar(dtype), left: a, right: b, span };
+  }
+
+  protected lowerConditional(e: ts.ConditionalExpression): IR.Expr {
+    const cond = this.lowerCondition(e.condition);
+    const a = this.lowerExpr(e.whenTrue), b = this.lowerExpr(e.whenFalse);
+    if (a.type.kind !== "scalar" || b.type.kind !== "scalar") {
+      this.report(Codes.TypeMismatch, e, "both branches of ?: must be numbers or booleans in kernels");
+      return this.error(e);
+    }
+    const span = this.span(e);
+    if (a.type.dtype === "bool" && b.type.dtype === "bool") return { k: "select", type: BOOL, cond, then: a, else: b, span };
+    const t = this.unifyArith(a, b);
+    const r: IR.SelectExpr = { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span };
+    if (WEAK.has(a) && WEAK.has(b)) WEAK.add(r);
+    return r;
+  }
+
+  protected lowerElementAccess(e: ts.ElementAccessExpression): IR.IndexExpr | (IR.Expr & { type: ArrayType }) | undefined {
+    // Collect a[i][j][k] into the base and its indices.
+    const indexNodes: ts.Expression[] = [];
+    let base: ts.Expression = e;
+    while (ts.isElementAccessExpression(base)) {
+      indexNodes.unshift(base.argumentExpression);
+      base = stripParens(base.expression);
+    }
+    const arr = this.lowerExpr(base);
+    if (arr.type.kind !== "array" || arr.k !== "var") {
+      if (!POISON.has(arr)) this.report(Codes.NotAnArray, base, `'${base.getText(this.sf)}' is not an array and cannot be indexed`);
+      indexNodes.forEach((n) => this.lowerExpr(n));
+      return undefined;
+    }
+    const at = arr.type;
+    if (indexNodes.length > at.rank) {
+      this.report(Codes.WrongIndexCount, e, `'${base.getText(this.sf)}' has ${at.rank} dimension${at.rank > 1 ? "s" : ""}: index it as ${base.getText(this.sf)}${"[…]".repeat(at.rank)}`);
+      return undefined;
+    }
+    const indices = indexNodes.map((n) => this.lowerIndex(n));
+    if (indexNodes.length < at.rank) {
+      // A partial index (a row): only valid as the base of a further index, which the caller handles.
+      return { ...(arr as IR.VarExpr), type: { ...at, rank: (at.rank - indexNodes.length) as 1 | 2 } } as IR.Expr & { type: ArrayType };
+    }
+    return { k: "index", type: scalar(at.dtype), array: arr, indices, span: this.span(e) };
+  }
+
+  /** `a.shape[d]` with a constant d → the extent of dimension d. */
+  protected lowerShapeAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+    const base = stripParens(e.expression);
+    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape") return undefined;
+    const arr = this.lowerExpr(base.expression);
+    if (arr.type.kind !== "array" || arr.k !== "var") return undefined;
+    const d = this.foldConst(e.argumentExpression);
+    if (!d || typeof d.value !== "number" || !Number.isInteger(d.value) || d.value < 0 || d.value >= arr.type.rank) {
+      this.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${arr.type.rank - 1}`);
+      return this.error(e);
+    }
+    return { k: "shape", type: I32, array: arr, dim: d.value, span: this.span(e) };
+  }
+
+  protected lowerIndex(n: ts.Expression): IR.Expr {
+    const v = this.lowerExpr(n);
+    if (v.type.kind !== "scalar") {
+      this.report(Codes.NonIntegerIndex, n, `an index must be an integer, not ${typeToString(v.type)}`);
+      return this.weakConst(0, n);
+    }
+    const d = v.type.dtype;
+    if (v.k === "const" && WEAK.has(v)) {
+      if (typeof v.value === "number" && Number.isInteger(v.value)) return this.convertTo(v, "i32");
+      this.report(Codes.NonIntegerIndex, n, `index ${String(v.value)} is not an integer`, { fix: { kind: "wrapIndexInt" } });
+      return this.weakConst(0, n);
+    }
+    if (isInt(d)) return d === "i32" || d === "u32" ? v : this.convertTo(v, "i32");
+    if (d === "bool") return this.convertTo(v, "i32");
+    const text = n.getText(this.sf);
+    const div = stripParens(n);
+    const hint = ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`;
+    this.report(Codes.NonIntegerIndex, n, `this index is ${d}, not an integer: write ${hint}`, { fix: { kind: "wrapIndexInt" } });
+    return this.convertTo(v, "i32");
+  }
+
+  protected lowerPropertyAccess(e: ts.PropertyAccessExpression): IR.Expr {
+    if (e.questionDotToken) {
+      this.report(Codes.UnsupportedExpression, e, "optional chaining (?.) is not supported in kernels");
+      return this.error(e);
+    }
+    const path = this.cudaPath(e);
+    if (path) return this.lowerCudaProperty(path, e);
+    const obj = stripParens(e.expression);
+    if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) {
+      const c = MATH_CONSTANTS[e.name.text];
+      if (c !== undefined) return this.weakConst(c, e, false);
+      this.report(Codes.UnsupportedExpression, e, `Math.${e.name.text} is not a constant; Math functions must be called`);
+      return this.error(e);
+    }
+    const name = e.name.text;
+    // a.shape[d] is handled by the element-access path through `shape`; here: a.length, a.shape
+    const base = ts.isPropertyAccessExpression(obj) && obj.name.text === "shape" ? undefined : this.lowerExpr(obj);
+    if (base && base.type.kind === "array" && base.k === "var") {
+      if (name === "length") return { k: "shape", type: I32, array: base, dim: 0, span: this.span(e) };
+      if (name === "shape") {
+        this.report(Codes.UnsupportedExpression, e, `index the shape: ${e.getText(this.sf)}[0]`);
+        return this.error(e);
+      }
+      if (ARRAY_METHODS.has(name) || name === "byteLength" || name === "buffer" || name === "byteOffset") {
+        this.report(Codes.UnsupportedArrayMethod, e, `'${name}' is not available on arrays in kernels: only elements, .length and .shape[d]`);
+        return this.error(e);
+      }
+    }
+    if (base && POISON.has(base)) return this.error(e);
+    if (base && base.type.kind === "scalar") {
+      this.report(Codes.UnsupportedExpression, e, `numbers have no properties in kernels ('${name}')`);
+      return this.error(e);
+    }
+    if (base) this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf)}' is not supported in kernels`);
+    return this.error(e);
+  }
+
+  /** `cuda.a.b` → ["a", "b"]; undefined when the expression is not rooted at the `cuda` import. */
+  protected cudaPath(e: ts.Expression): string[] | undefined {
+    const parts: string[] = [];
+    let x: ts.Expression = stripParens(e);
+    while (ts.isPropertyAccessExpression(x)) {
+      if (isCudaReference(x, this.module.cudascript) && !this.shadowsCuda(x)) return parts;
+      parts.unshift(x.name.text);
+      x = stripParens(x.expression);
+    }
+    if (ts.isIdentifier(x) && isCudaReference(x, this.module.cudascript) && !this.lookup(x.text)) return parts;
+    return undefined;
+  }
+
+  protected shadowsCuda(x: ts.PropertyAccessExpression): boolean {
+    return ts.isIdentifier(x.expression) && !!this.lookup(x.expression.text);
+  }
+
+  protected lowerCudaProperty(path: string[], node: ts.Node): IR.Expr {
+    const span = this.span(node);
+    const [a, b] = path;
+    if ((a === "threadIdx" || a === "blockIdx" || a === "blockDim" || a === "gridDim") && path.length === 2) {
+      if (b === "x" || b === "y" || b === "z") return { k: "special", type: I32, reg: a, axis: b, span };
+      this.report(Codes.UnknownCudaApi, node, `cuda.${a} has x, y and z`);
+      return this.error(node);
+    }
+    if ((a === "laneid" || a === "warpsize") && path.length === 1) return { k: "special", type: I32, reg: a, axis: "x", span };
+    if ((a === "threadIdx" || a === "blockIdx" || a === "blockDim" || a === "gridDim") && path.length === 1) {
+      this.report(Codes.UnsupportedExpression, node, `cuda.${a} is a Dim3: read its fields, e.g. cuda.${a}.x`);
+      return this.error(node);
+    }
+    if (KNOWN_CUDA_FUNCTIONS.has(path.join("."))) {
+      this.report(Codes.UnsupportedExpression, node, `cuda.${path.join(".")} must be called`);
+      return this.error(node);
+    }
+    this.report(Codes.UnknownCudaApi, node, `cuda.${path.join(".")} does not exist${suggestCuda(path.join("."))}`);
+    return this.error(node);
+  }
+
+  /** Calls of device functions, `cuda.*`, `Math.*`; implemented by CallLowerer. */
+  protected abstract lowerCall(call: ts.CallExpression): IR.Expr;
+}
