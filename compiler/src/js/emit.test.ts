@@ -87,4 +87,40 @@ export const k = cuda.jit((m: Array2D<f32>, v: f32, d: Uint8Array) => {
     assert.equal(a.ir?.kernels[0]?.name, "k");
     assert.doesNotThrow(() => JSON.parse(JSON.stringify(a)));
   });
+  it("sanitizer: no watchdog counter in loops with a small constant trip count; every other loop keeps one", () => {
+    const r = module(`
+import { cuda, f32, i32, u32 } from "cudascript";
+export const k = cuda.jit((a: Float32Array, n: i32) => {
+  let acc: f32 = 0;
+  for (let j = 0; j < 16; j++) acc += a[j];        // small and counted: no watchdog
+  for (let j = 10; j >= 0; j -= 2) acc += a[j];    // counted down (i32): none either
+  for (let j = 0; j < n; j++) acc += a[j];          // bound not constant
+  for (let j = 0; j < 16; j++) { acc += a[j]; j = j - 1; }  // counter changed in the body
+  for (let j: u32 = 10; j >= 0; j--) acc += a[j];   // u32 counting down never fails the test
+  for (let j = 0; j < 100000; j++) acc += a[0];     // too many iterations to call small
+  let w = 1;
+  while (w < n) w = w * 2;
+  a[0] = acc;
+});`);
+    const san = emitSimulatorModule(r.module, { sanitize: true }).source;
+    const lines = (san.match(/rt\.watchdog\(\$sites\[(\d+)\]\)/g) ?? []).map((m) => JSON.parse(san.match(/const \$sites = (.*);/)![1]!)[Number(/\d+/.exec(m)![0])].line);
+    assert.deepEqual(lines, [7, 8, 9, 10, 12]);
+  });
+  it("sanitizer: shared accesses check inline against the epoch values, with one shadow number per access", () => {
+    const r = module(`
+import { cuda, f32 } from "cudascript";
+export const k = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array([4, 8], f32);
+  const t = cuda.threadIdx.x;
+  s[t & 3][t >> 2] = t;
+  cuda.syncthreads();
+  out[t] = s[(t + 1) & 3][t >> 2];
+});`);
+    const san = emitSimulatorModule(r.module, { sanitize: true }).source;
+    assert.match(san, /const \{ WP: \$WP0, RP: \$RP0 \} = \$S\.shadow\(0\);/);
+    assert.match(san, /\$S\.sync\(\);\n\$E = \$S\.E; \$E1 = \$S\.E1; \$BS = \$S\.BS; \$EB = \$S\.EB;/);
+    assert.match(san, /\(\$f\d = /, "a 2-D flat index is computed once for the checks");
+    assert.match(san, /\$WP0\[\$f\d\] = \$M1 \+ \d+; \$RP0\[\$f\d\] = 0;/, "a write records writer and site in one store");
+    assert.doesNotThrow(() => new Function("rt", san));
+  });
 });

@@ -33,9 +33,19 @@ import type * as IR from "../ir/nodes";
 import { typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
-import { privatizableParams, type PrivatizableParam } from "./privatize";
+import { atomicParams, type PrivatizableParam } from "./privatize";
 
-export const SIM_ABI = 1;
+/**
+ * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
+ * 2 = packed sanitizer shadows (`Sanitizer.E/E1/BS/EB/S`, `shadow(id) → { WP, RP }`) and `L.priv`.
+ * The simulator refuses artifacts of another version (rebuild the program).
+ */
+export const SIM_ABI = 2;
+
+/** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
+const SAN_REFRESH = "$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB;";
+/** Where this thread's writer ([M1, M2)) and reader ([M2, M3)) values of the current epoch start (see Shadow in the runtime). */
+const SAN_THREAD = "$M1 = $E + ($t + 1) * $SS; $M2 = $M1 + $SS; $M3 = $M2 + $SS;";
 
 export interface SimEmitOptions {
   /** Race / uninitialised-read / divergent-barrier detection and loop watchdog. */
@@ -69,6 +79,8 @@ export interface SimKernelInfo {
    * Missing in artifacts built before privatization existed (same as none).
    */
   readonly privatize?: readonly PrivatizableParam[];
+  /** Array parameters updated by atomics (directly or in device functions); missing in older artifacts. */
+  readonly atomics?: readonly number[];
 }
 
 export interface SimModule {
@@ -193,6 +205,8 @@ interface Seg {
   unit?: number;
   /** The piece is `if (<tx> < U)` (or <=, ===) alone: only threads in [lo, hi) can do anything. */
   range?: { lo: string; hi: string };
+  /** Uses the sanitizer's inline fast path (needs this thread's epoch values). */
+  sanFast?: boolean;
 }
 interface SyncItem {
   readonly k: "sync";
@@ -220,8 +234,8 @@ class ModuleEmitter {
   readonly deviceNames = new Map<string, string>();
   readonly fns = new Map<string, IR.IrFunction>();
   readonly syncFns: Set<string>;
-  /** Privatizable parameters per kernel id. */
-  readonly privatizable: Map<string, PrivatizableParam[]>;
+  /** Privatizable and atomically updated parameters per kernel id. */
+  readonly atomicParams: Map<string, { privatize: PrivatizableParam[]; atomics: number[] }>;
   readonly out: string[] = [];
   private sharedCounter = 0;
 
@@ -231,7 +245,7 @@ class ModuleEmitter {
   ) {
     for (const f of module.deviceFunctions) this.fns.set(f.id, f);
     this.syncFns = syncFunctions(module.deviceFunctions);
-    this.privatizable = privatizableParams(module);
+    this.atomicParams = atomicParams(module);
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
   }
@@ -347,6 +361,8 @@ class FnEmitter {
   private readonly arrays = new Map<IR.Var, ArrayInfo>();
   private readonly scalars = new Set<IR.Var>();
   private tempMax = -1;
+  /** Sanitizer flat-index temporaries $f0..: how many depths use one. */
+  private flatTemps = 0;
   private depth = 0;
   private labelCounter = 0;
   private codeCounter = 2;
@@ -369,6 +385,8 @@ class FnEmitter {
   private readonly privParams = new Map<IR.Var, PrivatizableParam>();
   private readonly privLines: string[] = [];
   private readonly privHelpers = new Map<string, string>();
+  /** Sanitized reads of the element the enclosing statement then writes (`a[i] += …`): no read record needed. */
+  private readonly rmwReads = new Set<IR.IndexExpr>();
 
   constructor(
     private readonly me: ModuleEmitter,
@@ -377,7 +395,7 @@ class FnEmitter {
   ) {
     this.mode = kind === "device" ? "device" : "fast";
     this.san = !!me.opts.sanitize;
-    if (kind === "kernel") for (const p of me.privatizable.get(fn.id) ?? []) this.privParams.set(fn.params[p.param]!, p);
+    if (kind === "kernel") for (const p of me.atomicParams.get(fn.id)?.privatize ?? []) this.privParams.set(fn.params[p.param]!, p);
   }
 
   // ───────────────────────── names ─────────────────────────
@@ -445,7 +463,7 @@ class FnEmitter {
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${typedArrayName(t.dtype)}.BYTES_PER_ELEMENT));`);
         else setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
         perBlock.push(`${local}.fill(0);`);
-        if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { W: $W${st.id}, WE: $WE${st.id}, WS: $WS${st.id}, R: $R${st.id}, RE: $RE${st.id}, RS: $RS${st.id} } = $S.shadow(${st.id});`);
+        if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`${local}.length`] : shape.map(String);
       this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });
@@ -617,6 +635,22 @@ class FnEmitter {
     return { pre, flat };
   }
 
+  /** Whether the sanitizer's inline fast paths may run in this kernel (it has shared arrays of its own). */
+  private usesSharedSan(): boolean {
+    return this.san && this.mode !== "device" && [...this.arrays.values()].some((a) => typeof a.shId === "number");
+  }
+
+  /** A multi-dimensional flat index computed once into a temporary (pushed to `pre`) for the sanitizer's repeated uses. */
+  private flatTemp(flat: string, pre: string[]): string {
+    if (this.isSimple(flat) || /^\d+$/.test(flat)) return flat;
+    this.depth++;
+    const t = this.temp(0).replace(/^\$i/, "$f");
+    this.depth--;
+    this.flatTemps = Math.max(this.flatTemps, this.depth + 1);
+    pre.push(`(${t} = ${flat})`);
+    return t;
+  }
+
   private sanCall(a: ArrayInfo, kind: "r" | "w" | "a", flat: string, site: number, extra = ""): string | undefined {
     if (!this.san || a.shId === undefined) return undefined;
     this.usesSan = true;
@@ -631,13 +665,21 @@ class FnEmitter {
     const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
     const { pre, flat } = this.addr(a, e.indices, site);
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
-      // Inline fast path of the sanitizer's read check (see Sanitizer.r in the runtime).
+      // Inline fast path of the sanitizer's read check (see Sanitizer in the runtime). Writer: this
+      // thread in this epoch, or another before the last barrier (and in this block). Reader record:
+      // already this thread or several in this epoch; another single reader in this epoch → several;
+      // no reader since the last barrier → this thread; anything else → the slow path.
       const id = a.shId;
       this.usesSan = true;
-      pre.push(
-        `(($sw = $W${id}[${flat}]) === $t || ($sw >= 0 && $S.bsync > $WE${id}[${flat}]) || $S.rs(${id}, ${flat}, $t, ${site}))`,
-        `(($RE${id}[${flat}] === $S.ep && (($sr = $R${id}[${flat}]) === $t || $sr === -2)) || ($R${id}[${flat}] === -1 && (($R${id}[${flat}] = $t), ($RE${id}[${flat}] = $S.ep), ($RS${id}[${flat}] = ${site}), true)) || $S.rr(${id}, ${flat}, $t, ${site}))`,
-      );
+      if (this.seg) this.seg.sanFast = true;
+      const x = this.flatTemp(flat, pre);
+      pre.push(`((($sw = $WP${id}[${x}]) < $BS ? $sw >= $EB : $sw >= $M1 && $sw < $M2) || $S.rs(${id}, ${x}, $t, ${site}))`);
+      // The write of the same element that follows in this statement replaces the reader record anyway.
+      if (!this.rmwReads.has(e))
+        pre.push(`(($sr = $RP${id}[${x}]) >= $E ? ($sr < $E1 || ($sr >= $M2 && $sr < $M3) || (($RP${id}[${x}] = $E + ${site}), true)) : $sr < $BS ? (($RP${id}[${x}] = $M2 + ${site}), true) : $S.rr(${id}, ${x}, $t, ${site}))`);
+      let v = `${a.data}[${x}]`;
+      if (a.dtype === "bool") v = `(${v} !== 0)`;
+      return `(${pre.join(", ")}, ${v})`;
     } else {
       const s = this.sanCall(a, "r", flat, site);
       if (s) pre.push(s);
@@ -652,17 +694,24 @@ class FnEmitter {
     this.noteArray(t.array.v);
     const site = this.me.site("write", t.span, this.fn, { array: a.name, space: a.space });
     const { pre, flat } = this.addr(a, t.indices, site);
+    const rmw = this.san && typeof a.shId === "number" && this.mode !== "device" ? readsOfSameElement(t, value) : [];
+    for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
     const v = this.ex(value);
     this.depth -= 2;
+    for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
-      // Inline fast path of the sanitizer's write check (Sanitizer.w re-checks everything on the slow path).
+      // Inline fast path of the sanitizer's write check: last written by this thread in this epoch or
+      // before the last barrier (or never), and no reader but this thread since the last barrier.
+      // Sanitizer.w re-checks everything on the slow path.
       const id = a.shId;
       this.usesSan = true;
-      const fast =
-        `(($sw = $W${id}[${flat}]) === $t || $sw === -1 || $S.bsync > $WE${id}[${flat}]) && (($sr = $R${id}[${flat}]) === -1 || $sr === $t || ($sr >= 0 && $S.bsync > $RE${id}[${flat}]))`;
-      return `{ ${checks}const $sv = ${v}; if (${fast}) { $W${id}[${flat}] = $t; $WE${id}[${flat}] = $S.ep; $WS${id}[${flat}] = ${site}; $R${id}[${flat}] = -1; } else $S.w(${id}, ${flat}, $t, ${site}, ${a.data}[${flat}] !== $sv); ${a.data}[${flat}] = $sv; }`;
+      if (this.seg) this.seg.sanFast = true;
+      const idx: string[] = [];
+      const x = this.flatTemp(flat, idx);
+      const fast = `(($sw = $WP${id}[${x}]) < $BS || ($sw >= $M1 && $sw < $M2)) && (($sr = $RP${id}[${x}]) < $BS || ($sr >= $M2 && $sr < $M3))`;
+      return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${a.data}[${x}] !== $sv); ${a.data}[${x}] = $sv; }`;
     }
     if (this.san && a.shId !== undefined) {
       const s = this.sanCall(a, "w", flat, site, `, ${a.data}[${flat}] !== $sv`)!;
@@ -865,9 +914,11 @@ class FnEmitter {
     throw new Error(`CudaScript simulator: '${kind}' outside a loop`);
   }
 
-  private watchdog(span: IR.Span): string {
-    if (!this.san) return "";
-    const site = this.me.site("loop", span, this.fn);
+  private watchdog(loop: NLoop): string {
+    // A counted loop with a small constant trip count cannot be the one that never ends (an enclosing
+    // loop keeps its own check): no per-iteration counter in the hot inner loops of tiled kernels.
+    if (!this.san || smallCountedLoop(loop)) return "";
+    const site = this.me.site("loop", loop.span, this.fn);
     return `if (--$wd < 0) $wd = rt.watchdog($sites[${site}]);`;
   }
 
@@ -886,7 +937,7 @@ class FnEmitter {
     this.exits.pop();
     // Update runs outside the loop's own exits (a break there is not allowed by the language).
     this.tstmts(s.update, upd);
-    const wd = this.watchdog(s.span);
+    const wd = this.watchdog(s);
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
@@ -942,7 +993,8 @@ class FnEmitter {
 
   private declLines(setup: string[]): string[] {
     const out = [...setup];
-    if (this.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0;");
+    if (this.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0;");
+    if (this.flatTemps > 0) out.push(`let ${Array.from({ length: this.flatTemps + 1 }, (_, d) => `$f${d} = 0`).join(", ")};`);
     const vars = [...this.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.vn(v)} = ${this.zero(v.type)}`).join(", ")};`);
     if (this.tempMax >= 0) {
@@ -961,7 +1013,7 @@ class FnEmitter {
     let usesBarriers = false, usesWarp = false;
     forEachSync(norm.body, (s) => (BARRIER_OPS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
     const strategy = norm.hasSync ? "fission" : "loop";
-    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.privatizable.get(k.id) ?? [] };
+    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.atomicParams.get(k.id)?.privatize ?? [], atomics: this.me.atomicParams.get(k.id)?.atomics ?? [] };
     const code = strategy === "fission" ? this.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.emitFast(jsName, info);
     return { code, info };
   }
@@ -1016,7 +1068,7 @@ class FnEmitter {
   }
 
   private sanSetup(info: SimKernelInfo): string[] {
-    return this.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites);`] : [];
+    return this.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`] : [];
   }
 
   private emitFast(jsName: string, info: SimKernelInfo): string {
@@ -1039,11 +1091,12 @@ class FnEmitter {
       "for (let $b = $b0; $b < $b1; $b++) {",
       ...this.blockHeader(),
       ...perBlock,
-      this.san ? "$S.beginBlock($bx, $by, $bz);" : "",
+      this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
       "const $r = ($tz * $bdy + $ty) * $bdx;",
       "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
       "$t = $r + $tx;",
+      this.usesSharedSan() ? SAN_THREAD : "",
       ...resetParams,
       ...body,
       "}",
@@ -1312,7 +1365,7 @@ class FnEmitter {
     const x: Exit = { kind: "uniform", label, contLabel, usedC: false };
     const inner: Item[] = [];
     if (s.testFirst && s.cond) inner.push(this.raw(`if (!${this.ex(s.cond)}) break;`));
-    const wd = this.watchdog(s.span);
+    const wd = this.watchdog(s);
     if (wd) inner.push(this.raw(wd));
     this.exits.push(x);
     const body = this.items(s.body);
@@ -1341,7 +1394,7 @@ class FnEmitter {
     out.push(count(s.testFirst));
     const label = this.label("L");
     const inner: Item[] = [this.raw(`if (${act} === 0) break;`)];
-    const wd = this.watchdog(s.span);
+    const wd = this.watchdog(s);
     if (wd) inner.push(this.raw(wd));
     const x: Exit = { kind: "masked", B, C, usedC: false };
     this.exits.push(x);
@@ -1475,7 +1528,7 @@ class FnEmitter {
       "$st.fill(0);",
       ...perBlock,
       ...paramInit,
-      this.san ? "$S.beginBlock($bx, $by, $bz);" : "",
+      this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       ...code,
       "}",
       `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`,
@@ -1528,6 +1581,7 @@ class FnEmitter {
       tz ||= s.tz;
     }
     const inner: string[] = [];
+    if (run.some((r) => r.sanFast)) inner.push(SAN_THREAD);
     // Rematerialised locals (and what they depend on), in declaration order.
     const need = new Set<IR.Var>();
     const addRemat = (v: IR.Var) => {
@@ -1598,7 +1652,7 @@ class FnEmitter {
     const lines: string[] = [];
     switch (s.name) {
       case "syncthreads":
-        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();");
+        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();", SAN_REFRESH);
         break;
       case "syncthreadsCount":
       case "syncthreadsAnd":
@@ -1607,7 +1661,7 @@ class FnEmitter {
         lines.push("{ let $c = 0, $n = 0;", `for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) { $n++; if (${p}) $c++; }`);
         const r = s.name === "syncthreadsCount" ? "$c" : s.name === "syncthreadsAnd" ? "($c === $n ? 1 : 0)" : "($c > 0 ? 1 : 0)";
         lines.push(`const $res = ${r};`);
-        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();");
+        if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();", SAN_REFRESH);
         if (s.result && this.perThread.has(s.result)) lines.push(`for (let $u = 0; $u < $nT; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", "$res")}`);
         else lines.push(this.setResult(s, "$u", "$res"));
         lines.push("}");
@@ -1655,11 +1709,130 @@ class FnEmitter {
             throw new Error(`CudaScript simulator: unknown synchronisation ${s.name}`);
         }
         lines.push("}");
+        if (san) lines.push(SAN_REFRESH);
         break;
       }
     }
     return lines.join("\n");
   }
+}
+
+/**
+ * Reads in `value` of exactly the element `target` names (same array, structurally identical index
+ * expressions without side effects), when evaluating `value` has no side effects: between such a read
+ * and the write of `target` nothing else happens, so the write (which clears the reader record once its
+ * checks pass) makes the read's record unobservable. Used for `a[i] += x` under the sanitizer.
+ */
+function readsOfSameElement(target: IR.IndexExpr, value: IR.Expr): IR.IndexExpr[] {
+  if (!target.indices.every(sideEffectFree)) return [];
+  const out: IR.IndexExpr[] = [];
+  let impure = false;
+  forEachSubExpr(value, (x) => {
+    if (x.k === "call" || x.k === "atomic") impure = true;
+    else if (x.k === "index" && x.array.v === target.array.v && x.indices.length === target.indices.length && x.indices.every((ix, d) => sameExpr(ix, target.indices[d]!))) out.push(x);
+  });
+  return impure ? [] : out;
+}
+
+function sideEffectFree(e: IR.Expr): boolean {
+  let ok = true;
+  forEachSubExpr(e, (x) => {
+    if (x.k === "call" || x.k === "atomic" || x.k === "index" || x.k === "intrinsic") ok = false;
+  });
+  return ok;
+}
+
+/** Structural equality of side-effect-free index expressions (same variables, constants and operations). */
+function sameExpr(a: IR.Expr, b: IR.Expr): boolean {
+  if (a.k !== b.k) return false;
+  switch (a.k) {
+    case "const":
+      return Object.is(a.value, (b as IR.ConstExpr).value) && a.type.dtype === (b as IR.ConstExpr).type.dtype;
+    case "var":
+      return a.v === (b as IR.VarExpr).v;
+    case "special":
+      return a.reg === (b as IR.SpecialExpr).reg && a.axis === (b as IR.SpecialExpr).axis;
+    case "shape":
+      return a.array.v === (b as IR.ShapeExpr).array.v && a.dim === (b as IR.ShapeExpr).dim;
+    case "unary":
+      return a.op === (b as IR.UnaryExpr).op && a.type.dtype === (b as IR.UnaryExpr).type.dtype && sameExpr(a.operand, (b as IR.UnaryExpr).operand);
+    case "binary":
+    case "compare":
+    case "logical": {
+      const o = b as typeof a;
+      return a.op === o.op && a.type.kind === o.type.kind && (a.type as IR.ScalarType).dtype === (o.type as IR.ScalarType).dtype && sameExpr(a.left, o.left) && sameExpr(a.right, o.right);
+    }
+    case "convert":
+    case "truthy": {
+      const o = b as typeof a;
+      return a.type.dtype === o.type.dtype && sameExpr(a.value, o.value);
+    }
+    case "select": {
+      const o = b as IR.SelectExpr;
+      return sameExpr(a.cond, o.cond) && sameExpr(a.then, o.then) && sameExpr(a.else, o.else);
+    }
+    default:
+      return false;
+  }
+}
+
+/** Most iterations a loop may have and still count as small (see smallCountedLoop). */
+const SMALL_TRIP_COUNT = 1 << 16;
+
+/**
+ * `for (let k = c0; k < C; k += c)` (or `<=`; for i32 also the decreasing `>` / `>=` form with `-=`)
+ * with integer constants, at most SMALL_TRIP_COUNT iterations, and `k` assigned nowhere but in the
+ * update: it always ends, after few iterations (the constants are small, so `k` cannot wrap).
+ */
+export function smallCountedLoop(s: NLoop): boolean {
+  const c = s.cond;
+  if (!s.testFirst || !c || c.k !== "compare" || s.init.length !== 1 || s.update.length !== 1) return false;
+  const dt = c.operandType.dtype;
+  if (dt !== "i32" && dt !== "u32") return false;
+  let op = c.op;
+  let kx = c.left, bound = c.right;
+  if (kx.k !== "var") {
+    [kx, bound] = [bound, kx];
+    op = op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
+  }
+  if (kx.k !== "var" || bound.k !== "const" || typeof bound.value !== "number") return false;
+  const k = kx.v;
+  const init = s.init[0]!, upd = s.update[0]!;
+  const c0 = init.k === "decl" && init.v === k && init.init?.k === "const" ? init.init.value : undefined;
+  if (typeof c0 !== "number") return false;
+  if (upd.k !== "assign" || upd.target.k !== "var" || upd.target.v !== k) return false;
+  const u = upd.value;
+  if (u.k !== "binary" || (u.op !== "+" && u.op !== "-") || u.left.k !== "var" || u.left.v !== k || u.right.k !== "const" || typeof u.right.value !== "number") return false;
+  const step = u.op === "+" ? u.right.value : -u.right.value;
+  const C = bound.value;
+  let trips: number;
+  if ((op === "<" || op === "<=") && step > 0) trips = (C - c0 + (op === "<=" ? 1 : 0)) / step;
+  else if ((op === ">" || op === ">=") && step < 0 && dt === "i32") trips = (c0 - C + (op === ">=" ? 1 : 0)) / -step;
+  else return false;
+  if (!(trips <= SMALL_TRIP_COUNT) || Math.abs(C) > SMALL_TRIP_COUNT || Math.abs(c0) > SMALL_TRIP_COUNT || Math.abs(step) > SMALL_TRIP_COUNT) return false;
+  return !assignsVar(s.body, k);
+}
+
+function assignsVar(list: readonly NStmt[], v: IR.Var): boolean {
+  return list.some((s) => {
+    switch (s.k) {
+      case "decl":
+        return s.v === v;
+      case "assign":
+        return s.target.k === "var" && s.target.v === v;
+      case "sync":
+        return s.result === v;
+      case "if":
+        return assignsVar(s.then, v) || (!!s.else && assignsVar(s.else, v));
+      case "loop":
+        return assignsVar(s.init, v) || assignsVar(s.body, v) || assignsVar(s.update, v);
+      case "block":
+      case "fnScope":
+        return assignsVar(s.body, v);
+      default:
+        return false;
+    }
+  });
 }
 
 function containsIndexOrCall(e: IR.Expr): boolean {

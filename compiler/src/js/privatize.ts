@@ -35,10 +35,17 @@ export interface PrivatizableParam {
 const CLASS: Partial<Record<IR.AtomicOp, PrivatizeOp>> = { add: "add", sub: "add", and: "and", or: "or", xor: "xor", max: "max", min: "min" };
 const DTYPES: ReadonlySet<DType> = new Set<DType>(["i32", "u32", "f32", "f64"]);
 
-/** How a function uses one of its array parameters: undefined = no atomic at all (only shapes, or unused). */
-type Use = { readonly ok: false } | { readonly ok: true; readonly op?: PrivatizeOp };
+/**
+ * How a function uses one of its array parameters: `ok` when only through privatizable atomics of
+ * class `op` (no op: no atomic at all, only shapes, or unused); `atomic` when any atomic updates it.
+ */
+interface Use {
+  readonly ok: boolean;
+  readonly op?: PrivatizeOp;
+  readonly atomic: boolean;
+}
 
-const BAD: Use = { ok: false };
+const UNKNOWN: Use = { ok: false, atomic: true };
 
 export class PrivatizationAnalysis {
   private readonly memo = new Map<string, Use>();
@@ -46,15 +53,17 @@ export class PrivatizationAnalysis {
 
   constructor(private readonly fns: ReadonlyMap<string, IR.IrFunction>) {}
 
-  /** The kernel's privatizable parameters. */
-  kernel(k: IR.IrFunction): PrivatizableParam[] {
-    const out: PrivatizableParam[] = [];
+  /** The kernel's privatizable parameters, and every array parameter some atomic updates. */
+  kernel(k: IR.IrFunction): { privatize: PrivatizableParam[]; atomics: number[] } {
+    const privatize: PrivatizableParam[] = [];
+    const atomics: number[] = [];
     k.params.forEach((p, i) => {
-      if (p.type.kind !== "array" || p.type.space !== "global" || !DTYPES.has(p.type.dtype)) return;
+      if (p.type.kind !== "array") return;
       const u = this.paramUse(k, i);
-      if (u.ok && u.op) out.push({ param: i, name: p.name, dtype: p.type.dtype, op: u.op });
+      if (u.atomic) atomics.push(i);
+      if (u.ok && u.op && p.type.space === "global" && DTYPES.has(p.type.dtype)) privatize.push({ param: i, name: p.name, dtype: p.type.dtype, op: u.op });
     });
-    return out;
+    return { privatize, atomics };
   }
 
   /** How `fn` uses its parameter `index` (memoised; recursion is treated as an unknown use). */
@@ -62,10 +71,10 @@ export class PrivatizationAnalysis {
     const key = `${fn.id}\u0000${index}`;
     const m = this.memo.get(key);
     if (m) return m;
-    if (this.active.has(key)) return BAD;
+    if (this.active.has(key)) return UNKNOWN;
     this.active.add(key);
     const v = fn.params[index];
-    const u = v ? this.use(fn, v) : BAD;
+    const u = v ? this.use(fn, v) : UNKNOWN;
     this.active.delete(key);
     this.memo.set(key, u);
     return u;
@@ -74,13 +83,13 @@ export class PrivatizationAnalysis {
   private use(fn: IR.IrFunction, v: IR.Var): Use {
     let op: PrivatizeOp | undefined;
     let bad = false;
+    let atomic = false;
     const join = (o: PrivatizeOp) => {
       if (op === undefined) op = o;
       else if (op !== o) bad = true;
     };
     /** `discarded`: the expression is a whole expression statement (its value is unused). */
     const expr = (e: IR.Expr, discarded: boolean): void => {
-      if (bad) return;
       switch (e.k) {
         case "var":
           if (e.v === v) bad = true; // the array as a value: not something this analysis follows
@@ -93,6 +102,7 @@ export class PrivatizationAnalysis {
           return;
         case "atomic": {
           if (e.array.v === v) {
+            atomic = true;
             const c = CLASS[e.op];
             if (!c || !discarded) bad = true;
             else join(c);
@@ -106,7 +116,8 @@ export class PrivatizationAnalysis {
           const callee = this.fns.get(e.fn);
           e.args.forEach((a, i) => {
             if (a.k === "var" && a.v === v) {
-              const u = callee ? this.paramUse(callee, i) : BAD;
+              const u = callee ? this.paramUse(callee, i) : UNKNOWN;
+              if (u.atomic) atomic = true;
               if (!u.ok) bad = true;
               else if (u.op) join(u.op);
             } else expr(a, false);
@@ -148,12 +159,12 @@ export class PrivatizationAnalysis {
           break;
       }
     });
-    return bad ? BAD : { ok: true, op };
+    return { ok: !bad, op: bad ? undefined : op, atomic };
   }
 }
 
-/** The privatizable parameters of every kernel of a module, by kernel id. */
-export function privatizableParams(module: IR.IrModule): Map<string, PrivatizableParam[]> {
+/** Per kernel id: the privatizable parameters, and the parameters updated by any atomic. */
+export function atomicParams(module: IR.IrModule): Map<string, { privatize: PrivatizableParam[]; atomics: number[] }> {
   const fns = new Map(module.deviceFunctions.map((f) => [f.id, f]));
   const a = new PrivatizationAnalysis(fns);
   return new Map(module.kernels.map((k) => [k.id, a.kernel(k)]));

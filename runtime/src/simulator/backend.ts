@@ -6,6 +6,7 @@
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import { CudaScriptError } from "../errors";
 import { defaultWorkers, Executor, type ArgDesc } from "./executor";
+import type { PrivSpec } from "./privatize";
 
 export interface SimulatorOptions {
   /** Executors for large launches, the calling thread included (default: the number of cores; env CUDASCRIPT_WORKERS). */
@@ -22,6 +23,17 @@ export interface SimulatorOptions {
   deadlineLabel?: string;
   /** Where kernels' console.log output goes (default process.stdout). */
   print: (text: string) => void;
+  /**
+   * Privatize global arrays that a kernel only updates with result-unused atomics of one
+   * commutative class, when a launch is spread over workers (default true; env CUDASCRIPT_PRIVATIZE=0).
+   */
+  privatize: boolean;
+  /**
+   * Kernels whose global atomics are not privatized (results used, exch/CAS/inc/dec, aliased or big
+   * arrays) run on all workers and on one executor at first, then on whichever was faster
+   * (default true; env CUDASCRIPT_ADAPTIVE=0 always uses all workers).
+   */
+  adaptive: boolean;
 }
 
 export class SimBuffer implements DeviceBuffer {
@@ -52,8 +64,13 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     deadline,
     deadlineLabel: env.CUDASCRIPT_DEADLINE_LABEL || undefined,
     print: (text) => process.stdout.write(text),
+    privatize: env.CUDASCRIPT_PRIVATIZE !== "0" && env.CUDASCRIPT_PRIVATIZE !== "false",
+    adaptive: env.CUDASCRIPT_ADAPTIVE !== "0" && env.CUDASCRIPT_ADAPTIVE !== "false",
   };
 }
+
+/** The emitted-module contract this runtime implements (the compiler's SIM_ABI; a test keeps them equal). */
+export const SIMULATOR_ABI = 2;
 
 let nextHandle = 1;
 
@@ -75,7 +92,7 @@ export class SimulatorBackend implements Backend {
 
   private execOptions() {
     const o = this.opts;
-    return { workers: o.workers, inProcessThreshold: o.inProcessThreshold, mainThreadExecutes: o.mainThreadExecutes, deadline: o.deadline, deadlineLabel: o.deadlineLabel, print: o.print };
+    return { workers: o.workers, inProcessThreshold: o.inProcessThreshold, mainThreadExecutes: o.mainThreadExecutes, deadline: o.deadline, deadlineLabel: o.deadlineLabel, print: o.print, privatize: o.privatize, adaptive: o.adaptive };
   }
 
   get options(): Readonly<SimulatorOptions> {
@@ -127,6 +144,12 @@ export class SimulatorBackend implements Backend {
   }
 
   loadModule(artifact: KernelArtifact): ModuleHandle {
+    const abi = artifact.simulator?.abi;
+    if (abi !== SIMULATOR_ABI)
+      throw new CudaScriptError(
+        "CSR002",
+        `the kernels of ${artifact.file} were compiled for simulator ABI ${abi ?? "(none)"}, but this runtime runs ABI ${SIMULATOR_ABI}: rebuild the program with this version of CudaScript`,
+      );
     let m = this.modules.get(artifact.hash);
     if (!m) {
       m = { artifact };
@@ -150,6 +173,8 @@ export class SimulatorBackend implements Backend {
       block: config.block,
       sharedMem: config.sharedMem,
       args: descs,
+      privatize: a.kernels[kernel]?.simulator.privatize as readonly PrivSpec[] | undefined,
+      atomics: a.kernels[kernel]?.simulator.atomics,
     });
   }
 

@@ -12,6 +12,7 @@ import { CudaScriptError, type FaultDetails } from "../errors";
 import type { DTypeName } from "../dtypes";
 import { ModuleCache, type LaunchData, type ModuleVariant } from "./module-cache";
 import { KernelFault } from "./rt";
+import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
 export type ArgDesc =
   | { readonly kind: "array"; readonly buffer: ArrayBufferLike; readonly byteOffset: number; readonly length: number; readonly dtype: DTypeName; readonly shape: readonly number[] }
@@ -24,6 +25,10 @@ export interface ExecRequest {
   readonly block: readonly [number, number, number];
   readonly sharedMem: number;
   readonly args: readonly ArgDesc[];
+  /** Arrays the kernel only updates with privatizable atomics (SimKernelInfo.privatize). */
+  readonly privatize?: readonly PrivSpec[];
+  /** Array parameters updated by any atomic (SimKernelInfo.atomics). */
+  readonly atomics?: readonly number[];
 }
 
 export interface ExecOptions {
@@ -36,7 +41,54 @@ export interface ExecOptions {
   readonly deadline: number;
   readonly deadlineLabel?: string;
   readonly print: (text: string) => void;
+  /** Privatize eligible global atomics in launches spread over workers (default true). */
+  readonly privatize?: boolean;
+  /** Kernels with global atomics that are not privatized: try all workers and one executor, keep the faster (default true). */
+  readonly adaptive?: boolean;
 }
+
+/** What the simulator did with a launch (for tests and tuning: `lastLaunch()`). */
+export interface LaunchReport {
+  readonly kernel: string;
+  /** Threads running blocks (1: the calling thread alone). */
+  readonly executors: number;
+  /** Names of the parameters each executor updated through a private copy. */
+  readonly privatized: readonly string[];
+}
+
+let last: LaunchReport | undefined;
+/** The last launch this process ran on the simulator. */
+export function lastLaunch(): LaunchReport | undefined {
+  return last;
+}
+
+/**
+ * Where a kernel whose global atomics stay real Atomics runs best: on all executors, or on one that
+ * uses plain read-modify-writes. The first four large launches alternate (all, one, all, one); after
+ * that the faster (best time per thread seen, which may rise by half per slower sample so that it
+ * follows changes) runs, and every 16th launch re-measures the other.
+ */
+export class AtomicsTuning {
+  pool = Infinity;
+  solo = Infinity;
+  private n = 0;
+
+  pickSolo(): boolean {
+    const n = this.n++;
+    if (n < 4) return n % 2 === 1;
+    const soloBetter = this.solo < this.pool;
+    return n % 16 === 15 ? !soloBetter : soloBetter;
+  }
+
+  record(solo: boolean, msPerThread: number): void {
+    if (solo) this.solo = Math.min(msPerThread, this.solo * 1.5);
+    else this.pool = Math.min(msPerThread, this.pool * 1.5);
+  }
+}
+
+/** A private copy costs a fill and a merge of the whole array per executor: only when that is small next to the launch. */
+const PRIV_THREADS_PER_ELEMENT = 4;
+const PRIV_MAX_ELEMENTS = 1 << 22;
 
 export interface SerializedFault {
   readonly code: string;
@@ -75,14 +127,65 @@ export function faultError(f: SerializedFault): CudaScriptError {
   return new CudaScriptError(f.code, f.message, f.details);
 }
 
-/** Runs blocks [start, end) from a shared counter until none are left or a fault aborts. */
-export function runChunks(run: (L: LaunchData, b0: number, b1: number) => void, L: LaunchData, ctl: Int32Array, nBlocks: number, chunk: number): void {
+/**
+ * Runs blocks from a shared counter until none are left or a fault aborts. Guided self-scheduling:
+ * each claim takes 1/(2·executors) of the blocks still unclaimed, at least `minChunk`, so the chunks
+ * shrink towards the end and an executor that falls behind (a busy core) holds up the launch less.
+ */
+export function runChunks(run: (L: LaunchData, b0: number, b1: number) => void, L: LaunchData, ctl: Int32Array, nBlocks: number, minChunk: number, executors: number): void {
+  const div = 2 * Math.max(1, executors);
   for (;;) {
     if (Atomics.load(ctl, 2) !== 0) return;
-    const start = Atomics.add(ctl, 0, chunk);
-    if (start >= nBlocks) return;
-    run(L, start, Math.min(start + chunk, nBlocks));
+    let start = Atomics.load(ctl, 0), size: number;
+    for (;;) {
+      if (start >= nBlocks) return;
+      size = Math.max(minChunk, Math.ceil((nBlocks - start) / div));
+      const seen = Atomics.compareExchange(ctl, 0, start, start + size);
+      if (seen === start) break;
+      start = seen;
+    }
+    run(L, start, Math.min(start + size, nBlocks));
   }
+}
+
+/**
+ * One executor's share of a pooled launch: its private copies of the privatized arrays (if any), the
+ * chunks it takes, then the merge of the copies into device memory (also after a fault: the updates
+ * made before it are visible, as they would be without privatization).
+ */
+export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
+  const args = makeArgs(req.args);
+  const { flags, copies } = privatizeArgs(args, priv);
+  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags };
+  try {
+    runChunks(run, L, ctl, nBlocks, chunk, executors);
+  } finally {
+    mergeAll(copies);
+  }
+}
+
+function mergeAll(copies: readonly PrivateCopy[]): void {
+  for (const c of copies) mergePrivate(c);
+}
+
+const BYTES: Record<DTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, bool: 1 };
+
+/**
+ * The privatizable arrays of a launch that are privatized: not bound to another parameter's memory
+ * (aliasing would make the private copy stale), and small next to the launch.
+ */
+export function choosePrivatized(req: ExecRequest, threads: number, executors: number): PrivSpec[] {
+  const specs = req.privatize ?? [];
+  const out: PrivSpec[] = [];
+  for (const sp of specs) {
+    const a = req.args[sp.param];
+    if (!a || a.kind !== "array" || a.dtype !== sp.dtype) continue;
+    if (a.length > PRIV_MAX_ELEMENTS || a.length * executors * PRIV_THREADS_PER_ELEMENT > threads) continue;
+    const lo = a.byteOffset, hi = lo + a.length * BYTES[a.dtype];
+    const aliased = req.args.some((b, j) => j !== sp.param && b.kind === "array" && b.buffer === a.buffer && b.byteOffset < hi && lo < b.byteOffset + b.length * BYTES[b.dtype]);
+    if (!aliased) out.push(sp);
+  }
+  return out;
 }
 
 interface Slot {
@@ -95,6 +198,7 @@ const WORKER_FILE = path.join(__dirname, "worker.js");
 
 export class Executor {
   private readonly cache = new ModuleCache();
+  private readonly tuning = new Map<string, AtomicsTuning>();
   private slots: Slot[] = [];
   private workerFailure: string | undefined;
 
@@ -118,10 +222,26 @@ export class Executor {
     const wantWorkers = o.workers > 1 || timed;
     const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable();
     if (!useWorkers) return this.runHere(req, nBlocks);
-    this.runPool(req, nBlocks);
+    const executors = Math.max(1, Math.min(Math.max(o.workers, 1), nBlocks));
+    if (executors === 1) return this.runPool(req, nBlocks, 1, []);
+    const priv = o.privatize === false ? [] : choosePrivatized(req, threads, executors);
+    // Global atomics that stay real Atomics: two cores fighting over the same cache lines can be
+    // slower than one executor using plain read-modify-writes — or not, when the kernel does enough
+    // other work. Measure both and keep the faster (see AtomicsTuning).
+    const contended = (req.atomics ?? []).some((p) => !priv.some((sp) => sp.param === p));
+    if (!contended || o.adaptive === false) return this.runPool(req, nBlocks, executors, priv);
+    const key = `${req.variant.key}\u0000${req.kernel}`;
+    let tuning = this.tuning.get(key);
+    if (!tuning) this.tuning.set(key, (tuning = new AtomicsTuning()));
+    const solo = tuning.pickSolo();
+    const t0 = performance.now();
+    if (solo) this.runPool(req, nBlocks, 1, []);
+    else this.runPool(req, nBlocks, executors, priv);
+    tuning.record(solo, (performance.now() - t0) / threads);
   }
 
   private runHere(req: ExecRequest, nBlocks: number): void {
+    last = { kernel: req.kernel, executors: 1, privatized: [] };
     const prints: string[] = [];
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s));
     const k = mod.kernels[req.kernel];
@@ -161,16 +281,21 @@ export class Executor {
     }
   }
 
-  private runPool(req: ExecRequest, nBlocks: number): void {
+  /** Runs a launch on `executors` threads (the calling one included when it executes), `priv` privatized. */
+  private runPool(req: ExecRequest, nBlocks: number, executors: number, priv: readonly PrivSpec[]): void {
     const o = this.opts;
     const timed = Number.isFinite(o.deadline);
     const mainExecutes = o.mainThreadExecutes && !timed;
-    const executors = Math.max(1, Math.min(Math.max(o.workers, 1), nBlocks));
     const nWorkers = mainExecutes ? executors - 1 : executors;
     if (nWorkers <= 0) return this.runHere(req, nBlocks);
     this.ensureWorkers(nWorkers);
     const ctl = new Int32Array(new SharedArrayBuffer(16));
-    const chunk = Math.max(1, Math.floor(nBlocks / (executors * 8)));
+    // Smallest claim: enough blocks that the per-call set-up of a kernel run stays negligible.
+    const chunk = Math.max(1, Math.floor(nBlocks / (executors * 32)));
+    // One executor alone (a single worker under a deadline) has device memory to itself: plain
+    // read-modify-writes instead of Atomics.
+    const concurrent = executors > 1;
+    last = { kernel: req.kernel, executors, privatized: priv.map((p) => p.name) };
     const base = {
       type: "run",
       ctl: ctl.buffer,
@@ -182,6 +307,9 @@ export class Executor {
       sharedMem: req.sharedMem,
       nBlocks,
       chunk,
+      executors,
+      priv,
+      concurrent,
       deadline: o.deadline,
       deadlineLabel: o.deadlineLabel,
     };
@@ -194,12 +322,11 @@ export class Executor {
     let mainFault: SerializedFault | undefined;
     const mainPrints: string[] = [];
     if (mainExecutes) {
-      const mod = this.cache.get(req.variant, true, { at: o.deadline, label: o.deadlineLabel }, (s) => mainPrints.push(s));
+      const mod = this.cache.get(req.variant, concurrent, { at: o.deadline, label: o.deadlineLabel }, (s) => mainPrints.push(s));
       const k = mod.kernels[req.kernel];
-      const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem) };
       try {
         if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-        runChunks(k.run, L, ctl, nBlocks, chunk);
+        runShare(k.run, req, priv, ctl, nBlocks, chunk, executors);
       } catch (e) {
         Atomics.store(ctl, 2, 1);
         mainFault = serializeFault(e, req.kernel);

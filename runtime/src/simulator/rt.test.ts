@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createRt, fma64, formatG, formatPrintf, KernelFault } from "./rt";
+import { createRt, fma64, formatG, formatPrintf, KernelFault, Sanitizer } from "./rt";
 
 describe("simulator rt helpers", () => {
   const rt = createRt({ concurrent: false, deadline: Infinity, print: () => {} });
@@ -43,5 +43,58 @@ describe("simulator rt helpers", () => {
     const late = createRt({ concurrent: false, deadline: Date.now() - 1, deadlineLabel: "--timeout 1 s", print: () => {} });
     assert.throws(() => late.watchdog({ kind: "loop", fn: "k", file: "k.ts", line: 4, col: 3 }), (e: unknown) => e instanceof KernelFault && e.code === "CSR024" && /--timeout 1 s/.test(e.describe()));
     assert.equal(rt.watchdog({ kind: "loop", fn: "k", file: "k.ts", line: 4, col: 3 }), 1 << 20);
+  });
+  it("sanitizer epochs: compacting (tiny limit) gives the same findings as never compacting", () => {
+    let seed = 99;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const sites = Array.from({ length: 5 }, (_, i) => ({ kind: "read", fn: "k", file: "k.ts", line: i + 1, col: 1 }));
+    let findings = 0, compacted = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const nT = 64, n = 1 + rnd(6);
+      const mk = (limit: number) => {
+        const s = new Sanitizer({ name: "k", file: "k.ts", line: 1 }, nT, 1, 1, limit);
+        s.setSites(sites);
+        s.register(0, new Float32Array(n), "a");
+        s.beginBlock(0, 0, 0);
+        return s;
+      };
+      const plain = mk(Infinity), small = mk(6);
+      const vals = new Float32Array(n);
+      const owner = (i: number) => (i * 13) % nT;
+      for (let i = 0; i < n; i++) for (const s of [plain, small]) s.w(0, i, owner(i), 0, true);
+      for (const s of [plain, small]) s.sync();
+      let outcome = "ok";
+      for (let step = 0; step < 150 && outcome === "ok"; step++) {
+        const r = rnd(100);
+        const t = rnd(3) ? owner(rnd(n)) : rnd(nT), i = rnd(10) < 8 ? rnd(n) : 0, v = rnd(3);
+        const act = (s: Sanitizer): string => {
+          try {
+            if (r < 25) s.sync();
+            else if (r < 35) s.warpSync(rnd(2) * 32);
+            else if (r < 37) s.beginBlock(1, 0, 0);
+            else if (r < 70) s.r(0, i, t, 1);
+            else if (r < 95) s.w(0, i, t, 2, vals[i] !== v);
+            else s.a(0, i, t, 3);
+            return "ok";
+          } catch (e) {
+            return (e as KernelFault).describe();
+          }
+        };
+        const saved = seed;
+        const a = act(plain);
+        seed = saved; // both see the same random choices
+        const b = act(small);
+        assert.equal(b, a, `trial ${trial} step ${step}`);
+        if (r >= 35 && r < 37) for (let k = 0; k < n; k++) vals[k] = 0;
+        if (r >= 70 && r < 95) vals[i] = v;
+        outcome = a;
+      }
+      if (outcome !== "ok") findings++;
+      if (small.ep < plain.ep) compacted++;
+    }
+    assert.ok(findings > 100 && compacted > 100, `findings ${findings}, compacted runs ${compacted}`);
   });
 });

@@ -98,6 +98,8 @@ export interface Rt {
 }
 
 export function createRt(opts: RtOptions): Rt {
+  /** One sanitizer per kernel (and block shape), reused by every run of it in this thread. */
+  const sanitizers = new Map<string, Sanitizer>();
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
   return {
@@ -159,7 +161,13 @@ export function createRt(opts: RtOptions): Rt {
       return out;
     },
     sanitizer(kernel, bdx, bdy, bdz) {
-      return new Sanitizer(kernel, bdx, bdy, bdz);
+      // Reused rather than constructed per run: its shadow arrays need no clearing (epochs keep
+      // counting), and a constructor call in every kernel prologue upsets V8's optimised kernels.
+      const s = sanitizers.get(kernel.name);
+      if (s && s.fits(bdx, bdy, bdz)) return s.reuse();
+      const fresh = new Sanitizer(kernel, bdx, bdy, bdz);
+      sanitizers.set(kernel.name, fresh);
+      return fresh;
     },
     watchdog(site) {
       if (Date.now() > opts.deadline) {
@@ -270,65 +278,172 @@ export function formatG(v: number, p = 6, alt = false): string {
 
 // ───────────────────────── sanitizer ─────────────────────────
 
+/**
+ * Shadow state of one shared array. Each element's last write and its readers are each ONE number,
+ * `epoch · Q + code · S + site` (S: the module's site count + 1, Q = CODES · S; exact in a float64),
+ * so that the emitted fast path decides with one load and a comparison or two against values of the
+ * current epoch, and one store records the access with its source site:
+ *   WP: code = writer thread + 1                (below `EB`, the block's first epoch: never written in this block)
+ *   RP: code = reader thread + 2, 0 = several   (below `EB`, e.g. 0 after a write: no reader since the last write)
+ */
 export interface Shadow {
   readonly name: string;
   readonly length: number;
-  /** Last writer (linear thread id), -1 none. */
-  readonly W: Int32Array;
-  readonly WE: Int32Array;
-  readonly WS: Int32Array;
-  /** Last reader, -1 none, -2 several. */
-  readonly R: Int32Array;
-  readonly RE: Int32Array;
-  readonly RS: Int32Array;
+  readonly WP: Float64Array;
+  readonly RP: Float64Array;
 }
+
+/** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
+export const CODES = 2048;
 
 /**
  * Shared-memory race, uninitialised-read and divergence detection for one kernel run (one worker).
- * Every synchronisation advances an epoch; an access is ordered after an earlier one by another thread
- * when a barrier (or, within a warp, a warp synchronisation) happened in between.
+ * Every synchronisation advances an epoch, and so does every new block (epochs keep counting across
+ * the blocks of a run, so no shadow array is cleared per block: older blocks' entries are below `EB`).
+ * An access is ordered after an earlier one by another thread when a barrier (or, within a warp, a
+ * warp synchronisation) happened in between.
+ *
+ * The emitted code checks inline (in the kernel's own loop) whether an access is trivially fine — the
+ * element was last written by this thread in this epoch or before the last barrier; this thread (or
+ * several) already read it in this epoch; nobody read it since the last barrier — and calls the
+ * methods below only otherwise.
  */
 export class Sanitizer {
   private readonly shadows: (Shadow | undefined)[] = [];
   private readonly byArray = new Map<unknown, number>();
-  /** Current epoch (advances at every synchronisation); read by the emitted fast path. */
-  ep = 1;
-  /** Epoch of the last block barrier. */
+  /** Current epoch (advances at every synchronisation and every block). */
+  ep = 0;
+  /** Epoch of the last block barrier (the block's first epoch before its first barrier). */
   bsync = 0;
-  private readonly wsync: Int32Array;
-  private block: [number, number, number] = [0, 0, 0];
+  /** The current block's first epoch. */
+  base = 0;
+  /** Site slots S and epoch quantum Q (see Shadow). */
+  S = 1;
+  Q = CODES;
+  /** `ep·Q`, `ep·Q + S`, `bsync·Q`, `base·Q`: what the emitted fast paths compare against. */
+  E = 0;
+  E1 = 1;
+  BS = 0;
+  EB = 0;
+  /** Epoch of each warp's last warp synchronisation. */
+  private readonly wsync: Float64Array;
+  private maxEpoch = 0;
+  private bx = 0;
+  private by = 0;
+  private bz = 0;
   private sites: SimSite[] = [];
 
   constructor(
     private readonly kernel: { name: string; file: string; line: number },
     private readonly bdx: number,
     private readonly bdy: number,
-    bdz: number,
+    private readonly bdz: number,
+    /** Compaction threshold override (tests); by default the largest epoch whose values stay exact. */
+    private readonly epochLimit = Infinity,
   ) {
-    this.wsync = new Int32Array(Math.ceil((bdx * bdy * bdz) / 32) + 1);
+    this.wsync = new Float64Array(Math.ceil((bdx * bdy * bdz) / 32) + 1);
+    this.setSites([]);
+  }
+
+  /** Whether this sanitizer can serve another run with these block dimensions. */
+  fits(bdx: number, bdy: number, bdz: number): boolean {
+    return bdx === this.bdx && bdy === this.bdy && bdz === this.bdz;
+  }
+
+  /**
+   * Prepares for another run of the kernel (its shared arrays are registered again). The shadow arrays
+   * are kept: the epoch keeps counting, so everything in them is from earlier blocks.
+   */
+  reuse(): this {
+    this.byArray.clear();
+    return this;
   }
 
   register(id: number, array: ArrayLike<number>, name: string): void {
     const n = array.length;
-    this.shadows[id] = { name, length: n, W: new Int32Array(n), WE: new Int32Array(n), WS: new Int32Array(n), R: new Int32Array(n), RE: new Int32Array(n), RS: new Int32Array(n) };
+    const old = this.shadows[id];
+    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n) };
     this.byArray.set(array, id);
   }
 
-  /** The module's site table, for "the other access was at line …". */
+  /** The module's site table, for "the other access was at line …"; fixes the encoding. Call before any access. */
   setSites(sites: SimSite[]): void {
     this.sites = sites;
+    this.S = sites.length + 1;
+    this.Q = CODES * this.S;
+    this.maxEpoch = Math.min(this.epochLimit, Math.floor(Number.MAX_SAFE_INTEGER / this.Q) - 4);
+    this.refresh();
+  }
+
+  private refresh(): void {
+    this.E = this.ep * this.Q;
+    this.E1 = this.E + this.S;
+    this.BS = this.bsync * this.Q;
+    this.EB = this.base * this.Q;
   }
 
   beginBlock(bx: number, by: number, bz: number): void {
-    this.block = [bx, by, bz];
+    this.bx = bx;
+    this.by = by;
+    this.bz = bz;
+    if (this.ep + 1 > this.maxEpoch / 2) {
+      // Every entry belongs to an earlier block: start the numbering again.
+      for (const s of this.shadows) {
+        if (!s) continue;
+        s.WP.fill(0);
+        s.RP.fill(0);
+      }
+      this.wsync.fill(0);
+      this.ep = 0;
+    }
+    this.ep++;
+    this.base = this.bsync = this.ep;
+    this.refresh();
+  }
+
+  /** The next epoch; when the numbering would run out within a block, compacts it first. */
+  private advance(): number {
+    if (this.ep + 1 > this.maxEpoch) this.compact();
+    return ++this.ep;
+  }
+
+  /**
+   * Renumbers the epochs of the current block order-preservingly onto small numbers. Epochs are only
+   * ever compared (<, >, ===) with the block's base, the last barrier, the warps' last warp
+   * synchronisations and the current epoch, so mapping each of those thresholds to an even number and
+   * each gap between consecutive ones to the odd number in between keeps every answer.
+   */
+  compact(): void {
+    const th = new Set<number>([this.base, this.bsync, this.ep]);
+    for (const w of this.wsync) if (w >= this.base) th.add(w);
+    const T = [...th].sort((a, b) => a - b);
+    const f = (e: number): number => {
+      if (e < this.base) return 0;
+      let j = 0;
+      while (j + 1 < T.length && T[j + 1]! <= e) j++;
+      return e === T[j] ? 2 * j + 2 : 2 * j + 3;
+    };
+    const Q = this.Q;
+    const remap = (a: Float64Array) => {
+      for (let i = 0; i < a.length; i++) {
+        const p = a[i]!;
+        if (p < this.EB) a[i] = 0;
+        else {
+          const low = p % Q;
+          a[i] = f((p - low) / Q) * Q + low;
+        }
+      }
+    };
     for (const s of this.shadows) {
       if (!s) continue;
-      s.W.fill(-1);
-      s.R.fill(-1);
+      remap(s.WP);
+      remap(s.RP);
     }
-    this.ep = 1;
-    this.bsync = 0;
-    this.wsync.fill(0);
+    for (let w = 0; w < this.wsync.length; w++) this.wsync[w] = f(this.wsync[w]!);
+    this.base = f(this.base);
+    this.bsync = f(this.bsync);
+    this.ep = f(this.ep);
+    this.refresh();
   }
 
   private coords(t: number): [number, number, number] {
@@ -342,10 +457,31 @@ export class Sanitizer {
     return this.bsync > e;
   }
 
+  /** Decodes a shadow value: [code, epoch, site], or undefined below `EB` (nothing in this block). */
+  private decode(p: number): [number, number, number] | undefined {
+    if (p < this.EB) return undefined;
+    const site = p % this.S;
+    const q = (p - site) / this.S;
+    const code = q % CODES;
+    return [code, (q - code) / CODES, site];
+  }
+
+  /** Last writer of element i in this block (-1 none), its epoch and site. */
+  private writer(s: Shadow, i: number): [number, number, number] {
+    const d = this.decode(s.WP[i]!);
+    return d ? [d[0] - 1, d[1], d[2]] : [-1, 0, -1];
+  }
+
+  /** Reader of element i since its last write (-1 none, -2 several, else the thread), its epoch and site. */
+  private reader(s: Shadow, i: number): [number, number, number] {
+    const d = this.decode(s.RP[i]!);
+    return d ? [d[0] - 2, d[1], d[2]] : [-1, 0, -1];
+  }
+
   private fault(code: string, kind: FaultDetails["kind"], what: string, site: SimSite, t: number, array?: string, index?: number): KernelFault {
     const f = new KernelFault(code, kind, what, site, { array, index, threadSet: true });
     f.kernel = this.kernel.name;
-    f.block = this.block;
+    f.block = [this.bx, this.by, this.bz];
     f.thread = this.coords(t);
     return f;
   }
@@ -364,12 +500,16 @@ export class Sanitizer {
     return this.shadows[id]!;
   }
 
-  /** Slow path of a read's writer check: ordered by a warp synchronisation, or a fault. */
+  private siteId(site: SimSite | number): number {
+    return typeof site === "number" ? site : 0;
+  }
+
+  /** Slow path of a read's writer check: this thread's own write, ordered by a (warp) synchronisation, or a fault. */
   rs(id: number, i: number, t: number, site: number): boolean {
     const s = this.shadows[id]!;
-    const w = s.W[i]!;
-    if (w === t || (w !== -1 && this.ordered(w, s.WE[i]!, t))) return true;
-    return this.readFault(s, i, t, site, w);
+    const [w, we, ws] = this.writer(s, i);
+    if (w === t || (w !== -1 && this.ordered(w, we, t))) return true;
+    return this.readFault(s, i, t, site, w, ws);
   }
 
   /** Slow path of a read: record the reader. */
@@ -378,36 +518,29 @@ export class Sanitizer {
     return true;
   }
 
-  // The per-access entry points are kept tiny so that V8 inlines them into the kernel; the rare
-  // paths (recording a new reader, reporting) are separate methods.
-
   r(id: number, i: number, t: number, site: SimSite | number): void {
     const s = this.shadows[id];
     if (!s) return;
-    const w = s.W[i]!;
-    if (w !== t && (w === -1 || !this.ordered(w, s.WE[i]!, t))) this.readFault(s, i, t, site, w);
-    if (s.RE[i] === this.ep) {
-      const r = s.R[i];
-      if (r === t || r === -2) return;
-    }
+    const [w, we, ws] = this.writer(s, i);
+    if (w !== t && (w === -1 || !this.ordered(w, we, t))) this.readFault(s, i, t, site, w, ws);
     this.recordRead(s, i, t, site);
   }
 
   private recordRead(s: Shadow, i: number, t: number, site: SimSite | number): void {
-    const r = s.R[i]!;
-    if (r === -1 || r === t || (r >= 0 && this.ordered(r, s.RE[i]!, t))) s.R[i] = t;
-    else s.R[i] = -2;
-    s.RE[i] = this.ep;
-    s.RS[i] = typeof site === "number" ? site : 0;
+    const [r, re] = this.reader(s, i);
+    if (r === -2 && re === this.ep) return; // several already
+    // Several readers before the last barrier are all ordered before this read: it is the only one now.
+    const alone = r === -1 || r === t || (r >= 0 ? this.ordered(r, re, t) : this.bsync > re);
+    s.RP[i] = this.E + (alone ? t + 2 : 0) * this.S + this.siteId(site);
   }
 
-  private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number): never {
+  private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): never {
     if (w === -1)
       throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`, this.site(site), t, s.name, i);
     throw this.fault(
       "CSR021",
       "race",
-      `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(s.WS[i]!)} with no cuda.syncthreads() in between`,
+      `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(ws)} with no cuda.syncthreads() in between`,
       this.site(site),
       t,
       s.name,
@@ -418,32 +551,29 @@ export class Sanitizer {
   w(id: number, i: number, t: number, site: SimSite | number, differs: boolean): void {
     const s = this.shadows[id];
     if (!s) return;
-    const w = s.W[i]!;
-    if (w !== -1 && w !== t && differs && !this.ordered(w, s.WE[i]!, t)) this.writeFault(s, i, t, site, w, -1);
-    const r = s.R[i]!;
-    if (r !== -1 && r !== t && (r === -2 ? !(this.bsync > s.RE[i]!) : !this.ordered(r, s.RE[i]!, t))) this.writeFault(s, i, t, site, -1, r);
-    s.W[i] = t;
-    s.WE[i] = this.ep;
-    s.WS[i] = typeof site === "number" ? site : 0;
-    s.R[i] = -1;
+    const [w, we, ws] = this.writer(s, i);
+    if (w !== -1 && w !== t && differs && !this.ordered(w, we, t)) this.writeFault(s, i, t, site, w, ws, -1, -1);
+    const [r, re, rsite] = this.reader(s, i);
+    if (r !== -1 && r !== t && (r === -2 ? !(this.bsync > re) : !this.ordered(r, re, t))) this.writeFault(s, i, t, site, -1, -1, r, rsite);
+    s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
+    s.RP[i] = 0;
   }
 
-  private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, r: number): never {
+  private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number, r: number, rsite: number): never {
     const what =
       w !== -1
-        ? `shared-memory race on '${s.name}[${i}]': threads ${this.t3(w)}${this.otherSite(s.WS[i]!)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
-        : `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(s.RS[i]!)} with no cuda.syncthreads() in between`;
+        ? `shared-memory race on '${s.name}[${i}]': threads ${this.t3(w)}${this.otherSite(ws)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
+        : `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(rsite)} with no cuda.syncthreads() in between`;
     throw this.fault("CSR021", "race", what, this.site(site), t, s.name, i);
   }
 
   a(id: number, i: number, t: number, site: SimSite | number): void {
     const s = this.shadows[id];
     if (!s) return;
-    if (s.W[i] === -1)
+    if (s.WP[i]! < this.EB)
       throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${s.name}[${i}]': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
-    s.W[i] = t;
-    s.WE[i] = this.ep;
-    s.R[i] = -1;
+    s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
+    s.RP[i] = 0;
   }
 
   rp(a: unknown, i: number, t: number, site: SimSite | number): void {
@@ -481,19 +611,20 @@ export class Sanitizer {
         arrived,
       );
     }
-    this.ep++;
-    this.bsync = this.ep;
+    // A barrier inside divergent code that no thread reached (every one took the other branch) is no
+    // barrier: it orders nothing.
+    if (arrived >= 0) this.sync();
   }
 
   /** A barrier every running thread reached (outside divergent code, by construction). */
   sync(): void {
-    this.ep++;
-    this.bsync = this.ep;
+    this.bsync = this.advance();
+    this.refresh();
   }
 
   warpSync(w: number): void {
-    this.ep++;
-    this.wsync[w >> 5] = this.ep;
+    this.wsync[w >> 5] = this.advance();
+    this.refresh();
   }
 
   warpMask(site: SimSite, w: number, e: number, active: number, mask: number, u: number): void {

@@ -5,8 +5,9 @@
  * go through the MessagePort the main thread reads synchronously.
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { ModuleCache, type LaunchData } from "./module-cache";
-import { makeArgs, runChunks, serializeFault, type ArgDesc, type SerializedFault } from "./executor";
+import { ModuleCache } from "./module-cache";
+import { runShare, serializeFault, type ArgDesc, type SerializedFault } from "./executor";
+import type { PrivSpec } from "./privatize";
 
 interface RunMessage {
   readonly type: "run";
@@ -19,7 +20,12 @@ interface RunMessage {
   readonly block: readonly [number, number, number];
   readonly sharedMem: number;
   readonly nBlocks: number;
+  /** Smallest claim of blocks, and how many executors share the launch (guided scheduling). */
   readonly chunk: number;
+  readonly executors: number;
+  readonly priv: readonly PrivSpec[];
+  /** Other executors share device memory during this launch (atomics must be real atomics). */
+  readonly concurrent: boolean;
   readonly deadline: number;
   readonly deadlineLabel?: string;
 }
@@ -36,11 +42,10 @@ parentPort!.on("message", (msg: RunMessage) => {
     if (msg.source !== undefined) sources.set(msg.key, msg.source);
     const source = sources.get(msg.key);
     if (source === undefined) throw new Error(`module ${msg.key} was never sent to this worker`);
-    const mod = cache.get({ key: msg.key, source }, true, { at: msg.deadline, label: msg.deadlineLabel }, (s) => prints.push(s));
+    const mod = cache.get({ key: msg.key, source }, msg.concurrent, { at: msg.deadline, label: msg.deadlineLabel }, (s) => prints.push(s));
     const k = mod.kernels[msg.kernel];
     if (!k) throw new Error(`kernel '${msg.kernel}' is missing from its module`);
-    const L: LaunchData = { args: makeArgs(msg.args), grid: msg.grid, block: msg.block, dynBuf: new ArrayBuffer(msg.sharedMem) };
-    runChunks(k.run, L, ctl, msg.nBlocks, msg.chunk);
+    runShare(k.run, msg, msg.priv, ctl, msg.nBlocks, msg.chunk, msg.executors);
   } catch (e) {
     Atomics.store(ctl, 2, 1);
     error = serializeFault(e, msg.kernel);
