@@ -7,6 +7,7 @@
  * description, the driver call, the kernel, whether the CUDA context is still usable, the JIT log.
  */
 import { CudaScriptError } from "../errors";
+import type { CudaDriverError } from "@cudascript/native-bindings/cuda";
 
 export const GpuErrorCodes = {
   /** A kernel failed on the GPU: a fault (illegal address, misaligned access, timeout, …) or a launch the driver refused. */
@@ -27,25 +28,8 @@ export const GpuErrorCodes = {
 
 export type GpuErrorCode = (typeof GpuErrorCodes)[keyof typeof GpuErrorCodes];
 
-/** The CUDA side of a GpuError. */
-export interface CudaFailure {
-  /** CUresult name, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS". */
-  readonly code: string;
-  /** CUresult number, e.g. 700. */
-  readonly result: number;
-  /** The driver's description, e.g. "an illegal memory access was encountered". */
-  readonly description: string;
-  /** The driver function that returned it, e.g. "cuCtxSynchronize". */
-  readonly call: string;
-  /** False after a sticky error: the context (and every device array in it) is gone. */
-  readonly contextUsable: boolean;
-  /** The kernel (source name) the error is attributed to, when known. */
-  readonly kernel?: string;
-  /** Kernels (source names) launched since the last synchronization, for asynchronous faults. */
-  readonly kernelsSinceSync?: readonly string[];
-  /** The PTX JIT's error log. */
-  readonly jitLog?: string;
-}
+/** The CUDA side of a GpuError: the fields of the bindings' CudaDriverError (a type-only import). */
+export type CudaFailure = Pick<CudaDriverError, "code" | "result" | "description" | "call" | "contextUsable" | "kernel" | "kernelsSinceSync" | "jitLog">;
 
 export class GpuError extends CudaScriptError {
   readonly cuda?: CudaFailure;
@@ -60,19 +44,8 @@ export class GpuError extends CudaScriptError {
   }
 }
 
-/** Shape of the bindings' CudaDriverError (matched structurally, so no value import is needed). */
-export interface DriverErrorLike {
-  readonly name: string;
-  readonly message: string;
-  readonly code: string;
-  readonly result: number;
-  readonly description: string;
-  readonly call: string;
-  readonly contextUsable: boolean;
-  readonly kernel?: string;
-  readonly kernelsSinceSync?: readonly string[];
-  readonly jitLog?: string;
-}
+/** The bindings' CudaDriverError, matched structurally (no value import of the bindings is needed). */
+export type DriverErrorLike = CudaFailure & { readonly name: string; readonly message: string };
 
 export function isDriverError(e: unknown): e is DriverErrorLike {
   return e instanceof Error && e.name === "CudaDriverError" && typeof (e as { result?: unknown }).result === "number";
