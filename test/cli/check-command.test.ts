@@ -69,3 +69,11 @@ test("files that do not import cudascript, empty files and broken syntax are fin
   assert.doesNotMatch(r.out + r.err, /CS9001|internal error/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test("npm links the cudascript command, so the README's `npx cudascript …` works after install", () => {
+  const bin = path.join(repo, "node_modules/.bin/cudascript");
+  assert.ok(fs.existsSync(bin), `${bin} is missing: runtime/package.json's bin must name a file that exists before the build`);
+  const r = spawnSync(bin, ["--version"], { cwd: repo, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout.trim(), /^\d+\.\d+\.\d+$/);
+});
