@@ -43,7 +43,7 @@ export function gpuOnDouble(t: TestContext, options: { needsNvrtc?: boolean } = 
 }
 
 /** `0x…` as the double logs pointers and handles. */
-export const hex = (n: bigint): string => `0x${n.toString(16)}`;
+export { hex } from "@cudascript/native-bindings/cuda/test-double";
 
 /** Little-endian bytes of a value of a C type, as hex. */
 export function leHex(cType: string, value: number | bigint | boolean): string {

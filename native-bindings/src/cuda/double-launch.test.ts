@@ -5,20 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { nvrtcOrSkip } from "../testing";
 import { CU_FUNC_ATTRIBUTE, CU_JIT } from "./constants";
-import { CudaContext, CudaDriverError, CudaUsageError } from "./device";
+import { CudaDriverError, CudaUsageError } from "./device";
 import { KINDS_PTX, KINDS_SOURCE } from "./ptx.fixtures";
-import { driverDoubleOrSkip, hexBytes, type DriverDouble } from "./test-double";
-
-const hex = (n: bigint) => `0x${n.toString(16)}`;
-
-function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {
-  const ctx = CudaContext.retain(double.driver);
-  try {
-    body(ctx);
-  } finally {
-    if (ctx.refcount > 0 && ctx.usable) ctx.release();
-  }
-}
+import { driverDoubleOrSkip, hex, hexBytes, withContext } from "./test-double";
 
 test("loadModule sends the PTX NUL-terminated with JIT log options, and returns the info log", (t) => {
   const double = driverDoubleOrSkip(t);

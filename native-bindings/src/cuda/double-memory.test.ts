@@ -3,18 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CudaContext, CudaDriverError, CudaUsageError, type PinnedBuffer } from "./device";
-import { driverDoubleOrSkip, type DriverDouble } from "./test-double";
-
-const hex = (n: bigint) => `0x${n.toString(16)}`;
-
-function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {
-  const ctx = CudaContext.retain(double.driver);
-  try {
-    body(ctx);
-  } finally {
-    if (ctx.refcount > 0 && ctx.usable) ctx.release();
-  }
-}
+import { driverDoubleOrSkip, hex, withContext } from "./test-double";
 
 test("alloc returns a device pointer the double knows; free releases it; both are recorded", (t) => {
   const double = driverDoubleOrSkip(t);

@@ -4,9 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CudaContext, CudaDriverError, CudaUsageError } from "./device";
 import { KINDS_PTX } from "./ptx.fixtures";
-import { driverDoubleOrSkip, type DriverDouble } from "./test-double";
+import { driverDoubleOrSkip, type DriverDouble, hex } from "./test-double";
 
-const hex = (n: bigint) => `0x${n.toString(16)}`;
 
 function withContext(double: DriverDouble, body: (ctx: CudaContext) => void | Promise<void>): Promise<void> {
   const ctx = CudaContext.retain(double.driver);

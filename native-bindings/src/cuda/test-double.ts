@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TestContext } from "node:test";
-import { forgetCudaContexts } from "./device";
+import { CudaContext, forgetCudaContexts } from "./device";
 import { loadCudaDriver, type CudaDriver, type DevicePointer } from "./driver";
 
 /** One call recorded by the double (a line of its JSON-lines log). */
@@ -231,4 +231,17 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
 /** Hex string of a view's bytes, as the double logs kernel parameters. */
 export function hexBytes(view: ArrayBufferView): string {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("hex");
+}
+
+/** A handle as the double logs it: `0x…`. */
+export const hex = (n: bigint): string => `0x${n.toString(16)}`;
+
+/** Runs `body` with the double's device-0 context retained, releasing it afterwards if still usable. */
+export function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {
+  const ctx = CudaContext.retain(double.driver);
+  try {
+    body(ctx);
+  } finally {
+    if (ctx.refcount > 0 && ctx.usable) ctx.release();
+  }
 }
