@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { KernelChecker } from "@cudascript/compiler";
 import type { Position, TextDocumentContentChangeEvent } from "vscode-languageserver-protocol";
+import { seeded } from "../corpus/case";
 import { corpusFiles, LspClient, pairs, positionAt, tempDir, uriOf } from "./harness";
 
 const EDITS = Number(process.env.CUDASCRIPT_FUZZ_EDITS ?? 5000);
@@ -21,20 +22,9 @@ const SEED = Number(process.env.CUDASCRIPT_FUZZ_SEED ?? 0xc0da);
 const DOCS = 4;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("fuzz: random edits and requests", () => {
   let client: LspClient;
-  const rand = mulberry32(SEED);
+  const rand = seeded(SEED);
   const int = (n: number) => Math.floor(rand() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const sources = [...corpusFiles("valid"), ...corpusFiles("invalid")].map((f) => fs.readFileSync(f, "utf8"));
