@@ -60,7 +60,6 @@ class FunctionLowerer extends CallLowerer {
     this.pushScope();
     const params: IR.Var[] = [];
     for (const p of fnNode.parameters) params.push(this.lowerParam(p));
-    this.defaultFloat = params.some((p) => (p.type.kind === "scalar" || p.type.kind === "array") && p.type.dtype === "f64") ? "f64" : "f32";
 
     let returnType: Type = VOID;
     if (decl.kind === "device" && fnNode.type) {
@@ -69,6 +68,11 @@ class FunctionLowerer extends CallLowerer {
       else if (r.ok && r.type.kind === "scalar") returnType = r.type;
       else this.report(Codes.UnsupportedParameterType, fnNode.type, r.ok ? "device functions return scalars (f32, i32, …) or nothing; write results into an array parameter instead" : r.message);
     }
+    // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
+    // function's declared interface mentions f64 — a parameter or the declared result — so that
+    // `(n: i32): f64 => n / 3` divides in f64 as Numba (float64 division) and plain TypeScript do.
+    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && t.dtype === "f64";
+    this.defaultFloat = params.some((p) => mentionsF64(p.type)) || mentionsF64(returnType) ? "f64" : "f32";
 
     let body: IR.Stmt[];
     if (ts.isBlock(fnNode.body)) body = this.lowerStatements(fnNode.body.statements);
