@@ -56,6 +56,7 @@ function readTypeReference(front: FrontEnd, module: ModuleInfo, ref: ts.TypeRefe
 }
 
 function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, ref: ts.TypeReferenceNode, depth: number): AnnotationResult {
+  if (exported === "Array1D") return ndArrayType(front, module, ref, 1, depth);
   if (exported === "Array2D") return ndArrayType(front, module, ref, 2, depth);
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
   const d = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(exported) ? (exported as DType) : undefined;
@@ -63,7 +64,7 @@ function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, r
   return { ok: false, message: `'${exported}' from "cudascript" is not a kernel parameter type` };
 }
 
-function ndArrayType(front: FrontEnd, module: ModuleInfo, ref: ts.TypeReferenceNode, rank: 2 | 3, depth: number): AnnotationResult {
+function ndArrayType(front: FrontEnd, module: ModuleInfo, ref: ts.TypeReferenceNode, rank: 1 | 2 | 3, depth: number): AnnotationResult {
   const arg = ref.typeArguments?.[0];
   if (!arg) return { ok: false, message: `write the element dtype: Array${rank}D<f32>, Array${rank}D<i32>, …` };
   const el = readTypeAnnotation(front, module, arg, depth + 1);
