@@ -9,7 +9,7 @@ import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayTy
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
-import { ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
+import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
   [ts.SyntaxKind.PlusToken, "+"],
@@ -424,6 +424,11 @@ export abstract class ExpressionLowerer extends LowererBase {
   protected lowerConditional(e: ts.ConditionalExpression): IR.Expr {
     const cond = this.lowerCondition(e.condition);
     const a = this.lowerExpr(e.whenTrue), b = this.lowerExpr(e.whenFalse);
+    if (a.type.kind === "array" || b.type.kind === "array") {
+      const cond = e.condition.getText(this.sf);
+      this.report(Codes.TypeMismatch, e, `?: cannot choose between arrays (array names are fixed in kernels): choose the element instead, ${cond} ? ${e.whenTrue.getText(this.sf)}[i] : ${e.whenFalse.getText(this.sf)}[i]; or ${ARRAY_SWAP_ADVICE}`);
+      return this.error(e);
+    }
     if (a.type.kind !== "scalar" || b.type.kind !== "scalar") {
       this.report(Codes.TypeMismatch, e, "both branches of ?: must be numbers or booleans in kernels");
       return this.error(e);

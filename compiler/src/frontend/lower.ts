@@ -15,7 +15,7 @@ import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type Arra
 import { ConstantFolder, stripParens } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
-import { ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
+import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
 import { CallLowerer, ROUNDING_MATH } from "./lower-calls";
 
 export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
@@ -425,8 +425,11 @@ class FunctionLowerer extends CallLowerer {
     if (value.type.kind === "array") {
       // An alias of an array (`const row = m`): bind the name to the same variable.
       if (value.k === "var") {
-        this.bind(name, { k: "var", v: value.v, isConstDecl: true });
-        if (!isConst) this.report(Codes.ArrayDeclarationPlacement, d, `array aliases must be const: const ${name} = ${init.getText(this.sf)}`);
+        if (isConst) this.bind(name, { k: "var", v: value.v, isConstDecl: true });
+        else {
+          this.bind(name, { k: "var", v: value.v, isConstDecl: true, rebindReported: true });
+          this.report(Codes.ArrayDeclarationPlacement, d, `array names cannot be reassigned in kernels, so an alias must be const: const ${name} = ${init.getText(this.sf)}; ${ARRAY_SWAP_ADVICE}`);
+        }
       } else this.report(Codes.TypeMismatch, init, "only whole arrays can be named; index the array where you use it");
       return [];
     }
@@ -634,17 +637,19 @@ class FunctionLowerer extends CallLowerer {
         rhs();
         return undefined;
       }
+      // Arrays first: for an array, "declare it with let" would be wrong advice (CS3005 refuses that).
+      if (b.k === "var" && b.v.type.kind === "array") {
+        if (!b.rebindReported)
+          this.report(Codes.InvalidAssignmentTarget, t, `array '${t.text}' cannot be reassigned: assign its elements, e.g. ${t.text}[i] = value; ${ARRAY_SWAP_ADVICE}`);
+        rhs();
+        return undefined;
+      }
       if (b.k === "const" || (b.k === "var" && b.isConstDecl)) {
         this.report(Codes.InvalidAssignmentTarget, t, `'${t.text}' is a constant: declare it with let to change it`);
         rhs();
         return undefined;
       }
       const v = b.v;
-      if (v.type.kind === "array") {
-        this.report(Codes.InvalidAssignmentTarget, t, `array '${t.text}' cannot be reassigned: assign its elements, e.g. ${t.text}[i] = value`);
-        rhs();
-        return undefined;
-      }
       if (v.type.kind !== "scalar") return undefined;
       const target: IR.VarExpr = { k: "var", type: v.type, v, span: this.span(t) };
       let value = rhs();
