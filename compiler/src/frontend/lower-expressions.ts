@@ -9,6 +9,7 @@ import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayTy
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
+import { KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
@@ -43,21 +44,6 @@ export const ARRAY_METHODS = new Set([
 ]);
 
 // ───────────────────────── helpers ─────────────────────────
-
-export const KNOWN_CUDA_FUNCTIONS = new Set([
-  "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
-  "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "popc", "brev", "clz", "ffs", "fma", "shared.array", "local.array", "const.arrayLike",
-]);
-
-export const CUDA_NAMES = [...KNOWN_CUDA_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "atomic.add"];
-
-export function suggestCuda(name: string): string {
-  const snake = name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  const lower = name.toLowerCase();
-  const hit = CUDA_NAMES.find((n) => n === snake || n.toLowerCase() === lower || n.toLowerCase() === lower.replace(/_/g, ""));
-  return hit ? `: did you mean cuda.${hit}?` : "";
-}
 
 export function isBoolish(e: IR.Expr): boolean {
   return e.type.kind === "scalar" && e.type.dtype === "bool";
@@ -540,6 +526,12 @@ export abstract class ExpressionLowerer extends LowererBase {
     return this.error(e);
   }
 
+  /** An unknown `cuda.<path>`: a known Numba gap says what to write instead (CS1022), a typo gets CS1014. */
+  protected reportUnknownCuda(path: string, node: ts.Node): void {
+    const u = unknownCudaName(path);
+    this.report(u.gap ? Codes.NumbaApiUnavailable : Codes.UnknownCudaApi, node, u.message);
+  }
+
   /** `cuda.a.b` → ["a", "b"]; undefined when the expression is not rooted at the `cuda` import. */
   protected cudaPath(e: ts.Expression): string[] | undefined {
     const parts: string[] = [];
@@ -574,7 +566,7 @@ export abstract class ExpressionLowerer extends LowererBase {
       this.report(Codes.UnsupportedExpression, node, `cuda.${path.join(".")} must be called`);
       return this.error(node);
     }
-    this.report(Codes.UnknownCudaApi, node, `cuda.${path.join(".")} does not exist${suggestCuda(path.join("."))}`);
+    this.reportUnknownCuda(path.join("."), node);
     return this.error(node);
   }
 
