@@ -59,6 +59,7 @@ export const Codes = {
   InvalidKernelOption: def("CS2014", "error", "Invalid kernel option"),
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
+  Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

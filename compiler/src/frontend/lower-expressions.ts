@@ -9,7 +9,7 @@ import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayTy
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
-import { KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
+import { INT64_ADVICE, KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
@@ -44,6 +44,13 @@ export const ARRAY_METHODS = new Set([
 ]);
 
 // ───────────────────────── helpers ─────────────────────────
+
+/** Whether an initialiser makes a bigint: a `123n` literal or a `BigInt(…)` call anywhere in it. */
+function mentionsBigInt(e: ts.Node): boolean {
+  if (ts.isBigIntLiteral(e)) return true;
+  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "BigInt") return true;
+  return ts.forEachChild(e, mentionsBigInt) ?? false;
+}
 
 export function isBoolish(e: IR.Expr): boolean {
   return e.type.kind === "scalar" && e.type.dtype === "bool";
@@ -180,7 +187,7 @@ export abstract class ExpressionLowerer extends LowererBase {
         this.report(Codes.UnsupportedExpression, e, "spread is not supported in kernels: pass each argument");
         return this.error(e);
       case ts.SyntaxKind.BigIntLiteral:
-        this.report(Codes.UnsupportedExpression, e, "bigint is not supported in kernels: use i32 or u32 values");
+        this.report(Codes.Int64Unsupported, e, `${e.getText(this.sf)} is a bigint: ${INT64_ADVICE}`);
         return this.error(e);
       case ts.SyntaxKind.NullKeyword:
       case ts.SyntaxKind.RegularExpressionLiteral:
@@ -210,6 +217,9 @@ export abstract class ExpressionLowerer extends LowererBase {
           if (r.problems.length) return this.error(id); // already reported where it is declared
           if (r.array)
             this.report(Codes.MutableCapture, id, `'${id.text}' is a host array: pass it as a kernel parameter, or use cuda.const.arrayLike(${id.text}) to put it in constant memory`);
+          else if (sym.decl.initializer && mentionsBigInt(sym.decl.initializer))
+            // Not "pass it as a parameter": a bigint cannot be passed either.
+            this.report(Codes.Int64Unsupported, id, `'${id.text}' is a bigint constant: ${INT64_ADVICE}`);
           else
             this.report(Codes.MutableCapture, id, `'${id.text}' is not a compile-time constant (its initialiser is not made of literals and other constants): pass it as a kernel parameter`);
           return this.error(id);
@@ -350,6 +360,8 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected arith(op: IR.ArithOp, l0: IR.Expr, r0: IR.Expr, node: ts.Node): IR.Expr {
+    // An operand already reported poisons the result: its placeholder type must not earn more diagnostics.
+    if (POISON.has(l0) || POISON.has(r0)) return this.error(node);
     const span = this.span(node);
     const l = this.scalarOperand(l0, node), r = this.scalarOperand(r0, node);
     if (l.k === "const" && r.k === "const" && WEAK.has(l) && WEAK.has(r)) {
@@ -392,6 +404,7 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected compare(op: IR.CompareOp, l: IR.Expr, r: IR.Expr, node: ts.Node): IR.Expr {
+    if (POISON.has(l) || POISON.has(r)) return this.error(node);
     const span = this.span(node);
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
