@@ -178,14 +178,21 @@ class FunctionLowerer extends CallLowerer {
     if (p.dotDotDotToken) this.report(Codes.UnsupportedExpression, p, "rest parameters are not supported in kernels: list each parameter");
     if (p.initializer) this.report(Codes.UnsupportedExpression, p.initializer, "parameters cannot have default values in kernels: pass the value at launch");
     let type: Type = I32;
+    let reported = false;
     if (!p.type) {
       this.report(Codes.MissingParameterType, p, `parameter '${name}' needs a type: write ${name}: f32, ${name}: i32, ${name}: Float32Array, …`);
+      reported = true;
     } else {
       const r = readTypeAnnotation(this.host.front, this.module, p.type);
       if (r.ok) type = r.type;
-      else this.report(Codes.UnsupportedParameterType, p.type, r.message);
+      else {
+        this.report(Codes.UnsupportedParameterType, p.type, r.message);
+        reported = true;
+      }
     }
     const v = this.newVar(name, type, true, true, p.name);
+    // The placeholder type (i32) is a guess: uses of a parameter whose type was reported stay quiet.
+    if (reported) this.bind(name, { k: "poison" });
     return v;
   }
 
