@@ -59,6 +59,17 @@ export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
 export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
 
+/**
+ * A 1-D array of any dtype, indexed `a[i]`: the 1-D counterpart of Array2D/Array3D. Typed arrays
+ * (`Float32Array`, …) name most 1-D parameters; `Array1D<bool>` is the one for bool arrays, which have no
+ * typed array of their own (`Uint8Array` is u8). Host side: a `Uint8Array` or `cuda.deviceArray(n, bool)`.
+ */
+export interface Array1D<T extends number | boolean = number> {
+  readonly shape: readonly [number];
+  readonly length: number;
+  [i: number]: T;
+}
+
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
 export interface Array2D<T extends number | boolean = number> {
   readonly shape: readonly [number, number];

@@ -5,7 +5,7 @@
  * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
-import type { Array2D, Array3D, DType, DTypeName, TypedArrayOf } from "./dtypes";
+import type { Array1D, Array2D, Array3D, DType, DTypeName, TypedArrayOf } from "./dtypes";
 
 export interface Dim3 {
   readonly x: number;
@@ -36,8 +36,8 @@ export interface LaunchOptions {
   sharedMem?: number;
 }
 
-/** Any 1-D array a kernel accepts: one of the JavaScript typed arrays. */
-export type Array1D = TypedArrayOf[DTypeName];
+/** Any JavaScript typed array (the 1-D arrays other than `Array1D<bool>`). */
+export type AnyTypedArray = TypedArrayOf[DTypeName];
 
 type ArrayForShape<S, N extends DTypeName> = S extends number
   ? TypedArrayOf[N]
@@ -64,11 +64,11 @@ export interface LocalMemory {
 
 export interface ConstMemory {
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
-  arrayLike<A extends Array1D>(hostArray: A): A;
+  arrayLike<A extends AnyTypedArray>(hostArray: A): A;
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */
-export type AtomicArray = Array1D | Array2D<number> | Array3D<number>;
+export type AtomicArray = AnyTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
 export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number];
 
 export interface Atomics {

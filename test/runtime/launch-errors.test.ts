@@ -4,7 +4,7 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, f32, i32 } from "cudascript";
+import { bool, cuda, CudaScriptError, f32, i32 } from "cudascript";
 import { compileSource, kernel } from "../simulator/helpers";
 
 const art = compileSource(`
@@ -165,5 +165,37 @@ describe("host API", () => {
     assert.equal(cuda.gpus.length, 1);
     cuda.selectDevice(0);
     throwsCode(() => cuda.selectDevice(3), "CSR014");
+  });
+});
+
+describe("bool arrays at every rank", () => {
+  const boolArt = compileSource(`
+import { cuda, bool, Array1D, Array3D } from "cudascript";
+export const flags1 = cuda.jit((x: Int32Array, flags: Array1D<bool>) => {
+  const i = cuda.grid(1);
+  if (i < flags.length) flags[i] = x[i] > 2;
+});
+export const flags3 = cuda.jit((flags: Array3D<bool>) => {
+  const i = cuda.grid(1);
+  if (i < flags.shape[2]) flags[0][0][i] = i % 2 === 0;
+});
+`);
+  const flags1 = kernel(boolArt, "flags1");
+  const flags3 = kernel(boolArt, "flags3");
+  it("a 1-D bool device array is accepted by an Array1D<bool> parameter, as a 3-D one is by Array3D<bool>", () => {
+    const d1 = cuda.deviceArray(5, bool);
+    flags1.launch(1, 32)(Int32Array.of(0, 3, 1, 4, 5), d1);
+    assert.deepEqual([...(d1.copyToHost() as Uint8Array)], [0, 1, 0, 1, 1]);
+    const d3 = cuda.deviceArray([1, 1, 4], bool);
+    flags3.launch(1, 32)(d3);
+    assert.deepEqual([...(d3.copyToHost() as { data: Uint8Array }).data], [1, 0, 1, 0]);
+  });
+  it("a host Uint8Array is accepted by an Array1D<bool> parameter", () => {
+    const host = new Uint8Array(3);
+    flags1.launch(1, 32)(Int32Array.of(9, 0, 9), host);
+    assert.deepEqual([...host], [1, 0, 1]);
+  });
+  it("CSR005 for a bool device array on a Uint8Array parameter names Array1D<bool>", () => {
+    throwsCode(() => count.launch(1, 32)(4, cuda.deviceArray(4, bool), new Uint32Array(1)), "CSR005", /flags.*expects Uint8Array.*holds bool: declare the parameter Array1D<bool>/);
   });
 });

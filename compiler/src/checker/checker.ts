@@ -19,6 +19,7 @@ import { FrontEnd } from "../frontend/program";
 import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
+import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
 import { forEachStmt } from "../ir/visit";
@@ -125,6 +126,7 @@ export class KernelChecker implements LowerHost {
           ),
         );
     }
+    diagnostics.push(...this.safely(fileStart(module), () => checkHostCudaNames(module)));
     let launchSites: LaunchSite[] = [];
     diagnostics.push(
       ...this.safely(fileStart(module), () => {

@@ -1080,7 +1080,10 @@ function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers:
     type = cElementType(c.dtype);
     items = c.values.map((v) => literal(c.dtype === "bool" ? "u8" : c.dtype, v).text);
   }
-  const head = `__constant__ ${type} ${name}[${n}] = {`;
+  // C++ has no zero-length arrays (NVRTC refuses `E[0]`): an empty constant array gets one padding
+  // element of storage. Its length stays 0 everywhere (`.length` and bounds come from the value count,
+  // see the constArrayDecl case), so a correct kernel never reads the padding.
+  const head = `__constant__ ${type} ${name}[${Math.max(n, 1)}] = {`;
   const one = `${head}${items.join(", ")}};`;
   if (one.length <= 120) return [{ text: one, indent: 0, span: c.span }];
   const lines: Line[] = [{ text: head, indent: 0, span: c.span }];

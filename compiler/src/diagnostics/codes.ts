@@ -40,6 +40,7 @@ export const Codes = {
   EmbeddedAssignment: def("CS1017", "error", "Assignments and `++`/`--` must be statements"),
   UnsupportedDestructuring: def("CS1018", "error", "Unsupported destructuring"),
   KernelNotAFunction: def("CS1019", "error", "`cuda.jit` and `cuda.device` take a function"),
+  NumbaApiUnavailable: def("CS1022", "error", "Numba API not available in CudaScript"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
@@ -58,6 +59,7 @@ export const Codes = {
   InvalidKernelOption: def("CS2014", "error", "Invalid kernel option"),
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
+  Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -38,10 +38,18 @@ export interface LoweredFunction {
 }
 
 export type Binding =
-  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean }
+  /** `rebindReported`: a `let` alias of an array, already reported (CS3005), so reassigning it stays quiet. */
+  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true }
   /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
   | { readonly k: "poison" }
   | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node };
+
+/**
+ * What to write instead of rebinding an array name (`let src = a; … src = b`, `flag ? a : b`): array
+ * names are fixed in kernels (each is a parameter or a storage declaration), so buffers swap on the host.
+ */
+export const ARRAY_SWAP_ADVICE =
+  "to alternate two buffers (ping-pong, Jacobi), do one step per launch and swap the arguments on the host between launches: step(a, b), then step(b, a)";
 
 export const WEAK = new WeakSet<IR.Expr>();
 /** Placeholders standing for code already reported: anything built on them reports nothing more. */

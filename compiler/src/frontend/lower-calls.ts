@@ -9,7 +9,7 @@ import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, t
 import { stripParens } from "./constants";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
-import { ARRAY_METHODS, ExpressionLowerer, suggestCuda } from "./lower-expressions";
+import { ARRAY_METHODS, ExpressionLowerer } from "./lower-expressions";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
@@ -409,7 +409,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
         return this.error(call);
     }
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
-    this.report(Codes.UnknownCudaApi, call.expression, `cuda.${name} does not exist${suggestCuda(name)}`);
+    this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);
   }

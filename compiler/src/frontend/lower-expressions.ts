@@ -9,7 +9,8 @@ import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayTy
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
-import { ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
+import { INT64_ADVICE, KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
+import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
   [ts.SyntaxKind.PlusToken, "+"],
@@ -44,19 +45,11 @@ export const ARRAY_METHODS = new Set([
 
 // ───────────────────────── helpers ─────────────────────────
 
-export const KNOWN_CUDA_FUNCTIONS = new Set([
-  "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
-  "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "popc", "brev", "clz", "ffs", "fma", "shared.array", "local.array", "const.arrayLike",
-]);
-
-export const CUDA_NAMES = [...KNOWN_CUDA_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "atomic.add"];
-
-export function suggestCuda(name: string): string {
-  const snake = name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  const lower = name.toLowerCase();
-  const hit = CUDA_NAMES.find((n) => n === snake || n.toLowerCase() === lower || n.toLowerCase() === lower.replace(/_/g, ""));
-  return hit ? `: did you mean cuda.${hit}?` : "";
+/** Whether an initialiser makes a bigint: a `123n` literal or a `BigInt(…)` call anywhere in it. */
+function mentionsBigInt(e: ts.Node): boolean {
+  if (ts.isBigIntLiteral(e)) return true;
+  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "BigInt") return true;
+  return ts.forEachChild(e, mentionsBigInt) ?? false;
 }
 
 export function isBoolish(e: IR.Expr): boolean {
@@ -194,7 +187,7 @@ export abstract class ExpressionLowerer extends LowererBase {
         this.report(Codes.UnsupportedExpression, e, "spread is not supported in kernels: pass each argument");
         return this.error(e);
       case ts.SyntaxKind.BigIntLiteral:
-        this.report(Codes.UnsupportedExpression, e, "bigint is not supported in kernels: use i32 or u32 values");
+        this.report(Codes.Int64Unsupported, e, `${e.getText(this.sf)} is a bigint: ${INT64_ADVICE}`);
         return this.error(e);
       case ts.SyntaxKind.NullKeyword:
       case ts.SyntaxKind.RegularExpressionLiteral:
@@ -224,6 +217,9 @@ export abstract class ExpressionLowerer extends LowererBase {
           if (r.problems.length) return this.error(id); // already reported where it is declared
           if (r.array)
             this.report(Codes.MutableCapture, id, `'${id.text}' is a host array: pass it as a kernel parameter, or use cuda.const.arrayLike(${id.text}) to put it in constant memory`);
+          else if (sym.decl.initializer && mentionsBigInt(sym.decl.initializer))
+            // Not "pass it as a parameter": a bigint cannot be passed either.
+            this.report(Codes.Int64Unsupported, id, `'${id.text}' is a bigint constant: ${INT64_ADVICE}`);
           else
             this.report(Codes.MutableCapture, id, `'${id.text}' is not a compile-time constant (its initialiser is not made of literals and other constants): pass it as a kernel parameter`);
           return this.error(id);
@@ -364,6 +360,8 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected arith(op: IR.ArithOp, l0: IR.Expr, r0: IR.Expr, node: ts.Node): IR.Expr {
+    // An operand already reported poisons the result: its placeholder type must not earn more diagnostics.
+    if (POISON.has(l0) || POISON.has(r0)) return this.error(node);
     const span = this.span(node);
     const l = this.scalarOperand(l0, node), r = this.scalarOperand(r0, node);
     if (l.k === "const" && r.k === "const" && WEAK.has(l) && WEAK.has(r)) {
@@ -406,6 +404,7 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected compare(op: IR.CompareOp, l: IR.Expr, r: IR.Expr, node: ts.Node): IR.Expr {
+    if (POISON.has(l) || POISON.has(r)) return this.error(node);
     const span = this.span(node);
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
@@ -424,6 +423,11 @@ export abstract class ExpressionLowerer extends LowererBase {
   protected lowerConditional(e: ts.ConditionalExpression): IR.Expr {
     const cond = this.lowerCondition(e.condition);
     const a = this.lowerExpr(e.whenTrue), b = this.lowerExpr(e.whenFalse);
+    if (a.type.kind === "array" || b.type.kind === "array") {
+      const cond = e.condition.getText(this.sf);
+      this.report(Codes.TypeMismatch, e, `?: cannot choose between arrays (array names are fixed in kernels): choose the element instead, ${cond} ? ${e.whenTrue.getText(this.sf)}[i] : ${e.whenFalse.getText(this.sf)}[i]; or ${ARRAY_SWAP_ADVICE}`);
+      return this.error(e);
+    }
     if (a.type.kind !== "scalar" || b.type.kind !== "scalar") {
       this.report(Codes.TypeMismatch, e, "both branches of ?: must be numbers or booleans in kernels");
       return this.error(e);
@@ -535,6 +539,12 @@ export abstract class ExpressionLowerer extends LowererBase {
     return this.error(e);
   }
 
+  /** An unknown `cuda.<path>`: a known Numba gap says what to write instead (CS1022), a typo gets CS1014. */
+  protected reportUnknownCuda(path: string, node: ts.Node): void {
+    const u = unknownCudaName(path);
+    this.report(u.gap ? Codes.NumbaApiUnavailable : Codes.UnknownCudaApi, node, u.message);
+  }
+
   /** `cuda.a.b` → ["a", "b"]; undefined when the expression is not rooted at the `cuda` import. */
   protected cudaPath(e: ts.Expression): string[] | undefined {
     const parts: string[] = [];
@@ -569,7 +579,7 @@ export abstract class ExpressionLowerer extends LowererBase {
       this.report(Codes.UnsupportedExpression, node, `cuda.${path.join(".")} must be called`);
       return this.error(node);
     }
-    this.report(Codes.UnknownCudaApi, node, `cuda.${path.join(".")} does not exist${suggestCuda(path.join("."))}`);
+    this.reportUnknownCuda(path.join("."), node);
     return this.error(node);
   }
 

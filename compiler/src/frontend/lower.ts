@@ -15,7 +15,7 @@ import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type Arra
 import { ConstantFolder, stripParens } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
-import { ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
+import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
 import { CallLowerer, ROUNDING_MATH } from "./lower-calls";
 
 export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
@@ -60,7 +60,6 @@ class FunctionLowerer extends CallLowerer {
     this.pushScope();
     const params: IR.Var[] = [];
     for (const p of fnNode.parameters) params.push(this.lowerParam(p));
-    this.defaultFloat = params.some((p) => (p.type.kind === "scalar" || p.type.kind === "array") && p.type.dtype === "f64") ? "f64" : "f32";
 
     let returnType: Type = VOID;
     if (decl.kind === "device" && fnNode.type) {
@@ -69,6 +68,11 @@ class FunctionLowerer extends CallLowerer {
       else if (r.ok && r.type.kind === "scalar") returnType = r.type;
       else this.report(Codes.UnsupportedParameterType, fnNode.type, r.ok ? "device functions return scalars (f32, i32, …) or nothing; write results into an array parameter instead" : r.message);
     }
+    // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
+    // function's declared interface mentions f64 — a parameter or the declared result — so that
+    // `(n: i32): f64 => n / 3` divides in f64 as Numba (float64 division) and plain TypeScript do.
+    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && t.dtype === "f64";
+    this.defaultFloat = params.some((p) => mentionsF64(p.type)) || mentionsF64(returnType) ? "f64" : "f32";
 
     let body: IR.Stmt[];
     if (ts.isBlock(fnNode.body)) body = this.lowerStatements(fnNode.body.statements);
@@ -174,14 +178,21 @@ class FunctionLowerer extends CallLowerer {
     if (p.dotDotDotToken) this.report(Codes.UnsupportedExpression, p, "rest parameters are not supported in kernels: list each parameter");
     if (p.initializer) this.report(Codes.UnsupportedExpression, p.initializer, "parameters cannot have default values in kernels: pass the value at launch");
     let type: Type = I32;
+    let reported = false;
     if (!p.type) {
       this.report(Codes.MissingParameterType, p, `parameter '${name}' needs a type: write ${name}: f32, ${name}: i32, ${name}: Float32Array, …`);
+      reported = true;
     } else {
       const r = readTypeAnnotation(this.host.front, this.module, p.type);
       if (r.ok) type = r.type;
-      else this.report(Codes.UnsupportedParameterType, p.type, r.message);
+      else {
+        this.report(Codes.UnsupportedParameterType, p.type, r.message);
+        reported = true;
+      }
     }
     const v = this.newVar(name, type, true, true, p.name);
+    // The placeholder type (i32) is a guess: uses of a parameter whose type was reported stay quiet.
+    if (reported) this.bind(name, { k: "poison" });
     return v;
   }
 
@@ -421,8 +432,11 @@ class FunctionLowerer extends CallLowerer {
     if (value.type.kind === "array") {
       // An alias of an array (`const row = m`): bind the name to the same variable.
       if (value.k === "var") {
-        this.bind(name, { k: "var", v: value.v, isConstDecl: true });
-        if (!isConst) this.report(Codes.ArrayDeclarationPlacement, d, `array aliases must be const: const ${name} = ${init.getText(this.sf)}`);
+        if (isConst) this.bind(name, { k: "var", v: value.v, isConstDecl: true });
+        else {
+          this.bind(name, { k: "var", v: value.v, isConstDecl: true, rebindReported: true });
+          this.report(Codes.ArrayDeclarationPlacement, d, `array names cannot be reassigned in kernels, so an alias must be const: const ${name} = ${init.getText(this.sf)}; ${ARRAY_SWAP_ADVICE}`);
+        }
       } else this.report(Codes.TypeMismatch, init, "only whole arrays can be named; index the array where you use it");
       return [];
     }
@@ -630,17 +644,19 @@ class FunctionLowerer extends CallLowerer {
         rhs();
         return undefined;
       }
+      // Arrays first: for an array, "declare it with let" would be wrong advice (CS3005 refuses that).
+      if (b.k === "var" && b.v.type.kind === "array") {
+        if (!b.rebindReported)
+          this.report(Codes.InvalidAssignmentTarget, t, `array '${t.text}' cannot be reassigned: assign its elements, e.g. ${t.text}[i] = value; ${ARRAY_SWAP_ADVICE}`);
+        rhs();
+        return undefined;
+      }
       if (b.k === "const" || (b.k === "var" && b.isConstDecl)) {
         this.report(Codes.InvalidAssignmentTarget, t, `'${t.text}' is a constant: declare it with let to change it`);
         rhs();
         return undefined;
       }
       const v = b.v;
-      if (v.type.kind === "array") {
-        this.report(Codes.InvalidAssignmentTarget, t, `array '${t.text}' cannot be reassigned: assign its elements, e.g. ${t.text}[i] = value`);
-        rhs();
-        return undefined;
-      }
       if (v.type.kind !== "scalar") return undefined;
       const target: IR.VarExpr = { k: "var", type: v.type, v, span: this.span(t) };
       let value = rhs();

@@ -31,7 +31,7 @@ export interface ImportBinding {
 }
 
 /** What a CudaScript import binds: the `cuda` namespace, a dtype, or an N-D array type. */
-export type CudaScriptExport = { kind: "cuda" } | { kind: "dtype"; dtype: DType } | { kind: "arrayType"; rank: 2 | 3 } | { kind: "namespace" } | { kind: "other"; name: string };
+export type CudaScriptExport = { kind: "cuda" } | { kind: "dtype"; dtype: DType } | { kind: "arrayType"; rank: 1 | 2 | 3 } | { kind: "namespace" } | { kind: "other"; name: string };
 
 export interface ModuleInfo {
   readonly file: string;
@@ -59,6 +59,7 @@ export interface ModuleInfo {
 function cudascriptExport(name: string): CudaScriptExport {
   if (name === "cuda") return { kind: "cuda" };
   if ((ALL_DTYPES as readonly string[]).includes(name)) return { kind: "dtype", dtype: name as DType };
+  if (name === "Array1D") return { kind: "arrayType", rank: 1 };
   if (name === "Array2D") return { kind: "arrayType", rank: 2 };
   if (name === "Array3D") return { kind: "arrayType", rank: 3 };
   return { kind: "other", name };

@@ -4,6 +4,7 @@
  */
 import { ts } from "ts-morph";
 import { TYPED_ARRAY_DTYPES, scalar, type DType, type Type } from "../ir/types";
+import { numbaTypeGap } from "./cuda-names";
 import type { ModuleInfo } from "./module-info";
 import type { FrontEnd } from "./program";
 
@@ -19,6 +20,10 @@ export function readTypeAnnotation(front: FrontEnd, module: ModuleInfo, node: ts
       return { ok: false, message: NUMBER_ADVICE };
     case ts.SyntaxKind.BooleanKeyword:
       return { ok: true, type: scalar("bool") };
+    case ts.SyntaxKind.BigIntKeyword:
+      return { ok: false, message: numbaTypeGap("bigint")! };
+    case ts.SyntaxKind.TypeLiteral:
+      return { ok: false, message: `records (object types) cannot be passed to kernels: pass each field as its own parameter, or each field of many records as its own array (structure of arrays)` };
     case ts.SyntaxKind.ParenthesizedType:
       return readTypeAnnotation(front, module, (node as ts.ParenthesizedTypeNode).type, depth);
     case ts.SyntaxKind.TypeOperator: {
@@ -50,20 +55,25 @@ function readTypeReference(front: FrontEnd, module: ModuleInfo, ref: ts.TypeRefe
   if (typed && !module.typeAliases.has(name) && !module.imports.has(name)) return { ok: true, type: { kind: "array", dtype: typed, rank: 1, space: "global" } };
   const sym = front.resolveName(module, name);
   if (sym?.kind === "typeAlias") return readTypeAnnotation(front, sym.module, sym.decl.type, depth + 1);
+  const gap = numbaTypeGap(name);
+  if (gap) return { ok: false, message: `'${name}': ${gap}` };
   if (name === "Array" || name === "ReadonlyArray")
     return { ok: false, message: `JavaScript arrays cannot be passed to kernels; use a typed array such as Float32Array or Int32Array` };
   return { ok: false, message: `type '${ref.getText(module.sourceFile)}' cannot be passed to a kernel; use a dtype (f32, i32, …), a typed array (Float32Array, …) or Array2D<f32>` };
 }
 
 function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, ref: ts.TypeReferenceNode, depth: number): AnnotationResult {
+  if (exported === "Array1D") return ndArrayType(front, module, ref, 1, depth);
   if (exported === "Array2D") return ndArrayType(front, module, ref, 2, depth);
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
   const d = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(exported) ? (exported as DType) : undefined;
   if (d) return { ok: true, type: scalar(d) };
+  const gap = numbaTypeGap(exported);
+  if (gap) return { ok: false, message: `'${exported}': ${gap}` };
   return { ok: false, message: `'${exported}' from "cudascript" is not a kernel parameter type` };
 }
 
-function ndArrayType(front: FrontEnd, module: ModuleInfo, ref: ts.TypeReferenceNode, rank: 2 | 3, depth: number): AnnotationResult {
+function ndArrayType(front: FrontEnd, module: ModuleInfo, ref: ts.TypeReferenceNode, rank: 1 | 2 | 3, depth: number): AnnotationResult {
   const arg = ref.typeArguments?.[0];
   if (!arg) return { ok: false, message: `write the element dtype: Array${rank}D<f32>, Array${rank}D<i32>, …` };
   const el = readTypeAnnotation(front, module, arg, depth + 1);

@@ -26,7 +26,8 @@ const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
 
 export function paramTypeName(p: ParamSignature): string {
   if (p.kind === "scalar") return p.dtype;
-  if (p.rank === 1) return p.dtype === "bool" ? "Uint8Array (bool)" : dtypes[p.dtype].arrayType.name;
+  // bool has no typed array of its own (Uint8Array is u8): 1-D bool parameters are Array1D<bool>.
+  if (p.rank === 1 && p.dtype !== "bool") return dtypes[p.dtype].arrayType.name;
   return `Array${p.rank}D<${p.dtype}>`;
 }
 
@@ -188,7 +189,12 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     if (v instanceof DeviceNDArray) {
       v.checkAlive(which);
       if (v.dtype.name !== p.dtype && !(p.dtype === "bool" && v.dtype.name === "u8"))
-        throw new CudaScriptError("CSR005", `${which} expects ${want}, but the device array holds ${v.dtype.name}: copy a ${dtypes[p.dtype].arrayType.name} to the device instead`);
+        throw new CudaScriptError(
+          "CSR005",
+          `${which} expects ${want}, but the device array holds ${v.dtype.name}: ${
+            v.dtype.name === "bool" ? `declare the parameter Array${p.rank}D<bool> to take a bool array, or copy` : "copy"
+          } a ${dtypes[p.dtype].arrayType.name} to the device instead`,
+        );
       if (v.ndim !== p.rank)
         throw new CudaScriptError("CSR006", `${which} expects a ${rankText(p.rank)} array (${want}), but the device array is ${rankText(v.ndim)} with shape [${v.shape.join(", ")}]${p.rank > 1 ? ": make it with cuda.toDevice(cuda.ndarray(data, [rows, cols]))" : ""}`);
       return;

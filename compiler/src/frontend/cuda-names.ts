@@ -1,0 +1,102 @@
+/**
+ * The names of the `cuda` namespace, in one place for every part of the compiler that reports an
+ * unknown one: the kernel lowerer (CS1014 / CS1022) and the host-side check of module code.
+ *
+ * Three kinds of names: those that exist (kernel API, host API), Numba features CudaScript knows but
+ * does not support yet (each with what to write instead: CS1022), and everything else (a typo: CS1014
+ * with a "did you mean" when one is close). The host API list mirrors runtime/src/cuda.ts (the compiler
+ * cannot import the runtime); test/checker/cuda-names.test.ts keeps the two in step.
+ */
+
+/** `cuda.*` functions callable in kernels (dotted for nested namespaces). */
+export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
+  "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
+  "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
+  "activemask", "popc", "brev", "clz", "ffs", "fma", "shared.array", "local.array", "const.arrayLike",
+]);
+
+/** Every kernel-side name, for suggestions. */
+export const CUDA_NAMES: readonly string[] = [...KNOWN_CUDA_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "atomic.add"];
+
+/** The first segment of every kernel-side name (`shared` of `shared.array`): valid roots of a path. */
+export const KERNEL_ROOTS: ReadonlySet<string> = new Set(CUDA_NAMES.map((n) => n.split(".")[0]!).concat(["atomic"]));
+
+/** The host half of `cuda` (runtime/src/cuda.ts `host`), usable outside kernels. */
+export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
+  "jit", "device", "toDevice", "deviceArray", "deviceArrayLike", "pinnedArray", "ndarray", "stream", "event",
+  "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend",
+]);
+
+const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
+
+/**
+ * Numba CUDA features CudaScript knows about but does not support (yet), keyed by the camelCased
+ * first segments of the path (`fp16` covers `cuda.fp16.hadd`): `instead` says what to write. A
+ * `renamed` entry exists under another name (`cuda.cbrt` is `Math.cbrt`).
+ */
+type Gap = { readonly renamed?: true; readonly instead: string };
+const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
+  ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
+  ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
+  ["fp16", { instead: "compute in f32 (half precision is not available)" }],
+  ["eqSync", { instead: "compare with one lane's value, cuda.allSync(mask, v === cuda.shflSync(mask, v, 0))" }],
+  ["matchAnySync", { instead: "build the mask with cuda.ballotSync(mask, v === cuda.shflSync(mask, v, lane)) for the lane you compare with" }],
+  ["matchAllSync", { instead: "test with cuda.allSync(mask, v === cuda.shflSync(mask, v, 0)) and take cuda.activemask() as the mask" }],
+  ["lanemaskLt", { instead: "write ((1 << cuda.laneid) - 1) >>> 0" }],
+  ["float16", { instead: "compute in f32 (half precision is not available)" }],
+  ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
+  ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
+  ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
+  ["mappedArray", { instead: "use cuda.pinnedArray(…) and copy with cuda.toDevice" }],
+  ["managedArray", { instead: "use cuda.deviceArray(…) and copy explicitly" }],
+  ["cbrt", { renamed: true, instead: "Math.cbrt(x)" }],
+  ["selp", { renamed: true, instead: "cond ? a : b" }],
+  ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
+]);
+
+export const INT64_ADVICE =
+  "64-bit integers are not supported yet (JavaScript numbers cannot hold them exactly): use i32 or u32, or f64 for whole numbers up to 2^53";
+const COMPLEX_ADVICE = "complex numbers are not supported yet: keep the real and imaginary parts in two arrays (or two f32/f64 parameters)";
+
+/** Numba types (and their CudaScript-style spellings) that are known but not supported as parameter types. */
+const NUMBA_TYPE_GAPS: ReadonlyMap<string, string> = new Map([
+  ...["i64", "u64", "int64", "uint64", "bigint", "BigInt64Array", "BigUint64Array"].map((n): [string, string] => [n, INT64_ADVICE]),
+  ...["f16", "float16", "half", "Float16Array"].map((n): [string, string] => [n, HALF_ADVICE]),
+  ...["complex64", "complex128", "c8", "c16", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
+]);
+
+/** What to write instead of a known-but-unsupported type name (`i64`, `f16`, `complex64`), or undefined. */
+export function numbaTypeGap(name: string): string | undefined {
+  return NUMBA_TYPE_GAPS.get(name);
+}
+
+/** `eq_sync` → `eqSync`: Numba spells its API in snake_case, CudaScript in camelCase. */
+function camel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The entry for a known-but-unsupported Numba name (`eq_sync`, `fp16.hadd`), or undefined. */
+function numbaGap(path: string): Gap | undefined {
+  const segments = path.split(".").map(camel);
+  for (let n = segments.length; n >= 1; n--) {
+    const hit = NUMBA_GAPS.get(segments.slice(0, n).join("."));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** ": did you mean cuda.X?" for a near miss of `candidates`, or "". */
+export function suggestCuda(name: string, candidates: readonly string[] = CUDA_NAMES): string {
+  const snake = camel(name);
+  const lower = name.toLowerCase();
+  const hit = candidates.find((n) => n === snake || n.toLowerCase() === lower || n.toLowerCase() === lower.replace(/_/g, ""));
+  return hit ? `: did you mean cuda.${hit}?` : "";
+}
+
+/** The diagnostic for an unknown `cuda.<path>`: a known Numba gap (CS1022) or a misspelling (CS1014). */
+export function unknownCudaName(path: string, candidates: readonly string[] = CUDA_NAMES): { gap: boolean; message: string } {
+  const gap = numbaGap(path);
+  if (gap?.renamed) return { gap: true, message: `Numba's cuda.${path} has another name in CudaScript: write ${gap.instead}` };
+  if (gap) return { gap: true, message: `cuda.${path} is a Numba feature CudaScript does not support yet: ${gap.instead}` };
+  return { gap: false, message: `cuda.${path} does not exist${suggestCuda(path, candidates)}` };
+}
