@@ -276,6 +276,7 @@ typedef struct {
 typedef struct {
     char *name;
     int result;
+    int atNextCall; /* failKernel: the fault surfaces at the next call of any kind, not at a sync */
 } Scripted;
 
 typedef struct {
@@ -1450,10 +1451,11 @@ EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
     RETURN(R_INVALID_HANDLE);
 }
 
-static int take_kernel_fault(const char *name) {
+static int take_kernel_fault(const char *name, int *atNextCall) {
     for (size_t i = 0; i < S.failKernel.n; i++)
         if (strcmp(S.failKernel.v[i].name, name) == 0) {
             int r = S.failKernel.v[i].result;
+            *atNextCall = S.failKernel.v[i].atNextCall;
             free(S.failKernel.v[i].name);
             VEC_REMOVE(S.failKernel, i);
             return r;
@@ -1496,10 +1498,14 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
         text_add(&E.t, "\"", 1);
     }
     text_add(&E.t, "]", 1);
-    int fault = take_kernel_fault(f->name);
+    int atNextCall = 0;
+    int fault = take_kernel_fault(f->name, &atNextCall);
     if (fault) f_int(&E, "fault", fault);
-    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, fault};
+    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault};
     enqueue(op);
+    /* A real GPU starts the kernel at once: it may fault before the host's next call, which then
+       returns the sticky error whatever it is (a launch, a module load, an allocation...). */
+    if (atNextCall && !S.sticky) S.sticky = fault;
     RETURN(R_SUCCESS);
 }
 
@@ -1799,6 +1805,15 @@ EXPORT void cudaDouble_failNextJit(int result, const char *errorLog) {
 EXPORT void cudaDouble_failKernel(const char *kernel, int result) {
     lock();
     Scripted s = {strdup(kernel), result};
+    VEC_PUSH(S.failKernel, s);
+    unlock();
+}
+/** Like cudaDouble_failKernel, but the kernel faults as soon as it is launched (a GPU runs it at
+    once): the launch returns success and the very next call that needs a healthy context — of any
+    kind: another launch, a module load, an allocation, a copy — returns `result`, sticky. */
+EXPORT void cudaDouble_failKernelAtNextCall(const char *kernel, int result) {
+    lock();
+    Scripted s = {strdup(kernel), result, 1};
     VEC_PUSH(S.failKernel, s);
     unlock();
 }

@@ -702,17 +702,21 @@ export class GpuBackend implements Backend {
     if (e instanceof CudaScriptError) return e;
     if (isDriverError(e)) {
       const f0 = cudaFailureOf(e, (s) => state.kernelName(s));
-      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
-      if (!f.contextUsable) {
+      if (!f0.contextUsable) {
+        // A fault of work already on the GPU (the bindings name the kernels launched since the last
+        // synchronization), reported by whichever call came next — never the kernel being launched.
         if (state.lost) return this.lostError(state);
-        state.lost = f;
-        const where = e.call === "cuLaunchKernel" ? "" : ` (reported by ${e.call} while ${doing}: a kernel's fault surfaces at the next synchronization)`;
+        state.lost = f0;
+        const where = ` (reported by ${e.call} while ${doing}: the GPU reports a kernel's fault at a later CUDA call, usually the next synchronization)`;
+        const f = f0;
         const hint =
           f.result === 702
             ? " The kernel ran too long for a GPU that also drives a display (the watchdog stops kernels after a few seconds): split the work into shorter launches, or use a GPU without a display."
             : " Run the program on the simulator (--backend simulator) to find the faulty access with its TypeScript line: it checks every array access.";
         return new GpuError(GpuErrorCodes.KernelFailed, `${kernelWords(f)} failed on ${state.label}: ${cudaErrorText(f)}${where}. ${CONTEXT_LOST_SENTENCE}${hint}`, f);
       }
+      // A launch the driver refused is about the kernel being launched.
+      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
       if (e.call === "cuLaunchKernel" || e.call === "cuFuncSetAttribute") {
         const hint =
           f.result === 701
