@@ -106,7 +106,7 @@ enum {
     F_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, F_PREFERRED_SHARED_MEMORY_CARVEOUT = 9, F_COUNT = 16,
 };
 enum {
-    J_WALL_TIME = 2, J_INFO_LOG_BUFFER = 3, J_INFO_LOG_BUFFER_SIZE_BYTES = 4, J_ERROR_LOG_BUFFER = 5,
+    J_MAX_REGISTERS = 0, J_WALL_TIME = 2, J_INFO_LOG_BUFFER = 3, J_INFO_LOG_BUFFER_SIZE_BYTES = 4, J_ERROR_LOG_BUFFER = 5,
     J_ERROR_LOG_BUFFER_SIZE_BYTES = 6, J_LOG_VERBOSE = 12, J_MAX_OPTION = 40,
 };
 enum { EVENT_DISABLE_TIMING = 0x2 };
@@ -117,6 +117,7 @@ _Static_assert((int)A_RESERVED_SHARED_PER_BLOCK == (int)CU_DEVICE_ATTRIBUTE_RESE
 _Static_assert((int)F_MAX_DYNAMIC_SHARED_SIZE_BYTES == (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "attribute");
 _Static_assert((int)J_ERROR_LOG_BUFFER_SIZE_BYTES == (int)CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, "jit option");
 _Static_assert((int)J_LOG_VERBOSE == (int)CU_JIT_LOG_VERBOSE, "jit option");
+_Static_assert((int)J_MAX_REGISTERS == (int)CU_JIT_MAX_REGISTERS, "jit option");
 _Static_assert((int)EVENT_DISABLE_TIMING == (int)CU_EVENT_DISABLE_TIMING, "event flag");
 #endif
 
@@ -228,6 +229,7 @@ struct CUfunc_st {
     size_t paramSize[MAX_PARAMS];
     size_t paramAlign[MAX_PARAMS];
     int staticShared;
+    int maxRegisters; /* the JIT's register cap: .maxnreg or CU_JIT_MAX_REGISTERS, 0 = none */
     int maxDynamicShared;
     int carveout;
 };
@@ -932,6 +934,9 @@ static int parse_ptx(struct CUmod_st *m, const char *ptx, int deviceArch, char *
         const char *open = memchr(q, '{', (size_t)(end - q));
         const char *semi = memchr(q, ';', (size_t)(end - q));
         if (open && (!semi || open < semi)) {
+            /* Performance directives between the parameters and the body: .maxnreg caps registers. */
+            const char *maxnreg = memmem(q, (size_t)(open - q), ".maxnreg", 8);
+            if (maxnreg) sscanf(maxnreg + 8, " %d", &f.maxRegisters);
             const char *close = find_matching(open, end, '{', '}');
             if (!close) close = end;
             size_t b0 = (size_t)(open - ptx), b1 = (size_t)(close - ptx);
@@ -962,7 +967,11 @@ static int func_attr(struct CUfunc_st *f, int attr) {
     case F_SHARED_SIZE_BYTES: return func_override(f->name, attr, f->staticShared);
     case F_CONST_SIZE_BYTES: return func_override(f->name, attr, 0);
     case F_LOCAL_SIZE_BYTES: return func_override(f->name, attr, 0);
-    case F_NUM_REGS: return func_override(f->name, attr, 32);
+    case F_NUM_REGS: {
+        /* An override is what the kernel needs; like ptxas, the JIT never gives it more than its cap. */
+        int regs = func_override(f->name, attr, 32);
+        return f->maxRegisters > 0 && regs > f->maxRegisters ? f->maxRegisters : regs;
+    }
     case F_PTX_VERSION: return f->module->ptxVersion;
     case F_BINARY_VERSION: return d->attrs[A_CC_MAJOR] * 10 + d->attrs[A_CC_MINOR];
     case F_MAX_DYNAMIC_SHARED_SIZE_BYTES: return f->maxDynamicShared;
@@ -1341,7 +1350,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
     f_uint(&E, "ptxBytes", strlen(text) + 1);
     void *infoBuf = NULL, *errorBuf = NULL;
     void **infoSize = NULL, **errorSize = NULL, **wallTime = NULL;
-    int verbose = 0;
+    int verbose = 0, jitMaxRegisters = 0;
     text_add(&E.t, ",\"options\":{", 12);
     for (unsigned i = 0; i < numOptions; i++) {
         int o = (int)options[i];
@@ -1357,6 +1366,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
         case J_ERROR_LOG_BUFFER_SIZE_BYTES: errorSize = &optionValues[i]; break;
         case J_WALL_TIME: wallTime = &optionValues[i]; break;
         case J_LOG_VERBOSE: verbose = (int)(uintptr_t)optionValues[i]; break;
+        case J_MAX_REGISTERS: jitMaxRegisters = (int)(uintptr_t)optionValues[i]; break;
         }
     }
     text_add(&E.t, "}", 1);
@@ -1395,6 +1405,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
     for (int i = 0; i < m->nfuncs; i++) {
         struct CUfunc_st *f = &m->funcs[i];
         f->module = m;
+        if (jitMaxRegisters > 0 && (f->maxRegisters == 0 || jitMaxRegisters < f->maxRegisters)) f->maxRegisters = jitMaxRegisters;
         f->maxDynamicShared = d->attrs[A_MAX_SHARED_PER_BLOCK] - f->staticShared;
         if (f->maxDynamicShared < 0) f->maxDynamicShared = 0;
         if (verbose)
