@@ -8,6 +8,7 @@ import {
   DEFAULT_BLOCK_SIZES,
   formatBytes,
   formatPercent,
+  parseArch,
   type FileCheck,
   type IrFunction,
   type IrModule,
@@ -177,7 +178,7 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
     r.dynamicSource === "none"
       ? "none"
       : r.dynamicSource === "launch"
-        ? `${bytes(r.dynamicSharedBytes)} per block (launch)`
+        ? `${bytes(r.dynamicSharedBytes)} per block (launch)${optInNote(r)}`
         : "sized at launch, not constant here (counted as 0)";
   out.push(`| Dynamic shared memory | ${dyn} |`, "");
   if (r.launch?.threadsPerBlock !== undefined) out.push(`Launch at line ${r.launch.line}: ${r.launch.threadsPerBlock} threads per block.`, "");
@@ -192,6 +193,25 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
   if (!r.registers.known) out.push("", "_Registers unknown: the register limit is left out, so occupancy is an upper bound._");
   out.push("", r.suggestion ? `**Suggestion** (${r.focus.threadsPerBlock} threads): ${r.suggestion}` : `No change suggested at ${r.focus.threadsPerBlock} threads.`);
   return out.join("\n");
+}
+
+/**
+ * Above the default 48 KiB per block a kernel needs the opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize),
+ * which the GPU backend sets before the launch: say so, with the architecture's ceiling.
+ */
+function optInNote(r: OccupancyReport): string {
+  let arch;
+  try {
+    arch = parseArch(r.arch);
+  } catch {
+    return "";
+  }
+  const total = r.staticSharedBytes + r.dynamicSharedBytes;
+  if (total <= arch.maxSharedMemoryPerBlock) return "";
+  const ceiling = `${formatBytes(arch.maxSharedMemoryPerBlockOptin)} on ${arch.name}`;
+  return total <= arch.maxSharedMemoryPerBlockOptin
+    ? `; over the default ${formatBytes(arch.maxSharedMemoryPerBlock)}, so the kernel is opted in to more (up to ${ceiling})`
+    : `; over the ${ceiling} a block can have even opted in`;
 }
 
 /** `occupancy 100% @256 threads · 10 regs (sm_80)`. */

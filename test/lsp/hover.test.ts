@@ -82,6 +82,30 @@ describe("occupancy hover", () => {
     assert.match(md ?? "", /\| 128 \| 9 \| ≤ 56\.3% \| shared memory \|/);
   });
 
+  it("dynamic shared memory above 48 KiB: shown as opted in, with the architecture's ceiling", async () => {
+    const bigUri = uriOf(path.join(dir, "big-dynamic.ts"));
+    const bigText = `import { cuda, f32 } from "cudascript";
+export const wide = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(0, f32);
+  const t = cuda.threadIdx.x;
+  s[t] = t;
+  cuda.syncthreads();
+  out[cuda.grid(1)] = s[t];
+});
+export function run(out: Float32Array): void {
+  wide.launch(1, 128, { sharedMem: 102400 })(out);
+  wide.launch(1, 128, { sharedMem: 204800 })(out);
+}
+`;
+    assert.deepEqual(await client.openAndWait(bigUri, bigText), []);
+    const ok = (await client.hoverText(bigUri, find(bigText, "wide.launch", 1))) ?? "";
+    assert.match(ok, /\| Dynamic shared memory \| 100 KiB \(102400 bytes\) per block \(launch\); over the default 48 KiB, so the kernel is opted in to more \(up to 163 KiB on sm_80\) \|/);
+    // sm_80: roundUp(102400 + 1024, 128) = 103424 per block → 167936 / 103424 = 1 block of 4 warps.
+    assert.match(ok, /\| 128 \| 1 \| ≤ 6\.3% \| shared memory \|/);
+    const tooMuch = (await client.hoverText(bigUri, find(bigText, "wide.launch(1, 128, { sharedMem: 204800", 1))) ?? "";
+    assert.match(tooMuch, /over the 163 KiB on sm_80 a block can have even opted in/);
+  });
+
   it("follows the targetArch setting (workspace/configuration): sm_75", async () => {
     config = { targetArch: "sm_75" };
     const since = client.publishes(uri).length;

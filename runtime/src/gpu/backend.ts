@@ -211,6 +211,7 @@ export class GpuBackend implements Backend {
       maxBlockDim: d.maxBlockDim,
       maxGridDim: d.maxGridDim,
       maxSharedPerBlock: d.sharedMemoryPerBlock,
+      maxSharedPerBlockOptin: d.sharedMemoryPerBlockOptin,
       warpSize: d.warpSize,
     };
   }
