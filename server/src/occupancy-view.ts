@@ -41,6 +41,8 @@ export interface OccupancyRow {
 export interface OccupancyReport {
   readonly kernel: string;
   readonly arch: string;
+  /** Set when the calculator has no table row for `arch`: then no numbers are shown (never a 0 %). */
+  readonly unknownArch?: string;
   readonly registers: RegisterInfo;
   readonly staticSharedBytes: number;
   readonly dynamicSharedBytes: number;
@@ -131,9 +133,16 @@ export function occupancyReport(facts: KernelFacts, arch: string, registers: Reg
     rows.sort((a, b) => a.threadsPerBlock - b.threadsPerBlock);
   }
   const focus = rows.find((r) => r.threadsPerBlock === focusLaunch?.threadsPerBlock) ?? rows.find((r) => r.threadsPerBlock === 256) ?? rows[0]!;
+  let unknownArch: string | undefined;
+  try {
+    parseArch(arch);
+  } catch (e) {
+    unknownArch = (e as Error).message;
+  }
   return {
     kernel: facts.kernel.name,
     arch,
+    ...(unknownArch !== undefined ? { unknownArch } : {}),
     registers,
     staticSharedBytes: facts.staticSharedBytes,
     dynamicSharedBytes,
@@ -170,6 +179,10 @@ export function registersText(info: RegisterInfo): string {
 
 export function renderOccupancyMarkdown(r: OccupancyReport): string {
   const out: string[] = [];
+  if (r.unknownArch !== undefined) {
+    out.push(`**Occupancy of \`${r.kernel}\`**: unknown architecture ${r.arch}`, "", `${r.unknownArch} Set \`cudascript.targetArch\` to one of them.`);
+    return out.join("\n");
+  }
   out.push(`**Occupancy of \`${r.kernel}\`** on ${r.arch}`, "");
   out.push("| | |", "|---|---|");
   out.push(`| Registers per thread | ${escapeCell(registersText(r.registers))} |`);
@@ -216,6 +229,7 @@ function optInNote(r: OccupancyReport): string {
 
 /** `occupancy 100% @256 threads · 10 regs (sm_80)`. */
 export function occupancyLensTitle(r: OccupancyReport): string {
+  if (r.unknownArch !== undefined) return `occupancy: unknown architecture (${r.arch})`;
   const f = r.focus;
   const regs = r.registers.known ? `${r.registers.registers} regs` : "regs unknown";
   return `occupancy ${percent(f.result, r.registers.known).replace(" ", "")} @${f.threadsPerBlock} threads · ${regs} (${r.arch})`;

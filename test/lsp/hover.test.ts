@@ -121,6 +121,29 @@ export function run(out: Float32Array): void {
     assert.match((await client.hoverText(uri, find(text, "bigTile.launch", 3))) ?? "", /on sm_80/);
   });
 
+  it("sm_70 (V100) gets numbers; an architecture outside the table says \"unknown architecture\", never 0 %", async () => {
+    const hoverWith = async (targetArch: string) => {
+      config = { targetArch };
+      const since = client.publishes(uri).length;
+      await client.changeConfiguration();
+      await client.waitForDiagnostics(uri, () => true, { since });
+      return (await client.hoverText(uri, find(text, "bigTile.launch", 3))) ?? "";
+    };
+    try {
+      // sm_70: 96 KiB per SM, nothing reserved, 256-byte granularity: 98304 / 40960 = 2 blocks of 8 warps = 25 %.
+      const volta = await hoverWith("sm_70");
+      assert.match(volta, /on sm_70/);
+      assert.match(volta, /\| 256 \| 2 \| ≤ 25% \| shared memory \|/);
+      const unknown = await hoverWith("sm_99");
+      assert.match(unknown, /unknown architecture sm_99/);
+      assert.match(unknown, /known architectures are sm_35, .*sm_121\. Set `cudascript\.targetArch` to one of them\./);
+      assert.doesNotMatch(unknown, /0%/);
+    } finally {
+      await hoverWith(""); // back to the default for the next tests
+      config = {};
+    }
+  });
+
   it("a launch whose block size is not constant: the common block sizes", async () => {
     const other = "untitled:variable-block.ts";
     const src = `${OCCUPANCY_FIXTURE}\nexport function runWith(x: Float32Array, out: Float32Array, tpb: number): void {\n  small.launch(64, tpb)(x, out);\n}\n`;

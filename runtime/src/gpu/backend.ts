@@ -502,6 +502,25 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /**
+   * The driver's occupancy of a loaded kernel on the current device: resident blocks per SM from
+   * cuOccupancyMaxActiveBlocksPerMultiprocessor (which knows every GPU the driver runs, unlike a
+   * table), as a fraction of the device's warp slots per SM.
+   */
+  kernelOccupancy(artifact: KernelArtifact, kernel: string, threadsPerBlock: number, dynamicSharedBytes: number): { activeBlocksPerSM: number; occupancy: number } | undefined {
+    const state = this.current;
+    const k = this.loaded(artifact, state).kernels.get(kernel);
+    if (!k) return undefined;
+    const ctx = this.contextOf(state);
+    try {
+      const blocks = ctx.maxActiveBlocksPerMultiprocessor(k.fn, threadsPerBlock, dynamicSharedBytes);
+      const d = state.info;
+      return { activeBlocksPerSM: blocks, occupancy: (blocks * Math.ceil(threadsPerBlock / d.warpSize)) / (d.maxThreadsPerMultiprocessor / d.warpSize) };
+    } catch (e) {
+      throw this.mapError(e, state, `computing the occupancy of kernel '${kernel}'`, kernel);
+    }
+  }
+
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const state = this.current;
     const loaded = this.loaded(module.artifact, state);
