@@ -55,8 +55,13 @@ export interface DeviceLimits {
   readonly maxThreadsPerBlock: number;
   readonly maxBlockDim: Dim3Tuple;
   readonly maxGridDim: Dim3Tuple;
-  /** Shared memory a block may use (static + dynamic) without opting in. */
+  /** Shared memory a block may use without opting in (48 KiB): the limit for static shared arrays. */
   readonly maxSharedPerBlock: number;
+  /**
+   * Shared memory (static + dynamic) a block may use once its kernel opts in to more dynamic shared
+   * memory (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES; the GPU backend opts in automatically).
+   */
+  readonly maxSharedPerBlockOptin: number;
   readonly warpSize: number;
 }
 

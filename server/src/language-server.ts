@@ -244,11 +244,12 @@ export function startServer(connection: Connection): void {
       return {
         kernel: report.kernel,
         arch: report.arch,
+        ...(report.unknownArch !== undefined ? { unknownArch: report.unknownArch } : {}),
         registers: report.registers.known ? report.registers.registers : null,
         registersNote: report.registers.known ? undefined : report.registers.reason,
         staticSharedBytes: report.staticSharedBytes,
         dynamicSharedBytes: report.dynamicSharedBytes,
-        rows: report.rows.map((r) => ({
+        rows: (report.unknownArch !== undefined ? [] : report.rows).map((r) => ({
           threadsPerBlock: r.threadsPerBlock,
           activeBlocksPerSM: r.result.activeBlocksPerSM,
           occupancy: r.result.occupancy,

@@ -8,6 +8,7 @@ import {
   DEFAULT_BLOCK_SIZES,
   formatBytes,
   formatPercent,
+  parseArch,
   type FileCheck,
   type IrFunction,
   type IrModule,
@@ -40,6 +41,8 @@ export interface OccupancyRow {
 export interface OccupancyReport {
   readonly kernel: string;
   readonly arch: string;
+  /** Set when the calculator has no table row for `arch`: then no numbers are shown (never a 0 %). */
+  readonly unknownArch?: string;
   readonly registers: RegisterInfo;
   readonly staticSharedBytes: number;
   readonly dynamicSharedBytes: number;
@@ -130,9 +133,16 @@ export function occupancyReport(facts: KernelFacts, arch: string, registers: Reg
     rows.sort((a, b) => a.threadsPerBlock - b.threadsPerBlock);
   }
   const focus = rows.find((r) => r.threadsPerBlock === focusLaunch?.threadsPerBlock) ?? rows.find((r) => r.threadsPerBlock === 256) ?? rows[0]!;
+  let unknownArch: string | undefined;
+  try {
+    parseArch(arch);
+  } catch (e) {
+    unknownArch = (e as Error).message;
+  }
   return {
     kernel: facts.kernel.name,
     arch,
+    ...(unknownArch !== undefined ? { unknownArch } : {}),
     registers,
     staticSharedBytes: facts.staticSharedBytes,
     dynamicSharedBytes,
@@ -169,6 +179,10 @@ export function registersText(info: RegisterInfo): string {
 
 export function renderOccupancyMarkdown(r: OccupancyReport): string {
   const out: string[] = [];
+  if (r.unknownArch !== undefined) {
+    out.push(`**Occupancy of \`${r.kernel}\`**: unknown architecture ${r.arch}`, "", `${r.unknownArch} Set \`cudascript.targetArch\` to one of them.`);
+    return out.join("\n");
+  }
   out.push(`**Occupancy of \`${r.kernel}\`** on ${r.arch}`, "");
   out.push("| | |", "|---|---|");
   out.push(`| Registers per thread | ${escapeCell(registersText(r.registers))} |`);
@@ -177,7 +191,7 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
     r.dynamicSource === "none"
       ? "none"
       : r.dynamicSource === "launch"
-        ? `${bytes(r.dynamicSharedBytes)} per block (launch)`
+        ? `${bytes(r.dynamicSharedBytes)} per block (launch)${optInNote(r)}`
         : "sized at launch, not constant here (counted as 0)";
   out.push(`| Dynamic shared memory | ${dyn} |`, "");
   if (r.launch?.threadsPerBlock !== undefined) out.push(`Launch at line ${r.launch.line}: ${r.launch.threadsPerBlock} threads per block.`, "");
@@ -194,8 +208,28 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
   return out.join("\n");
 }
 
+/**
+ * Above the default 48 KiB per block a kernel needs the opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize),
+ * which the GPU backend sets before the launch: say so, with the architecture's ceiling.
+ */
+function optInNote(r: OccupancyReport): string {
+  let arch;
+  try {
+    arch = parseArch(r.arch);
+  } catch {
+    return "";
+  }
+  const total = r.staticSharedBytes + r.dynamicSharedBytes;
+  if (total <= arch.maxSharedMemoryPerBlock) return "";
+  const ceiling = `${formatBytes(arch.maxSharedMemoryPerBlockOptin)} on ${arch.name}`;
+  return total <= arch.maxSharedMemoryPerBlockOptin
+    ? `; over the default ${formatBytes(arch.maxSharedMemoryPerBlock)}, so the kernel is opted in to more (up to ${ceiling})`
+    : `; over the ${ceiling} a block can have even opted in`;
+}
+
 /** `occupancy 100% @256 threads · 10 regs (sm_80)`. */
 export function occupancyLensTitle(r: OccupancyReport): string {
+  if (r.unknownArch !== undefined) return `occupancy: unknown architecture (${r.arch})`;
   const f = r.focus;
   const regs = r.registers.known ? `${r.registers.registers} regs` : "regs unknown";
   return `occupancy ${percent(f.result, r.registers.known).replace(" ", "")} @${f.threadsPerBlock} threads · ${regs} (${r.arch})`;

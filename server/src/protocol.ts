@@ -50,6 +50,8 @@ export interface OccupancyParams {
 export interface OccupancyResultData {
   readonly kernel: string;
   readonly arch: string;
+  /** Why `arch` has no occupancy numbers (not in the calculator's table); `rows` is then empty. */
+  readonly unknownArch?: string;
   /** Registers per thread from NVRTC, or null with `registersNote` saying why it is unknown. */
   readonly registers: number | null;
   readonly registersNote?: string;

@@ -106,7 +106,7 @@ enum {
     F_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, F_PREFERRED_SHARED_MEMORY_CARVEOUT = 9, F_COUNT = 16,
 };
 enum {
-    J_WALL_TIME = 2, J_INFO_LOG_BUFFER = 3, J_INFO_LOG_BUFFER_SIZE_BYTES = 4, J_ERROR_LOG_BUFFER = 5,
+    J_MAX_REGISTERS = 0, J_WALL_TIME = 2, J_INFO_LOG_BUFFER = 3, J_INFO_LOG_BUFFER_SIZE_BYTES = 4, J_ERROR_LOG_BUFFER = 5,
     J_ERROR_LOG_BUFFER_SIZE_BYTES = 6, J_LOG_VERBOSE = 12, J_MAX_OPTION = 40,
 };
 enum { EVENT_DISABLE_TIMING = 0x2 };
@@ -117,6 +117,7 @@ _Static_assert((int)A_RESERVED_SHARED_PER_BLOCK == (int)CU_DEVICE_ATTRIBUTE_RESE
 _Static_assert((int)F_MAX_DYNAMIC_SHARED_SIZE_BYTES == (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "attribute");
 _Static_assert((int)J_ERROR_LOG_BUFFER_SIZE_BYTES == (int)CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, "jit option");
 _Static_assert((int)J_LOG_VERBOSE == (int)CU_JIT_LOG_VERBOSE, "jit option");
+_Static_assert((int)J_MAX_REGISTERS == (int)CU_JIT_MAX_REGISTERS, "jit option");
 _Static_assert((int)EVENT_DISABLE_TIMING == (int)CU_EVENT_DISABLE_TIMING, "event flag");
 #endif
 
@@ -228,6 +229,7 @@ struct CUfunc_st {
     size_t paramSize[MAX_PARAMS];
     size_t paramAlign[MAX_PARAMS];
     int staticShared;
+    int maxRegisters; /* the JIT's register cap: .maxnreg or CU_JIT_MAX_REGISTERS, 0 = none */
     int maxDynamicShared;
     int carveout;
 };
@@ -276,6 +278,7 @@ typedef struct {
 typedef struct {
     char *name;
     int result;
+    int atNextCall; /* failKernel: the fault surfaces at the next call of any kind, not at a sync */
 } Scripted;
 
 typedef struct {
@@ -931,6 +934,9 @@ static int parse_ptx(struct CUmod_st *m, const char *ptx, int deviceArch, char *
         const char *open = memchr(q, '{', (size_t)(end - q));
         const char *semi = memchr(q, ';', (size_t)(end - q));
         if (open && (!semi || open < semi)) {
+            /* Performance directives between the parameters and the body: .maxnreg caps registers. */
+            const char *maxnreg = memmem(q, (size_t)(open - q), ".maxnreg", 8);
+            if (maxnreg) sscanf(maxnreg + 8, " %d", &f.maxRegisters);
             const char *close = find_matching(open, end, '{', '}');
             if (!close) close = end;
             size_t b0 = (size_t)(open - ptx), b1 = (size_t)(close - ptx);
@@ -961,7 +967,11 @@ static int func_attr(struct CUfunc_st *f, int attr) {
     case F_SHARED_SIZE_BYTES: return func_override(f->name, attr, f->staticShared);
     case F_CONST_SIZE_BYTES: return func_override(f->name, attr, 0);
     case F_LOCAL_SIZE_BYTES: return func_override(f->name, attr, 0);
-    case F_NUM_REGS: return func_override(f->name, attr, 32);
+    case F_NUM_REGS: {
+        /* An override is what the kernel needs; like ptxas, the JIT never gives it more than its cap. */
+        int regs = func_override(f->name, attr, 32);
+        return f->maxRegisters > 0 && regs > f->maxRegisters ? f->maxRegisters : regs;
+    }
     case F_PTX_VERSION: return f->module->ptxVersion;
     case F_BINARY_VERSION: return d->attrs[A_CC_MAJOR] * 10 + d->attrs[A_CC_MINOR];
     case F_MAX_DYNAMIC_SHARED_SIZE_BYTES: return f->maxDynamicShared;
@@ -1340,7 +1350,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
     f_uint(&E, "ptxBytes", strlen(text) + 1);
     void *infoBuf = NULL, *errorBuf = NULL;
     void **infoSize = NULL, **errorSize = NULL, **wallTime = NULL;
-    int verbose = 0;
+    int verbose = 0, jitMaxRegisters = 0;
     text_add(&E.t, ",\"options\":{", 12);
     for (unsigned i = 0; i < numOptions; i++) {
         int o = (int)options[i];
@@ -1356,6 +1366,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
         case J_ERROR_LOG_BUFFER_SIZE_BYTES: errorSize = &optionValues[i]; break;
         case J_WALL_TIME: wallTime = &optionValues[i]; break;
         case J_LOG_VERBOSE: verbose = (int)(uintptr_t)optionValues[i]; break;
+        case J_MAX_REGISTERS: jitMaxRegisters = (int)(uintptr_t)optionValues[i]; break;
         }
     }
     text_add(&E.t, "}", 1);
@@ -1394,6 +1405,7 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
     for (int i = 0; i < m->nfuncs; i++) {
         struct CUfunc_st *f = &m->funcs[i];
         f->module = m;
+        if (jitMaxRegisters > 0 && (f->maxRegisters == 0 || jitMaxRegisters < f->maxRegisters)) f->maxRegisters = jitMaxRegisters;
         f->maxDynamicShared = d->attrs[A_MAX_SHARED_PER_BLOCK] - f->staticShared;
         if (f->maxDynamicShared < 0) f->maxDynamicShared = 0;
         if (verbose)
@@ -1450,10 +1462,11 @@ EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
     RETURN(R_INVALID_HANDLE);
 }
 
-static int take_kernel_fault(const char *name) {
+static int take_kernel_fault(const char *name, int *atNextCall) {
     for (size_t i = 0; i < S.failKernel.n; i++)
         if (strcmp(S.failKernel.v[i].name, name) == 0) {
             int r = S.failKernel.v[i].result;
+            *atNextCall = S.failKernel.v[i].atNextCall;
             free(S.failKernel.v[i].name);
             VEC_REMOVE(S.failKernel, i);
             return r;
@@ -1496,10 +1509,14 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
         text_add(&E.t, "\"", 1);
     }
     text_add(&E.t, "]", 1);
-    int fault = take_kernel_fault(f->name);
+    int atNextCall = 0;
+    int fault = take_kernel_fault(f->name, &atNextCall);
     if (fault) f_int(&E, "fault", fault);
-    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, fault};
+    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault};
     enqueue(op);
+    /* A real GPU starts the kernel at once: it may fault before the host's next call, which then
+       returns the sticky error whatever it is (a launch, a module load, an allocation...). */
+    if (atNextCall && !S.sticky) S.sticky = fault;
     RETURN(R_SUCCESS);
 }
 
@@ -1799,6 +1816,15 @@ EXPORT void cudaDouble_failNextJit(int result, const char *errorLog) {
 EXPORT void cudaDouble_failKernel(const char *kernel, int result) {
     lock();
     Scripted s = {strdup(kernel), result};
+    VEC_PUSH(S.failKernel, s);
+    unlock();
+}
+/** Like cudaDouble_failKernel, but the kernel faults as soon as it is launched (a GPU runs it at
+    once): the launch returns success and the very next call that needs a healthy context — of any
+    kind: another launch, a module load, an allocation, a copy — returns `result`, sticky. */
+EXPORT void cudaDouble_failKernelAtNextCall(const char *kernel, int result) {
+    lock();
+    Scripted s = {strdup(kernel), result, 1};
     VEC_PUSH(S.failKernel, s);
     unlock();
 }

@@ -91,6 +91,56 @@ describe("GPU backend error mapping (libcuda TEST DOUBLE)", () => {
     assert.throws(() => cuda.synchronize(), isGpuError("CSR040", /one of the kernels launched since the last synchronization \('dynamicShared', 'boolArray'\)/));
   });
 
+  it("a fault that surfaces at the next launch blames the kernel that ran, not the one being launched", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const art = kindsArtifact();
+    const out = cuda.deviceArray(64, f32);
+    const mask = cuda.toDevice(new Uint8Array(64));
+    const ints = cuda.deviceArray(64, "i32" as never) as ReturnType<typeof cuda.toDevice>;
+    double.failKernelAtNextCall("dynamicShared", 700);
+    kernel(art, "dynamicShared").launch(1, 64)(out); // succeeds; the GPU faults right after
+    let caught: GpuError | undefined;
+    assert.throws(
+      () => kernel(art, "boolArray").launch(1, 64)(mask, ints, 3, false),
+      (e: unknown) => {
+        caught = e as GpuError;
+        return isGpuError("CSR040", /CSR040: kernel 'dynamicShared' failed on GPU 0/, /CUDA_ERROR_ILLEGAL_ADDRESS \(700\)/, /while launching kernel 'boolArray'/, /no longer usable/)(e);
+      },
+    );
+    assert.doesNotMatch(caught!.message, /kernel 'boolArray' failed/);
+    assert.equal(caught!.cuda?.kernel, "dynamicShared");
+    assert.equal(caught!.contextUsable, false);
+    assert.throws(() => cuda.synchronize(), isGpuError("CSR044", /kernel 'dynamicShared' failed earlier/));
+  });
+
+  it("a fault that surfaces at the next module load is CSR040 naming the kernel that ran, and the context is lost", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const out = cuda.deviceArray(64, f32);
+    double.failKernelAtNextCall("dynamicShared", 716);
+    kernel(kindsArtifact(), "dynamicShared").launch(1, 64)(out);
+    const art = compileSource(`
+import { cuda } from "cudascript";
+export const negate = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) x[i] = -x[i]; });
+`);
+    let caught: GpuError | undefined;
+    assert.throws(
+      () => kernel(art, "negate").launch(1, 32)(out),
+      (e: unknown) => {
+        caught = e as GpuError;
+        return isGpuError("CSR040", /CSR040: kernel 'dynamicShared' failed on GPU 0/, /CUDA_ERROR_MISALIGNED_ADDRESS \(716\)/, /reported by cuModuleLoadDataEx while loading the kernels of/, /no longer usable/)(e);
+      },
+    );
+    assert.doesNotMatch(caught!.message, /CudaScript bug/);
+    assert.equal(caught!.contextUsable, false);
+    const calls = double.log().length;
+    assert.throws(() => cuda.toDevice(new Float32Array(4)), isGpuError("CSR044", /kernel 'dynamicShared' failed earlier with CUDA_ERROR_MISALIGNED_ADDRESS/));
+    assert.equal(double.log().length, calls, "no driver call after the context was lost");
+  });
+
   it("a launch the driver refuses (non-sticky) names the kernel and says the context is still usable", (t) => {
     const env = gpuOnDouble(t);
     if (!env) return;

@@ -82,6 +82,30 @@ describe("occupancy hover", () => {
     assert.match(md ?? "", /\| 128 \| 9 \| ≤ 56\.3% \| shared memory \|/);
   });
 
+  it("dynamic shared memory above 48 KiB: shown as opted in, with the architecture's ceiling", async () => {
+    const bigUri = uriOf(path.join(dir, "big-dynamic.ts"));
+    const bigText = `import { cuda, f32 } from "cudascript";
+export const wide = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(0, f32);
+  const t = cuda.threadIdx.x;
+  s[t] = t;
+  cuda.syncthreads();
+  out[cuda.grid(1)] = s[t];
+});
+export function run(out: Float32Array): void {
+  wide.launch(1, 128, { sharedMem: 102400 })(out);
+  wide.launch(1, 128, { sharedMem: 204800 })(out);
+}
+`;
+    assert.deepEqual(await client.openAndWait(bigUri, bigText), []);
+    const ok = (await client.hoverText(bigUri, find(bigText, "wide.launch", 1))) ?? "";
+    assert.match(ok, /\| Dynamic shared memory \| 100 KiB \(102400 bytes\) per block \(launch\); over the default 48 KiB, so the kernel is opted in to more \(up to 163 KiB on sm_80\) \|/);
+    // sm_80: roundUp(102400 + 1024, 128) = 103424 per block → 167936 / 103424 = 1 block of 4 warps.
+    assert.match(ok, /\| 128 \| 1 \| ≤ 6\.3% \| shared memory \|/);
+    const tooMuch = (await client.hoverText(bigUri, find(bigText, "wide.launch(1, 128, { sharedMem: 204800", 1))) ?? "";
+    assert.match(tooMuch, /over the 163 KiB on sm_80 a block can have even opted in/);
+  });
+
   it("follows the targetArch setting (workspace/configuration): sm_75", async () => {
     config = { targetArch: "sm_75" };
     const since = client.publishes(uri).length;
@@ -95,6 +119,29 @@ describe("occupancy hover", () => {
     await client.changeConfiguration();
     await client.waitForDiagnostics(uri, () => true, { since: since2 });
     assert.match((await client.hoverText(uri, find(text, "bigTile.launch", 3))) ?? "", /on sm_80/);
+  });
+
+  it("sm_70 (V100) gets numbers; an architecture outside the table says \"unknown architecture\", never 0 %", async () => {
+    const hoverWith = async (targetArch: string) => {
+      config = { targetArch };
+      const since = client.publishes(uri).length;
+      await client.changeConfiguration();
+      await client.waitForDiagnostics(uri, () => true, { since });
+      return (await client.hoverText(uri, find(text, "bigTile.launch", 3))) ?? "";
+    };
+    try {
+      // sm_70: 96 KiB per SM, nothing reserved, 256-byte granularity: 98304 / 40960 = 2 blocks of 8 warps = 25 %.
+      const volta = await hoverWith("sm_70");
+      assert.match(volta, /on sm_70/);
+      assert.match(volta, /\| 256 \| 2 \| ≤ 25% \| shared memory \|/);
+      const unknown = await hoverWith("sm_99");
+      assert.match(unknown, /unknown architecture sm_99/);
+      assert.match(unknown, /known architectures are sm_35, .*sm_121\. Set `cudascript\.targetArch` to one of them\./);
+      assert.doesNotMatch(unknown, /0%/);
+    } finally {
+      await hoverWith(""); // back to the default for the next tests
+      config = {};
+    }
   });
 
   it("a launch whose block size is not constant: the common block sizes", async () => {

@@ -165,6 +165,41 @@ test("the PTX assembles with a standalone ptxas for sm_80", async (t) => {
   assert.ok(run.ok, run.stderr);
 });
 
+// 40 accumulators live across a loop: uncapped, ptxas gives this kernel more than 32 registers.
+const REGISTER_HUNGRY = (() => {
+  const n = 40;
+  const s = Array.from({ length: n }, (_, k) => `s${k}`);
+  return `export const hungry = cuda.jit((x: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) {
+    ${s.map((v, k) => `let ${v}: f32 = x[${k}];`).join("\n    ")}
+    for (let k = 0; k < x.length; k++) {
+      const v = x[k];
+      ${s.map((v, k) => `${v} = ${v} * v + s${(k + 1) % n};`).join("\n      ")}
+    }
+    out[i] = ${s.join(" + ")};
+  }
+}/*OPTIONS*/);`;
+})();
+
+test("maxRegisters caps the registers of the compute_XX PTX the driver JIT-compiles (ptxas on the PTX)", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const registersOf = (ptx: string) => {
+    const run = assemblePtx(ptxas, ptx, "sm_80", ["-v"]); // no --maxrregcount: only what the PTX says
+    assert.ok(run.ok, run.stderr);
+    return Number(/Used (\d+) registers/.exec(run.stderr)?.[1]);
+  };
+  const uncapped = await compileModule(moduleOf(REGISTER_HUNGRY.replace("/*OPTIONS*/", "")), { cache: false, arch: "compute_80" });
+  const capped = await compileModule(moduleOf(REGISTER_HUNGRY.replace("/*OPTIONS*/", ", { maxRegisters: 32 }")), { cache: false, arch: "compute_80" });
+  assert.ok(uncapped.ok && capped.ok);
+  assert.ok(registersOf(uncapped.ptx!) > 32, "the kernel needs more than 32 registers uncapped");
+  assert.match(capped.ptx!, /\.entry hungry\([^)]*\)\s*\.maxnreg 32\s*\{/);
+  assert.ok(registersOf(capped.ptx!) <= 32, "the cap reaches ptxas through the PTX");
+  assert.doesNotMatch(uncapped.ptx!, /\.maxnreg/);
+});
+
 test("PTX .file entries name the real TypeScript file, whatever the working directory", async (t) => {
   if (!nvrtcOrSkip(t)) return;
   const m = moduleOf(SAXPY.replace("cuda.jit((", "cuda.jit((").replace("});", "}, { lineinfo: true });"));

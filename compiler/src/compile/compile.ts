@@ -16,6 +16,7 @@ import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrModule, KernelOptions } from "../ir/nodes";
 import { CODEGEN_VERSION, CudaGenError, generateCuda, type GeneratedCuda } from "../cuda/generate";
 import { cacheKey, CompileCache, defaultCacheDir, type CacheEntry } from "./cache";
+import { capRegistersInPtx } from "./maxnreg";
 import { diagnosticsFromLog, fallbackSpan, unplacedDiagnostic } from "./nvrtc-log";
 
 export interface CompileOptions {
@@ -239,7 +240,10 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
       if (cache && key) compiled.cacheFile = cache.write(key, entry) ?? compiled.cacheFile;
     }
     compiled.log = entry.log;
-    if (entry.ptx !== undefined) compiled.ptx = absolutePtxFiles(entry.ptx, module);
+    if (entry.ptx !== undefined) {
+      const ptx = absolutePtxFiles(entry.ptx, module);
+      compiled.ptx = g.options.maxRegisters ? capRegistersInPtx(ptx, g.options.maxRegisters) : ptx;
+    }
     if (wantCubin && entry.cubin) compiled.cubin = entry.cubin;
     if (resources) {
       for (const r of nb.parseKernelResources(entry.log)) {

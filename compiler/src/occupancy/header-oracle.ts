@@ -3,17 +3,17 @@
  * g++ and queries it, so tests can compare this calculator with the header itself.
  *
  * Protocol (one query per stdin line, one answer line per query):
- *   A major minor threadsPerSM smemPerSM smemOptin reserved threads regs static dynamic
+ *   A major minor threadsPerSM smemPerSM smemOptin reserved regsPerSM regsPerBlock threads regs static dynamic
  *     → `err active limitWarps limitRegs limitSmem limitBlocks limitingFactors`
  *       (`cudaOccMaxActiveBlocksPerMultiprocessor`)
- *   P major minor threadsPerSM smemPerSM smemOptin reserved regs dynamic
+ *   P major minor threadsPerSM smemPerSM smemOptin reserved regsPerSM regsPerBlock regs dynamic
  *     → `err blockSize minGridSize` (`cudaOccMaxPotentialOccupancyBlockSize`, 1 SM, static 0)
  *   H major minor
  *     → `smemGranularity regGranularity regMaxPerThread subPartitions maxBlocksPerSM`
  *   C major minor bytes
  *     → `err alignedBytes` (`cudaOccAlignUpShmemSizeVoltaPlus`)
  * Device properties not taken from the line are the same on every supported arch: 1024 threads
- * per block, 64K registers per SM and per block, warp size 32, 48 KiB default shared per block.
+ * per block, warp size 32, 48 KiB default shared per block.
  * The function opts in to the largest dynamic shared size (`FUNC_SHMEM_LIMIT_OPTIN`,
  * `maxDynamicSharedSizeBytes = optin - static`) and uses one block barrier, like a kernel with
  * `__syncthreads` whose attributes come from `cudaFuncGetAttributes`.
@@ -29,13 +29,13 @@ const SOURCE = String.raw`
 #include <cstdio>
 #include <cstring>
 
-static void setProps(cudaOccDeviceProp &p, int major, int minor, int threadsPerSM, long smemPerSM, long optin, long reserved) {
+static void setProps(cudaOccDeviceProp &p, int major, int minor, int threadsPerSM, long smemPerSM, long optin, long reserved, int regsPerSM, int regsPerBlock) {
   p.computeMajor = major;
   p.computeMinor = minor;
   p.maxThreadsPerBlock = 1024;
   p.maxThreadsPerMultiprocessor = threadsPerSM;
-  p.regsPerBlock = 65536;
-  p.regsPerMultiprocessor = 65536;
+  p.regsPerBlock = regsPerBlock;
+  p.regsPerMultiprocessor = regsPerSM;
   p.warpSize = 32;
   p.sharedMemPerBlock = 48 * 1024;
   p.sharedMemPerMultiprocessor = (size_t)smemPerSM;
@@ -64,10 +64,10 @@ int main() {
     p.computeMajor = major;
     p.computeMinor = minor;
     if (kind[0] == 'A') {
-      int threadsPerSM, threads, regs;
+      int threadsPerSM, threads, regs, regsPerSM, regsPerBlock;
       long smemPerSM, optin, reserved, st, dyn;
-      if (scanf("%d %ld %ld %ld %d %d %ld %ld", &threadsPerSM, &smemPerSM, &optin, &reserved, &threads, &regs, &st, &dyn) != 8) return 2;
-      setProps(p, major, minor, threadsPerSM, smemPerSM, optin, reserved);
+      if (scanf("%d %ld %ld %ld %d %d %d %d %ld %ld", &threadsPerSM, &smemPerSM, &optin, &reserved, &regsPerSM, &regsPerBlock, &threads, &regs, &st, &dyn) != 10) return 2;
+      setProps(p, major, minor, threadsPerSM, smemPerSM, optin, reserved, regsPerSM, regsPerBlock);
       cudaOccFuncAttributes a;
       setAttrs(a, regs, st, optin);
       cudaOccDeviceState s;
@@ -77,10 +77,10 @@ int main() {
       printf("%d %d %d %d %d %d %u\n", err, r.activeBlocksPerMultiprocessor, r.blockLimitWarps, r.blockLimitRegs,
              r.blockLimitSharedMem, r.blockLimitBlocks, r.limitingFactors);
     } else if (kind[0] == 'P') {
-      int threadsPerSM, regs;
+      int threadsPerSM, regs, regsPerSM, regsPerBlock;
       long smemPerSM, optin, reserved, dyn;
-      if (scanf("%d %ld %ld %ld %d %ld", &threadsPerSM, &smemPerSM, &optin, &reserved, &regs, &dyn) != 6) return 2;
-      setProps(p, major, minor, threadsPerSM, smemPerSM, optin, reserved);
+      if (scanf("%d %ld %ld %ld %d %d %d %ld", &threadsPerSM, &smemPerSM, &optin, &reserved, &regsPerSM, &regsPerBlock, &regs, &dyn) != 8) return 2;
+      setProps(p, major, minor, threadsPerSM, smemPerSM, optin, reserved, regsPerSM, regsPerBlock);
       cudaOccFuncAttributes a;
       setAttrs(a, regs, 0, optin);
       cudaOccDeviceState s;

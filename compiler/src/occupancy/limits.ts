@@ -47,6 +47,17 @@ export function registersPerWarp(arch: ArchSpec, registersPerThread: number): nu
  *    R exceeds the per-thread maximum.
  */
 export function registersLimit(arch: ArchSpec, threadsPerBlock: number, registersPerThread: number): Limit {
+  const limit = registersLimitOn(arch, threadsPerBlock, registersPerThread);
+  // The header's forward-compatibility rule within Pascal: GP100 (6.0, 2 sub-partitions) does not
+  // run a block that GP10x (4 sub-partitions) could not.
+  if (arch.computeMajor === 6 && arch.computeMinor === 0 && limit.blocks > 0) {
+    const gp10x = registersLimitOn({ ...arch, subPartitionsPerSM: 4, warpAllocationGranularity: 4 }, threadsPerBlock, registersPerThread);
+    if (gp10x.blocks === 0) return { blocks: 0, reason: `${gp10x.reason} (on GP10x; CUDA applies the same limit to GP100 so that Pascal kernels run on every Pascal GPU)` };
+  }
+  return limit;
+}
+
+function registersLimitOn(arch: ArchSpec, threadsPerBlock: number, registersPerThread: number): Limit {
   if (registersPerThread > arch.maxRegistersPerThread) {
     return {
       blocks: 0,

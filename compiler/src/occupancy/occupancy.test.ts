@@ -14,6 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { loadNvrtc } from "@cudascript/native-bindings";
 
 import { alignUpToCarveout, ARCHS, KNOWN_ARCH_NAMES, parseArch, UnknownArchError } from "./archs";
 import { computeOccupancy, maxPotentialBlockSize, occupancyForBlockSizes, type OccupancyInput } from "./occupancy";
@@ -308,10 +309,10 @@ describe("invalid inputs give 0 blocks and a reason, never an exception", () => 
   });
 
   test("unknown arch", () => {
-    const r = occ("sm_61", 128, 32);
+    const r = occ("sm_99", 128, 32);
     assert.equal(r.activeBlocksPerSM, 0);
     assert.equal(r.maxWarpsPerSM, 0);
-    assert.match(r.reason ?? "", /Unknown GPU architecture "sm_61": known architectures are sm_75, sm_80/);
+    assert.match(r.reason ?? "", /Unknown GPU architecture "sm_99": known architectures are sm_35, sm_37, sm_50/);
   });
 });
 
@@ -323,22 +324,46 @@ describe("arch table", () => {
     assert.equal(parseArch("9.0").name, "sm_90");
     assert.equal(parseArch("sm_90a").name, "sm_90");
     assert.equal(parseArch(" SM_75 ").name, "sm_75");
-    assert.throws(() => parseArch("sm_70"), UnknownArchError);
-    assert.throws(() => parseArch("banana"), /known architectures are sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120/);
-    assert.deepEqual(KNOWN_ARCH_NAMES, ["sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"]);
+    assert.equal(parseArch("sm_70").family, "Volta");
+    assert.throws(() => parseArch("sm_99"), UnknownArchError);
+    assert.throws(() => parseArch("banana"), /known architectures are sm_35, sm_37, sm_50, .*, sm_120, sm_121/);
+    assert.deepEqual(KNOWN_ARCH_NAMES, [
+      "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86",
+      "sm_87", "sm_88", "sm_89", "sm_90", "sm_100", "sm_101", "sm_103", "sm_110", "sm_120", "sm_121",
+    ]);
   });
 
   test("table rows are internally consistent", () => {
     for (const a of ARCHS) {
       assert.equal(a.maxWarpsPerSM * a.warpSize, a.maxThreadsPerSM, a.name);
-      // Opt-in maximum + the reserved 1 KiB (0 on Turing) is the whole SM.
-      assert.equal(a.maxSharedMemoryPerBlockOptin + a.reservedSharedMemoryPerBlock, a.sharedMemoryPerSM, a.name);
+      // From Volta on, the opt-in maximum + the reserved 1 KiB (0 before 8.0) is the whole SM; before
+      // Volta there is no opt-in (48 KiB per block).
+      if (a.computeMajor >= 7) assert.equal(a.maxSharedMemoryPerBlockOptin + a.reservedSharedMemoryPerBlock, a.sharedMemoryPerSM, a.name);
+      else assert.equal(a.maxSharedMemoryPerBlockOptin, 48 * KiB, a.name);
       assert.equal(a.sharedMemoryCarveouts.at(-1), a.sharedMemoryPerSM, a.name);
       assert.equal(a.maxSharedMemoryPerBlock, 48 * KiB, a.name);
     }
     assert.deepEqual(parseArch("sm_80").sharedMemoryCarveouts, [0, 8, 16, 32, 64, 100, 132, 164].map((k) => k * KiB));
     assert.equal(alignUpToCarveout(parseArch("sm_86"), 65 * KiB), 100 * KiB);
     assert.equal(alignUpToCarveout(parseArch("sm_86"), 101 * KiB), undefined);
+  });
+
+  test("every architecture NVRTC targets is in the table: occupancy is never 0 % for lack of a row", () => {
+    // NVRTC 11.8 targets sm_35 … sm_90; CUDA 13's NVRTC sm_75 … sm_121 (nvcc --list-gpu-arch), 12.8/12.9 also sm_101.
+    const cuda13 = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121];
+    const nvrtc = loadNvrtc();
+    const installed = nvrtc.ok ? nvrtc.nvrtc.info.supportedArchs : []; // nvrtcGetSupportedArchs
+    for (const cc of new Set([...installed, ...cuda13, 101])) {
+      const r = occ(`sm_${cc}`, 256, 32);
+      assert.equal(r.reason, undefined, `sm_${cc}`);
+      assert.ok(r.occupancy > 0, `sm_${cc}: ${r.occupancy}`);
+    }
+    // V100 (sm_70), hand-worked: 256 threads × 32 registers → 8 blocks of 8 warps = 64 warps = 100 %;
+    // 64 registers: 2048 per warp → 16384 / 2048 = 8 warps per sub-partition, 32 per SM → 4 blocks = 50 %.
+    assert.equal(occ("sm_70", 256, 32).occupancy, 1);
+    assert.equal(occ("sm_70", 256, 64).occupancy, 0.5);
+    // GTX 1080 (sm_61) with 40 KiB of static shared memory: 96 KiB per SM / 40 KiB → 2 blocks of 8 warps = 25 %.
+    assert.equal(occ("sm_61", 256, undefined, 40 * KiB).occupancy, 0.25);
   });
 });
 

@@ -675,19 +675,33 @@ export class CudaContext {
   /** @internal Throws a CudaDriverError for `result` unless it is CUDA_SUCCESS. */
   call(call: string, result: number, options: CudaDriverErrorDetails = {}): void {
     if (result === CUDA_SUCCESS) return;
-    const details = { ...options };
-    // A sticky error may come from any kernel still in flight: name the candidates.
-    if (isStickyCuResult(result) && this.kernelsSinceSync.length > 0) {
-      details.kernelsSinceSync = [...this.kernelsSinceSync];
-      if (details.kernel === undefined && this.kernelsSinceSync.length === 1) details.kernel = this.kernelsSinceSync[0] as string;
-    }
-    this.fail(call, result, details);
+    this.fail(call, result, options);
   }
 
-  private fail(call: string, result: number, details: CudaDriverErrorDetails): never {
+  private fail(call: string, result: number, options: CudaDriverErrorDetails): never {
+    const details = isStickyCuResult(result) ? this.stickyDetails(call, options) : options;
     const error = CudaDriverError.from(this.driver, call, result, details);
     if (!error.contextUsable) this.sticky ??= error;
     throw error;
+  }
+
+  /**
+   * A sticky error is a fault of work already on the GPU, reported by whatever call comes next —
+   * a synchronization, but just as well a launch, a module load or an allocation. The kernel that
+   * call is about (the one being launched or looked up) did not run: blame the kernels launched
+   * since the last synchronization instead, and say which call reported it.
+   */
+  private stickyDetails(call: string, options: CudaDriverErrorDetails): CudaDriverErrorDetails {
+    const { kernel: kernelOfCall, ...rest } = options;
+    const details: CudaDriverErrorDetails = rest;
+    const candidates = this.kernelsSinceSync;
+    if (candidates.length > 0) details.kernelsSinceSync = [...candidates];
+    if (candidates.length === 1) details.kernel = candidates[0] as string;
+    if (kernelOfCall !== undefined && !candidates.includes(kernelOfCall)) {
+      const notRun = `${call} for kernel ${kernelOfCall} only reported the error: that kernel did not run.`;
+      details.note = details.note ? `${details.note} ${notRun}` : notRun;
+    }
+    return details;
   }
 
   /** @internal */

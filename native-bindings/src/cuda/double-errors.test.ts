@@ -151,3 +151,59 @@ test("errors outside launches name the failing call and keep the context usable"
   ctx.release();
   assert.equal(double.reset(), 0);
 });
+
+test("a fault that surfaces at the next launch blames the kernel that ran, not the one being launched", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  const ctx = CudaContext.retain(double.driver);
+  const module = ctx.loadModule(KINDS_PTX);
+  const reduce = module.getFunction("reduceSum");
+  const kinds = module.getFunction("kinds");
+  const kindsArgs = (kinds.params ?? []).map((p) => new Uint8Array(p.size));
+  ctx.launch(kinds, 1, 32, 0, null, kindsArgs); // a healthy launch first, so that the next one is only cuLaunchKernel
+  ctx.synchronize();
+  double.failKernelAtNextCall("reduceSum", 700);
+  ctx.launch(reduce, 8, 256, 0, null, reduceArgs()); // faults "on the GPU" right after returning
+  let error: unknown;
+  try {
+    ctx.launch(kinds, 1, 32, 0, null, kindsArgs);
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof CudaDriverError);
+  assert.equal(error.call, "cuLaunchKernel");
+  assert.equal(error.code, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  assert.equal(error.kernel, "reduceSum");
+  assert.deepEqual(error.kernelsSinceSync, ["reduceSum"]);
+  assert.equal(error.contextUsable, false);
+  assert.match(error.message, /cuLaunchKernel for kernel kinds only reported the error: that kernel did not run\./);
+  assert.equal(ctx.usable, false);
+  assert.equal(ctx.stickyError, error);
+  ctx.release();
+});
+
+test("a fault that surfaces at the next module load names the kernel that ran and marks the context lost", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  const ctx = CudaContext.retain(double.driver);
+  const reduce = ctx.loadModule(KINDS_PTX).getFunction("reduceSum");
+  double.failKernelAtNextCall("reduceSum", 719);
+  ctx.launch(reduce, 8, 256, 0, null, reduceArgs());
+  let error: unknown;
+  try {
+    ctx.loadModule(`${KINDS_PTX}\n// another module`);
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof CudaDriverError);
+  assert.equal(error.call, "cuModuleLoadDataEx");
+  assert.equal(error.code, "CUDA_ERROR_LAUNCH_FAILED");
+  assert.equal(error.kernel, "reduceSum");
+  assert.deepEqual(error.kernelsSinceSync, ["reduceSum"]);
+  assert.match(error.message, /no longer usable/);
+  assert.equal(ctx.usable, false);
+  assert.equal(ctx.stickyError?.call, "cuModuleLoadDataEx");
+  // Any other kind of call reports it too (the double surfaces it at the next call of any kind).
+  assert.throws(() => ctx.alloc(8), (e: unknown) => e instanceof CudaDriverError && e.call === "cuMemAlloc_v2" && e.kernel === "reduceSum" && !e.contextUsable);
+  ctx.release();
+});

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { nvrtcOrSkip } from "../testing";
 import { CU_FUNC_ATTRIBUTE, CU_JIT } from "./constants";
-import { CudaDriverError, CudaUsageError } from "./device";
+import { CudaDriverError, CudaUsageError, ParamScratch } from "./device";
 import { KINDS_PTX, KINDS_SOURCE } from "./ptx.fixtures";
 import { driverDoubleOrSkip, hex, hexBytes, withContext } from "./test-double";
 
@@ -257,6 +257,22 @@ test("dynamic shared memory above 48 KiB opts the kernel in once, up to the devi
       () => ctx.launch(reduce, 1, 256, tooMuch, null, args),
       (e: unknown) => e instanceof CudaDriverError && e.call === "cuFuncSetAttribute" && e.code === "CUDA_ERROR_INVALID_VALUE" && /allows 166912 bytes per block/.test(e.message),
     );
+    ctx.synchronize();
+  });
+});
+
+test("the double, like the driver, refuses more than 48 KiB of dynamic shared memory unless the kernel opted in", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const reduce = ctx.loadModule(KINDS_PTX).getFunction("reduceSum"); // 1 KiB static
+    const params = new ParamScratch().pack([new BigUint64Array(1), new BigUint64Array(1), new Int32Array(1)]);
+    const raw = (bytes: number) => double.driver.api.cuLaunchKernel(reduce.handle, 1, 1, 1, 32, 1, 1, bytes, null, params, null);
+    assert.equal(raw(47 * 1024), 0, "48 KiB minus the static 1 KiB needs no opt-in");
+    assert.equal(raw(47 * 1024 + 1), 1, "CUDA_ERROR_INVALID_VALUE without the attribute");
+    ctx.setMaxDynamicSharedMemory(reduce, 100 * 1024);
+    assert.equal(raw(100 * 1024), 0);
+    assert.equal(raw(100 * 1024 + 1), 1, "nor above the opted-in size");
     ctx.synchronize();
   });
 });

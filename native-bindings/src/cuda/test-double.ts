@@ -52,6 +52,8 @@ export interface DriverDouble {
   failNext(functionName: string, result: number): void;
   failNextJit(result: number, errorLog: string): void;
   failKernel(kernel: string, result: number): void;
+  /** The next launch of `kernel` faults at once: the very next call of any kind returns `result` (sticky). */
+  failKernelAtNextCall(kernel: string, result: number): void;
   poison(result: number): void;
   setDeviceCount(count: number): void;
   setInitResult(result: number): void;
@@ -148,6 +150,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     failNext: lib.func("void cudaDouble_failNext(const char *fn, int result)"),
     failNextJit: lib.func("void cudaDouble_failNextJit(int result, const char *log)"),
     failKernel: lib.func("void cudaDouble_failKernel(const char *kernel, int result)"),
+    failKernelAtNextCall: lib.func("void cudaDouble_failKernelAtNextCall(const char *kernel, int result)"),
     poison: lib.func("void cudaDouble_poison(int result)"),
     setDeviceCount: lib.func("void cudaDouble_setDeviceCount(int count)"),
     setInitResult: lib.func("void cudaDouble_setInitResult(int result)"),
@@ -196,6 +199,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     failNext: (name, result) => fn.failNext(name, result),
     failNextJit: (result, errorLog) => fn.failNextJit(result, errorLog),
     failKernel: (kernel, result) => fn.failKernel(kernel, result),
+    failKernelAtNextCall: (kernel, result) => fn.failKernelAtNextCall(kernel, result),
     poison: (result) => fn.poison(result),
     setDeviceCount: (count) => fn.setDeviceCount(count),
     setInitResult: (result) => fn.setInitResult(result),

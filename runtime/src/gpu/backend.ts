@@ -211,6 +211,7 @@ export class GpuBackend implements Backend {
       maxBlockDim: d.maxBlockDim,
       maxGridDim: d.maxGridDim,
       maxSharedPerBlock: d.sharedMemoryPerBlock,
+      maxSharedPerBlockOptin: d.sharedMemoryPerBlockOptin,
       warpSize: d.warpSize,
     };
   }
@@ -501,6 +502,25 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /**
+   * The driver's occupancy of a loaded kernel on the current device: resident blocks per SM from
+   * cuOccupancyMaxActiveBlocksPerMultiprocessor (which knows every GPU the driver runs, unlike a
+   * table), as a fraction of the device's warp slots per SM.
+   */
+  kernelOccupancy(artifact: KernelArtifact, kernel: string, threadsPerBlock: number, dynamicSharedBytes: number): { activeBlocksPerSM: number; occupancy: number } | undefined {
+    const state = this.current;
+    const k = this.loaded(artifact, state).kernels.get(kernel);
+    if (!k) return undefined;
+    const ctx = this.contextOf(state);
+    try {
+      const blocks = ctx.maxActiveBlocksPerMultiprocessor(k.fn, threadsPerBlock, dynamicSharedBytes);
+      const d = state.info;
+      return { activeBlocksPerSM: blocks, occupancy: (blocks * Math.ceil(threadsPerBlock / d.warpSize)) / (d.maxThreadsPerMultiprocessor / d.warpSize) };
+    } catch (e) {
+      throw this.mapError(e, state, `computing the occupancy of kernel '${kernel}'`, kernel);
+    }
+  }
+
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const state = this.current;
     const loaded = this.loaded(module.artifact, state);
@@ -702,17 +722,21 @@ export class GpuBackend implements Backend {
     if (e instanceof CudaScriptError) return e;
     if (isDriverError(e)) {
       const f0 = cudaFailureOf(e, (s) => state.kernelName(s));
-      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
-      if (!f.contextUsable) {
+      if (!f0.contextUsable) {
+        // A fault of work already on the GPU (the bindings name the kernels launched since the last
+        // synchronization), reported by whichever call came next — never the kernel being launched.
         if (state.lost) return this.lostError(state);
-        state.lost = f;
-        const where = e.call === "cuLaunchKernel" ? "" : ` (reported by ${e.call} while ${doing}: a kernel's fault surfaces at the next synchronization)`;
+        state.lost = f0;
+        const where = ` (reported by ${e.call} while ${doing}: the GPU reports a kernel's fault at a later CUDA call, usually the next synchronization)`;
+        const f = f0;
         const hint =
           f.result === 702
             ? " The kernel ran too long for a GPU that also drives a display (the watchdog stops kernels after a few seconds): split the work into shorter launches, or use a GPU without a display."
             : " Run the program on the simulator (--backend simulator) to find the faulty access with its TypeScript line: it checks every array access.";
         return new GpuError(GpuErrorCodes.KernelFailed, `${kernelWords(f)} failed on ${state.label}: ${cudaErrorText(f)}${where}. ${CONTEXT_LOST_SENTENCE}${hint}`, f);
       }
+      // A launch the driver refused is about the kernel being launched.
+      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
       if (e.call === "cuLaunchKernel" || e.call === "cuFuncSetAttribute") {
         const hint =
           f.result === 701

@@ -67,7 +67,8 @@ function jitError(
   options: LoadOptions,
   symbols: ReadonlyMap<string, string>,
 ): unknown {
-  if (!isDriverError(e)) return e;
+  // A sticky error here is a kernel's fault surfacing at the load, not the JIT's: the backend maps it (CSR040).
+  if (!isDriverError(e) || !e.contextUsable) return e;
   const failure = cudaFailureOf(e, (s) => symbols.get(s) ?? s);
   const isa = ptxIsaVersion(ptx);
   const drv = options.driverVersion ? `CUDA ${options.driverVersion.major}.${options.driverVersion.minor}` : "this driver";

@@ -88,11 +88,18 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     if (typeof sharedMem !== "number" || !Number.isInteger(sharedMem) || sharedMem < 0)
       throw new CudaScriptError("CSR007", `kernel '${name}': sharedMem is the number of bytes of dynamic shared memory, a whole number ≥ 0, got ${describeValue(sharedMem)}`);
     const entry = this.artifact.kernels[name]!;
-    const total = sharedMem + entry.staticSharedBytes;
-    if (total > L.maxSharedPerBlock)
+    // Static shared arrays are limited to the default 48 KiB; dynamic shared memory may go up to the
+    // device's opt-in limit (the GPU backend opts the kernel in above the default).
+    if (entry.staticSharedBytes > L.maxSharedPerBlock)
       throw new CudaScriptError(
         "CSR009",
-        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory plus sharedMem ${sharedMem} is ${total} bytes, over the ${L.maxSharedPerBlock} bytes (48 KiB) a block can have`,
+        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory are over the ${kib(L.maxSharedPerBlock)} a block can have in static shared arrays: declare the rest as dynamic shared memory (cuda.shared.array(0, dtype)) sized with { sharedMem }`,
+      );
+    const total = sharedMem + entry.staticSharedBytes;
+    if (total > L.maxSharedPerBlockOptin)
+      throw new CudaScriptError(
+        "CSR009",
+        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory plus sharedMem ${sharedMem} is ${total} bytes, over the ${kib(L.maxSharedPerBlockOptin)} of shared memory a block can have on ${backend.kind === "simulator" ? "the simulator (which models an sm_80 GPU)" : backend.description}: give each block less (smaller tiles, more blocks)`,
       );
     const stream = streamHandle(options.stream as Stream | undefined);
     const module = backend.loadModule(this.artifact);
@@ -236,4 +243,9 @@ function scalarValue(p: ParamSignature, v: unknown): number | boolean {
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
   return n;
+}
+
+/** "49152 bytes (48 KiB)". */
+function kib(bytes: number): string {
+  return `${bytes} bytes (${Number((bytes / 1024).toFixed(1))} KiB)`;
 }

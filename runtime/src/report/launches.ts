@@ -4,7 +4,7 @@
  * finding with its source location. Timing a launch synchronises its stream, so this only happens
  * when someone is listening.
  */
-import { computeOccupancy } from "@cudascript/compiler";
+import { computeOccupancy, parseArch } from "@cudascript/compiler";
 import type { Backend, Dim3Tuple, KernelArtifact } from "../backend";
 import { CudaScriptError } from "../errors";
 import { PROTOCOL_VERSION } from "./protocol";
@@ -17,6 +17,7 @@ const SIMULATOR_REFERENCE_ARCH = "sm_80";
 interface GpuIntrospection {
   readonly device?: { readonly arch: string };
   kernelAttributes?(artifact: KernelArtifact, kernel: string): { numRegs: number } | undefined;
+  kernelOccupancy?(artifact: KernelArtifact, kernel: string, threadsPerBlock: number, dynamicSharedBytes: number): { occupancy: number } | undefined;
 }
 
 let runWritten = false;
@@ -62,10 +63,17 @@ export function reportLaunch(
   const gpu = backend.kind === "gpu" ? (backend as Backend & GpuIntrospection) : undefined;
   const arch = gpu?.device?.arch ?? SIMULATOR_REFERENCE_ARCH;
   const registers = gpu?.kernelAttributes?.(artifact, kernel)?.numRegs;
-  let occupancy: { arch: string; percent: number; limitedBy: string[]; registers?: number } | undefined;
+  let occupancy: { arch: string; percent: number; limitedBy: string[]; registers?: number; source: "driver" | "calculator" } | undefined;
   try {
-    const o = computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem });
-    occupancy = { arch, percent: Math.round(o.occupancy * 1000) / 10, limitedBy: [...o.limitedBy], registers };
+    // The GPU's own answer (the driver knows every architecture it runs); the calculator adds the
+    // limiting factors where its table knows the arch, and is the only source on the simulator.
+    // An arch neither knows gets no occupancy rather than a made-up 0 %.
+    const fromDriver = gpu?.kernelOccupancy?.(artifact, kernel, threads, config.sharedMem);
+    const known = archKnown(arch);
+    const o = known ? computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem }) : undefined;
+    const fraction = fromDriver?.occupancy ?? o?.occupancy;
+    if (fraction !== undefined)
+      occupancy = { arch, percent: Math.round(fraction * 1000) / 10, limitedBy: o ? [...o.limitedBy] : [], registers, source: fromDriver ? "driver" : "calculator" };
   } catch {
     occupancy = undefined;
   }
@@ -100,4 +108,13 @@ export function reportFault(backend: Backend, err: unknown): void {
     block: d?.block ? [...d.block] : undefined,
     thread: d?.thread ? [...d.thread] : undefined,
   });
+}
+
+function archKnown(arch: string): boolean {
+  try {
+    parseArch(arch);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -38,7 +38,8 @@ export interface LaunchRecord {
     readonly kernelMs: number;
     readonly deviceToHostMs?: number;
   };
-  readonly occupancy?: { readonly arch: string; readonly percent: number; readonly limitedBy: string[]; readonly registers?: number };
+  /** On a GPU `percent` is the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor); `limitedBy` is empty when the calculator does not know the arch. */
+  readonly occupancy?: { readonly arch: string; readonly percent: number; readonly limitedBy: string[]; readonly registers?: number; readonly source?: "driver" | "calculator" };
 }
 
 export interface ArrayStats {

@@ -45,11 +45,18 @@ export class SimBuffer implements DeviceBuffer {
   ) {}
 }
 
+/**
+ * The simulator's launch limits model an sm_80 GPU (A100, the CUDA Programming Guide's compute
+ * capability 8.0 column): 48 KiB of static shared memory per block, up to 163 KiB of static +
+ * dynamic shared memory once a kernel opts in — as the GPU backend does automatically — so that a
+ * launch the simulator accepts also launches on such a GPU (docs/simulator.md).
+ */
 export const SIMULATOR_LIMITS: DeviceLimits = {
   maxThreadsPerBlock: 1024,
   maxBlockDim: [1024, 1024, 64],
   maxGridDim: [2147483647, 65535, 65535],
   maxSharedPerBlock: 48 * 1024,
+  maxSharedPerBlockOptin: 163 * 1024,
   warpSize: 32,
 };
 

@@ -1,0 +1,73 @@
+// Uses the libcuda TEST DOUBLE (test/driver-double/libcuda.c), not NVIDIA's driver: nothing runs on a
+// GPU. Proves that kernel options reach the driver: a `maxRegisters` cap travels in the PTX the
+// driver JIT-compiles (the double, like ptxas, never gives a capped kernel more registers than
+// `.maxnreg` / CU_JIT_MAX_REGISTERS allow, and says so in its resource report); dynamic shared memory
+// above 48 KiB is allowed up to the device's opt-in limit and opted in before the launch (the
+// double, like the driver, refuses such a launch otherwise).
+import * as assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { CU_FUNC_ATTRIBUTE } from "@cudascript/native-bindings/cuda";
+import { cuda, CudaScriptError, f32 } from "cudascript";
+import { GpuBackend } from "cudascript/dist/gpu/backend";
+import { setBackend } from "cudascript/dist/host/device";
+import { compileSource, gpuOnDouble, kernel, kindsArtifact } from "./helpers";
+
+const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97; // CU_DEVICE_ATTRIBUTE_…
+
+describe("kernel options on the GPU (libcuda TEST DOUBLE)", () => {
+  it("maxRegisters reaches the driver's JIT: a kernel that needs 64 registers gets the cap of 32", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double, backend } = env;
+    const art = compileSource(`
+import { cuda } from "cudascript";
+export const capped = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) x[i] = Math.sin(x[i]); }, { maxRegisters: 32 });
+export const uncapped = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) x[i] = Math.cos(x[i]); });
+`);
+    // What both kernels would use without a cap.
+    double.setFunctionAttribute("capped", CU_FUNC_ATTRIBUTE.NUM_REGS, 64);
+    double.setFunctionAttribute("uncapped", CU_FUNC_ATTRIBUTE.NUM_REGS, 64);
+    const d = cuda.toDevice(new Float32Array(32));
+    kernel(art, "capped").launch(1, 32)(d);
+    kernel(art, "uncapped").launch(1, 32)(d);
+    assert.equal(backend.kernelAttributes(art, "capped")?.numRegs, 32);
+    assert.equal(backend.kernelAttributes(art, "uncapped")?.numRegs, 64, "only the capped kernel is capped");
+    const report = backend.loaded(art).jitInfo.join("\n");
+    assert.match(report, /Function properties for capped\n.*\n.*Used 32 registers/);
+    cuda.synchronize();
+    d.free();
+  });
+
+  it("dynamic shared memory above 48 KiB launches, opted in first, up to the device's opt-in limit (CSR009 beyond)", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const k = kernel(kindsArtifact(), "dynamicShared");
+    const out = cuda.deviceArray(64, f32);
+    k.launch(1, 64, { sharedMem: 100 * 1024 })(out); // an A100's 163 KiB opt-in allows it
+    const calls = double.calls("cuFuncSetAttribute", "cuLaunchKernel").map((e) => [e.call, e.value ?? e.sharedMem, e.result]);
+    assert.deepEqual(calls, [
+      ["cuFuncSetAttribute", 100 * 1024, 0],
+      ["cuLaunchKernel", 100 * 1024, 0],
+    ]);
+    assert.throws(
+      () => k.launch(1, 64, { sharedMem: 164 * 1024 }),
+      (e: unknown) => e instanceof CudaScriptError && e.code === "CSR009" && /over the 166912 bytes \(163 KiB\) of shared memory a block can have on CudaScript Test Double/.test(e.message),
+    );
+    cuda.synchronize();
+    out.free();
+  });
+
+  it("the opt-in limit is the device's: 227 KiB on an H100-like device", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    double.setDeviceAttribute(0, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 227 * 1024);
+    setBackend(new GpuBackend({ driver: double.driver, cache: false })); // reads the device anew
+    const out = cuda.deviceArray(64, f32);
+    kernel(kindsArtifact(), "dynamicShared").launch(1, 64, { sharedMem: 200 * 1024 })(out);
+    assert.equal(double.calls("cuLaunchKernel")[0]?.result, 0);
+    cuda.synchronize();
+    out.free();
+  });
+});
