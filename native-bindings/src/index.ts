@@ -5,6 +5,8 @@ export { discoverNvrtc, findBuiltinsNextTo, versionFromFileName } from "./nvrtc/
 export type { DiscoveryOptions, NvrtcCandidate, NvrtcDiscoveryStep, NvrtcMiss } from "./nvrtc/discover";
 export { Nvrtc, forgetNvrtcLoadFailures, loadNvrtc } from "./nvrtc/nvrtc";
 export type { CompileRequest, CompileResult, LoadNvrtcOptions, NvrtcInfo, NvrtcLoad, NvrtcVersion } from "./nvrtc/nvrtc";
+export { NVRTC_CRASHED } from "./nvrtc/isolated";
+export type { NvrtcCrash } from "./nvrtc/isolated";
 export { NVRTC_INSTALL_HINT, NVRTC_UNAVAILABLE_CODE, NvrtcUnavailable } from "./nvrtc/unavailable";
 export type { NvrtcAttempt } from "./nvrtc/unavailable";
 export { parseKernelResources, parsePtxasReport } from "./nvrtc/resources";

@@ -4,8 +4,9 @@
  * options (fastmath, maxRegisters, lineinfo, debug) differ need different NVRTC command lines: each
  * such group is its own program and its own PTX module (NVRTC 11.8 has no per-kernel `__maxnreg__`).
  *
- * Never throws for a missing NVRTC (ok: false, nvrtcUnavailable set, `cuda` still produced) or for
- * code NVRTC rejects (CS9002 diagnostics at the TypeScript lines). NVRTC is loaded lazily, so
+ * Never throws for a missing NVRTC (ok: false, nvrtcUnavailable set, `cuda` still produced), for
+ * code NVRTC rejects (CS9002 diagnostics at the TypeScript lines) or for a crash of NVRTC, which runs
+ * in a child process (CS9003). NVRTC is loaded lazily, so
  * importing the compiler does not load native code.
  */
 import * as path from "node:path";
@@ -224,6 +225,12 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
       const result = yield { nvrtc, request: { source, name: programName, options: nvrtcOptions, wantCubin } };
       out.millis.nvrtc += result.millis;
       compiled.log = result.log;
+      if (result.crashed) {
+        allOk = false;
+        out.diagnostics.push(crashDiagnostic(module, g.kernels, result));
+        out.modules.push(compiled);
+        continue;
+      }
       if (!result.ok) {
         allOk = false;
         const placed = diagnosticsFromLog(result.log, module, out.cuda, programName);
@@ -265,7 +272,20 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
   return finish();
 }
 
-/** Compiles on a worker thread (the event loop stays free during NVRTC). */
+// NVRTC runs in a child process (native-bindings isolated.ts), so its crash is this diagnostic.
+function crashDiagnostic(module: IrModule, kernels: string[], result: NB.CompileResult): Diagnostic {
+  const first = module.kernels.find((k) => k.name === kernels[0]);
+  const names = kernels.map((k) => `'${k}'`).join(", ");
+  return makeDiagnostic(
+    Codes.NvrtcCrashed,
+    first?.span ?? fallbackSpan(module),
+    `${result.log} (the CUDA C++ generated for ${kernels.length === 1 ? "kernel" : "kernels"} ${names}), so nothing was compiled. ` +
+      `NVRTC runs out of stack on code nested thousands of levels deep: split long expressions into \`const\` steps, ` +
+      `and move deeply nested branches into device functions (cuda.device). If the kernel is not deeply nested, please report it.`,
+  );
+}
+
+/** Compiles in NVRTC's long-lived child process (the event loop stays free during NVRTC). */
 export async function compileModule(module: IrModule, options: CompileOptions = {}): Promise<CompileOutput> {
   const plan = compilePlan(module, options);
   let step = plan.next();
@@ -273,7 +293,7 @@ export async function compileModule(module: IrModule, options: CompileOptions = 
   return step.value;
 }
 
-/** Same as compileModule, on the calling thread. */
+/** Same as compileModule, but blocks until NVRTC (in a one-shot child process) is done. */
 export function compileModuleSync(module: IrModule, options: CompileOptions = {}): CompileOutput {
   const plan = compilePlan(module, options);
   let step = plan.next();
