@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { koffi, type LibraryHandle } from "../koffi";
-import { discoverNvrtc, findBuiltinsNextTo, type DiscoveryOptions } from "./discover";
+import { discoverNvrtc, EXPLICIT_NVRTC_REASON, findBuiltinsNextTo, type DiscoveryOptions } from "./discover";
 import { bindNvrtc, type NvrtcFunctions, type Out, type ProgramHandle } from "./ffi";
 import { compileInChild, compileInChildSync, type NvrtcCrash } from "./isolated";
 import { NvrtcUnavailable, type NvrtcAttempt } from "./unavailable";
@@ -217,12 +217,22 @@ export function forgetNvrtcLoadFailures(): void {
 
 function loadExactly(libraryPath: string): NvrtcLoad {
   const attempt = tryLoad(libraryPath, "path given to loadNvrtc");
-  return "nvrtc" in attempt ? { ok: true, nvrtc: attempt.nvrtc } : { ok: false, error: new NvrtcUnavailable([attempt]) };
+  if ("nvrtc" in attempt) return { ok: true, nvrtc: attempt.nvrtc };
+  const summary =
+    `The NVRTC library ${libraryPath} that was asked for (--nvrtc, the cudascript.nvrtcPath setting, or the nvrtcPath option) ` +
+    `could not be used (${attempt.failure}), so CUDA C++ cannot be compiled to PTX. Give the path of a libnvrtc.so, or leave it out to let CudaScript find NVRTC itself.`;
+  return { ok: false, error: new NvrtcUnavailable([attempt], summary) };
 }
 
 function loadDiscovered(discovery?: DiscoveryOptions): NvrtcLoad {
   const attempts: NvrtcAttempt[] = [];
+  // A CUDASCRIPT_NVRTC that does not load is an error, not a hint: using another NVRTC instead would
+  // hide the mistake (and compile with a version the user did not ask for).
+  const explicit = (discovery?.env ?? process.env).CUDASCRIPT_NVRTC;
+  const explicitFailed = () => ({ ok: false as const, error: new NvrtcUnavailable(attempts, explicitFailureSummary(explicit!)) });
   for (const step of discoverNvrtc(discovery)) {
+    const fromExplicit = step.reason === EXPLICIT_NVRTC_REASON && explicit !== "off";
+    if (!fromExplicit && attempts.length > 0 && attempts.every((a) => a.reason === EXPLICIT_NVRTC_REASON)) return explicitFailed();
     if (step.kind === "miss") {
       attempts.push({ place: step.place, reason: step.reason, failure: step.why });
       continue;
@@ -231,7 +241,15 @@ function loadDiscovered(discovery?: DiscoveryOptions): NvrtcLoad {
     if ("nvrtc" in attempt) return { ok: true, nvrtc: attempt.nvrtc };
     attempts.push(attempt);
   }
+  if (explicit && explicit !== "off" && attempts.every((a) => a.reason === EXPLICIT_NVRTC_REASON)) return explicitFailed();
   return { ok: false, error: new NvrtcUnavailable(attempts) };
+}
+
+function explicitFailureSummary(value: string): string {
+  return (
+    `CUDASCRIPT_NVRTC is set to ${value}, which is not a working NVRTC library, so CUDA C++ cannot be compiled to PTX. ` +
+    `Point it at a libnvrtc.so (or the folder that holds one), or unset it to let CudaScript find NVRTC itself.`
+  );
 }
 
 function tryLoad(libraryPath: string, reason: string): { nvrtc: Nvrtc } | NvrtcAttempt {
