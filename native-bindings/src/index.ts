@@ -12,6 +12,7 @@ export type { NvrtcAttempt } from "./nvrtc/unavailable";
 export { parseKernelResources, parsePtxasReport } from "./nvrtc/resources";
 export type { KernelResources, PtxasReport } from "./nvrtc/resources";
 export { assemblePtx, findPtxas } from "./ptxas";
+export { decodePtxString, ptxFiles, ptxString, rewritePtxFiles } from "./ptx-files";
 export type { PtxasRun } from "./ptxas";
 // CUDA driver API (koffi bindings to libcuda, high-level contexts/memory/modules/launches); also
 // importable as "@cudascript/native-bindings/cuda". The libcuda test double's helpers are in

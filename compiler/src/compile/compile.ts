@@ -12,6 +12,7 @@
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import type * as NB from "@cudascript/native-bindings";
+import { rewritePtxFiles } from "@cudascript/native-bindings/ptx-files";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrModule, KernelOptions } from "../ir/nodes";
@@ -305,14 +306,12 @@ export function compileModuleSync(module: IrModule, options: CompileOptions = {}
  * `#line` directives name TypeScript files relative to the module (readable, and the same on every
  * machine, so cache entries are shareable), but NVRTC resolves those names against the process's
  * working directory in the PTX's `.file` table. Point each `.file` back at the real TypeScript file so
- * that `.loc` lines map to it wherever the compile ran.
+ * that `.loc` lines map to it wherever the compile ran. Every name is re-escaped for ptxas (a `"` as
+ * NVRTC writes it, or a non-ASCII character, makes the PTX invalid).
  */
 export function absolutePtxFiles(ptx: string, module: IrModule): string {
   const files = new Set<string>([module.file]);
   for (const f of [...module.kernels, ...module.deviceFunctions]) files.add(f.span.file);
   const byRelative = [...files].map((abs) => ({ abs, rel: path.relative(path.dirname(module.file), abs).split(path.sep).join("/") || path.basename(abs) }));
-  return ptx.replace(/^(\s*\.file\s+\d+\s+)"([^"]*)"/gm, (line, head: string, name: string) => {
-    const hit = byRelative.find((f) => name === f.rel || name.endsWith("/" + f.rel));
-    return hit ? `${head}"${hit.abs}"` : line;
-  });
+  return rewritePtxFiles(ptx, (name) => byRelative.find((f) => name === f.rel || name.endsWith("/" + f.rel))?.abs ?? name);
 }
