@@ -5,6 +5,7 @@
  *   dist/server.js     the language server (server/src/server.ts + compiler + ts-morph)
  *   dist/runtime/      the `cudascript` CLI (cli/main.js) the extension falls back to when a project has
  *                      none, with the runtime it runs programs on (index.js, worker.js, cli/run-child.js)
+ *   nvrtc-compile-child.js in dist/, dist/runtime/ and dist/runtime/cli/: the process NVRTC compiles in
  *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
  * and copies the native packages that must stay outside a bundle (esbuild's binary for `cudascript
  * run`, koffi for NVRTC and the CUDA driver) into dist/node_modules, where the bundles find them and
@@ -110,6 +111,9 @@ const builds = [
     ["runtime/src/cli/run-child.ts", "runtime/cli/run-child.js"],
     ["runtime/src/index.ts", "runtime/index.js"],
     ["runtime/src/simulator/worker.ts", "runtime/worker.js"],
+    // NVRTC compiles in a child process started from the script next to the code that needs it
+    // (native-bindings isolated.ts): the language server, the CLI, and the runtime.
+    ...["nvrtc-compile-child.js", "runtime/nvrtc-compile-child.js", "runtime/cli/nvrtc-compile-child.js"].map((out) => ["native-bindings/src/nvrtc/nvrtc-compile-child.ts", out]),
   ]
     .filter(([src]) => existsSync(join(root, src)))
     .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: NATIVE_EXTERNALS })),

@@ -5,6 +5,7 @@
  * else through the CUDA C++ line map.
  */
 import type { FileCheck } from "@cudascript/compiler";
+import { ptxFiles } from "@cudascript/native-bindings/ptx-files";
 import { loadBackend, nvrtcDisabled, type GeneratedCuda } from "./backend";
 import type { GeneratedCodeParams, GeneratedCodeResult } from "./protocol";
 import type { Workspace } from "./workspace";
@@ -95,12 +96,8 @@ function findKernelLine(text: string, kernel: string, marker: RegExp): number | 
  * after a `.loc` maps to its line until the next `.loc` or the end of the function.
  */
 export function ptxLineMap(ptx: string, tsFile: string, cuda: GeneratedCuda): { generatedLine: number; sourceLine: number }[] {
-  const files = new Map<number, string>();
+  const files = ptxFiles(ptx); // names decoded: the compiler escapes them for ptxas
   const lines = ptx.split(/\r?\n/);
-  for (const l of lines) {
-    const m = /^\s*\.file\s+(\d+)\s+"([^"]*)"/.exec(l);
-    if (m) files.set(Number(m[1]), m[2]!);
-  }
   const cudaLines = [...cuda.lineMap].filter((e) => samePath(e.file, tsFile)).sort((a, b) => a.generatedLine - b.generatedLine);
   const viaCuda = (line: number): number | undefined => {
     let best: number | undefined;

@@ -13,9 +13,9 @@ const cli = path.join(repo, "runtime/dist/cli/main.js");
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-cli-cache-"));
 process.on("exit", () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, [cli, "compile", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, CUDASCRIPT_CACHE_DIR: cacheDir } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [cli, "compile", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, CUDASCRIPT_CACHE_DIR: cacheDir, ...env } });
+  return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 
 function tmp(t: { after(fn: () => void): void }): string {
@@ -36,6 +36,26 @@ test("--emit ptx -o dir writes a .ptx that ptxas assembles", (t) => {
   assert.match(r.out, /wrote .*saxpy\.ptx/);
   const a = assemblePtx(ptxas, ptx, "sm_80");
   assert.ok(a.ok, a.stderr);
+});
+
+test("--emit ptx compiles deeply nested kernels: a Horner polynomial, 100 nested ifs, a 500-term sum", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const dir = tmp(t);
+  const r = run(["test/corpus/valid/deeply_nested.ts", "--emit", "ptx", "--no-cache", "-o", dir]);
+  assert.equal(r.signal, null, "NVRTC must not take the CLI down");
+  assert.equal(r.code, 0, r.err);
+  const ptx = fs.readFileSync(path.join(dir, "deeply_nested.ptx"), "utf8");
+  for (const k of ["horner", "nestedIfs", "longSum"]) assert.match(ptx, new RegExp(`\\.visible \\.entry ${k}\\(`));
+});
+
+test("a crash of NVRTC is CS9003 at the kernel and exit code 1, and the CLI lives to say so", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  // A 64 KiB stack for NVRTC's compile child: NVRTC really crashes (SIGSEGV) on any kernel.
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx", "--no-cache"], { CUDASCRIPT_NVRTC_STACK_KIB: "64" });
+  assert.equal(r.signal, null);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /saxpy\.ts:\d+:\d+ .*CS9003.*NVRTC crashed \(SIGSEGV\) while compiling saxpy\.cu/);
+  assert.equal(r.out, "");
 });
 
 test("--emit resources prints registers per kernel", (t) => {

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
 import { assemblePtx } from "@cudascript/native-bindings";
-import { checkKernel, VIRTUAL_ROOT } from "../frontend/testing";
+import { ptxFiles } from "@cudascript/native-bindings/ptx-files";
+import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { compileModule, compileModuleSync, nvrtcOptionsFor, parseComputeCapability } from "./compile";
 
@@ -208,4 +209,22 @@ test("PTX .file entries name the real TypeScript file, whatever the working dire
   const files = [...r.ptx!.matchAll(/^\s*\.file\s+\d+\s+"([^"]*)"/gm)].map((x) => x[1]);
   assert.ok(files.length > 0, "lineinfo PTX has a .file table");
   assert.ok(files.includes(`${VIRTUAL_ROOT}/k.ts`), files.join(", "));
+});
+
+test("a path with a quote, a backslash, spaces and non-ASCII is escaped in .file, and ptxas accepts the PTX", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const name = 'we"ird \\ dir ü/k "x" ü.ts';
+  const r0 = checkSources({ [name]: `import { cuda, f32 } from "cudascript";\n${SAXPY.replace("});", "}, { lineinfo: true });")}` });
+  assert.deepEqual(r0.diagnostics.filter((d) => d.severity === "error"), []);
+  for (const debug of [false, true]) {
+    const m = debug ? { ...r0.module, kernels: r0.module.kernels.map((k) => ({ ...k, options: { ...k.options, debug: true } })) } : r0.module;
+    const r = await compileModule(m, { cache: false });
+    assert.ok(r.ok, r.diagnostics.map((d) => d.message).join("\n"));
+    assert.deepEqual([...ptxFiles(r.ptx!).values()], [`${VIRTUAL_ROOT}/${name}`]);
+    assert.match(r.ptx!, /\.file\s+1 "\/virtual\/cudascript-test\/we\\042ird \\134 dir \\303\\274\/k \\042x\\042 \\303\\274\.ts"/);
+    const run = assemblePtx(ptxas, r.ptx!, "sm_80");
+    assert.ok(run.ok, run.stderr);
+  }
 });

@@ -4,13 +4,15 @@
  * options (fastmath, maxRegisters, lineinfo, debug) differ need different NVRTC command lines: each
  * such group is its own program and its own PTX module (NVRTC 11.8 has no per-kernel `__maxnreg__`).
  *
- * Never throws for a missing NVRTC (ok: false, nvrtcUnavailable set, `cuda` still produced) or for
- * code NVRTC rejects (CS9002 diagnostics at the TypeScript lines). NVRTC is loaded lazily, so
+ * Never throws for a missing NVRTC (ok: false, nvrtcUnavailable set, `cuda` still produced), for
+ * code NVRTC rejects (CS9002 diagnostics at the TypeScript lines) or for a crash of NVRTC, which runs
+ * in a child process (CS9003). NVRTC is loaded lazily, so
  * importing the compiler does not load native code.
  */
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import type * as NB from "@cudascript/native-bindings";
+import { rewritePtxFiles } from "@cudascript/native-bindings/ptx-files";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrModule, KernelOptions } from "../ir/nodes";
@@ -225,6 +227,12 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
       const result = yield { nvrtc, request: { source, name: programName, options: nvrtcOptions, wantCubin } };
       out.millis.nvrtc += result.millis;
       compiled.log = result.log;
+      if (result.crashed) {
+        allOk = false;
+        out.diagnostics.push(crashDiagnostic(module, g.kernels, result));
+        out.modules.push(compiled);
+        continue;
+      }
       if (!result.ok) {
         allOk = false;
         const placed = diagnosticsFromLog(result.log, module, out.cuda, programName);
@@ -269,7 +277,20 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
   return finish();
 }
 
-/** Compiles on a worker thread (the event loop stays free during NVRTC). */
+// NVRTC runs in a child process (native-bindings isolated.ts), so its crash is this diagnostic.
+function crashDiagnostic(module: IrModule, kernels: string[], result: NB.CompileResult): Diagnostic {
+  const first = module.kernels.find((k) => k.name === kernels[0]);
+  const names = kernels.map((k) => `'${k}'`).join(", ");
+  return makeDiagnostic(
+    Codes.NvrtcCrashed,
+    first?.span ?? fallbackSpan(module),
+    `${result.log} (the CUDA C++ generated for ${kernels.length === 1 ? "kernel" : "kernels"} ${names}), so nothing was compiled. ` +
+      `NVRTC runs out of stack on code nested thousands of levels deep: split long expressions into \`const\` steps, ` +
+      `and move deeply nested branches into device functions (cuda.device). If the kernel is not deeply nested, please report it.`,
+  );
+}
+
+/** Compiles in NVRTC's long-lived child process (the event loop stays free during NVRTC). */
 export async function compileModule(module: IrModule, options: CompileOptions = {}): Promise<CompileOutput> {
   const plan = compilePlan(module, options);
   let step = plan.next();
@@ -277,7 +298,7 @@ export async function compileModule(module: IrModule, options: CompileOptions = 
   return step.value;
 }
 
-/** Same as compileModule, on the calling thread. */
+/** Same as compileModule, but blocks until NVRTC (in a one-shot child process) is done. */
 export function compileModuleSync(module: IrModule, options: CompileOptions = {}): CompileOutput {
   const plan = compilePlan(module, options);
   let step = plan.next();
@@ -289,14 +310,12 @@ export function compileModuleSync(module: IrModule, options: CompileOptions = {}
  * `#line` directives name TypeScript files relative to the module (readable, and the same on every
  * machine, so cache entries are shareable), but NVRTC resolves those names against the process's
  * working directory in the PTX's `.file` table. Point each `.file` back at the real TypeScript file so
- * that `.loc` lines map to it wherever the compile ran.
+ * that `.loc` lines map to it wherever the compile ran. Every name is re-escaped for ptxas (a `"` as
+ * NVRTC writes it, or a non-ASCII character, makes the PTX invalid).
  */
 export function absolutePtxFiles(ptx: string, module: IrModule): string {
   const files = new Set<string>([module.file]);
   for (const f of [...module.kernels, ...module.deviceFunctions]) files.add(f.span.file);
   const byRelative = [...files].map((abs) => ({ abs, rel: path.relative(path.dirname(module.file), abs).split(path.sep).join("/") || path.basename(abs) }));
-  return ptx.replace(/^(\s*\.file\s+\d+\s+)"([^"]*)"/gm, (line, head: string, name: string) => {
-    const hit = byRelative.find((f) => name === f.rel || name.endsWith("/" + f.rel));
-    return hit ? `${head}"${hit.abs}"` : line;
-  });
+  return rewritePtxFiles(ptx, (name) => byRelative.find((f) => name === f.rel || name.endsWith("/" + f.rel))?.abs ?? name);
 }

@@ -88,6 +88,7 @@ export const Codes = {
   // CS9xxx — the compiler itself
   InternalError: def("CS9001", "error", "Internal compiler error"),
   NvrtcRejected: def("CS9002", "error", "NVRTC rejected the generated code"),
+  NvrtcCrashed: def("CS9003", "error", "NVRTC crashed compiling the generated code"),
 } as const;
 
 export type DiagnosticKey = keyof typeof Codes;

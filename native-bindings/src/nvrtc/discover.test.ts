@@ -99,7 +99,7 @@ test("python is only asked when every cheaper candidate was rejected", (t) => {
   assert.equal(asked, 1);
 });
 
-test("an explicit CUDASCRIPT_NVRTC that does not exist is still tried first, so its failure is reported", (t) => {
+test("an explicit CUDASCRIPT_NVRTC that does not exist is still tried first, so its failure is reported (and loading stops there)", (t) => {
   const at = tempTree(t);
   const missing = at("nowhere/libnvrtc.so.12");
   const steps = [...discoverNvrtc({ env: { CUDASCRIPT_NVRTC: missing }, systemRoot: at("sys"), homeDir: at("home"), pythonSitePackages: () => [] })];

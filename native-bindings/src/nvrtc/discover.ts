@@ -45,6 +45,8 @@ const WINDOWS_NVRTC = /^nvrtc64_\d+(_\d+)?\.dll$/;
 // file) follow, but usually resolve to the same file and are dropped as duplicates.
 const PREFERRED_SONAMES = ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2"];
 const PYTHON_TIMEOUT_MS = 3000;
+/** The reason of every step that comes from CUDASCRIPT_NVRTC (the loader does not fall back past them). */
+export const EXPLICIT_NVRTC_REASON = "environment variable CUDASCRIPT_NVRTC";
 
 /** All candidates in the order the loader should try them; see the module comment. */
 export function* discoverNvrtc(options: DiscoveryOptions = {}): Generator<NvrtcDiscoveryStep> {
@@ -83,11 +85,11 @@ export function* discoverNvrtc(options: DiscoveryOptions = {}): Generator<NvrtcD
   // "off" hides NVRTC, to exercise the no-NVRTC paths on a machine that has it.
   const explicit = env.CUDASCRIPT_NVRTC;
   if (explicit === "off") {
-    yield { kind: "miss", place: "CUDASCRIPT_NVRTC=off", reason: "environment variable CUDASCRIPT_NVRTC", why: "NVRTC disabled on purpose" };
+    yield { kind: "miss", place: "CUDASCRIPT_NVRTC=off", reason: EXPLICIT_NVRTC_REASON, why: "NVRTC disabled on purpose" };
     return;
   }
   if (explicit) {
-    const reason = "environment variable CUDASCRIPT_NVRTC";
+    const reason = EXPLICIT_NVRTC_REASON;
     if (isDirectory(explicit)) yield* inDir(explicit, reason);
     else {
       seen.add(realPathOr(explicit));

@@ -20,13 +20,6 @@ export interface NvrtcFunctions {
   ): number;
   nvrtcDestroyProgram(prog: Out<ProgramHandle>): number;
   nvrtcCompileProgram(prog: ProgramHandle, numOptions: number, options: string[] | null): number;
-  /** The same call on koffi's worker thread, so a compile does not block the event loop. */
-  nvrtcCompileProgramAsync(
-    prog: ProgramHandle,
-    numOptions: number,
-    options: string[] | null,
-    done: (err: unknown, result: number) => void,
-  ): void;
   nvrtcGetPTXSize(prog: ProgramHandle, size: Out<number>): number;
   nvrtcGetPTX(prog: ProgramHandle, buffer: Uint8Array): number;
   nvrtcGetProgramLogSize(prog: ProgramHandle, size: Out<number>): number;
@@ -60,14 +53,13 @@ export function bindNvrtc(lib: LibraryHandle): NvrtcFunctions {
       return undefined; // symbol not exported by this NVRTC version
     }
   };
-  const compile = lib.func("nvrtcCompileProgram", "int", [program, "int", "str *"]);
   return {
     nvrtcVersion: lib.func("int nvrtcVersion(_Out_ int *major, _Out_ int *minor)"),
     nvrtcGetErrorString: lib.func("const char *nvrtcGetErrorString(int result)"),
     nvrtcCreateProgram: lib.func("nvrtcCreateProgram", "int", [koffi.out(koffi.pointer(program)), "str", "str", "int", "str *", "str *"]),
     nvrtcDestroyProgram: lib.func("nvrtcDestroyProgram", "int", [koffi.inout(koffi.pointer(program))]),
-    nvrtcCompileProgram: compile,
-    nvrtcCompileProgramAsync: compile.async,
+    // Never koffi's .async: it runs native code on a 128 KiB stack (see isolated.ts).
+    nvrtcCompileProgram: lib.func("nvrtcCompileProgram", "int", [program, "int", "str *"]),
     nvrtcGetPTXSize: lib.func("nvrtcGetPTXSize", "int", [program, sizeOut]),
     nvrtcGetPTX: lib.func("nvrtcGetPTX", "int", [program, bytesOut]),
     nvrtcGetProgramLogSize: lib.func("nvrtcGetProgramLogSize", "int", [program, sizeOut]),

@@ -192,7 +192,7 @@ test("when discovery finds nothing, every place looked at is listed", (t) => {
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const load = loadNvrtc({
     discovery: {
-      env: { CUDASCRIPT_NVRTC: path.join(dir, "missing.so"), CUDA_HOME: path.join(dir, "cuda") },
+      env: { CUDA_HOME: path.join(dir, "cuda") },
       systemRoot: dir,
       homeDir: dir,
       includeLoaderSearch: false,
@@ -206,6 +206,35 @@ test("when discovery finds nothing, every place looked at is listed", (t) => {
   assert.equal(load.error.code, "CSN001");
   assert.deepEqual(
     load.error.attempts.map((a) => a.failure),
-    ["file does not exist", "directory does not exist", "python3 timed out"],
+    ["directory does not exist", "python3 timed out"],
   );
+});
+
+test("a CUDASCRIPT_NVRTC that does not load is an error naming it, even where another NVRTC would be found", (t) => {
+  if (!nvrtcOrSkip(t)) return; // so that discovery would find the system NVRTC to fall back on
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-nvrtc-"));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const notElf = path.join(dir, "libnvrtc.so.12");
+  fs.writeFileSync(notElf, "this is text, not ELF");
+  fs.mkdirSync(path.join(dir, "empty-folder"));
+  for (const [value, failure] of [
+    [path.join(dir, "missing", "libnvrtc.so.12"), /file does not exist/],
+    [notElf, /could not be loaded/],
+    [path.join(dir, "empty-folder"), /no NVRTC library in this directory/],
+  ] as const) {
+    const load = loadNvrtc({ discovery: { env: { ...process.env, CUDASCRIPT_NVRTC: value } } });
+    assert.equal(load.ok, false, `${value} must not fall back to ${load.ok ? load.nvrtc.info.path : ""}`);
+    if (load.ok) continue;
+    assert.equal(load.error.code, "CSN001");
+    assert.ok(load.error.message.startsWith(`CSN001: CUDASCRIPT_NVRTC is set to ${value}, which is not a working NVRTC library`), load.error.message);
+    assert.match(load.error.message, /unset it to let CudaScript find NVRTC itself/);
+    assert.deepEqual(load.error.attempts.map((a) => a.reason), ["environment variable CUDASCRIPT_NVRTC"]);
+    assert.match(load.error.attempts[0]!.failure, failure);
+  }
+});
+
+test("an explicit library path that does not load is an error naming it", () => {
+  const load = loadNvrtc({ path: "/definitely/not/here/libnvrtc.so.12" });
+  assert.equal(load.ok, false);
+  if (!load.ok) assert.match(load.error.message, /^CSN001: The NVRTC library \/definitely\/not\/here\/libnvrtc\.so\.12 that was asked for .* could not be used \(file does not exist\)/);
 });

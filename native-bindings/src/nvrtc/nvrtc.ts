@@ -1,11 +1,13 @@
 // High-level NVRTC: find and load the library once, compile CUDA C++ to PTX (and CUBIN).
 // Loading never throws: a missing or broken NVRTC comes back as NvrtcUnavailable (CSN001).
+// Compiles run in a child process (isolated.ts): a crash of NVRTC is a result, not the end of ours.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { koffi, type LibraryHandle } from "../koffi";
-import { discoverNvrtc, findBuiltinsNextTo, type DiscoveryOptions } from "./discover";
+import { discoverNvrtc, EXPLICIT_NVRTC_REASON, findBuiltinsNextTo, type DiscoveryOptions } from "./discover";
 import { bindNvrtc, type NvrtcFunctions, type Out, type ProgramHandle } from "./ffi";
+import { compileInChild, compileInChildSync, type NvrtcCrash } from "./isolated";
 import { NvrtcUnavailable, type NvrtcAttempt } from "./unavailable";
 
 export interface NvrtcVersion {
@@ -50,7 +52,9 @@ export interface CompileResult {
   errorCode?: string;
   /** Name expression → lowered (mangled) name, when nameExpressions were given. */
   loweredNames?: Record<string, string>;
-  /** Wall time of the whole call: create, compile, fetch outputs. */
+  /** Set when the process NVRTC ran in crashed (errorCode "NVRTC_CRASHED"): no log or output. */
+  crashed?: NvrtcCrash;
+  /** Wall time of the whole call: create, compile, fetch outputs (and the child process's round trip). */
   millis: number;
 }
 
@@ -77,8 +81,25 @@ export class Nvrtc {
     return this.info.supportedArchs.includes(cc);
   }
 
-  /** Compiles on the calling thread (~70-150 ms for a small kernel). */
+  /**
+   * Compiles in a one-shot child process and waits for it (~70-150 ms of NVRTC for a small kernel,
+   * plus starting the child). A crash of NVRTC comes back as `crashed`.
+   */
   compile(req: CompileRequest): CompileResult {
+    return compileInChildSync(this.info.path, req);
+  }
+
+  /** Compiles in this library's long-lived child process; the event loop stays free. */
+  compileAsync(req: CompileRequest): Promise<CompileResult> {
+    return compileInChild(this.info.path, req);
+  }
+
+  /**
+   * Compiles on the calling thread, with nothing between NVRTC and this process: a crash of NVRTC
+   * (e.g. a stack overflow on deeply nested code, with koffi's 2 MiB default stack) kills it. Only
+   * for the compile child, and tests that check NVRTC's output.
+   */
+  compileInProcess(req: CompileRequest): CompileResult {
     const start = performance.now();
     const created = this.createProgram(req);
     if ("failure" in created) return { ...created.failure, millis: performance.now() - start };
@@ -88,25 +109,6 @@ export class Nvrtc {
     } finally {
       this.fns.nvrtcDestroyProgram([created.handle]);
     }
-  }
-
-  /** Same as compile, but the compile step runs on a worker thread and leaves the event loop free. */
-  compileAsync(req: CompileRequest): Promise<CompileResult> {
-    const start = performance.now();
-    const created = this.createProgram(req);
-    if ("failure" in created) return Promise.resolve({ ...created.failure, millis: performance.now() - start });
-    return new Promise((resolve, reject) => {
-      this.fns.nvrtcCompileProgramAsync(created.handle, req.options.length, optionList(req.options), (err, rc) => {
-        try {
-          if (err) reject(err instanceof Error ? err : new Error(String(err)));
-          else resolve(this.collect(created.handle, rc, req, start));
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        } finally {
-          this.fns.nvrtcDestroyProgram([created.handle]);
-        }
-      });
-    });
   }
 
   /** The name NVRTC gives a result code, e.g. "NVRTC_ERROR_COMPILATION". */
@@ -215,12 +217,22 @@ export function forgetNvrtcLoadFailures(): void {
 
 function loadExactly(libraryPath: string): NvrtcLoad {
   const attempt = tryLoad(libraryPath, "path given to loadNvrtc");
-  return "nvrtc" in attempt ? { ok: true, nvrtc: attempt.nvrtc } : { ok: false, error: new NvrtcUnavailable([attempt]) };
+  if ("nvrtc" in attempt) return { ok: true, nvrtc: attempt.nvrtc };
+  const summary =
+    `The NVRTC library ${libraryPath} that was asked for (--nvrtc, the cudascript.nvrtcPath setting, or the nvrtcPath option) ` +
+    `could not be used (${attempt.failure}), so CUDA C++ cannot be compiled to PTX. Give the path of a libnvrtc.so, or leave it out to let CudaScript find NVRTC itself.`;
+  return { ok: false, error: new NvrtcUnavailable([attempt], summary) };
 }
 
 function loadDiscovered(discovery?: DiscoveryOptions): NvrtcLoad {
   const attempts: NvrtcAttempt[] = [];
+  // A CUDASCRIPT_NVRTC that does not load is an error, not a hint: using another NVRTC instead would
+  // hide the mistake (and compile with a version the user did not ask for).
+  const explicit = (discovery?.env ?? process.env).CUDASCRIPT_NVRTC;
+  const explicitFailed = () => ({ ok: false as const, error: new NvrtcUnavailable(attempts, explicitFailureSummary(explicit!)) });
   for (const step of discoverNvrtc(discovery)) {
+    const fromExplicit = step.reason === EXPLICIT_NVRTC_REASON && explicit !== "off";
+    if (!fromExplicit && attempts.length > 0 && attempts.every((a) => a.reason === EXPLICIT_NVRTC_REASON)) return explicitFailed();
     if (step.kind === "miss") {
       attempts.push({ place: step.place, reason: step.reason, failure: step.why });
       continue;
@@ -229,7 +241,15 @@ function loadDiscovered(discovery?: DiscoveryOptions): NvrtcLoad {
     if ("nvrtc" in attempt) return { ok: true, nvrtc: attempt.nvrtc };
     attempts.push(attempt);
   }
+  if (explicit && explicit !== "off" && attempts.every((a) => a.reason === EXPLICIT_NVRTC_REASON)) return explicitFailed();
   return { ok: false, error: new NvrtcUnavailable(attempts) };
+}
+
+function explicitFailureSummary(value: string): string {
+  return (
+    `CUDASCRIPT_NVRTC is set to ${value}, which is not a working NVRTC library, so CUDA C++ cannot be compiled to PTX. ` +
+    `Point it at a libnvrtc.so (or the folder that holds one), or unset it to let CudaScript find NVRTC itself.`
+  );
 }
 
 function tryLoad(libraryPath: string, reason: string): { nvrtc: Nvrtc } | NvrtcAttempt {

@@ -143,11 +143,19 @@ export function doctorReport(): DoctorReport {
       nvrtc = { ok: true, path: i.path, version: `${i.version.major}.${i.version.minor}`, supportedArchs: i.supportedArchs.map((a) => `sm_${a}`), reason: i.reason };
     } else {
       nvrtc = { ok: false, message: load.error.message.split("\n")[0]!.replace(/^CSN001: /, "") };
-      problems.push({
-        part: "nvrtc",
-        problem: `NVRTC not found: kernels cannot be compiled to PTX${probe.ok ? ", so they cannot run on the GPU" : " (needed for the GPU backend, `cudascript compile` and register counts)"}`,
-        fix: nb.NVRTC_INSTALL_HINT,
-      });
+      const explicit = process.env.CUDASCRIPT_NVRTC;
+      const consequence = `kernels cannot be compiled to PTX${probe.ok ? ", so they cannot run on the GPU" : " (needed for the GPU backend, `cudascript compile` and register counts)"}`;
+      if (explicit && explicit !== "off") {
+        // The user chose a library: say that one is the problem, not that NVRTC is missing.
+        const why = load.error.attempts.filter((a) => a.reason === "environment variable CUDASCRIPT_NVRTC").map((a) => `${a.place}: ${a.failure}`).join("; ");
+        problems.push({
+          part: "nvrtc",
+          problem: `CUDASCRIPT_NVRTC=${explicit} is not a working NVRTC library (${why}): ${consequence}`,
+          fix: "point CUDASCRIPT_NVRTC at a libnvrtc.so (or the folder that holds one), or unset it to let CudaScript find NVRTC itself",
+        });
+      } else {
+        problems.push({ part: "nvrtc", problem: `NVRTC not found: ${consequence}`, fix: nb.NVRTC_INSTALL_HINT });
+      }
     }
   } catch (e) {
     nvrtc = { ok: false, message: (e as Error).message };
