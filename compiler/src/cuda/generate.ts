@@ -799,8 +799,9 @@ class FunctionGen {
       case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
         return call(`${e.name}${f}`, t);
       case "round":
-        // JavaScript's Math.round: halves round up (toward +infinity).
-        return call(`floor${f}`, [bin(args[0]!, "+", { t: d === "f32" ? "0.5f" : "0.5", p: P.primary }, P.add).t]);
+        // JavaScript's Math.round, exactly (floor(x + 0.5) is wrong where x + 0.5 rounds: see the helper).
+        this.m.helpers.add("round");
+        return call("cs_round", t);
       case "abs":
         return call(isFloat(d) ? `fabs${f}` : "abs", t);
       case "min":
