@@ -347,7 +347,8 @@ class FunctionGen {
         return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
       }
       case "print": {
-        const args = s.args.map((a) => this.expr(a).t);
+        // A bool argument (its conversion is %s) prints as JavaScript prints it.
+        const args = s.args.map((a) => (a.type.kind === "scalar" && a.type.dtype === "bool" ? `(${this.expr(a).t}) ? "true" : "false"` : this.expr(a).t));
         return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
       }
       case "block":
