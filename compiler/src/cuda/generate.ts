@@ -381,7 +381,10 @@ class FunctionGen {
     }
     this.arrays.set(s.v.id, { kind: "static", name, dtype: at.dtype, rank: at.rank, shape });
     const dims = shape.map((n) => `[${n}]`).join("");
-    this.emit(`${at.space === "shared" ? "__shared__ " : ""}${et} ${name}${dims};`, s.span);
+    // Local arrays start zeroed, as in the simulator and in plain TypeScript (a new typed array): a C
+    // array would hold whatever the thread's stack held (docs/kernel-language.md, "Local arrays").
+    // Shared arrays cannot have initialisers; reading an unwritten shared element is the sanitizer's job.
+    this.emit(at.space === "shared" ? `__shared__ ${et} ${name}${dims};` : `${et} ${name}${dims} = {};`, s.span);
   }
 
   private assignText(s: IR.AssignStmt): string {
