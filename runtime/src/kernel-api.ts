@@ -19,6 +19,12 @@ export type LaunchDim = number | readonly [number] | readonly [number, number] |
 export interface JitOptions {
   /** Allow fast, less precise math (`--use_fast_math`), like Numba's `fastmath=True`. */
   fastmath?: boolean;
+  /**
+   * Let the compiler fuse `a * b + c` into one fused multiply-add (one rounding instead of two): faster,
+   * but results then differ from the simulator and plain TypeScript in the last bit. Off by default;
+   * implied by `fastmath`. `cuda.fma(a, b, c)` is always fused.
+   */
+  fma?: boolean;
   /** Cap registers per thread (`--maxrregcount`), like Numba's `max_registers`. */
   maxRegisters?: number;
   /** Emit line information so profilers map PTX back to TypeScript lines. */

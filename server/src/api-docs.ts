@@ -40,7 +40,7 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
     numba: "from numba import cuda",
   },
   jit: {
-    signature: "cuda.jit(fn: (...args) => void, options?: { fastmath?, maxRegisters?, lineinfo?, debug?, cache? }): Kernel",
+    signature: "cuda.jit(fn: (...args) => void, options?: { fastmath?, fma?, maxRegisters?, lineinfo?, debug?, cache? }): Kernel",
     doc: "Compiles `fn` as a kernel. Parameters are typed arrays (global memory) or annotated scalars (`f32`, `i32`, …); a kernel returns nothing. Launch it from host code with `kernel.launch(grid, block, { sharedMem? })(...args)`.",
     cuda: "__global__ void name(...)",
     numba: "@cuda.jit (options: fastmath=, max_registers=, lineinfo=, debug=, cache=)",

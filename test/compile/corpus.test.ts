@@ -5,11 +5,23 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { assemblePtx, parseKernelResources } from "@cudascript/native-bindings";
 import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
-import { compileModule, generateCuda, KernelChecker, type IrModule } from "@cudascript/compiler";
+import { compileModule, generateCuda, KernelChecker, unexpectedContractions, type CompileOutput, type IrModule } from "@cudascript/compiler";
+
+/** "13.0" from `ptxas --version` ("Cuda compilation tools, release 13.0, …"). */
+function ptxasRelease(ptxas: string): string | undefined {
+  return /release (\d+\.\d+)/.exec(spawnSync(ptxas, ["--version"], { encoding: "utf8" }).stdout ?? "")?.[1];
+}
+
+/** Kernels of a compile whose PTX fuses a * b + c although they neither opt in nor call cuda.fma (should be none). */
+function contractedKernels(m: IrModule, r: CompileOutput): string[] {
+  const symbol = new Map(r.cuda.kernels.map((k) => [k.name, k.symbol]));
+  return unexpectedContractions(m, r.modules.map((x) => ({ ptx: x.ptx ?? "" })), (k) => symbol.get(k)!).map((x) => `${x.kernel}: ${x.fmas} fma.rn`);
+}
 
 const CORPUS = path.resolve(__dirname, "../../corpus/valid");
 const files = fs
@@ -64,6 +76,7 @@ for (const f of files) {
     const ptxOnly = await compileModule(m, { arch: "compute_80", cache: false });
     assert.ok(ptxOnly.ok, ptxOnly.diagnostics.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
     assert.equal(ptxOnly.modules.length, 1, "all kernels of the file in one NVRTC program");
+    assert.deepEqual(contractedKernels(m, ptxOnly), [], "no FMA contraction in kernels that do not opt in");
     const r = await compileModule(m, { arch: "sm_80", resources: true, cache: false });
     assert.ok(r.ok, r.diagnostics.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
     assert.equal(r.ptx, ptxOnly.ptx, "compute_80 and sm_80 compiles give the same PTX");
@@ -73,8 +86,12 @@ for (const f of files) {
       assert.ok(run.ok, `ptxas -arch=${arch}: ${run.stderr}`);
       if (arch !== "sm_80") continue;
       const standalone = new Map(parseKernelResources(run.stderr).map((k) => [k.name, k.registers]));
+      // The same ptxas release allocates the same registers; another release (the standalone ptxas can be
+      // newer than NVRTC's, e.g. 13.0 beside NVRTC 11.8) may differ by a register or two.
+      const slack = ptxasRelease(ptxas) === r.nvrtcVersion ? 0 : 2;
       for (const k of r.cuda.kernels) {
-        assert.equal(standalone.get(k.symbol), r.resources.get(k.name)!.registers, `${k.name}: ptxas -v vs NVRTC -Xptxas -v`);
+        const diff = Math.abs(standalone.get(k.symbol)! - r.resources.get(k.name)!.registers);
+        assert.ok(diff <= slack, `${k.name}: ptxas -v ${standalone.get(k.symbol)} vs NVRTC -Xptxas -v ${r.resources.get(k.name)!.registers} (ptxas ${ptxasRelease(ptxas)}, NVRTC ${r.nvrtcVersion})`);
       }
     }
   });
@@ -100,7 +117,7 @@ function exampleFiles(dir: string): string[] {
   });
 }
 for (const file of exampleFiles(EXAMPLES)) {
-  test(`example ${path.relative(EXAMPLES, file)} compiles and assembles for sm_80`, async (t) => {
+  test(`example ${path.relative(EXAMPLES, file)} compiles without FMA contraction and assembles for sm_80`, async (t) => {
     const check = checker.checkFile(file);
     assert.deepEqual(check.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.span.line}: ${d.message}`), []);
     if (check.module.kernels.length === 0) return;
@@ -109,6 +126,7 @@ for (const file of exampleFiles(EXAMPLES)) {
     if (!ptxas) return;
     const r = await compileModule(check.module, { arch: "sm_80", cache: false });
     assert.ok(r.ok, r.diagnostics.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
+    assert.deepEqual(contractedKernels(check.module, r), [], "no FMA contraction in kernels that do not opt in");
     for (const m of r.modules) {
       const run = assemblePtx(ptxas, m.ptx!, "sm_80");
       assert.ok(run.ok, run.stderr);

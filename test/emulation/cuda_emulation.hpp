@@ -12,7 +12,8 @@
 //
 // Not emulated: the GPU's weak memory ordering, warp divergence/independent scheduling subtleties,
 // partial-mask warp operations (every lane of a warp must take part, as the corpus kernels do), and
-// fast-math/FMA contraction (the host computes each f32 operation separately, hence the tolerances).
+// fast math. FMA contraction is replayed by the build flags (harness.ts: -ffp-contract=off like the
+// GPU's default --fmad=false, -ffp-contract=fast -mfma where a kernel opts in).
 #pragma once
 #define CUDASCRIPT_EMULATION 1
 

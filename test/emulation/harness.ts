@@ -77,7 +77,7 @@ const CXXFLAGS = ["-std=c++20", "-O1", "-pthread"];
 export function buildPrecompiledHeader(gxx: string, dir: string): boolean {
   const header = path.join(dir, "cuda_emulation.hpp");
   fs.copyFileSync(path.join(EMULATION_DIR, "cuda_emulation.hpp"), header);
-  const r = spawnSync(gxx, [...CXXFLAGS, "-x", "c++-header", header, "-o", `${header}.gch`], { encoding: "utf8" });
+  const r = spawnSync(gxx, [...CXXFLAGS, "-ffp-contract=off", "-x", "c++-header", header, "-o", `${header}.gch`], { encoding: "utf8" });
   return !r.error && r.status === 0;
 }
 
@@ -88,8 +88,29 @@ export interface BuildResult {
   millis: number;
 }
 
+/** True when this CPU has fused multiply-add instructions (x86 FMA3), so `-mfma` code can run here. */
+export function cpuHasFma(): boolean {
+  try {
+    return /^flags\s*:.*\bfma\b/m.test(fs.readFileSync("/proc/cpuinfo", "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The floating-point contraction the GPU build of `gen` gets, replayed on the CPU: NVRTC runs with
+ * `--fmad=false` unless a kernel opts in (`fma` or `fastmath`), so the emulation is built with
+ * `-ffp-contract=off`, or, when some kernel of the file opts in, with `-ffp-contract=fast -mfma -O2` (g++
+ * then fuses `a * b + c` like NVVM does; a file mixing both kinds of kernel replays all with fusion).
+ * `force` overrides the choice. GCC forms FMAs only from -O2 (its widening-multiply pass), hence -O2.
+ */
+export function contractionFlags(gen: GeneratedCuda, force?: "off" | "fast"): string[] {
+  const mode = force ?? (gen.kernels.some((k) => k.options.fma || k.options.fastmath) ? "fast" : "off");
+  return mode === "fast" ? ["-ffp-contract=fast", "-mfma", "-O2"] : ["-ffp-contract=off"];
+}
+
 /** Compiles `<dir>/<name>.cu` + driver with g++ (asynchronously, so two builds can overlap). */
-export function buildDriver(gxx: string, dir: string, name: string, gen: GeneratedCuda): Promise<BuildResult> {
+export function buildDriver(gxx: string, dir: string, name: string, gen: GeneratedCuda, contraction?: "off" | "fast"): Promise<BuildResult> {
   const cu = path.join(dir, `${name}.cu`);
   const driver = path.join(dir, `${name}_driver.cpp`);
   const binary = path.join(dir, `${name}_emulated`);
@@ -97,7 +118,7 @@ export function buildDriver(gxx: string, dir: string, name: string, gen: Generat
   fs.writeFileSync(driver, driverSource(gen, cu));
   const start = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(gxx, [...CXXFLAGS, "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable", `-I${dir}`, `-I${EMULATION_DIR}`, driver, "-o", binary]);
+    const child = spawn(gxx, [...CXXFLAGS, ...contractionFlags(gen, contraction), "-Wall", "-Wno-unused-variable", "-Wno-unused-but-set-variable", `-I${dir}`, `-I${EMULATION_DIR}`, driver, "-o", binary]);
     let log = "";
     child.stdout.on("data", (d: Buffer) => (log += d.toString()));
     child.stderr.on("data", (d: Buffer) => (log += d.toString()));

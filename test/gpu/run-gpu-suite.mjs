@@ -6,6 +6,11 @@
  * exactly for integer outputs, within the case's tolerance for floats. PTX JIT errors are printed
  * with the JIT log; GPU kernel time comes from CUDA events recorded around each launch.
  *
+ * Every example (examples/*.ts with kernels) is compiled and loaded the same way and, on a real GPU,
+ * run as a program (`cudascript run --backend gpu`), which must pass its own bit-exact check against
+ * plain TypeScript. For every file, the PTX is audited: no kernel that neither opts into contraction
+ * (`fma: true`, `fastmath: true`) nor calls `cuda.fma` may contain a `fma.rn` (docs/gpu.md).
+ *
  * Without a GPU it prints why and exits 0 (skipped). Each corpus file runs in a child process of its
  * own, so that a kernel fault (a sticky CUDA error that ends the process's CUDA context) fails that
  * file only.
@@ -29,6 +34,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..", "..");
 const require = createRequire(import.meta.url);
 const VALID = path.join(REPO, "test", "corpus", "valid");
+const EXAMPLES = path.join(REPO, "examples");
 const CHILD_TIMEOUT_MS = Number(process.env.CUDASCRIPT_GPU_SUITE_TIMEOUT_MS ?? 600_000);
 
 const USAGE = `Usage: node test/gpu/run-gpu-suite.mjs [--filter NAME] [--device N] [--double] [--no-build] [--verbose]`;
@@ -93,12 +99,13 @@ async function runParent() {
   const files = fs
     .readdirSync(VALID)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".ref.ts"))
-    .filter((f) => !opts.filter || f.includes(opts.filter))
-    .sort();
+    .sort()
+    .concat(exampleFiles())
+    .filter((f) => !opts.filter || f.includes(opts.filter));
   const probe = cu.probeCuda();
   if (!probe.ok) {
     const why = probe.message.split("\n")[0].replace(/^CSD00\d: /, "");
-    console.log(`no GPU: skipping the real-GPU suite (${files.length} corpus files would run on the GPU and be compared with the simulator).`);
+    console.log(`no GPU: skipping the real-GPU suite (${files.length} corpus files and examples would run on the GPU and be compared with the simulator).`);
     console.log(`  why: ${why}`);
     console.log("  Run it on a machine with an NVIDIA GPU and its driver ('npx cudascript doctor' shows what is missing), or with --double to check it against the libcuda test double.");
     return 0;
@@ -118,7 +125,7 @@ async function runParent() {
   const v = probe.driverVersion;
   const nv = nvrtc.nvrtc.info.version;
   console.log(
-    `Real-GPU suite: ${files.length} corpus files on GPU ${device}: ${d.name} (${d.arch}, ${(d.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB), ` +
+    `Real-GPU suite: ${files.length} corpus files and examples on GPU ${device}: ${d.name} (${d.arch}, ${(d.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB), ` +
       `driver CUDA ${v.major}.${v.minor}, NVRTC ${nv.major}.${nv.minor}${probe.driver.info.isTestDouble ? ` — the libcuda TEST DOUBLE: kernels do not run${opts.compareSimulator ? "" : ", outputs are compared with the uploaded inputs"}` : ""}`,
   );
   console.log("");
@@ -129,6 +136,15 @@ async function runParent() {
     printFile(r);
   }
   return summary(results, probe.driver.info.isTestDouble && !opts.compareSimulator);
+}
+
+/** Examples with kernels, as "examples/NAME.ts". */
+function exampleFiles() {
+  return fs
+    .readdirSync(EXAMPLES)
+    .filter((f) => f.endsWith(".ts") && /cuda\.jit\(/.test(fs.readFileSync(path.join(EXAMPLES, f), "utf8")))
+    .sort()
+    .map((f) => `examples/${f}`);
 }
 
 function runFileInChild(file, device) {
@@ -169,8 +185,10 @@ function ms(x) {
 
 function printFile(r) {
   const ok = !r.error && r.cases.every((c) => c.status === "ok");
-  console.log(`${ok ? "ok  " : "FAIL"} ${r.file}${r.compile ? `  (PTX ${r.compile.target} from ${r.compile.source}, load ${ms(r.compile.loadMillis)})` : ""}`);
+  const fusion = r.compile?.unexpectedFma ? (r.compile.unexpectedFma.length ? ", UNEXPECTED FMA CONTRACTION" : ", no FMA contraction") : "";
+  console.log(`${ok ? "ok  " : "FAIL"} ${r.file}${r.compile ? `  (PTX ${r.compile.target} from ${r.compile.source}, load ${ms(r.compile.loadMillis)}${fusion})` : ""}`);
   if (r.error) console.log(indent(r.error, "       "));
+  if (r.note) console.log(indent(r.note, "       "));
   for (const c of r.cases) {
     const t = c.gpuMillis !== undefined ? `GPU ${ms(c.gpuMillis)} (events; ${c.launches} launch${c.launches === 1 ? "" : "es"}), simulator ${ms(c.simMillis)}` : "";
     if (c.status === "ok") {
@@ -218,8 +236,10 @@ async function runChild(file) {
     const { useBackend } = require(path.join(REPO, "runtime", "dist", "host", "device.js"));
     const { GpuBackend } = require(path.join(REPO, "runtime", "dist", "gpu", "backend.js"));
     const { SimulatorBackend } = require(path.join(REPO, "runtime", "dist", "simulator", "backend.js"));
-    const artifact = compileFile(path.join(VALID, file));
-    const { cases } = require(path.join(REPO, "test", "dist", "corpus", "valid", file.replace(/\.ts$/, ".ref.js")));
+    const { unexpectedContractions } = require(path.join(REPO, "compiler", "dist", "index.js"));
+    const isExample = file.startsWith("examples/");
+    const artifact = compileFile(isExample ? path.join(REPO, file) : path.join(VALID, file));
+    const { cases } = isExample ? { cases: [] } : require(path.join(REPO, "test", "dist", "corpus", "valid", file.replace(/\.ts$/, ".ref.js")));
     gpu = new GpuBackend({ cache: true });
     sim = new SimulatorBackend("simulator");
     // With the double no kernel runs: compare with the uploaded inputs, unless --compare-simulator
@@ -237,6 +257,11 @@ async function runChild(file) {
     gpu.loadModule(artifact);
     const loaded = gpu.loaded(artifact);
     result.compile = { target: loaded.compiled.target, source: loaded.compiled.source, loadMillis: performance.now() - t0, jitInfo: loaded.jitInfo.join("\n") };
+    // Every backend rounds a * b + c twice unless the kernel opts into contraction: audit the PTX.
+    const unexpected = unexpectedContractions(artifact.ir, loaded.compiled.modules, (k) => loaded.compiled.kernels.get(k).symbol);
+    result.compile.unexpectedFma = unexpected.map((u) => `${u.kernel} (${u.fmas} fma.rn)`);
+    if (unexpected.length) result.error = `FMA contraction in kernels that do not opt into it (fma: true / fastmath: true) nor call cuda.fma: ${result.compile.unexpectedFma.join(", ")}`;
+    if (isExample) runExample(file, isDouble, result);
 
     const toDevice = (v) => {
       if (typeof v === "number" || typeof v === "boolean") return v;
@@ -324,6 +349,21 @@ async function runChild(file) {
     }
   }
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`, () => process.exit(0));
+}
+
+/** An example is a program with its own bit-exact check: on a GPU it must exit 0; the double runs no kernels. */
+function runExample(file, isDouble, result) {
+  if (isDouble) {
+    result.note = "not run as a program on the double (its kernels would not execute)";
+    return;
+  }
+  const entry = { name: "runs on the GPU and passes its own check against plain TypeScript", launches: 0 };
+  result.cases.push(entry);
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, [path.join(REPO, "runtime", "bin", "cudascript.js"), "run", file, "--backend", "gpu"], { cwd: REPO, encoding: "utf8", timeout: CHILD_TIMEOUT_MS });
+  entry.gpuWallMillis = performance.now() - t0;
+  entry.status = run.status === 0 ? "ok" : "mismatch";
+  if (run.status !== 0) entry.detail = `exit ${run.status ?? run.signal}:\n${(run.stdout + run.stderr).trim()}`;
 }
 
 function describeError(e) {

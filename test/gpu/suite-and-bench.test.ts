@@ -18,7 +18,7 @@ describe("npm run test:gpu and bench/launch.mjs", () => {
     const env = childEnv("off");
     const suite = runNode([SUITE, "--no-build"], env);
     assert.equal(suite.code, 0, suite.all);
-    assert.match(suite.out, /^no GPU: skipping the real-GPU suite \(\d+ corpus files would run on the GPU and be compared with the simulator\)\./);
+    assert.match(suite.out, /^no GPU: skipping the real-GPU suite \(\d+ corpus files and examples would run on the GPU and be compared with the simulator\)\./);
     assert.match(suite.out, /why: /);
     const bench = runNode([BENCH], env);
     assert.equal(bench.code, 0, bench.all);
@@ -29,8 +29,9 @@ describe("npm run test:gpu and bench/launch.mjs", () => {
     if (!doublePathOrSkip(t) || !nvrtcOrSkip(t)) return;
     const r = runNode([SUITE, "--double", "--no-build", "--filter", "s"], childEnv(undefined), 300_000);
     assert.equal(r.code, 0, r.all);
-    assert.match(r.out, /^Real-GPU suite: \d+ corpus files on GPU 0: CudaScript Test Double \(sm_80/);
-    assert.match(r.out, /^ok {3}saxpy\.ts {2}\(PTX compute_80 from (nvrtc|cache)/m);
+    assert.match(r.out, /^Real-GPU suite: \d+ corpus files and examples on GPU 0: CudaScript Test Double \(sm_80/);
+    assert.match(r.out, /^ok {3}saxpy\.ts {2}\(PTX compute_80 from (nvrtc|cache), load [^,]+, no FMA contraction\)/m);
+    assert.match(r.out, /^ok {3}examples\/saxpy\.ts {2}\(PTX compute_80 from (nvrtc|cache), load [^,]+, no FMA contraction\)\n {7}not run as a program on the double/m);
     assert.match(r.out, /ok {3}saxpy n=1000, block=128, partial last block {2}— GPU 1\.00 ms \(events; 1 launch\), simulator/);
     assert.match(r.out, /^(\d+)\/\1 cases agree \(double: copies round-trip, launches issued; kernels not run\); 0 mismatched, 0 errors, 0 files failed to run/m);
   });
@@ -42,7 +43,9 @@ describe("npm run test:gpu and bench/launch.mjs", () => {
     assert.match(r.out, /^FAIL saxpy\.ts/m);
     assert.match(r.out, /DIFF saxpy n=1000, block=128, partial last block/);
     assert.match(r.out, /GPU ≠ simulator:\n {12}out: 1000 of 1000 elements differ \(tolerance 0\.000001 \+ 0\.00001·\|expected\|\): \[0\] = 0, expected /);
-    assert.match(r.out, /0\/4 cases agree/);
+    // The example runs as a program too (only plain --double skips that): its own check fails on the double.
+    assert.match(r.out, /^FAIL examples\/saxpy\.ts .*\n {7}DIFF runs on the GPU and passes its own check against plain TypeScript\n {12}exit 1:/m);
+    assert.match(r.out, /0\/5 cases agree/);
   });
 
   it("bench/launch.mjs --double --quick runs every measurement, labelled as double numbers", (t) => {

@@ -6,6 +6,7 @@ import { ptxFiles } from "@cudascript/native-bindings/ptx-files";
 import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { compileModule, compileModuleSync, nvrtcOptionsFor, parseComputeCapability } from "./compile";
+import { kernelsAllowedToFuse, unexpectedContractions } from "./contraction";
 
 function moduleOf(body: string): IrModule {
   const r = checkKernel(body);
@@ -21,7 +22,8 @@ const SAXPY = `export const saxpy = cuda.jit((a: f32, x: Float32Array, y: Float3
 });`;
 
 test("options map to NVRTC flags", () => {
-  assert.deepEqual(nvrtcOptionsFor("compute_80", {}, false), ["--gpu-architecture=compute_80"]);
+  assert.deepEqual(nvrtcOptionsFor("compute_80", {}, false), ["--gpu-architecture=compute_80", "--fmad=false"]);
+  assert.deepEqual(nvrtcOptionsFor("compute_80", { fma: true }, false), ["--gpu-architecture=compute_80", "--fmad=true"]);
   assert.deepEqual(nvrtcOptionsFor("sm_90", { fastmath: true, maxRegisters: 32, lineinfo: true, debug: true }, true), [
     "--gpu-architecture=sm_90",
     "--use_fast_math",
@@ -34,6 +36,38 @@ test("options map to NVRTC flags", () => {
   assert.equal(parseComputeCapability("compute_90"), 90);
   assert.equal(parseComputeCapability("86"), 86);
   assert.equal(parseComputeCapability("sm_9x"), undefined);
+});
+
+test("a * b + c is not contracted into fma.rn unless the kernel opts in (fma or fastmath) or calls cuda.fma", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxOf = (options: string, body = "out[i] = a * x[i] + y[i];") =>
+    compileModuleSync(
+      moduleOf(`export const k = cuda.jit((a: f32, x: Float32Array, y: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) { ${body} }
+}${options});`),
+      { cache: false },
+    ).ptx!;
+  assert.doesNotMatch(ptxOf(""), /\bfma\.rn\./, "default: each f32 operation rounded on its own, as in TypeScript");
+  assert.match(ptxOf(", { fma: true }"), /\bfma\.rn\.f32/);
+  assert.match(ptxOf(", { fastmath: true }"), /\bfma\.rn\.(ftz\.)?f32/);
+  assert.match(ptxOf("", "out[i] = cuda.fma(a, x[i], y[i]);"), /\bfma\.rn\.f32/, "cuda.fma stays a fused multiply-add");
+});
+
+test("the contraction audit flags fma.rn in kernels that do not opt in, and only there", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const kernels = (opt: string) => `export const plain = cuda.jit((a: f32, x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) { x[i] = a * x[i] + 1; } }${opt});
+const twice = cuda.device((a: f32, b: f32, c: f32): f32 => cuda.fma(a, b, c));
+export const explicit = cuda.jit((a: f32, x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) { x[i] = twice(a, x[i], 1); } });
+export const expo = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) { x[i] = Math.exp(x[i]); } });`;
+  const plainModule = moduleOf(kernels(""));
+  assert.deepEqual([...kernelsAllowedToFuse(plainModule)].sort(), ["explicit", "expo"], "cuda.fma through a device function; libdevice's expf");
+  const ok = compileModuleSync(plainModule, { cache: false });
+  assert.deepEqual(unexpectedContractions(plainModule, ok.modules.map((m) => ({ ptx: m.ptx! })), (k) => k), []);
+  // The PTX of the same kernel compiled with contraction, audited as if it had not opted in: flagged.
+  const fused = compileModuleSync(moduleOf(kernels(", { fma: true }")), { cache: false });
+  const leaked = unexpectedContractions(plainModule, fused.modules.map((m) => ({ ptx: m.ptx! })), (k) => k);
+  assert.deepEqual(leaked.map((l) => l.kernel), ["plain"]);
 });
 
 test("without NVRTC: ok false, nvrtcUnavailable with install advice, the CUDA C++ still produced, no throw", async () => {
@@ -56,7 +90,7 @@ test("async and sync compiles give the same PTX; resources name each kernel", as
   assert.equal(a.ptx, s.ptx);
   assert.match(a.ptx!, /\.visible \.entry saxpy\(/);
   assert.equal(a.modules.length, 1);
-  assert.deepEqual(a.modules[0]!.nvrtcOptions, ["--gpu-architecture=sm_80", "--ptxas-options=-v"]);
+  assert.deepEqual(a.modules[0]!.nvrtcOptions, ["--gpu-architecture=sm_80", "--fmad=false", "--ptxas-options=-v"]);
   const res = a.resources.get("saxpy");
   assert.ok(res && res.registers > 0 && res.registers <= 16, JSON.stringify(res));
   assert.equal(res.spillStores, 0);
@@ -68,7 +102,7 @@ test("cubin on request (real arch); PTX for compute_XX otherwise", async (t) => 
   if (!nvrtcOrSkip(t)) return;
   const m = moduleOf(SAXPY);
   const plain = await compileModule(m, { cache: false, arch: "compute_80" });
-  assert.deepEqual(plain.modules[0]!.nvrtcOptions, ["--gpu-architecture=compute_80"]);
+  assert.deepEqual(plain.modules[0]!.nvrtcOptions, ["--gpu-architecture=compute_80", "--fmad=false"]);
   assert.equal(plain.cubin, undefined);
   const withCubin = await compileModule(m, { cache: false, emit: ["ptx", "cubin"] });
   assert.ok(withCubin.cubin && withCubin.cubin.length > 100);
@@ -85,9 +119,9 @@ export const capped = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if
   assert.deepEqual(
     r.modules.map((x) => [x.kernels, x.nvrtcOptions.slice(1)]),
     [
-      [["saxpy"], ["--ptxas-options=-v"]],
+      [["saxpy"], ["--fmad=false", "--ptxas-options=-v"]],
       [["fast"], ["--use_fast_math", "--ptxas-options=-v"]],
-      [["capped"], ["--maxrregcount=24", "--ptxas-options=-v"]],
+      [["capped"], ["--fmad=false", "--maxrregcount=24", "--ptxas-options=-v"]],
     ],
   );
   assert.match(r.modules[1]!.ptx!, /ex2\.approx\.ftz\.f32/, "fast math in the fastmath kernel");

@@ -1,7 +1,7 @@
 /**
  * The compile API: IR module → CUDA C++ → (NVRTC) → PTX / CUBIN / per-kernel resources, with an
  * on-disk cache. All kernels of a file compile in one NVRTC program, except that kernels whose
- * options (fastmath, maxRegisters, lineinfo, debug) differ need different NVRTC command lines: each
+ * options (fastmath, fma, maxRegisters, lineinfo, debug) differ need different NVRTC command lines: each
  * such group is its own program and its own PTX module (NVRTC 11.8 has no per-kernel `__maxnreg__`).
  *
  * Never throws for a missing NVRTC (ok: false, nvrtcUnavailable set, `cuda` still produced), for
@@ -104,11 +104,12 @@ function groupKernels(module: IrModule, forceLineinfo: boolean): Group[] {
   for (const k of module.kernels) {
     const o: KernelOptions = {
       fastmath: !!k.options.fastmath,
+      fma: !!k.options.fma,
       maxRegisters: k.options.maxRegisters,
       lineinfo: forceLineinfo || !!k.options.lineinfo,
       debug: !!k.options.debug,
     };
-    const key = JSON.stringify([o.fastmath, o.maxRegisters ?? 0, o.lineinfo, o.debug]);
+    const key = JSON.stringify([o.fastmath, o.fma, o.maxRegisters ?? 0, o.lineinfo, o.debug]);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { kernels: [], options: o, cacheable: true }));
     g.kernels.push(k.name);
@@ -120,7 +121,11 @@ function groupKernels(module: IrModule, forceLineinfo: boolean): Group[] {
 /** NVRTC command line for one group (see docs/compile.md for the mapping). */
 export function nvrtcOptionsFor(target: string, o: KernelOptions, resources: boolean): string[] {
   const opts = [`--gpu-architecture=${target}`];
+  // NVRTC contracts `a * b + c` into one fused multiply-add by default, which rounds once where
+  // TypeScript (and the simulator) round twice: results would differ in the last bit between backends.
+  // Contraction is therefore off unless the kernel opts in (`fma: true`, or fastmath, which implies it).
   if (o.fastmath) opts.push("--use_fast_math");
+  else opts.push(o.fma ? "--fmad=true" : "--fmad=false");
   if (o.maxRegisters) opts.push(`--maxrregcount=${o.maxRegisters}`);
   if (o.lineinfo) opts.push("--generate-line-info");
   if (o.debug) opts.push("--device-debug");

@@ -2,3 +2,4 @@ export { compileModule, compileModuleSync, nvrtcOptionsFor, parseComputeCapabili
 export type { CompileOptions, CompileOutput, CompiledModule, KernelResourceUsage } from "./compile";
 export { CompileCache, cacheKey, defaultCacheDir } from "./cache";
 export type { CacheEntry, CacheRead } from "./cache";
+export { fusedMultiplyAddsByEntry, kernelsAllowedToFuse, unexpectedContractions } from "./contraction";

@@ -347,7 +347,8 @@ class FunctionGen {
         return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
       }
       case "print": {
-        const args = s.args.map((a) => this.expr(a).t);
+        // A bool argument (its conversion is %s) prints as JavaScript prints it.
+        const args = s.args.map((a) => (a.type.kind === "scalar" && a.type.dtype === "bool" ? `(${this.expr(a).t}) ? "true" : "false"` : this.expr(a).t));
         return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
       }
       case "block":
@@ -380,7 +381,10 @@ class FunctionGen {
     }
     this.arrays.set(s.v.id, { kind: "static", name, dtype: at.dtype, rank: at.rank, shape });
     const dims = shape.map((n) => `[${n}]`).join("");
-    this.emit(`${at.space === "shared" ? "__shared__ " : ""}${et} ${name}${dims};`, s.span);
+    // Local arrays start zeroed, as in the simulator and in plain TypeScript (a new typed array): a C
+    // array would hold whatever the thread's stack held (docs/kernel-language.md, "Local arrays").
+    // Shared arrays cannot have initialisers; reading an unwritten shared element is the sanitizer's job.
+    this.emit(at.space === "shared" ? `__shared__ ${et} ${name}${dims};` : `${et} ${name}${dims} = {};`, s.span);
   }
 
   private assignText(s: IR.AssignStmt): string {
@@ -799,8 +803,9 @@ class FunctionGen {
       case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
         return call(`${e.name}${f}`, t);
       case "round":
-        // JavaScript's Math.round: halves round up (toward +infinity).
-        return call(`floor${f}`, [bin(args[0]!, "+", { t: d === "f32" ? "0.5f" : "0.5", p: P.primary }, P.add).t]);
+        // JavaScript's Math.round, exactly (floor(x + 0.5) is wrong where x + 0.5 rounds: see the helper).
+        this.m.helpers.add("round");
+        return call("cs_round", t);
       case "abs":
         return call(isFloat(d) ? `fabs${f}` : "abs", t);
       case "min":

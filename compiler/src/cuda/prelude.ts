@@ -9,6 +9,7 @@ export type HelperName =
   | "dynamicShared"
   | "truthy"
   | "sign"
+  | "round"
   | "atomicMaxF32"
   | "atomicMinF32"
   | "atomicMaxF64"
@@ -44,6 +45,18 @@ static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0
 static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
 static __device__ __forceinline__ int cs_sign(int x) { return (x > 0) - (x < 0); }
 static __device__ __forceinline__ unsigned cs_sign(unsigned x) { return x != 0u ? 1u : 0u; }`,
+  round: `/* Math.round exactly as JavaScript: halves toward +infinity, -0 for [-0.5, -0], NaN and ±Infinity kept.
+   floor(x + 0.5) is wrong where the sum rounds (0.49999997f gives 1; 2^23+1 gives 2^23+2); x - floor(x)
+   never rounds in the cases that matter, so comparing it with one half is exact. copysign gives -0 for
+   x in [-0.5, 0) and keeps -0. */
+static __device__ __forceinline__ float cs_round(float x) {
+  const float r = floorf(x);
+  return copysignf(x - r >= 0.5f ? r + 1.0f : r, x);
+}
+static __device__ __forceinline__ double cs_round(double x) {
+  const double r = floor(x);
+  return copysign(x - r >= 0.5 ? r + 1.0 : r, x);
+}`,
   atomicMaxF32: `/* cuda.atomic.max on f32 (no native instruction): compare-and-swap loop, fmaxf semantics. */
 static __device__ __forceinline__ float cs_atomicMax(float* address, float value) {
   int* bits = (int*)address;
@@ -115,6 +128,7 @@ const ORDER: HelperName[] = [
   "dynamicShared",
   "truthy",
   "sign",
+  "round",
   "atomicAddF64",
   "atomicMaxF32",
   "atomicMinF32",

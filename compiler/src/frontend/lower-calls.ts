@@ -85,7 +85,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
     const d = (v.type as ScalarType).dtype;
     if (d === "u32") return { fmt: "%u", e: v };
     if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
-    if (d === "bool") return { fmt: "%d", e: this.convertTo(v, "i32") };
+    // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
+    if (d === "bool") return { fmt: "%s", e: v };
     return { fmt: "%g", e: d === "f32" ? this.convertTo(v, "f64") : v };
   }
 

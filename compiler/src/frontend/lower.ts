@@ -22,6 +22,7 @@ export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
 
 const KERNEL_OPTIONS: Record<string, "boolean" | "registers"> = {
   fastmath: "boolean",
+  fma: "boolean",
   maxRegisters: "registers",
   lineinfo: "boolean",
   debug: "boolean",

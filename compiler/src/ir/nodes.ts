@@ -270,6 +270,8 @@ export type Stmt =
 
 export interface KernelOptions {
   fastmath?: boolean;
+  /** Let the compiler contract `a * b + c` into fused multiply-adds (implied by fastmath; off by default). */
+  fma?: boolean;
   maxRegisters?: number;
   lineinfo?: boolean;
   debug?: boolean;

@@ -203,9 +203,11 @@ export function fma64(a: number, b: number, c: number): number {
 
 export function formatPrintf(fmt: string, args: readonly (number | boolean)[]): string {
   let ai = 0;
-  return fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diufFeEgGxXc%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, conv: string) => {
+  return fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diufFeEgGxXcs%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, conv: string) => {
     if (conv === "%") return "%";
     const raw = args[ai++];
+    // %s is only used for booleans (console.log(true)), printed as JavaScript does; the C++ passes "true"/"false".
+    if (conv === "s") return String(raw === true || (typeof raw === "number" && raw !== 0));
     const v = typeof raw === "boolean" ? (raw ? 1 : 0) : (raw ?? 0);
     let s: string;
     switch (conv) {
