@@ -21,6 +21,13 @@ test("a file with errors prints tsc-style lines and exits 1", () => {
   assert.match(r.out, /1 error/);
 });
 
+test("a TypeScript syntax error is CS1020 on its line and exits 1", () => {
+  const r = run(["check", "test/corpus/invalid/cs1020-missing-paren.ts"]);
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.out, /^test\/corpus\/invalid\/cs1020-missing-paren\.ts:5:24 - error CS1020: TS1005: '\)' expected\.$/m);
+  assert.match(r.out, /1 error/);
+});
+
 test("the valid corpus folder checks clean and exits 0", () => {
   const r = run(["check", "test/corpus/valid"]);
   assert.equal(r.code, 0, r.out + r.err);

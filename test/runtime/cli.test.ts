@@ -55,6 +55,14 @@ describe("cudascript run", () => {
     assert.match(r.err, /check-error\.ts:6:/);
     assert.match(r.err, /was not run/);
   });
+  it("a TypeScript syntax error fails the build with CS1020 on the user's line, not in esbuild at inserted text", () => {
+    const r = run([path.join(REPO, "test", "corpus", "invalid", "cs1020-missing-paren.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CS1020: TS1005: '\)' expected\./);
+    assert.match(r.err, /cs1020-missing-paren\.ts:5:/);
+    assert.doesNotMatch(r.err, /__cudascript_artifact/, "no error in the text the plugin inserts");
+    assert.equal(r.err.match(/TS1005/g)?.length, 1, "reported once");
+  });
   it("--backend gpu fails clearly without a CUDA driver", () => {
     const r = run(["examples/saxpy.ts", "--backend", "gpu"]);
     assert.equal(r.code, 1, r.all);

@@ -16,6 +16,7 @@ import { byteSize } from "../ir/types";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
+import { inBrokenStatement, syntaxErrors } from "../frontend/syntax-errors";
 import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
@@ -147,7 +148,10 @@ export class KernelChecker implements LowerHost {
     const kernels = own.filter((f) => f.kind === "kernel");
     const devices = topoSortDevices(kernels, reachable);
     const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };
-    const mine = dedupe(diagnostics.filter((d) => d.span.file === module.file)).sort(compareDiagnostics);
+    // A syntax error makes the parser invent tokens; what the rules say about its statement is noise.
+    const syntax = syntaxErrors(module.file, module.sourceFile);
+    const rules = diagnostics.filter((d) => d.span.file === module.file && !inBrokenStatement(d, syntax.brokenStatements));
+    const mine = dedupe([...syntax.diagnostics, ...rules]).sort(compareDiagnostics);
     return { file: module.file, diagnostics: mine, module: irModule, launchSites, staticSharedBytes, isCudaScriptFile: true };
   }
 

@@ -40,6 +40,7 @@ export const Codes = {
   EmbeddedAssignment: def("CS1017", "error", "Assignments and `++`/`--` must be statements"),
   UnsupportedDestructuring: def("CS1018", "error", "Unsupported destructuring"),
   KernelNotAFunction: def("CS1019", "error", "`cuda.jit` and `cuda.device` take a function"),
+  SyntaxError: def("CS1020", "error", "TypeScript syntax error"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
