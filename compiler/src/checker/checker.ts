@@ -17,6 +17,7 @@ import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
 import { inBrokenStatement, syntaxErrors } from "../frontend/syntax-errors";
+import { isStackOverflow, MAX_NESTING_DEPTH, nestingProblems } from "../frontend/nesting";
 import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
@@ -47,6 +48,8 @@ interface CachedLowering {
   readonly calleeKeys: ReadonlyMap<string, string>;
   readonly fn: IrFunction;
   readonly diagnostics: readonly Diagnostic[];
+  /** Not lowered (nested too deeply): `fn` is an empty stand-in that callers and launches must not use. */
+  readonly broken?: boolean;
 }
 
 export class KernelChecker implements LowerHost {
@@ -75,8 +78,22 @@ export class KernelChecker implements LowerHost {
     if (abs) for (const id of [...this.cache.keys()]) if (splitId(id)[0] === abs) this.cache.delete(id);
   }
 
-  /** Checks one file. Never throws: an internal failure becomes a CS9001 diagnostic. */
+  /**
+   * Checks one file. Never throws: running out of stack becomes CS1021 and any other internal failure
+   * CS9001, both located in this file, so that the other files of a run are still checked.
+   */
   checkFile(file: string): FileCheck {
+    const pf = this.project.getFile(file);
+    if (pf?.unparsable) return unparsableCheck(pf.path, pf.unparsable.position, this.project.getText(pf.path) ?? "");
+    try {
+      return this.checkParsedFile(file);
+    } catch (err) {
+      const abs = pf?.path ?? file;
+      return { ...emptyCheck(abs, true), diagnostics: [isStackOverflow(err) ? tooDeepDiagnostic({ file: abs, start: 0, end: 0, line: 1, col: 1 }) : internalError({ file: abs, start: 0, end: 0, line: 1, col: 1 }, err)] };
+    }
+  }
+
+  private checkParsedFile(file: string): FileCheck {
     this.round = { envKeys: new Map(), fnKeys: new Map(), lowered: new Map() };
     if (this.project.generation !== this.constantsGeneration) {
       this.front.clearConstants();
@@ -135,8 +152,10 @@ export class KernelChecker implements LowerHost {
             kernelNamed: (m, name) => {
               const sym = this.front.resolveName(m, name);
               if (sym?.kind !== "function" || sym.fn.kind !== "kernel") return undefined;
-              return this.lowered(sym.module, sym.fn).fn;
+              const r = this.lowered(sym.module, sym.fn);
+              return r.broken ? undefined : r.fn;
             },
+            tooDeep: nestingProblems(module.file, module.sourceFile).tooDeep,
             usesDynamicShared: (fn) => this.sharedArraysOf(fn, this.reachableFunctions([fn]), true).some((s) => s.dynamic),
           },
           module,
@@ -151,18 +170,20 @@ export class KernelChecker implements LowerHost {
     // A syntax error makes the parser invent tokens; what the rules say about its statement is noise.
     const syntax = syntaxErrors(module.file, module.sourceFile);
     const rules = diagnostics.filter((d) => d.span.file === module.file && !inBrokenStatement(d, syntax.brokenStatements));
-    const mine = dedupe([...syntax.diagnostics, ...rules]).sort(compareDiagnostics);
+    const nesting = nestingProblems(module.file, module.sourceFile);
+    const mine = dedupe([...syntax.diagnostics, ...nesting.diagnostics, ...rules]).sort(compareDiagnostics);
     return { file: module.file, diagnostics: mine, module: irModule, launchSites, staticSharedBytes, isCudaScriptFile: true };
   }
 
   // ───────────────────────── LowerHost ─────────────────────────
 
-  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" {
+  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken" {
     const id = `${fn.file}#${fn.name}`;
     if (this.inProgress.has(id)) return "recursive";
     const module = this.front.moduleInfo(fn.file);
     if (!module) return "recursive";
     const r = this.lowered(module, fn);
+    if (r.broken) return "broken";
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
   }
 
@@ -200,6 +221,14 @@ export class KernelChecker implements LowerHost {
       this.round.fnKeys.set(id, fnKey(shifted));
       return shifted;
     }
+    // Too deep to lower without running out of stack: an empty stand-in; the nesting is reported as CS1021.
+    if (nestingProblems(module.file, sf).tooDeep.has(decl.statement)) {
+      const span: Span = { file: module.file, start, end: decl.statement.end, line: lc.line + 1, col: lc.character + 1 };
+      const stub: CachedLowering = { textKey, envKey, start, line: lc.line, calleeKeys: new Map(), fn: emptyFunction(decl, id, span), diagnostics: [], broken: true };
+      this.round.lowered.set(id, stub);
+      this.round.fnKeys.set(id, fnKey(stub));
+      return stub;
+    }
     this.inProgress.add(id);
     let result: CachedLowering;
     try {
@@ -212,15 +241,7 @@ export class KernelChecker implements LowerHost {
       result = { textKey, envKey, start, line: lc.line, calleeKeys, fn: r.fn, diagnostics: r.diagnostics };
     } catch (err) {
       const span: Span = { file: module.file, start, end: decl.statement.end, line: lc.line + 1, col: lc.character + 1 };
-      result = {
-        textKey: "",
-        envKey,
-        start,
-        line: lc.line,
-        calleeKeys: new Map(),
-        fn: { kind: decl.kind, id, name: decl.name, params: [], returnType: { kind: "void" }, body: [], span, options: {}, callees: [], defaultFloat: "f32" },
-        diagnostics: [internalError(span, err)],
-      };
+      result = { textKey: "", envKey, start, line: lc.line, calleeKeys: new Map(), fn: emptyFunction(decl, id, span), diagnostics: [isStackOverflow(err) ? tooDeepDiagnostic(span) : internalError(span, err)], broken: true };
     } finally {
       this.inProgress.delete(id);
     }
@@ -341,6 +362,27 @@ export class KernelChecker implements LowerHost {
       return [internalError(span, err)];
     }
   }
+}
+
+function emptyFunction(decl: FunctionDecl, id: string, span: Span): IrFunction {
+  return { kind: decl.kind, id, name: decl.name, params: [], returnType: { kind: "void" }, body: [], span, options: {}, callees: [], defaultFloat: "f32" };
+}
+
+function tooDeepDiagnostic(span: Span): Diagnostic {
+  return makeDiagnostic(Codes.TooDeeplyNested, span, `checking this code ran out of stack: it nests too deeply (the limit is ${MAX_NESTING_DEPTH} levels): split deep expressions and statements into named partial results or loops`);
+}
+
+/** TypeScript's parser itself ran out of stack on the file. */
+function unparsableCheck(file: string, position: number, text: string): FileCheck {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const col = position - (before.lastIndexOf("\n") + 1) + 1;
+  const d = makeDiagnostic(
+    Codes.TooDeeplyNested,
+    { file, start: position, end: Math.min(text.length, position + 1), line, col },
+    `this file nests too deeply for TypeScript's parser (the nesting passes ${MAX_NESTING_DEPTH} levels here): split deep expressions and statements into named partial results or loops`,
+  );
+  return { ...emptyCheck(file, true), diagnostics: [d] };
 }
 
 function fileStart(module: ModuleInfo): Span {

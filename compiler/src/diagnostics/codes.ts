@@ -41,6 +41,7 @@ export const Codes = {
   UnsupportedDestructuring: def("CS1018", "error", "Unsupported destructuring"),
   KernelNotAFunction: def("CS1019", "error", "`cuda.jit` and `cuda.device` take a function"),
   SyntaxError: def("CS1020", "error", "TypeScript syntax error"),
+  TooDeeplyNested: def("CS1021", "error", "Code nested too deeply"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
