@@ -79,6 +79,13 @@ describe("cudascript run", () => {
       fs.rmSync(src, { force: true });
     }
   });
+  it("recursion across files stops the build with CS1007 instead of printing a wrong answer", () => {
+    const r = run([path.join(REPO, "test", "corpus", "invalid", "cs1007-cross-file-even.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CS1007: 'isOdd' cannot be compiled: .*'isEven' is called recursively/);
+    assert.match(r.err, /cs1007-cross-file-even\.ts:8:/);
+    assert.doesNotMatch(r.out, /parity:/, "the program did not run");
+  });
   it("--backend gpu fails clearly without a CUDA driver", () => {
     const r = run(["examples/saxpy.ts", "--backend", "gpu"]);
     assert.equal(r.code, 1, r.all);

@@ -9,7 +9,8 @@
  */
 import { createHash } from "node:crypto";
 import { ts } from "ts-morph";
-import { Codes } from "../diagnostics/codes";
+import * as path from "node:path";
+import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { ConstArray, IrFunction, IrModule, Span, Stmt } from "../ir/nodes";
 import { byteSize } from "../ir/types";
@@ -23,7 +24,7 @@ import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
-import { forEachStmt } from "../ir/visit";
+import { forEachRootExpr, forEachStmt, visitExpr } from "../ir/visit";
 
 export const STATIC_SHARED_LIMIT = 48 * 1024;
 
@@ -116,6 +117,7 @@ export class KernelChecker implements LowerHost {
     }
     // Whole-program facts over every function reached.
     const reachable = this.reachableFunctions(own);
+    for (const fn of own) diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
     const barrierFns = new Set<string>();
     const threadFns = new Set<string>();
     for (let i = 0; i < 4; i++) {
@@ -251,8 +253,51 @@ export class KernelChecker implements LowerHost {
     return result;
   }
 
+  /**
+   * A device function of another file that cannot be compiled (its own errors are reported in its
+   * file) would reach the backends as a placeholder: a call of it in this file is an error here too,
+   * with the callee's code and message. This is what reports recursion across files: in
+   * a.ts:even → b.ts:odd → a.ts:even, whichever of the two is lowered second gets CS1007 at the call
+   * that closes the cycle, and the other file sees it at its call into the cycle.
+   */
+  private errorsBehindCalls(fn: IrFunction, file: string): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    const firstErrorFrom = new Map<string, Diagnostic | undefined>();
+    const firstError = (root: string): Diagnostic | undefined => {
+      if (firstErrorFrom.has(root)) return firstErrorFrom.get(root);
+      // Depth-first over the callees outside this file (those inside report their own errors here).
+      const seen = new Set<string>([root]);
+      const stack = [root];
+      let found: Diagnostic | undefined;
+      while (stack.length && !found) {
+        const id = stack.pop()!;
+        const [f, name] = splitId(id);
+        const m = this.front.moduleInfo(f);
+        const decl = m?.functions.get(name);
+        if (!m || !decl) continue;
+        const r = this.lowered(m, decl);
+        found = r.diagnostics.find((d) => d.severity === "error");
+        for (const c of r.fn.callees) if (!seen.has(c) && splitId(c)[0] !== file) (seen.add(c), stack.push(c));
+      }
+      firstErrorFrom.set(root, found);
+      return found;
+    };
+    forEachRootExpr(fn.body, (root) =>
+      visitExpr(root, (e) => {
+        if (e.k !== "call" || splitId(e.fn)[0] === file) return;
+        const err = firstError(e.fn);
+        if (!err) return;
+        const where = `${path.basename(err.span.file)}:${err.span.line}:${err.span.col}`;
+        const def = definitionOf(err.code) ?? Codes.InternalError;
+        out.push(makeDiagnostic(def, e.span, `'${splitId(e.fn)[1]}' cannot be compiled: ${where}: ${err.message}`, { related: [{ span: err.span, message: `${err.code}: ${err.message}` }] }));
+      }),
+    );
+    return out;
+  }
+
   private calleesUnchanged(c: CachedLowering): boolean {
     for (const [id, key] of c.calleeKeys) {
+      if (this.inProgress.has(id)) return false; // a cycle through the function being lowered: lower again, to report it
       const [file, name] = splitId(id);
       const module = this.front.moduleInfo(file);
       const decl = module?.functions.get(name);
