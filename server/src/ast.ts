@@ -8,18 +8,24 @@ export type FunctionDecl = ModuleInfo["functions"] extends ReadonlyMap<string, i
 /** The innermost node whose token range contains `offset` (an identifier touching `offset` from the left counts). */
 export function nodeAt(sf: TS.SourceFile, offset: number): TS.Node | undefined {
   let best: TS.Node | undefined;
-  const visit = (n: TS.Node): void => {
-    const start = n.getStart(sf);
-    if (offset < start || offset > n.end) return;
-    if (offset === n.end && !(ts.isIdentifier(n) || ts.isPrivateIdentifier(n))) {
-      // Only identifiers are found from their right edge (cursor just after a name).
-      n.forEachChild(visit);
-      return;
-    }
-    best = n;
-    n.forEachChild(visit);
+  // Pre-order with an explicit stack, not recursion: code nested too deeply (CS1021) must not overflow it.
+  const stack: TS.Node[] = [];
+  const pushChildren = (n: TS.Node): void => {
+    const children: TS.Node[] = [];
+    n.forEachChild((c) => {
+      children.push(c);
+    });
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   };
-  sf.forEachChild(visit);
+  pushChildren(sf);
+  while (stack.length) {
+    const n = stack.pop()!;
+    const start = n.getStart(sf);
+    if (offset < start || offset > n.end) continue;
+    // Only identifiers are found from their right edge (cursor just after a name).
+    if (!(offset === n.end && !(ts.isIdentifier(n) || ts.isPrivateIdentifier(n)))) best = n;
+    pushChildren(n);
+  }
   return best;
 }
 

@@ -28,10 +28,11 @@ export async function generatedCode(ctx: GeneratedCodeContext, params: Generated
   const check: FileCheck | undefined = ctx.ws.isOpen(params.uri) ? ctx.ws.ensureChecked(params.uri)?.result : ctx.ws.resultForPath(file);
   if (!check) return fail(`cannot read ${params.uri}`);
   if (!check.isCudaScriptFile) return fail("this file does not import \"cudascript\"");
-  if (check.module.kernels.length === 0) return fail("this file declares no kernels (cuda.jit)");
-  if (params.kernel && !check.module.kernels.some((k) => k.name === params.kernel)) return fail(`no kernel named '${params.kernel}' in this file`);
+  // Errors first: a file that does not parse (CS1020, CS1021) has no kernels to speak of yet.
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) return fail(`fix the ${errors.length} error${errors.length === 1 ? "" : "s"} first (line ${errors[0]!.span.line}: ${errors[0]!.code} ${errors[0]!.message})`);
+  if (check.module.kernels.length === 0) return fail("this file declares no kernels (cuda.jit)");
+  if (params.kernel && !check.module.kernels.some((k) => k.name === params.kernel)) return fail(`no kernel named '${params.kernel}' in this file`);
   const backend = loadBackend();
   if (!backend.generateCuda) return fail(`CUDA C++ generation is not available: this build of ${backend.source} has no generateCuda yet`);
   const generate = (options?: { lineDirectives?: boolean; kernels?: string[] }): GeneratedCuda | string => {

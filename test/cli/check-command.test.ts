@@ -21,6 +21,34 @@ test("a file with errors prints tsc-style lines and exits 1", () => {
   assert.match(r.out, /1 error/);
 });
 
+test("a TypeScript syntax error is CS1020 on its line and exits 1", () => {
+  const r = run(["check", "test/corpus/invalid/cs1020-missing-paren.ts"]);
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.out, /^test\/corpus\/invalid\/cs1020-missing-paren\.ts:5:24 - error CS1020: TS1005: '\)' expected\.$/m);
+  assert.match(r.out, /1 error/);
+});
+
+test("code nested too deeply is CS1021 on its line, and the other files are still checked", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-deep-"));
+  try {
+    const head = 'import { cuda, f32 } from "cudascript";\nexport const k = cuda.jit((a: Float32Array, x: f32) => {\n';
+    // 1,000 nested parentheses: too deep for TypeScript's own parser.
+    fs.writeFileSync(path.join(dir, "a-parens.ts"), `${head}  a[0] = ${"(".repeat(1000)}x${")".repeat(1000)};\n});\n`);
+    // A 4,000-term sum: parsed, but too deep for every recursive pass after the parser.
+    fs.writeFileSync(path.join(dir, "b-sum.ts"), `${head}  a[0] = ${Array(4000).fill("x").join(" + ")};\n});\nk.launch(1, 32)(new Float32Array(32), 2);\n`);
+    fs.writeFileSync(path.join(dir, "c-string.ts"), `${head}  a[0] = "x".length;\n});\n`);
+    const r = run(["check", dir], dir);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.out, /^a-parens\.ts:3:\d+ - error CS1021: /m);
+    assert.match(r.out, /^b-sum\.ts:3:\d+ - error CS1021: /m);
+    assert.match(r.out, /^c-string\.ts:3:10 - error CS1001: /m);
+    assert.doesNotMatch(r.out + r.err, /CS9001|CS4004|RangeError|internal error/);
+    assert.match(r.out, /Checked 3 files .*: 3 errors/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("the valid corpus folder checks clean and exits 0", () => {
   const r = run(["check", "test/corpus/valid"]);
   assert.equal(r.code, 0, r.out + r.err);

@@ -96,6 +96,13 @@ test("checker errors are printed like `check` and exit 1", () => {
   assert.equal(r.out, "");
 });
 
+test("a TypeScript syntax error stops compile with CS1020 and exit 1", () => {
+  const r = run(["test/corpus/invalid/cs1020-missing-paren.ts", "--emit", "cuda"]);
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.err, /^test\/corpus\/invalid\/cs1020-missing-paren\.ts:5:24 - error CS1020: TS1005: '\)' expected\.$/m);
+  assert.equal(r.out, "");
+});
+
 test("usage errors exit 2", () => {
   assert.equal(run([]).code, 2);
   assert.equal(run(["test/corpus/valid/saxpy.ts", "--emit", "sass"]).code, 2);

@@ -266,6 +266,15 @@ describe("robustness and debouncing", () => {
     assert.equal(client.exited, undefined);
   });
 
+  it("a TypeScript syntax error is published as CS1020 with tsc's message on its line", async () => {
+    const uri = "untitled:syntax-error.ts";
+    const text = 'import { cuda } from "cudascript";\nexport const k = cuda.jit((x: Float32Array) => {\n  const i = cuda.grid(1);\n  if (i < x.length) x[i] = x[i] * ;\n});\n';
+    const d = await client.openAndWait(uri, text);
+    assert.deepEqual(pairs(d), ["CS1020:4"]);
+    assert.equal(d[0]!.message, "TS1109: Expression expected.");
+    await client.close(uri);
+  });
+
   it("closing a document clears its diagnostics", async () => {
     const uri = "untitled:closing.ts";
     const d = await client.openAndWait(uri, 'import { cuda } from "cudascript";\nexport const k = cuda.jit((x: Float32Array) => { return 1; });\n');

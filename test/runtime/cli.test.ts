@@ -1,6 +1,7 @@
 /** `cudascript run` end to end, in child processes. */
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { REPO } from "../simulator/helpers";
@@ -54,6 +55,36 @@ describe("cudascript run", () => {
     assert.match(r.err, /CS1001/);
     assert.match(r.err, /check-error\.ts:6:/);
     assert.match(r.err, /was not run/);
+  });
+  it("a TypeScript syntax error fails the build with CS1020 on the user's line, not in esbuild at inserted text", () => {
+    const r = run([path.join(REPO, "test", "corpus", "invalid", "cs1020-missing-paren.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CS1020: TS1005: '\)' expected\./);
+    assert.match(r.err, /cs1020-missing-paren\.ts:5:/);
+    assert.doesNotMatch(r.err, /__cudascript_artifact/, "no error in the text the plugin inserts");
+    assert.equal(r.err.match(/TS1005/g)?.length, 1, "reported once");
+  });
+  it("1,000 nested ifs in a kernel stop the build with CS1021 on their line, not a RangeError", () => {
+    // In the repository, so that the program's import of "cudascript" resolves.
+    const src = path.join(REPO, "test", "runtime", `__deep_ifs_${process.pid}.ts`);
+    const ifs = "  if (i < a.length) {\n".repeat(1000);
+    fs.writeFileSync(src, `import { cuda } from "cudascript";\nexport const k = cuda.jit((a: Float32Array) => {\n  const i = cuda.grid(1);\n${ifs}  a[i] = 1;\n${"  }\n".repeat(1000)}});\nk.launch(1, 32)(new Float32Array(32));\n`);
+    try {
+      const r = run([src]);
+      assert.equal(r.code, 1, r.all);
+      assert.match(r.err, /CS1021: this code is nested more than \d+ levels deep/);
+      assert.match(r.err, new RegExp(`__deep_ifs_${process.pid}\\.ts:\\d+:`));
+      assert.doesNotMatch(r.all, /RangeError|Maximum call stack/);
+    } finally {
+      fs.rmSync(src, { force: true });
+    }
+  });
+  it("recursion across files stops the build with CS1007 instead of printing a wrong answer", () => {
+    const r = run([path.join(REPO, "test", "corpus", "invalid", "cs1007-cross-file-even.ts")]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /CS1007: 'isOdd' cannot be compiled: .*'isEven' is called recursively/);
+    assert.match(r.err, /cs1007-cross-file-even\.ts:8:/);
+    assert.doesNotMatch(r.out, /parity:/, "the program did not run");
   });
   it("--backend gpu fails clearly without a CUDA driver", () => {
     const r = run(["examples/saxpy.ts", "--backend", "gpu"]);

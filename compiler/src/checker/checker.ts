@@ -9,20 +9,23 @@
  */
 import { createHash } from "node:crypto";
 import { ts } from "ts-morph";
-import { Codes } from "../diagnostics/codes";
+import * as path from "node:path";
+import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { ConstArray, IrFunction, IrModule, Span, Stmt } from "../ir/nodes";
 import { byteSize } from "../ir/types";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
+import { inBrokenStatement, syntaxErrors } from "../frontend/syntax-errors";
+import { isStackOverflow, MAX_NESTING_DEPTH, nestingProblems } from "../frontend/nesting";
 import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
 import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
-import { forEachStmt } from "../ir/visit";
+import { forEachRootExpr, forEachStmt, visitExpr } from "../ir/visit";
 
 export const STATIC_SHARED_LIMIT = 48 * 1024;
 
@@ -47,6 +50,8 @@ interface CachedLowering {
   readonly calleeKeys: ReadonlyMap<string, string>;
   readonly fn: IrFunction;
   readonly diagnostics: readonly Diagnostic[];
+  /** Not lowered (nested too deeply): `fn` is an empty stand-in that callers and launches must not use. */
+  readonly broken?: boolean;
 }
 
 export class KernelChecker implements LowerHost {
@@ -75,8 +80,22 @@ export class KernelChecker implements LowerHost {
     if (abs) for (const id of [...this.cache.keys()]) if (splitId(id)[0] === abs) this.cache.delete(id);
   }
 
-  /** Checks one file. Never throws: an internal failure becomes a CS9001 diagnostic. */
+  /**
+   * Checks one file. Never throws: running out of stack becomes CS1021 and any other internal failure
+   * CS9001, both located in this file, so that the other files of a run are still checked.
+   */
   checkFile(file: string): FileCheck {
+    const pf = this.project.getFile(file);
+    if (pf?.unparsable) return unparsableCheck(pf.path, pf.unparsable.position, this.project.getText(pf.path) ?? "");
+    try {
+      return this.checkParsedFile(file);
+    } catch (err) {
+      const abs = pf?.path ?? file;
+      return { ...emptyCheck(abs, true), diagnostics: [isStackOverflow(err) ? tooDeepDiagnostic({ file: abs, start: 0, end: 0, line: 1, col: 1 }) : internalError({ file: abs, start: 0, end: 0, line: 1, col: 1 }, err)] };
+    }
+  }
+
+  private checkParsedFile(file: string): FileCheck {
     this.round = { envKeys: new Map(), fnKeys: new Map(), lowered: new Map() };
     if (this.project.generation !== this.constantsGeneration) {
       this.front.clearConstants();
@@ -99,6 +118,7 @@ export class KernelChecker implements LowerHost {
     }
     // Whole-program facts over every function reached.
     const reachable = this.reachableFunctions(own);
+    for (const fn of own) diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
     const barrierFns = new Set<string>();
     const threadFns = new Set<string>();
     for (let i = 0; i < 4; i++) {
@@ -136,8 +156,10 @@ export class KernelChecker implements LowerHost {
             kernelNamed: (m, name) => {
               const sym = this.front.resolveName(m, name);
               if (sym?.kind !== "function" || sym.fn.kind !== "kernel") return undefined;
-              return this.lowered(sym.module, sym.fn).fn;
+              const r = this.lowered(sym.module, sym.fn);
+              return r.broken ? undefined : r.fn;
             },
+            tooDeep: nestingProblems(module.file, module.sourceFile).tooDeep,
             usesDynamicShared: (fn) => this.sharedArraysOf(fn, this.reachableFunctions([fn]), true).some((s) => s.dynamic),
           },
           module,
@@ -149,18 +171,23 @@ export class KernelChecker implements LowerHost {
     const kernels = own.filter((f) => f.kind === "kernel");
     const devices = topoSortDevices(kernels, reachable);
     const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };
-    const mine = dedupe(diagnostics.filter((d) => d.span.file === module.file)).sort(compareDiagnostics);
+    // A syntax error makes the parser invent tokens; what the rules say about its statement is noise.
+    const syntax = syntaxErrors(module.file, module.sourceFile);
+    const rules = diagnostics.filter((d) => d.span.file === module.file && !inBrokenStatement(d, syntax.brokenStatements));
+    const nesting = nestingProblems(module.file, module.sourceFile);
+    const mine = dedupe([...syntax.diagnostics, ...nesting.diagnostics, ...rules]).sort(compareDiagnostics);
     return { file: module.file, diagnostics: mine, module: irModule, launchSites, staticSharedBytes, isCudaScriptFile: true };
   }
 
   // ───────────────────────── LowerHost ─────────────────────────
 
-  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" {
+  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken" {
     const id = `${fn.file}#${fn.name}`;
     if (this.inProgress.has(id)) return "recursive";
     const module = this.front.moduleInfo(fn.file);
     if (!module) return "recursive";
     const r = this.lowered(module, fn);
+    if (r.broken) return "broken";
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
   }
 
@@ -198,6 +225,14 @@ export class KernelChecker implements LowerHost {
       this.round.fnKeys.set(id, fnKey(shifted));
       return shifted;
     }
+    // Too deep to lower without running out of stack: an empty stand-in; the nesting is reported as CS1021.
+    if (nestingProblems(module.file, sf).tooDeep.has(decl.statement)) {
+      const span: Span = { file: module.file, start, end: decl.statement.end, line: lc.line + 1, col: lc.character + 1 };
+      const stub: CachedLowering = { textKey, envKey, start, line: lc.line, calleeKeys: new Map(), fn: emptyFunction(decl, id, span), diagnostics: [], broken: true };
+      this.round.lowered.set(id, stub);
+      this.round.fnKeys.set(id, fnKey(stub));
+      return stub;
+    }
     this.inProgress.add(id);
     let result: CachedLowering;
     try {
@@ -210,15 +245,7 @@ export class KernelChecker implements LowerHost {
       result = { textKey, envKey, start, line: lc.line, calleeKeys, fn: r.fn, diagnostics: r.diagnostics };
     } catch (err) {
       const span: Span = { file: module.file, start, end: decl.statement.end, line: lc.line + 1, col: lc.character + 1 };
-      result = {
-        textKey: "",
-        envKey,
-        start,
-        line: lc.line,
-        calleeKeys: new Map(),
-        fn: { kind: decl.kind, id, name: decl.name, params: [], returnType: { kind: "void" }, body: [], span, options: {}, callees: [], defaultFloat: "f32" },
-        diagnostics: [internalError(span, err)],
-      };
+      result = { textKey: "", envKey, start, line: lc.line, calleeKeys: new Map(), fn: emptyFunction(decl, id, span), diagnostics: [isStackOverflow(err) ? tooDeepDiagnostic(span) : internalError(span, err)], broken: true };
     } finally {
       this.inProgress.delete(id);
     }
@@ -228,8 +255,51 @@ export class KernelChecker implements LowerHost {
     return result;
   }
 
+  /**
+   * A device function of another file that cannot be compiled (its own errors are reported in its
+   * file) would reach the backends as a placeholder: a call of it in this file is an error here too,
+   * with the callee's code and message. This is what reports recursion across files: in
+   * a.ts:even → b.ts:odd → a.ts:even, whichever of the two is lowered second gets CS1007 at the call
+   * that closes the cycle, and the other file sees it at its call into the cycle.
+   */
+  private errorsBehindCalls(fn: IrFunction, file: string): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    const firstErrorFrom = new Map<string, Diagnostic | undefined>();
+    const firstError = (root: string): Diagnostic | undefined => {
+      if (firstErrorFrom.has(root)) return firstErrorFrom.get(root);
+      // Depth-first over the callees outside this file (those inside report their own errors here).
+      const seen = new Set<string>([root]);
+      const stack = [root];
+      let found: Diagnostic | undefined;
+      while (stack.length && !found) {
+        const id = stack.pop()!;
+        const [f, name] = splitId(id);
+        const m = this.front.moduleInfo(f);
+        const decl = m?.functions.get(name);
+        if (!m || !decl) continue;
+        const r = this.lowered(m, decl);
+        found = r.diagnostics.find((d) => d.severity === "error");
+        for (const c of r.fn.callees) if (!seen.has(c) && splitId(c)[0] !== file) (seen.add(c), stack.push(c));
+      }
+      firstErrorFrom.set(root, found);
+      return found;
+    };
+    forEachRootExpr(fn.body, (root) =>
+      visitExpr(root, (e) => {
+        if (e.k !== "call" || splitId(e.fn)[0] === file) return;
+        const err = firstError(e.fn);
+        if (!err) return;
+        const where = `${path.basename(err.span.file)}:${err.span.line}:${err.span.col}`;
+        const def = definitionOf(err.code) ?? Codes.InternalError;
+        out.push(makeDiagnostic(def, e.span, `'${splitId(e.fn)[1]}' cannot be compiled: ${where}: ${err.message}`, { related: [{ span: err.span, message: `${err.code}: ${err.message}` }] }));
+      }),
+    );
+    return out;
+  }
+
   private calleesUnchanged(c: CachedLowering): boolean {
     for (const [id, key] of c.calleeKeys) {
+      if (this.inProgress.has(id)) return false; // a cycle through the function being lowered: lower again, to report it
       const [file, name] = splitId(id);
       const module = this.front.moduleInfo(file);
       const decl = module?.functions.get(name);
@@ -339,6 +409,27 @@ export class KernelChecker implements LowerHost {
       return [internalError(span, err)];
     }
   }
+}
+
+function emptyFunction(decl: FunctionDecl, id: string, span: Span): IrFunction {
+  return { kind: decl.kind, id, name: decl.name, params: [], returnType: { kind: "void" }, body: [], span, options: {}, callees: [], defaultFloat: "f32" };
+}
+
+function tooDeepDiagnostic(span: Span): Diagnostic {
+  return makeDiagnostic(Codes.TooDeeplyNested, span, `checking this code ran out of stack: it nests too deeply (the limit is ${MAX_NESTING_DEPTH} levels): split deep expressions and statements into named partial results or loops`);
+}
+
+/** TypeScript's parser itself ran out of stack on the file. */
+function unparsableCheck(file: string, position: number, text: string): FileCheck {
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const col = position - (before.lastIndexOf("\n") + 1) + 1;
+  const d = makeDiagnostic(
+    Codes.TooDeeplyNested,
+    { file, start: position, end: Math.min(text.length, position + 1), line, col },
+    `this file nests too deeply for TypeScript's parser (the nesting passes ${MAX_NESTING_DEPTH} levels here): split deep expressions and statements into named partial results or loops`,
+  );
+  return { ...emptyCheck(file, true), diagnostics: [d] };
 }
 
 function fileStart(module: ModuleInfo): Span {

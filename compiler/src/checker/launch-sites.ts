@@ -24,6 +24,8 @@ export interface LaunchCheckHost {
   readonly front: FrontEnd;
   /** The lowered kernel for a name visible in `module`, if it is a kernel. */
   kernelNamed(module: ModuleInfo, name: string): IrFunction | undefined;
+  /** Top-level statements nested too deeply to walk (reported as CS1021). */
+  tooDeep?: ReadonlySet<ts.Node>;
   usesDynamicShared(fn: IrFunction): boolean;
 }
 
@@ -44,6 +46,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
 
   const visit = (n: ts.Node): void => {
     if (ts.isCallExpression(n) && kernelDecls.has(n)) return; // kernel bodies are checked by the lowering
+    if (host.tooDeep?.has(n)) return; // walking it would run out of stack
     if (ts.isCallExpression(n) && ts.isCallExpression(n.expression)) {
       const inner = n.expression;
       const callee = inner.expression;

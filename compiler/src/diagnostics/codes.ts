@@ -40,6 +40,8 @@ export const Codes = {
   EmbeddedAssignment: def("CS1017", "error", "Assignments and `++`/`--` must be statements"),
   UnsupportedDestructuring: def("CS1018", "error", "Unsupported destructuring"),
   KernelNotAFunction: def("CS1019", "error", "`cuda.jit` and `cuda.device` take a function"),
+  SyntaxError: def("CS1020", "error", "TypeScript syntax error"),
+  TooDeeplyNested: def("CS1021", "error", "Code nested too deeply"),
   NumbaApiUnavailable: def("CS1022", "error", "Numba API not available in CudaScript"),
 
   // CS2xxx — types and values

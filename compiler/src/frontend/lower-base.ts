@@ -25,7 +25,11 @@ export interface DeviceSignature {
 export interface LowerHost {
   readonly front: FrontEnd;
   /** The signature of a device function, lowering it if needed; `recursive` if it is being lowered now. */
-  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive";
+  /**
+   * "recursive": the function is being lowered (the call closes a cycle); "broken": it could not be
+   * lowered at all (nested too deeply), which is reported at the function itself.
+   */
+  deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken";
   /** Registers a constant array used through `cuda.const.arrayLike`; returns its module-level name. */
   useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: DType, values: readonly number[]): string;
 }

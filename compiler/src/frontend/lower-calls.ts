@@ -191,6 +191,10 @@ export abstract class CallLowerer extends ExpressionLowerer {
       for (const a of call.arguments) this.lowerExpr(a);
       return this.error(call);
     }
+    if (sig === "broken") {
+      for (const a of call.arguments) this.lowerExpr(a);
+      return this.error(call);
+    }
     this.calledDevices.set(sig.id, fn);
     this.callees.add(sig.id);
     if (call.arguments.length !== sig.params.length) {

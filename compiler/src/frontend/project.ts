@@ -5,13 +5,20 @@
  * than the whole check (see docs/architecture.md).
  */
 import * as path from "node:path";
+import { Worker } from "node:worker_threads";
 import { Project, ts } from "ts-morph";
+import { firstTooDeep, isStackOverflow, MAX_NESTING_DEPTH } from "./nesting";
 
 export interface ProjectFile {
   readonly path: string;
   readonly sourceFile: ts.SourceFile;
   /** Increases on every change of the file's text; caches key on it. */
   readonly version: number;
+  /**
+   * Set when TypeScript's parser ran out of stack on the text (code nested far too deeply): then
+   * `sourceFile` is empty, and this is where the nesting first crosses MAX_NESTING_DEPTH.
+   */
+  readonly unparsable?: { readonly position: number };
 }
 
 /** The range an edit replaced: `oldLength` characters at `start` became `newLength` characters. */
@@ -37,9 +44,59 @@ function changedRange(oldText: string, newText: string): TextChange {
   return { start, oldLength: oldText.length - start - end, newLength: newText.length - start - end };
 }
 
+interface FileEntry {
+  readonly version: number;
+  readonly sf: ts.SourceFile;
+  readonly text: string;
+  readonly unparsable: ProjectFile["unparsable"];
+}
+
+/**
+ * Where a text that TypeScript could not parse (out of stack) first nests deeper than
+ * MAX_NESTING_DEPTH. Only runs for such files. Bracket nesting is found with TypeScript's scanner (a
+ * loop, unlike the parser); other deep constructs (else-if and ?: chains…) by parsing once more in a
+ * worker thread with a large stack, waited for synchronously (the check is synchronous), and walking
+ * that tree without recursion. 0 when neither finds it.
+ */
+function tooDeepPosition(text: string): number {
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2022, /*skipTrivia*/ true, ts.LanguageVariant.Standard, text);
+  let depth = 0;
+  for (let t = scanner.scan(); t !== ts.SyntaxKind.EndOfFileToken; t = scanner.scan()) {
+    if (t === ts.SyntaxKind.OpenParenToken || t === ts.SyntaxKind.OpenBracketToken || t === ts.SyntaxKind.OpenBraceToken) {
+      if (++depth > MAX_NESTING_DEPTH) return scanner.getTokenStart();
+    } else if (t === ts.SyntaxKind.CloseParenToken || t === ts.SyntaxKind.CloseBracketToken || t === ts.SyntaxKind.CloseBraceToken) depth = Math.max(0, depth - 1);
+  }
+  const shared = new Int32Array(new SharedArrayBuffer(8));
+  const worker = new Worker(LOCATE_IN_WORKER, {
+    eval: true,
+    workerData: { text, shared, tsMorph: require.resolve("ts-morph"), nesting: require.resolve("./nesting") },
+    resourceLimits: { stackSizeMb: 256 },
+  });
+  worker.on("error", () => undefined); // a failure leaves position 0 (the worker's finally still wakes us)
+  Atomics.wait(shared, 0, 0, 30_000);
+  void worker.terminate();
+  return shared[0] === 1 ? shared[1]! : 0;
+}
+
+const LOCATE_IN_WORKER = `
+const { workerData } = require("node:worker_threads");
+const { ts } = require(workerData.tsMorph);
+const { firstTooDeep } = require(workerData.nesting);
+try {
+  const sf = ts.createSourceFile("nesting.ts", workerData.text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  for (const st of sf.statements) {
+    const node = firstTooDeep(st);
+    if (node) { workerData.shared[1] = node.getStart(sf); break; }
+  }
+} finally {
+  Atomics.store(workerData.shared, 0, 1);
+  Atomics.notify(workerData.shared, 0);
+}
+`;
+
 export class CudaProject {
   private readonly project: Project;
-  private readonly versions = new Map<string, { version: number; sf: ts.SourceFile }>();
+  private readonly versions = new Map<string, FileEntry>();
   private readonly resolutionCache = new Map<string, string | undefined>();
   private versionCounter = 0;
   private readonly staleInTsMorph = new Set<string>();
@@ -68,17 +125,30 @@ export class CudaProject {
     const abs = path.resolve(filePath);
     if (!this.versions.has(abs)) this.resolutionCache.clear(); // a new file may satisfy an import
     const existing = this.versions.get(abs);
-    if (existing && existing.sf.text === text) return { path: abs, sourceFile: existing.sf, version: existing.version };
+    if (existing && existing.text === text) return this.entryFile(abs, existing);
     // Without a range from the editor, the edited range is where the old and new texts differ.
-    if (existing && !change) change = changedRange(existing.sf.text, text);
-    const sf =
-      existing && change && isConsistent(existing.sf.text, text, change)
-        ? ts.updateSourceFile(existing.sf, text, { span: { start: change.start, length: change.oldLength }, newLength: change.newLength })
-        : ts.createSourceFile(abs, text, ts.ScriptTarget.ES2022, /*setParentNodes*/ true, ts.ScriptKind.TS);
-    const version = ++this.versionCounter;
-    this.versions.set(abs, { version, sf });
-    this.staleInTsMorph.add(abs);
-    return { path: abs, sourceFile: sf, version };
+    if (existing && !existing.unparsable && !change) change = changedRange(existing.sf.text, text);
+    let sf: ts.SourceFile;
+    let unparsable: ProjectFile["unparsable"];
+    try {
+      sf =
+        existing && !existing.unparsable && change && isConsistent(existing.sf.text, text, change)
+          ? ts.updateSourceFile(existing.sf, text, { span: { start: change.start, length: change.oldLength }, newLength: change.newLength })
+          : ts.createSourceFile(abs, text, ts.ScriptTarget.ES2022, /*setParentNodes*/ true, ts.ScriptKind.TS);
+    } catch (err) {
+      if (!isStackOverflow(err)) throw err;
+      // TypeScript's parser recurses per level of nesting: the file stays, empty, and the checker reports CS1021.
+      sf = ts.createSourceFile(abs, "", ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+      unparsable = { position: tooDeepPosition(text) };
+    }
+    const entry: FileEntry = { version: ++this.versionCounter, sf, text, unparsable };
+    this.versions.set(abs, entry);
+    if (!unparsable) this.staleInTsMorph.add(abs);
+    return this.entryFile(abs, entry);
+  }
+
+  private entryFile(abs: string, e: FileEntry): ProjectFile {
+    return { path: abs, sourceFile: e.sf, version: e.version, ...(e.unparsable ? { unparsable: e.unparsable } : {}) };
   }
 
   /** Forgets a file (closed buffer or deleted file); the next read goes to disk. */
@@ -100,7 +170,7 @@ export class CudaProject {
   getFile(filePath: string): ProjectFile | undefined {
     const abs = path.resolve(filePath);
     const existing = this.versions.get(abs);
-    if (existing) return { path: abs, sourceFile: existing.sf, version: existing.version };
+    if (existing) return this.entryFile(abs, existing);
     let text: string;
     try {
       text = ts.sys.readFile(abs) ?? "";
@@ -109,6 +179,11 @@ export class CudaProject {
       return undefined;
     }
     return this.setFileText(abs, text);
+  }
+
+  /** The text of a file already read (also of one TypeScript could not parse). */
+  getText(filePath: string): string | undefined {
+    return this.versions.get(path.resolve(filePath))?.text;
   }
 
   /** Resolves a relative or package import to a TypeScript source file path, or undefined. */
@@ -131,7 +206,7 @@ export class CudaProject {
   /** Module resolution sees in-memory files (unsaved buffers) as well as the disk. */
   private readonly resolutionHost: ts.ModuleResolutionHost = {
     fileExists: (p) => this.versions.has(path.resolve(p)) || ts.sys.fileExists(p),
-    readFile: (p) => this.versions.get(path.resolve(p))?.sf.text ?? ts.sys.readFile(p),
+    readFile: (p) => this.versions.get(path.resolve(p))?.text ?? ts.sys.readFile(p),
     directoryExists: (d) => ts.sys.directoryExists(d) || [...this.versions.keys()].some((k) => k.startsWith(path.resolve(d) + path.sep)),
     realpath: ts.sys.realpath,
     getCurrentDirectory: () => process.cwd(),

@@ -111,6 +111,14 @@ async function embedPtx(
   return Object.keys(ptx).length ? { cuda: { ...(source !== undefined ? { source } : {}), ptx }, errors: [] } : { errors: [] };
 }
 
+function readOrEmpty(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 function loaderFor(file: string): Loader {
   return file.endsWith("x") ? "tsx" : "ts";
 }
@@ -127,7 +135,11 @@ function toMessage(d: Diagnostic, text: string): PartialMessage {
       length: Math.max(1, Math.min(d.span.end - d.span.start, lineText.length - (d.span.col - 1))),
       lineText,
     },
-    notes: d.related.map((r) => ({ text: r.message, location: { file: r.span.file, line: r.span.line, column: Math.max(0, r.span.col - 1) } })),
+    notes: d.related.map((r) => ({
+      text: r.message,
+      // A related location may be in another file (an imported device function): show its line too.
+      location: { file: r.span.file, line: r.span.line, column: Math.max(0, r.span.col - 1), lineText: (r.span.file === d.span.file ? text : readOrEmpty(r.span.file)).split(/\r?\n/)[r.span.line - 1] ?? "" },
+    })),
   };
 }
 
