@@ -38,11 +38,25 @@ export interface SimulatorOptions {
 
 export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
-  freed = false;
+  /** Undefined once freed: the buffer drops its memory so the program's own references to the array do not keep it alive. */
+  private store: SharedArrayBuffer | undefined;
   constructor(
     readonly bytes: number,
-    readonly memory: SharedArrayBuffer,
-  ) {}
+    memory: SharedArrayBuffer,
+  ) {
+    this.store = memory;
+  }
+  get freed(): boolean {
+    return this.store === undefined;
+  }
+  /** The memory of a live buffer; CSR010 once freed. */
+  get memory(): SharedArrayBuffer {
+    if (!this.store) throw new CudaScriptError("CSR010", "this device array was freed");
+    return this.store;
+  }
+  release(): void {
+    this.store = undefined;
+  }
 }
 
 export const SIMULATOR_LIMITS: DeviceLimits = {
@@ -118,13 +132,16 @@ export class SimulatorBackend implements Backend {
   }
 
   free(buffer: DeviceBuffer): void {
-    (buffer as SimBuffer).freed = true;
+    this.own(buffer).release();
+  }
+
+  private own(b: DeviceBuffer): SimBuffer {
+    if (!(b instanceof SimBuffer)) throw new CudaScriptError("CSR014", "this device buffer does not belong to the simulator");
+    return b;
   }
 
   private mem(b: DeviceBuffer): SharedArrayBuffer {
-    if (!(b instanceof SimBuffer)) throw new CudaScriptError("CSR014", "this device buffer does not belong to the simulator");
-    if (b.freed) throw new CudaScriptError("CSR010", "this device array was freed");
-    return b.memory;
+    return this.own(b).memory;
   }
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
