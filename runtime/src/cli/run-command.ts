@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { parseArgs, printUsageError, type Command } from "./args";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
+import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
 
@@ -30,8 +31,6 @@ Options:
   --workers <n>                  simulator worker threads (default: the number of cores)`;
 
 const DEFAULT_TIMEOUT_S = 60;
-/** After the deadline, the simulator gets this long to stop the kernel and report before the child is killed. */
-const KILL_GRACE_MS = 2500;
 
 export const runCommand: Command = async (argv) => {
   const args = parseArgs(argv, ["sanitize", "help"], ["backend", "sanitize", "timeout", "workers", "help", "h"]);
@@ -75,7 +74,8 @@ export const runCommand: Command = async (argv) => {
   const why = choice.reason ? ` — ${choice.reason}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build.
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-run-"));
+  removeAbandonedTempDirs();
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   try {
     const bundle = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
     // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
@@ -92,6 +92,9 @@ export const runCommand: Command = async (argv) => {
       CUDASCRIPT_BACKEND: choice.kind,
       CUDASCRIPT_SANITIZE: sanitize ? "1" : "0",
       CUDASCRIPT_RUN: "1",
+      // The child's watchdog (run-watchdog.ts) stops the program if this process dies, and removes outDir.
+      [PARENT_PID_ENV]: String(process.pid),
+      [TEMP_DIR_ENV]: outDir,
     };
     if (deadline !== undefined) {
       env.CUDASCRIPT_DEADLINE = String(deadline);
@@ -132,6 +135,38 @@ export const runCommand: Command = async (argv) => {
     fs.rmSync(outDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * Removes the temporary folders of earlier runs whose `cudascript run` process is gone (killed before
+ * it could clean up, and whose child could not either). The owner's pid is in the folder's name.
+ */
+function removeAbandonedTempDirs(): void {
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${TEMP_PREFIX}(\\d+)-`).exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    try {
+      fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+    } catch {
+      // someone else's folder we may not remove: leave it
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
+  }
+}
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
 export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../esbuild/index").CudaScriptPluginOptions = {}): Promise<boolean> {
