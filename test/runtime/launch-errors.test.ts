@@ -113,6 +113,8 @@ describe("launch configuration", () => {
   it("CSR009 dynamic shared memory over 48 KiB; CSR020 when a dynamic-shared kernel gets none", () => {
     throwsCode(() => dyn.launch(1, 32, { sharedMem: 64 * 1024 }), "CSR009", /48 KiB/);
     throwsCode(() => dyn.launch(1, 32, { sharedMem: -4 }), "CSR007");
+    throwsCode(() => dyn.launch(1, 32, { sharedMem: 1e12 }), "CSR009", /sharedMem 1000000000000 \(931 GiB\) is 931 GiB, over the 48 KiB a block can have/);
+    throwsCode(() => dyn.launch(1, 32, { sharedMem: Infinity }), "CSR007", /got the number Infinity/);
     throwsCode(() => dyn.launch(1, 32)(new Float32Array(32)), "CSR020", /sharedMem/);
     const out = new Float32Array(32);
     dyn.launch(1, 32, { sharedMem: 32 * 4 })(out);

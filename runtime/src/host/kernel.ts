@@ -10,6 +10,7 @@ import { CudaScriptError } from "../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { currentBackend } from "./device";
+import { formatBytes } from "./sizes";
 import { reportFault, reportingLaunches, reportLaunch } from "../report/launches";
 import type { Stream } from "./streams";
 
@@ -91,7 +92,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     if (total > L.maxSharedPerBlock)
       throw new CudaScriptError(
         "CSR009",
-        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory plus sharedMem ${sharedMem} is ${total} bytes, over the ${L.maxSharedPerBlock} bytes (48 KiB) a block can have`,
+        `kernel '${name}': ${formatBytes(entry.staticSharedBytes)} of static shared memory plus sharedMem ${sharedMem} (${formatBytes(sharedMem)}) is ${formatBytes(total)}, over the ${formatBytes(L.maxSharedPerBlock)} a block can have`,
       );
     const stream = streamHandle(options.stream as Stream | undefined);
     const module = backend.loadModule(this.artifact);
