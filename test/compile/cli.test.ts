@@ -105,3 +105,15 @@ test("an output file that cannot be written (a folder of that name) is reported 
   assert.match(r.err, /cannot write .*saxpy\.cu: EISDIR/);
   assert.doesNotMatch(r.err, /internal error/);
 });
+
+test("a FIFO or a folder given as the file is refused at once, exit 2", (t) => {
+  const dir = tmp(t);
+  const fifo = path.join(dir, "pipe.ts");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo");
+  for (const [target, why] of [[fifo, /not a regular file \(a FIFO\)/], [dir, /not a regular file \(a folder\)/]] as const) {
+    const r = spawnSync(process.execPath, [cli, "compile", target, "--emit", "cuda"], { cwd: repo, encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.signal, null, "compile finished");
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, why);
+  }
+});

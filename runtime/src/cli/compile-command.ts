@@ -16,6 +16,7 @@ import {
   type KernelResourceUsage,
 } from "@cudascript/compiler";
 import { parseArgs, printUsageError, type Command } from "./args";
+import { notRegularFile } from "./inputs";
 
 const USAGE = `Usage: cudascript compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
 
@@ -54,8 +55,9 @@ export const compileCommand: Command = async (argv) => {
   if (outProblem) return printUsageError(outProblem, USAGE);
 
   const file = path.resolve(args.positional[0]!);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    console.error(`cudascript: no such file: ${args.positional[0]}`);
+  const unreadable = notRegularFile(file);
+  if (unreadable) {
+    console.error(fs.existsSync(file) ? `cudascript: cannot compile ${args.positional[0]}: ${unreadable}; give a TypeScript file` : `cudascript: no such file: ${args.positional[0]}`);
     return 2;
   }
   const check = new KernelChecker().checkFile(file);

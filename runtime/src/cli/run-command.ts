@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs, parseNumberOption, printUsageError, type Command } from "./args";
+import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
@@ -48,8 +49,10 @@ export const runCommand: Command = async (argv) => {
   const [file, ...programArgs] = args.positional;
   if (!file) return printUsageError("name the program to run, e.g. cudascript run examples/saxpy.ts", USAGE);
   const entry = path.resolve(file);
-  if (!fs.existsSync(entry)) {
-    console.error(`cudascript: no such file: ${file}`);
+  const unreadable = notRegularFile(entry);
+  if (unreadable) {
+    // Only a regular file: esbuild would wait forever on a FIFO.
+    console.error(fs.existsSync(entry) ? `cudascript: cannot run ${file}: ${unreadable}; give a TypeScript file` : `cudascript: no such file: ${file}`);
     return 2;
   }
   const backendFlag = args.flags.get("backend") as string | undefined;
