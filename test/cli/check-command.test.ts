@@ -10,8 +10,9 @@ const repo = path.resolve(__dirname, "../../..");
 const cli = path.join(repo, "runtime/dist/cli/main.js");
 
 function run(args: string[], cwd = repo) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  // A time limit, so that a regression that blocks on a read fails instead of hanging the suite.
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
 
 test("a file with errors prints tsc-style lines and exits 1", () => {
@@ -96,6 +97,27 @@ test("files that do not import cudascript, empty files and broken syntax are fin
   assert.ok(r.code === 0 || r.code === 1, r.err);
   assert.doesNotMatch(r.out + r.err, /CS9001|internal error/);
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a FIFO named *.ts and a broken *.ts link are skipped and said so, never read nor counted as checked", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-check-"));
+  try {
+    fs.writeFileSync(path.join(dir, "plain.ts"), "export const x = 1;\n");
+    assert.equal(spawnSync("mkfifo", [path.join(dir, "pipe.ts")]).status, 0, "mkfifo");
+    fs.symlinkSync(path.join(dir, "gone.ts"), path.join(dir, "dangling.ts"));
+    const r = run(["check", dir]);
+    assert.equal(r.signal, null, "check finished");
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /skipped .*pipe\.ts: not a regular file \(a FIFO\); only regular files are checked/);
+    assert.match(r.err, /skipped .*dangling\.ts: a broken symbolic link \(to .*gone\.ts\)/);
+    assert.match(r.out, /^Checked 1 file \(0 kernels\): 0 errors, 0 warnings; skipped 2 that are not regular files\.$/m);
+    const named = run(["check", path.join(dir, "pipe.ts")]);
+    assert.equal(named.signal, null, "check of the FIFO by name finished");
+    assert.equal(named.code, 2, named.err);
+    assert.match(named.err, /skipped .*pipe\.ts: not a regular file \(a FIFO\)/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("npm links the cudascript command, so the README's `npx cudascript …` works after install", () => {

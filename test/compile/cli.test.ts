@@ -110,3 +110,37 @@ test("usage errors exit 2", () => {
   assert.equal(run(["test/corpus/valid/saxpy.ts", "--emit", "cubin"]).code, 2, "cubin needs -o");
   assert.equal(run(["no/such/file.ts"]).code, 2);
 });
+
+test("-o naming a file, or a path under a file, is a usage error (exit 2) that says to give a folder", (t) => {
+  const dir = tmp(t);
+  const file = path.join(dir, "out.txt");
+  fs.writeFileSync(file, "not a folder");
+  for (const target of [file, path.join(file, "sub")]) {
+    const r = run(["test/corpus/valid/saxpy.ts", "--emit", "cuda", "-o", target]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /-o names the folder to write into, but .*out\.txt is a file: give a folder \(it is created if missing\)/);
+    assert.doesNotMatch(r.err, /internal error/);
+  }
+  assert.equal(fs.readFileSync(file, "utf8"), "not a folder", "the file was left alone");
+});
+
+test("an output file that cannot be written (a folder of that name) is reported by name, exit 2", (t) => {
+  const dir = tmp(t);
+  fs.mkdirSync(path.join(dir, "saxpy.cu"));
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "cuda", "-o", dir]);
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /cannot write .*saxpy\.cu: EISDIR/);
+  assert.doesNotMatch(r.err, /internal error/);
+});
+
+test("a FIFO or a folder given as the file is refused at once, exit 2", (t) => {
+  const dir = tmp(t);
+  const fifo = path.join(dir, "pipe.ts");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo");
+  for (const [target, why] of [[fifo, /not a regular file \(a FIFO\)/], [dir, /not a regular file \(a folder\)/]] as const) {
+    const r = spawnSync(process.execPath, [cli, "compile", target, "--emit", "cuda"], { cwd: repo, encoding: "utf8", timeout: 60_000 });
+    assert.equal(r.signal, null, "compile finished");
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, why);
+  }
+});

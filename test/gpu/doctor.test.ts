@@ -120,6 +120,14 @@ describe("cudascript doctor / devices", () => {
     assert.match(text.out, /--backend auto picks the GPU 0: CudaScript Test Double .*, but kernels cannot be loaded there until the PTX JIT problem above is fixed/);
   });
 
+  it("a bad CUDASCRIPT_SIM_MEMORY is reported with the setting's fix, not a reinstall", () => {
+    const r = runCli(["doctor", "--json"], { ...childEnv("off"), CUDASCRIPT_SIM_MEMORY: "lots" });
+    const json = JSON.parse(r.out) as DoctorReport;
+    assert.equal(json.simulator.ok, false);
+    const problem = json.problems.find((p) => p.part === "simulator");
+    assert.match(problem?.problem ?? "", /CSR018: CUDASCRIPT_SIM_MEMORY=lots is not a memory size/);
+    assert.match(problem?.fix ?? "", /set CUDASCRIPT_SIM_MEMORY to a size such as 8GiB, or unset it/);
+  });
   it("usage errors exit 2", () => {
     assert.equal(runCli(["doctor", "--bogus"], childEnv("off")).code, 2);
     assert.equal(runCli(["devices", "extra"], childEnv("off")).code, 2);

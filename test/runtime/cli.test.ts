@@ -91,6 +91,34 @@ describe("cudascript run", () => {
     assert.equal(r.code, 1, r.all);
     assert.match(r.err, /CSR015.*no CUDA driver was found.*--backend simulator/);
   });
+  it("--timeout longer than Node's timers can hold (3,000,000 s) lets the program finish", () => {
+    const r = run(["examples/saxpy.ts", "--timeout", "3000000"]);
+    assert.equal(r.code, 0, r.all);
+    assert.match(r.out, /— OK$/m);
+    assert.doesNotMatch(r.err, /was stopped/);
+  });
+  it("a fractional --timeout (2.0005 s) reaches the simulator, which stops the kernel itself (CSR024)", () => {
+    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "2.0005"], 20_000);
+    assert.notEqual(r.code, 0, r.all);
+    assert.match(r.err, /CSR024.*kernel 'spin'.*--timeout 2\.0005 s/);
+  });
+  it("empty, malformed or out-of-range numeric options are usage errors that say what to write", () => {
+    for (const [args, expected] of [
+      [["--timeout="], /option '--timeout' needs a value, got an empty one/],
+      [["--timeout", ""], /option '--timeout' needs a value, got an empty one/],
+      [["--timeout=1e3"], /--timeout takes a number of seconds \(0 = no limit\) from 0 to 1,000,000,000, not '1e3'/],
+      [["--timeout=Infinity"], /--timeout takes a number/],
+      [["--timeout=-1"], /--timeout takes a number/],
+      [["--timeout=99999999999"], /--timeout takes a number .* not '99999999999'/],
+      [["--workers=0"], /--workers takes a whole number from 1 to 1,024, not '0'/],
+      [["--workers", "99999999999999999999"], /--workers takes a whole number from 1 to 1,024/],
+      [["--workers="], /option '--workers' needs a value/],
+    ] as const) {
+      const r = run(["examples/saxpy.ts", ...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.all}`);
+      assert.match(r.err, expected, args.join(" "));
+    }
+  });
   it("usage errors", () => {
     assert.equal(run([]).code, 2);
     assert.equal(run(["examples/saxpy.ts", "--backend", "tpu"]).code, 2);

@@ -114,8 +114,10 @@ describe("launch configuration", () => {
     const big = new Float32Array(32);
     dyn.launch(1, 32, { sharedMem: 64 * 1024 })(big);
     assert.equal(big[31], 31);
-    throwsCode(() => dyn.launch(1, 32, { sharedMem: 164 * 1024 }), "CSR009", /over the 166912 bytes \(163 KiB\) of shared memory a block can have on the simulator \(which models an sm_80 GPU\)/);
+    throwsCode(() => dyn.launch(1, 32, { sharedMem: 164 * 1024 }), "CSR009", /over the 163 KiB of shared memory a block can have on the simulator \(which models an sm_80 GPU\)/);
     throwsCode(() => dyn.launch(1, 32, { sharedMem: -4 }), "CSR007");
+    throwsCode(() => dyn.launch(1, 32, { sharedMem: 1e12 }), "CSR009", /sharedMem 1000000000000 \(931 GiB\) is 931 GiB, over the 163 KiB of shared memory a block can have/);
+    throwsCode(() => dyn.launch(1, 32, { sharedMem: Infinity }), "CSR007", /got the number Infinity/);
     throwsCode(() => dyn.launch(1, 32)(new Float32Array(32)), "CSR020", /sharedMem/);
     const out = new Float32Array(32);
     dyn.launch(1, 32, { sharedMem: 32 * 4 })(out);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -156,4 +156,27 @@ test("cache: false and kernel option cache: false bypass the cache", (t) => {
   assert.ok(r.ok);
   assert.equal(r.modules[0]!.cacheFile, undefined);
   assert.equal(fs.existsSync(path.join(dir, "nvrtc-v1")), false);
+});
+
+test("a FIFO or a /dev/zero link in place of an entry reads as corrupt at once, and a write replaces it", (t) => {
+  const dir = tempDir(t);
+  const cache = new CompileCache(dir);
+  const file = cache.fileFor(KEY);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const makers: [string, () => void][] = [
+    ["a FIFO", () => assert.equal(spawnSync("mkfifo", [file]).status, 0, "mkfifo")],
+    ["a link to /dev/zero", () => fs.symlinkSync("/dev/zero", file)],
+  ];
+  for (const [kind, make] of makers) {
+    make();
+    // Read in a child with a time limit: before the fix this read never returned, which would hang the test file.
+    const script = `const { CompileCache } = require(${JSON.stringify(path.join(__dirname, "cache.js"))}); console.log(JSON.stringify(new CompileCache(${JSON.stringify(dir)}).read(${JSON.stringify(KEY)})))`;
+    const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 20_000 });
+    assert.equal(r.signal, null, `reading ${kind} in place of an entry did not finish`);
+    assert.deepEqual(JSON.parse(r.stdout), { status: "corrupt", file, reason: "not a regular file" }, kind);
+    assert.ok(cache.write(KEY, { ptx: "// ptx", log: "" }), `a write replaces ${kind}`);
+    assert.equal(cache.read(KEY).status, "hit");
+    assert.ok(fs.lstatSync(file).isFile());
+    fs.rmSync(file);
+  }
 });

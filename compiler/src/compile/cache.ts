@@ -60,13 +60,24 @@ export class CompileCache {
 
   read(key: string): CacheRead {
     const file = this.fileFor(key);
+    const reason = (r: string): CacheRead => ({ status: "corrupt", file, reason: r });
     let data: Buffer;
+    let fd: number;
     try {
-      data = fs.readFileSync(file);
+      // Non-blocking: opening a FIFO put in place of an entry must not wait for a writer.
+      fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch {
       return { status: "miss", file };
     }
-    const reason = (r: string): CacheRead => ({ status: "corrupt", file, reason: r });
+    try {
+      // Only a regular file is an entry: a FIFO never ends a read, /dev/zero never stops giving bytes.
+      if (!fs.fstatSync(fd).isFile()) return reason("not a regular file");
+      data = fs.readFileSync(fd);
+    } catch {
+      return reason("unreadable file");
+    } finally {
+      fs.closeSync(fd);
+    }
     const nl1 = data.indexOf(10);
     if (nl1 < 0 || data.toString("latin1", 0, nl1) !== MAGIC) return reason("bad magic line");
     const nl2 = data.indexOf(10, nl1 + 1);

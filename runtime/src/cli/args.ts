@@ -1,3 +1,5 @@
+import { parseArgs as parseArgv } from "node:util";
+
 /** A subcommand takes its arguments (after the command name) and resolves to an exit code. */
 export type Command = (argv: string[]) => Promise<number>;
 
@@ -12,31 +14,54 @@ export interface ParsedArgs {
 }
 
 /**
- * Minimal flag parsing: `--name value`, `--name=value`, boolean `--name`; `booleans` lists flags that
- * take no value. Unknown flags are reported by the caller through `allowed`.
+ * Flag parsing by Node's own `util.parseArgs` (strict): `--name value`, `--name=value`, boolean
+ * `--name`, one-letter names also as `-x`, `--` ends the options. `booleans` lists flags that take no
+ * value; anything not in `allowed` is an error. An empty value (`--timeout=`) is an error too: it
+ * would otherwise silently mean "the default" or "no limit".
  */
 export function parseArgs(argv: string[], booleans: readonly string[], allowed: readonly string[]): ParsedArgs | { error: string } {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    if (a.startsWith("-") && a !== "-") {
-      const eq = a.indexOf("=");
-      const name = (eq > 0 ? a.slice(0, eq) : a).replace(/^--?/, "");
-      if (!allowed.includes(name)) return { error: `unknown option '${a}'` };
-      if (booleans.includes(name)) flags.set(name, true);
-      else if (eq > 0) flags.set(name, a.slice(eq + 1));
-      else {
-        const v = argv[i + 1];
-        if (v === undefined || v.startsWith("--")) return { error: `option '${a}' needs a value` };
-        flags.set(name, v);
-        i++;
-      }
-    } else positional.push(a);
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
+  for (const name of allowed) options[name] = { type: booleans.includes(name) ? "boolean" : "string", ...(name.length === 1 ? { short: name } : {}) };
+  let parsed: ReturnType<typeof parseArgv>;
+  try {
+    parsed = parseArgv({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    return { error: describeParseError(e as Error & { code?: string }) };
   }
-  return { positional, flags };
+  const flags = new Map<string, string | true>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    const v = Array.isArray(value) ? value[value.length - 1] : value;
+    if (v === undefined || v === false) continue;
+    if (v === "") return { error: `option '--${name}' needs a value, got an empty one` };
+    flags.set(name, v === true ? true : String(v));
+  }
+  return { positional: parsed.positionals, flags };
+}
+
+function describeParseError(e: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(e.message)?.[1] ?? "";
+  switch (e.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option '${option}'`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      if (/does not take an argument/.test(e.message)) return `option '${option}' takes no value`;
+      if (/ambiguous/.test(e.message)) return `option '${option}' needs a value (for a value that starts with '-', write ${option}=-…)`;
+      return `option '${option}' needs a value`;
+    default:
+      return e.message.split("\n")[0]!;
+  }
+}
+
+/**
+ * A numeric option's text as a number: plain decimal digits (an optional fraction when not
+ * `integer`), from `min` to `max`. Returns an error message otherwise: no exponents, signs, hex or
+ * "Infinity", which Number() would accept.
+ */
+export function parseNumberOption(name: string, text: string, opts: { integer: boolean; min: number; max: number; unit?: string }): number | { error: string } {
+  const unit = opts.unit ? ` ${opts.unit}` : "";
+  const what = `${opts.integer ? "a whole number" : "a number"}${unit} from ${opts.min} to ${opts.max.toLocaleString("en-US")}`;
+  const ok = opts.integer ? /^\d+$/.test(text) : /^(\d+(\.\d*)?|\.\d+)$/.test(text);
+  const n = ok ? Number(text) : NaN;
+  if (!ok || n < opts.min || n > opts.max) return { error: `--${name} takes ${what}, not '${text}'` };
+  return n;
 }

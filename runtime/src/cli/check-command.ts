@@ -25,9 +25,11 @@ export const checkCommand: Command = async (argv) => {
   if (args.positional.length === 0) return printUsageError("name the files or folders to check, e.g. cudascript check examples/", USAGE);
   const expanded = expandInputs(args.positional);
   for (const missing of expanded.missing) console.error(`cudascript: no such file or folder: ${missing}`);
+  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  for (const s of expanded.skipped) console.error(`cudascript: skipped ${rel(s.path)}: ${s.reason}; only regular files are checked`);
   if (expanded.files.length === 0) {
     console.error("cudascript: no TypeScript files found");
-    return expanded.missing.length ? 2 : 0;
+    return expanded.missing.length || expanded.skipped.length ? 2 : 0;
   }
   const checker = new KernelChecker();
   const all: Diagnostic[] = [];
@@ -40,9 +42,9 @@ export const checkCommand: Command = async (argv) => {
   const errors = all.filter((d) => d.severity === "error").length;
   const warnings = all.filter((d) => d.severity === "warning").length;
   if (format === "json") {
-    const rel = (f: string) => path.relative(process.cwd(), f) || f;
     const out = {
       files: expanded.files.length,
+      skipped: expanded.skipped.map((s) => ({ file: rel(s.path), reason: s.reason })),
       kernels,
       errors,
       warnings,
@@ -64,7 +66,8 @@ export const checkCommand: Command = async (argv) => {
       console.log(`${path.relative(process.cwd(), d.span.file) || d.span.file}:${d.span.line}:${d.span.col} - ${d.severity} ${d.code}: ${d.message}`);
       for (const r of d.related) console.log(`  ${path.relative(process.cwd(), r.span.file)}:${r.span.line}:${r.span.col}: ${r.message}`);
     }
-    const summary = `Checked ${expanded.files.length} file${expanded.files.length === 1 ? "" : "s"} (${kernels} kernel${kernels === 1 ? "" : "s"}): ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}.`;
+    const skippedNote = expanded.skipped.length ? `; skipped ${expanded.skipped.length} that ${expanded.skipped.length === 1 ? "is not a regular file" : "are not regular files"}` : "";
+    const summary = `Checked ${expanded.files.length} file${expanded.files.length === 1 ? "" : "s"} (${kernels} kernel${kernels === 1 ? "" : "s"}): ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${skippedNote}.`;
     console.log(all.length ? `\n${summary}` : summary);
   }
   return errors > 0 ? 1 : 0;

@@ -16,6 +16,7 @@ import {
   type KernelResourceUsage,
 } from "@cudascript/compiler";
 import { parseArgs, printUsageError, type Command } from "./args";
+import { notRegularFile } from "./inputs";
 
 const USAGE = `Usage: cudascript compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
 
@@ -50,10 +51,13 @@ export const compileCommand: Command = async (argv) => {
   }
   const outDir = (args.flags.get("o") ?? args.flags.get("out")) as string | undefined;
   if (emits.has("cubin") && !outDir) return printUsageError("--emit cubin writes a binary file: give an output folder with -o", USAGE);
+  const outProblem = outDir === undefined ? undefined : outputFolderProblem(outDir);
+  if (outProblem) return printUsageError(outProblem, USAGE);
 
   const file = path.resolve(args.positional[0]!);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
-    console.error(`cudascript: no such file: ${args.positional[0]}`);
+  const unreadable = notRegularFile(file);
+  if (unreadable) {
+    console.error(fs.existsSync(file) ? `cudascript: cannot compile ${args.positional[0]}: ${unreadable}; give a TypeScript file` : `cudascript: no such file: ${args.positional[0]}`);
     return 2;
   }
   const check = new KernelChecker().checkFile(file);
@@ -64,11 +68,25 @@ export const compileCommand: Command = async (argv) => {
     return check.isCudaScriptFile ? 0 : 2;
   }
   const base = path.basename(file).replace(/\.(c|m)?ts$/, "");
-  if (outDir) fs.mkdirSync(outDir, { recursive: true });
+  if (outDir) {
+    try {
+      fs.mkdirSync(outDir, { recursive: true });
+    } catch (e) {
+      console.error(`cudascript: cannot create the output folder ${outDir}: ${(e as Error).message}`);
+      return 2;
+    }
+  }
+  let writeFailed = false;
   const write = (name: string, data: string | Uint8Array) => {
     const target = path.join(outDir!, name);
-    fs.writeFileSync(target, data);
-    console.log(`wrote ${rel(target)}`);
+    try {
+      fs.writeFileSync(target, data);
+      console.log(`wrote ${rel(target)}`);
+    } catch (e) {
+      // e.g. a folder of that name, or no permission: say which file, not "internal error".
+      console.error(`cudascript: cannot write ${rel(target)}: ${(e as Error).message}`);
+      writeFailed = true;
+    }
   };
   const print = (text: string) => fs.writeSync(1, text.endsWith("\n") ? text : `${text}\n`);
 
@@ -77,7 +95,7 @@ export const compileCommand: Command = async (argv) => {
     const cuda = generateCuda(check.module).source;
     if (outDir) write(`${base}.cu`, cuda);
     else print(cuda);
-    return 0;
+    return writeFailed ? 2 : 0;
   }
 
   const out: CompileOutput = await compileModule(check.module, {
@@ -113,7 +131,7 @@ export const compileCommand: Command = async (argv) => {
     print(table);
     if (outDir) write(`${base}.resources.txt`, table);
   }
-  return 0;
+  return writeFailed ? 2 : 0;
 };
 
 function resourcesTable(arch: string, out: CompileOutput): string {
@@ -127,6 +145,23 @@ function resourcesTable(arch: string, out: CompileOutput): string {
   const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
   const where = `${arch.replace(/^compute_/, "sm_").replace(/^(\d)/, "sm_$1")}, NVRTC ${out.nvrtcVersion ?? "?"}${out.fromCache ? " (cached)" : ""}`;
   return [`Resources per thread and block (${where}):`, ...lines].join("\n") + "\n";
+}
+
+/**
+ * Why `-o dir` cannot be the output folder, checked before compiling: the nearest part of the path
+ * that exists must be a folder (a file there, or above, would make every write fail).
+ */
+function outputFolderProblem(outDir: string): string | undefined {
+  for (let p = path.resolve(outDir); ; p = path.dirname(p)) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      // not there yet: it will be created; look further up
+    }
+    if (stat) return stat.isDirectory() ? undefined : `-o names the folder to write into, but ${rel(p)} is a file: give a folder (it is created if missing)`;
+    if (path.dirname(p) === p) return undefined;
+  }
 }
 
 function rel(f: string): string {

@@ -314,7 +314,9 @@ function simulatorInfo(problems: DoctorProblem[]): DoctorReport["simulator"] {
   } catch (e) {
     ok = false;
     message = (e as Error).message;
-    problems.push({ part: "simulator", problem: `the simulator cannot run: ${message}`, fix: "use Node.js 20 or newer, and reinstall cudascript (npm ci)" });
+    // A bad setting (CSR018) is fixed by the setting, not by reinstalling.
+    const fix = (e as { code?: string }).code === "CSR018" ? "set CUDASCRIPT_SIM_MEMORY to a size such as 8GiB, or unset it" : "use Node.js 20 or newer, and reinstall cudascript (npm ci)";
+    problems.push({ part: "simulator", problem: `the simulator cannot run: ${message}`, fix });
   }
   if (!workerScriptFound)
     problems.push({ part: "simulator", problem: `the simulator's worker script is missing (${workerScript}): large launches run on one thread`, fix: "rebuild or reinstall cudascript (npx tsc -b / npm ci)" });

@@ -11,9 +11,11 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs, printUsageError, type Command } from "./args";
+import { parseArgs, parseNumberOption, printUsageError, type Command } from "./args";
+import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
+import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
 
@@ -30,8 +32,12 @@ Options:
   --workers <n>                  simulator worker threads (default: the number of cores)`;
 
 const DEFAULT_TIMEOUT_S = 60;
-/** After the deadline, the simulator gets this long to stop the kernel and report before the child is killed. */
-const KILL_GRACE_MS = 2500;
+/** About 31 years: longer is "no limit" (0). Keeps the deadline an exact whole number of milliseconds. */
+const MAX_TIMEOUT_S = 1e9;
+/** Each simulator worker is a thread with its own JavaScript heap: far more than any machine's cores only exhausts memory. */
+const MAX_WORKERS = 1024;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer delay fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const runCommand: Command = async (argv) => {
   const args = parseArgs(argv, ["sanitize", "help"], ["backend", "sanitize", "timeout", "workers", "help", "h"]);
@@ -43,8 +49,10 @@ export const runCommand: Command = async (argv) => {
   const [file, ...programArgs] = args.positional;
   if (!file) return printUsageError("name the program to run, e.g. cudascript run examples/saxpy.ts", USAGE);
   const entry = path.resolve(file);
-  if (!fs.existsSync(entry)) {
-    console.error(`cudascript: no such file: ${file}`);
+  const unreadable = notRegularFile(entry);
+  if (unreadable) {
+    // Only a regular file: esbuild would wait forever on a FIFO.
+    console.error(fs.existsSync(entry) ? `cudascript: cannot run ${file}: ${unreadable}; give a TypeScript file` : `cudascript: no such file: ${file}`);
     return 2;
   }
   const backendFlag = args.flags.get("backend") as string | undefined;
@@ -52,10 +60,11 @@ export const runCommand: Command = async (argv) => {
   if (!["auto", "gpu", "simulator"].includes(backend))
     return printUsageError(backendFlag !== undefined ? `--backend takes auto, gpu or simulator, not '${backend}'` : `CUDASCRIPT_BACKEND=${backend} is not a backend: use auto, gpu or simulator`, USAGE);
   const timeoutText = (args.flags.get("timeout") as string | undefined) ?? String(DEFAULT_TIMEOUT_S);
-  const timeout = Number(timeoutText);
-  if (!Number.isFinite(timeout) || timeout < 0) return printUsageError(`--timeout takes a number of seconds ≥ 0, not '${timeoutText}'`, USAGE);
+  const timeout = parseNumberOption("timeout", timeoutText, { integer: false, min: 0, max: MAX_TIMEOUT_S, unit: "of seconds (0 = no limit)" });
+  if (typeof timeout !== "number") return printUsageError(timeout.error, USAGE);
   const workersText = args.flags.get("workers") as string | undefined;
-  if (workersText !== undefined && !/^[1-9]\d*$/.test(workersText)) return printUsageError(`--workers takes a whole number ≥ 1, not '${workersText}'`, USAGE);
+  const workers = workersText === undefined ? undefined : parseNumberOption("workers", workersText, { integer: true, min: 1, max: MAX_WORKERS });
+  if (typeof workers === "object") return printUsageError(workers.error, USAGE);
   const sanitize = args.flags.has("sanitize");
   if (sanitize && backend === "gpu") return printUsageError("--sanitize runs kernels on the simulator; it cannot be combined with --backend gpu", USAGE);
 
@@ -75,7 +84,8 @@ export const runCommand: Command = async (argv) => {
   const why = choice.reason ? ` — ${choice.reason}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build.
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-run-"));
+  removeAbandonedTempDirs();
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   try {
     const bundle = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
     // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
@@ -86,26 +96,30 @@ export const runCommand: Command = async (argv) => {
     console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
 
     // 3. Run in a child process.
-    const deadline = timeout > 0 ? Date.now() + timeout * 1000 : undefined;
+    // Whole milliseconds: the child reads CUDASCRIPT_DEADLINE as digits.
+    const deadline = timeout > 0 ? Math.ceil(Date.now() + timeout * 1000) : undefined;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       CUDASCRIPT_BACKEND: choice.kind,
       CUDASCRIPT_SANITIZE: sanitize ? "1" : "0",
       CUDASCRIPT_RUN: "1",
+      // The child's watchdog (run-watchdog.ts) stops the program if this process dies, and removes outDir.
+      [PARENT_PID_ENV]: String(process.pid),
+      [TEMP_DIR_ENV]: outDir,
     };
     if (deadline !== undefined) {
       env.CUDASCRIPT_DEADLINE = String(deadline);
       env.CUDASCRIPT_DEADLINE_LABEL = `--timeout ${timeoutText} s`;
     } else delete env.CUDASCRIPT_DEADLINE;
-    if (workersText) env.CUDASCRIPT_WORKERS = workersText;
+    if (workers !== undefined) env.CUDASCRIPT_WORKERS = String(workers);
     const child = spawn(process.execPath, ["--enable-source-maps", path.join(__dirname, "run-child.js"), bundle, ...programArgs], { stdio: "inherit", env });
     let killedForTimeout = false;
     const timer =
       deadline !== undefined
-        ? setTimeout(() => {
+        ? timerAt(deadline + KILL_GRACE_MS, () => {
             killedForTimeout = true;
             child.kill("SIGKILL");
-          }, deadline - Date.now() + KILL_GRACE_MS)
+          })
         : undefined;
     const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
     const onInt = forward("SIGINT"), onTerm = forward("SIGTERM");
@@ -118,7 +132,7 @@ export const runCommand: Command = async (argv) => {
         resolve(1);
       });
     });
-    if (timer) clearTimeout(timer);
+    timer?.cancel();
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     if (killedForTimeout) {
@@ -132,6 +146,49 @@ export const runCommand: Command = async (argv) => {
     fs.rmSync(outDir, { recursive: true, force: true });
   }
 };
+
+/** Calls `fn` at the absolute time `at` (ms since epoch), however far away: Node's timers overflow past MAX_TIMER_MS. */
+function timerAt(at: number, fn: () => void): { cancel(): void } {
+  let handle: NodeJS.Timeout;
+  const arm = () => {
+    const left = at - Date.now();
+    handle = left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(fn, Math.max(0, left));
+  };
+  arm();
+  return { cancel: () => clearTimeout(handle) };
+}
+
+/**
+ * Removes the temporary folders of earlier runs whose `cudascript run` process is gone (killed before
+ * it could clean up, and whose child could not either). The owner's pid is in the folder's name.
+ */
+function removeAbandonedTempDirs(): void {
+  const tmp = os.tmpdir();
+  let names: string[];
+  try {
+    names = fs.readdirSync(tmp);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${TEMP_PREFIX}(\\d+)-`).exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    try {
+      fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+    } catch {
+      // someone else's folder we may not remove: leave it
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
+  }
+}
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
 export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../esbuild/index").CudaScriptPluginOptions = {}): Promise<boolean> {

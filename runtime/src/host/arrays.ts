@@ -4,7 +4,9 @@
  */
 import type { DeviceBuffer, StreamHandle } from "../backend";
 import { dtypes, type Array2D, type Array3D, type DType, type DTypeName, type TypedArray } from "../dtypes";
+import * as os from "node:os";
 import { CudaScriptError } from "../errors";
+import { formatBytes } from "./sizes";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
 
@@ -45,9 +47,34 @@ export function describeValue(v: unknown): string {
 export function normalizeShape(shape: Shape, what: string): number[] {
   const s = typeof shape === "number" ? [shape] : Array.isArray(shape) ? [...shape] : undefined;
   if (!s || s.length < 1 || s.length > 3 || !s.every((n) => Number.isInteger(n) && n >= 0))
-    throw new CudaScriptError("CSR013", `${what}: a shape is a whole number or a tuple of 1 to 3 whole numbers ≥ 0, got ${JSON.stringify(shape)}`);
+    throw new CudaScriptError("CSR013", `${what}: a shape is a whole number or a tuple of 1 to 3 whole numbers ≥ 0, got ${describeShape(shape)}`);
   return s;
 }
+
+/** A shape as written (JSON.stringify would print NaN and Infinity as null). */
+function describeShape(shape: unknown): string {
+  if (typeof shape === "number") return String(shape);
+  if (Array.isArray(shape)) return `[${shape.map((n) => (typeof n === "number" ? String(n) : describeValue(n))).join(", ")}]`;
+  return describeValue(shape);
+}
+
+/** Host memory for `count` elements of `t`; CSR017 (instead of a bare RangeError) when the machine cannot provide it. */
+function allocHost(t: DType, count: number, what: string, make: () => TypedArray): TypedArray {
+  try {
+    return make();
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    const bytes = count * t.bytes;
+    const limit = count > MAX_TYPED_ARRAY_LENGTH ? `; a JavaScript typed array holds at most ${MAX_TYPED_ARRAY_LENGTH.toLocaleString("en-US")} elements` : "";
+    throw new CudaScriptError(
+      "CSR017",
+      `out of host memory: ${what} asked ${formatBytes(bytes)} (${count.toLocaleString("en-US")} ${t.name} elements), the machine has ${formatBytes(os.freemem())} free of ${formatBytes(os.totalmem())}${limit}: use smaller arrays`,
+    );
+  }
+}
+
+/** V8's limit on a typed array's length (2^32 on 64-bit Node 20). */
+const MAX_TYPED_ARRAY_LENGTH = 2 ** 32;
 
 export function toDType(d: DType | DTypeName | undefined, what: string): DType {
   if (d === undefined) throw new CudaScriptError("CSR013", `${what}: give a dtype (f32, f64, i32, u32, i16, u16, i8, u8 or bool from "cudascript")`);
@@ -161,7 +188,8 @@ export class DeviceNDArray<T = unknown> {
    */
   copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray, stream?: Stream): R {
     this.checkAlive("copyToHost");
-    const target = out ?? (this.ndim === 1 ? new this.dtype.arrayType(this.size) : new NDArray(new this.dtype.arrayType(this.size), this.shape));
+    const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
+    const target = out ?? (this.ndim === 1 ? fresh() : new NDArray(fresh(), this.shape));
     const data = hostData(target, this, "copyToHost");
     currentBackend().copyDtoH(data, this.buffer, 0, streamHandle(stream));
     return target as unknown as R;
@@ -281,8 +309,10 @@ export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S
   const s = normalizeShape(shape, "cuda.pinnedArray");
   const t = toDType(dtype, "cuda.pinnedArray");
   const n = s.reduce((a, b) => a * b, 1);
-  const pinned = currentBackend().allocPinnedHost?.(n * t.bytes);
-  const data = pinned ? new t.arrayType(pinned, 0, n) : new t.arrayType(n);
+  const data = allocHost(t, n, "cuda.pinnedArray", () => {
+    const pinned = currentBackend().allocPinnedHost?.(n * t.bytes);
+    return pinned ? new t.arrayType(pinned, 0, n) : new t.arrayType(n);
+  });
   return (s.length === 1 ? data : new NDArray(data, s)) as HostForShape<S, N>;
 }
 

@@ -10,6 +10,7 @@ import { CudaScriptError } from "../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { currentBackend } from "./device";
+import { formatBytes } from "./sizes";
 import { reportFault, reportingLaunches, reportLaunch } from "../report/launches";
 import type { Stream } from "./streams";
 
@@ -93,13 +94,13 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     if (entry.staticSharedBytes > L.maxSharedPerBlock)
       throw new CudaScriptError(
         "CSR009",
-        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory are over the ${kib(L.maxSharedPerBlock)} a block can have in static shared arrays: declare the rest as dynamic shared memory (cuda.shared.array(0, dtype)) sized with { sharedMem }`,
+        `kernel '${name}': ${formatBytes(entry.staticSharedBytes)} of static shared memory are over the ${formatBytes(L.maxSharedPerBlock)} a block can have in static shared arrays: declare the rest as dynamic shared memory (cuda.shared.array(0, dtype)) sized with { sharedMem }`,
       );
     const total = sharedMem + entry.staticSharedBytes;
     if (total > L.maxSharedPerBlockOptin)
       throw new CudaScriptError(
         "CSR009",
-        `kernel '${name}': ${entry.staticSharedBytes} bytes of static shared memory plus sharedMem ${sharedMem} is ${total} bytes, over the ${kib(L.maxSharedPerBlockOptin)} of shared memory a block can have on ${backend.kind === "simulator" ? "the simulator (which models an sm_80 GPU)" : backend.description}: give each block less (smaller tiles, more blocks)`,
+        `kernel '${name}': ${formatBytes(entry.staticSharedBytes)} of static shared memory plus sharedMem ${sharedMem} (${formatBytes(sharedMem)}) is ${formatBytes(total)}, over the ${formatBytes(L.maxSharedPerBlockOptin)} of shared memory a block can have on ${backend.kind === "simulator" ? "the simulator (which models an sm_80 GPU)" : backend.description}: give each block less (smaller tiles, more blocks)`,
       );
     const stream = streamHandle(options.stream as Stream | undefined);
     const module = backend.loadModule(this.artifact);
@@ -243,9 +244,4 @@ function scalarValue(p: ParamSignature, v: unknown): number | boolean {
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
   return n;
-}
-
-/** "49152 bytes (48 KiB)". */
-function kib(bytes: number): string {
-  return `${bytes} bytes (${Number((bytes / 1024).toFixed(1))} KiB)`;
 }

@@ -4,7 +4,9 @@
  * satisfies the asynchronous contract trivially. Events record wall-clock time when recorded.
  */
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import * as os from "node:os";
 import { CudaScriptError } from "../errors";
+import { formatBytes, parseBytes } from "../host/sizes";
 import { defaultWorkers, Executor, type ArgDesc } from "./executor";
 import type { PrivSpec } from "./privatize";
 
@@ -34,15 +36,40 @@ export interface SimulatorOptions {
    * (default true; env CUDASCRIPT_ADAPTIVE=0 always uses all workers).
    */
   adaptive: boolean;
+  /**
+   * Device memory in bytes, like a GPU's: allocations past it fail with CSR016 instead of exhausting
+   * the machine (default: half of the machine's memory; env CUDASCRIPT_SIM_MEMORY, e.g. 8GiB).
+   */
+  memoryLimit: number;
 }
+
+/** V8's longest typed array (2^32 elements): the simulator's copies and kernels view an array's bytes through one. */
+const MAX_ARRAY_BYTES = 2 ** 32;
+
+/** The share of the machine's memory the simulated device has by default: the rest is the host program's. */
+const DEFAULT_MEMORY_SHARE = 0.5;
 
 export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
-  freed = false;
+  /** Undefined once freed: the buffer drops its memory so the program's own references to the array do not keep it alive. */
+  private store: SharedArrayBuffer | undefined;
   constructor(
     readonly bytes: number,
-    readonly memory: SharedArrayBuffer,
-  ) {}
+    memory: SharedArrayBuffer,
+  ) {
+    this.store = memory;
+  }
+  get freed(): boolean {
+    return this.store === undefined;
+  }
+  /** The memory of a live buffer; CSR010 once freed. */
+  get memory(): SharedArrayBuffer {
+    if (!this.store) throw new CudaScriptError("CSR010", "this device array was freed");
+    return this.store;
+  }
+  release(): void {
+    this.store = undefined;
+  }
 }
 
 /**
@@ -73,7 +100,21 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     print: (text) => process.stdout.write(text),
     privatize: env.CUDASCRIPT_PRIVATIZE !== "0" && env.CUDASCRIPT_PRIVATIZE !== "false",
     adaptive: env.CUDASCRIPT_ADAPTIVE !== "0" && env.CUDASCRIPT_ADAPTIVE !== "false",
+    memoryLimit: env.CUDASCRIPT_SIM_MEMORY ? memoryLimitFromEnv(env.CUDASCRIPT_SIM_MEMORY) : Math.floor(os.totalmem() * DEFAULT_MEMORY_SHARE),
   };
+}
+
+function memoryLimitFromEnv(text: string): number {
+  const n = parseBytes(text);
+  if (n === undefined || n <= 0)
+    throw new CudaScriptError("CSR018", `CUDASCRIPT_SIM_MEMORY=${text} is not a memory size: write a whole number of bytes or a size such as 512MiB or 8GiB`);
+  return n;
+}
+
+function checkMemoryLimit(n: unknown): number {
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0)
+    throw new CudaScriptError("CSR018", `configureSimulator: memoryLimit is the simulated device's memory in bytes, a whole number > 0 (e.g. 8 * 2 ** 30 for 8 GiB), got ${typeof n === "number" ? n : typeof n}`);
+  return n;
 }
 
 /** The emitted-module contract this runtime implements (the compiler's SIM_ABI; a test keeps them equal). */
@@ -88,13 +129,23 @@ export class SimulatorBackend implements Backend {
   private readonly modules = new Map<string, ModuleHandle>();
   private readonly events = new Map<number, number>();
   private opts: SimulatorOptions;
+  /** Bytes of device memory allocated and neither freed nor garbage-collected. */
+  private inUse = 0;
+  /** Arrays the program dropped without free() give their bytes back when collected, as on the GPU backend. */
+  private readonly collected = new FinalizationRegistry<number>((bytes) => (this.inUse -= bytes));
 
   constructor(
     readonly description = "simulator",
     opts: Partial<SimulatorOptions> = {},
   ) {
     this.opts = { ...simulatorOptionsFromEnv(), ...opts };
+    checkMemoryLimit(this.opts.memoryLimit);
     this.executor = new Executor(this.execOptions());
+  }
+
+  /** Device memory in use (bytes): allocated, not yet freed or collected. */
+  get memoryInUse(): number {
+    return this.inUse;
   }
 
   private execOptions() {
@@ -107,12 +158,13 @@ export class SimulatorBackend implements Backend {
   }
 
   configure(opts: Partial<SimulatorOptions>): void {
+    if (opts.memoryLimit !== undefined) checkMemoryLimit(opts.memoryLimit);
     this.opts = { ...this.opts, ...opts };
     this.executor.configure(this.execOptions());
   }
 
   devices(): readonly DeviceInfo[] {
-    return [{ id: 0, name: "CudaScript simulator", arch: "sim", totalMemory: 0, multiprocessors: this.opts.workers }];
+    return [{ id: 0, name: "CudaScript simulator", arch: "sim", totalMemory: this.opts.memoryLimit, multiprocessors: this.opts.workers }];
   }
 
   selectDevice(id: number): void {
@@ -121,17 +173,45 @@ export class SimulatorBackend implements Backend {
 
   alloc(bytes: number): DeviceBuffer {
     if (!Number.isInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes`);
-    return new SimBuffer(bytes, new SharedArrayBuffer(bytes));
+    const limit = this.opts.memoryLimit;
+    if (bytes > MAX_ARRAY_BYTES) throw this.outOfMemory(bytes, `the simulator holds at most ${formatBytes(MAX_ARRAY_BYTES)} in one array, the most a JavaScript typed array can view`);
+    if (this.inUse + bytes > limit) throw this.outOfMemory(bytes, "the simulated device has no more");
+    let memory: SharedArrayBuffer;
+    try {
+      memory = new SharedArrayBuffer(bytes);
+    } catch (e) {
+      if (e instanceof RangeError) throw this.outOfMemory(bytes, "the machine could not provide it");
+      throw e;
+    }
+    const buffer = new SimBuffer(bytes, memory);
+    this.inUse += bytes;
+    this.collected.register(buffer, bytes, buffer);
+    return buffer;
+  }
+
+  private outOfMemory(bytes: number, why: string): CudaScriptError {
+    return new CudaScriptError(
+      "CSR016",
+      `out of device memory: asked ${formatBytes(bytes)}, ${formatBytes(this.inUse)} of ${formatBytes(this.opts.memoryLimit)} in use (${why}). ` +
+        `Free device arrays you no longer need with .free(), use smaller arrays, or give the simulator more memory with CUDASCRIPT_SIM_MEMORY (e.g. CUDASCRIPT_SIM_MEMORY=16GiB)`,
+    );
   }
 
   free(buffer: DeviceBuffer): void {
-    (buffer as SimBuffer).freed = true;
+    const b = this.own(buffer);
+    if (b.freed) return;
+    b.release();
+    this.collected.unregister(b);
+    this.inUse -= b.bytes;
+  }
+
+  private own(b: DeviceBuffer): SimBuffer {
+    if (!(b instanceof SimBuffer)) throw new CudaScriptError("CSR014", "this device buffer does not belong to the simulator");
+    return b;
   }
 
   private mem(b: DeviceBuffer): SharedArrayBuffer {
-    if (!(b instanceof SimBuffer)) throw new CudaScriptError("CSR014", "this device buffer does not belong to the simulator");
-    if (b.freed) throw new CudaScriptError("CSR010", "this device array was freed");
-    return b.memory;
+    return this.own(b).memory;
   }
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
