@@ -9,7 +9,8 @@
  * What it does (see README.md next to this file for the full contract):
  *  - implements the driver-API functions CudaScript binds, with the real ABI (versioned symbols);
  *  - keeps "device memory" in host RAM behind fake device addresses (0x00000a0000000000 + offset,
- *    never reused), so out-of-range and freed device pointers return CUDA_ERROR_INVALID_VALUE;
+ *    reused after a free like the real driver's), so out-of-range pointers return
+ *    CUDA_ERROR_INVALID_VALUE, and a stale pointer may land in a newer allocation;
  *  - parses the PTX it is given for .entry names, parameter sizes and static shared memory, and
  *    copies exactly that many bytes from each kernelParams[i] when recording a launch;
  *  - defers asynchronous work (async copies, launches, event records) until a synchronization
@@ -316,8 +317,7 @@ static struct {
     int maxPtxVersion;
     int deviceCount;
     Device devices[MAX_DEVICES];
-    uint64_t nextBase;
-    VEC(Allocation) allocs; /* sorted by base (bases only grow) */
+    VEC(Allocation) allocs; /* sorted by base */
     VEC(Pinned) pinned;
     VEC(struct CUmod_st *) modules;
     VEC(struct CUstream_st *) streams;
@@ -534,7 +534,6 @@ static void configure_from_env(void) {
     S.driverVersion = 13000;
     S.maxPtxVersion = 90;
     S.deviceCount = 1;
-    S.nextBase = DEVICE_BASE;
     S.launchMs = 1.0;
     S.clockMs = 0;
     S.sticky = 0;
@@ -1176,10 +1175,22 @@ EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
     if (bytesize > d->totalMem - live) RETURN(R_OUT_OF_MEMORY);
     unsigned char *host = calloc(1, bytesize);
     if (!host) RETURN(R_OUT_OF_MEMORY);
-    Allocation a = {S.nextBase, bytesize, host, current_};
-    /* Never reused, with a gap after each allocation: stale and overrunning pointers stay invalid. */
-    S.nextBase += (bytesize + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
-    VEC_PUSH(S.allocs, a);
+    /* Like the real driver, freed addresses are reused: the lowest free range that fits, with a
+       guard gap after each allocation (so an overrun still lands outside any allocation). A stale
+       pointer to a freed allocation may therefore point into a new one, as on a GPU. */
+    uint64_t span = (bytesize + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+    uint64_t base = DEVICE_BASE;
+    size_t at = 0;
+    while (at < S.allocs.n && S.allocs.v[at].base < base + span) {
+        Allocation *prev = &S.allocs.v[at];
+        uint64_t end = prev->base + (prev->size + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+        if (end > base) base = end;
+        at++;
+    }
+    Allocation a = {base, bytesize, host, current_};
+    VEC_PUSH(S.allocs, a); /* grow, then move into place: S.allocs stays sorted by base */
+    memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
+    S.allocs.v[at] = a;
     *dptr = a.base;
     f_hex(&E, "dptr", a.base);
     RETURN(R_SUCCESS);

@@ -241,8 +241,6 @@ export interface LoadModuleOptions {
   logBufferBytes?: number;
 }
 
-const FREED_MEMORY = 4096; // how many freed pointers to remember for "double free" messages
-
 const registry = new Map<CudaDriver, Map<number, CudaContext>>();
 
 /**
@@ -262,8 +260,9 @@ export function forgetCudaContexts(driver: CudaDriver): void {
 export class CudaContext {
   private refs = 1;
   private released = false;
-  private readonly allocations = new Map<DevicePointer, number>();
-  private readonly recentlyFreed = new Set<DevicePointer>();
+  // Tracked by handle, not by address: the driver reuses the addresses of freed memory, so only
+  // the handle can tell a stale pointer from a live allocation at the same address.
+  private readonly allocations = new Set<DeviceAllocation>();
   private readonly pinned = new Set<PinnedBuffer>();
   private readonly modules = new Map<string, CudaModule>();
   private readonly streams = new Set<CudaStream>();
@@ -326,7 +325,10 @@ export class CudaContext {
     for (const stream of this.streams) stream.destroyQuietly();
     for (const module of this.modules.values()) module.unloadQuietly();
     for (const buffer of this.pinned) buffer.freeQuietly();
-    for (const pointer of this.allocations.keys()) api.cuMemFree_v2(pointer);
+    for (const allocation of this.allocations) {
+      allocation.markFreed();
+      api.cuMemFree_v2(allocation.pointer);
+    }
     this.allocations.clear();
     api.cuCtxSetCurrent(null);
     this.driver.currentContext = null;
@@ -361,57 +363,56 @@ export class CudaContext {
   // -- device memory ---------------------------------------------------------------------------
 
   /** Allocates `bytes` of device memory. Free it exactly once with free(). */
-  alloc(bytes: number): DevicePointer {
+  alloc(bytes: number): DeviceAllocation {
     if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of device memory (need a positive integer)`);
     this.makeCurrent();
     const out = new BigUint64Array(1);
     this.call("cuMemAlloc_v2", this.driver.api.cuMemAlloc_v2(out, bytes));
-    const pointer = out[0] ?? 0n;
-    this.allocations.set(pointer, bytes);
-    this.recentlyFreed.delete(pointer);
-    return pointer;
+    const allocation = new DeviceAllocation(this, out[0] ?? 0n, bytes);
+    this.allocations.add(allocation);
+    return allocation;
   }
 
-  /** Frees a pointer returned by alloc(). A second free is a CudaUsageError (CSD004); no driver call is made. */
-  free(pointer: DevicePointer): void {
+  /**
+   * Frees an allocation returned by alloc(). A second free of the same handle, or a handle of
+   * another context, is a CudaUsageError (CSD004) and makes no driver call — even when the driver
+   * has since handed the same address to a new allocation.
+   */
+  free(allocation: DeviceAllocation): void {
     this.assertAlive();
-    if (!this.allocations.has(pointer)) {
-      const why = this.recentlyFreed.has(pointer) ? "was already freed (double free)" : "was not allocated by this context";
-      throw new CudaUsageError("CSD004", `device pointer 0x${pointer.toString(16)} ${why}; nothing was freed`);
+    if (!(allocation instanceof DeviceAllocation) || allocation.context !== this) {
+      throw new CudaUsageError("CSD004", `${describeDevice(allocation)} was not allocated by this context; nothing was freed`);
+    }
+    if (!this.allocations.has(allocation)) {
+      throw new CudaUsageError("CSD004", `device allocation 0x${allocation.pointer.toString(16)} was already freed (double free); nothing was freed`);
     }
     this.makeCurrent();
-    this.allocations.delete(pointer);
-    this.recentlyFreed.add(pointer);
-    if (this.recentlyFreed.size > FREED_MEMORY) this.recentlyFreed.delete(this.recentlyFreed.values().next().value as DevicePointer);
-    this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(pointer));
+    this.allocations.delete(allocation);
+    allocation.markFreed();
+    this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(allocation.pointer));
   }
 
   /** Live allocations made through this context, and their total size. */
   get memoryInUse(): { allocations: number; bytes: number } {
     let bytes = 0;
-    for (const size of this.allocations.values()) bytes += size;
+    for (const allocation of this.allocations) bytes += allocation.bytes;
     return { allocations: this.allocations.size, bytes };
   }
 
-  /** The size of the allocation that starts at `pointer`, or undefined. */
-  allocationSize(pointer: DevicePointer): number | undefined {
-    return this.allocations.get(pointer);
-  }
-
   /** Host → device, synchronous. Copies all of `src` to `dst` (which may point inside an allocation). */
-  copyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
+  copyHtoD(dst: DeviceMemory, src: ArrayBufferView): void {
     if (src.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, src.byteLength, "copyHtoD destination");
-    this.call("cuMemcpyHtoD_v2", this.driver.api.cuMemcpyHtoD_v2(dst, src, src.byteLength));
+    const pointer = this.checkRange(dst, src.byteLength, "copyHtoD destination");
+    this.call("cuMemcpyHtoD_v2", this.driver.api.cuMemcpyHtoD_v2(pointer, src, src.byteLength));
   }
 
   /** Device → host, synchronous: fills all of `dst`. */
-  copyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
+  copyDtoH(dst: ArrayBufferView, src: DeviceMemory): void {
     if (dst.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(src, dst.byteLength, "copyDtoH source");
-    this.call("cuMemcpyDtoH_v2", this.driver.api.cuMemcpyDtoH_v2(dst, src, dst.byteLength));
+    const pointer = this.checkRange(src, dst.byteLength, "copyDtoH source");
+    this.call("cuMemcpyDtoH_v2", this.driver.api.cuMemcpyDtoH_v2(dst, pointer, dst.byteLength));
   }
 
   /**
@@ -419,31 +420,31 @@ export class CudaContext {
    * the copy is truly asynchronous: do not modify the source until the stream is synchronized.
    * From ordinary memory the driver stages the data first, so the source may be reused at once.
    */
-  copyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: CudaStream | null): void {
+  copyHtoDAsync(dst: DeviceMemory, src: ArrayBufferView, stream: CudaStream | null): void {
     if (src.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
-    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(dst, src, src.byteLength, this.streamHandle(stream)));
+    const pointer = this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
+    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(pointer, src, src.byteLength, this.streamHandle(stream)));
   }
 
   /**
    * Device → host on `stream`. Into pinned memory the data arrives when the stream is
    * synchronized; into ordinary memory the driver completes the copy before returning.
    */
-  copyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: CudaStream | null): void {
+  copyDtoHAsync(dst: ArrayBufferView, src: DeviceMemory, stream: CudaStream | null): void {
     if (dst.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
-    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, src, dst.byteLength, this.streamHandle(stream)));
+    const pointer = this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
+    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, pointer, dst.byteLength, this.streamHandle(stream)));
   }
 
   /** Sets `bytes` bytes at `dst` to `value` (0-255). */
-  memset(dst: DevicePointer, value: number, bytes: number): void {
+  memset(dst: DeviceMemory, value: number, bytes: number): void {
     if (!Number.isInteger(value) || value < 0 || value > 255) throw new CudaUsageError("CSD006", `memset value ${value} is not a byte (0-255)`);
     if (bytes === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, bytes, "memset destination");
-    this.call("cuMemsetD8_v2", this.driver.api.cuMemsetD8_v2(dst, value, bytes));
+    const pointer = this.checkRange(dst, bytes, "memset destination");
+    this.call("cuMemsetD8_v2", this.driver.api.cuMemsetD8_v2(pointer, value, bytes));
   }
 
   // -- pinned host memory ------------------------------------------------------------------------
@@ -698,26 +699,74 @@ export class CudaContext {
     return stream.handle;
   }
 
-  // Device pointers must lie inside a live allocation of this context (catches use after free
-  // before the driver, which may have reused the address).
-  private checkRange(pointer: DevicePointer, bytes: number, what: string): void {
-    const exact = this.allocations.get(pointer);
-    if (exact !== undefined) {
-      if (bytes > exact) throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes do not fit in the ${exact}-byte allocation at 0x${pointer.toString(16)}`);
-      return;
+  // Device memory is named by its allocation handle (plus an offset), never by a bare address:
+  // the driver reuses freed addresses, so a stale address could land inside a newer allocation.
+  // Returns the device address to pass to the driver.
+  private checkRange(memory: DeviceMemory, bytes: number, what: string): DevicePointer {
+    const allocation = memory instanceof DeviceAllocation ? memory : memory instanceof DeviceRange ? memory.allocation : undefined;
+    if (!allocation) throw new CudaUsageError("CSD006", `${what}: ${describeDevice(memory)} is not device memory from CudaContext.alloc (use allocation.at(offset) for an address inside one)`);
+    const offset = memory instanceof DeviceRange ? memory.offset : 0;
+    const where = `0x${(allocation.pointer + BigInt(offset)).toString(16)}`;
+    if (allocation.context !== this) throw new CudaUsageError("CSD006", `${what}: device memory ${where} belongs to another CUDA context`);
+    if (allocation.freed) throw new CudaUsageError("CSD006", `${what}: device memory ${where} was freed`);
+    if (offset + bytes > allocation.bytes) {
+      const at = offset === 0 ? "" : ` at offset ${offset}`;
+      throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes${at} overrun the ${allocation.bytes}-byte allocation at 0x${allocation.pointer.toString(16)}`);
     }
-    for (const [base, size] of this.allocations) {
-      if (pointer > base && pointer < base + BigInt(size)) {
-        const offset = Number(pointer - base);
-        if (offset + bytes > size) {
-          throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes at offset ${offset} overrun the ${size}-byte allocation at 0x${base.toString(16)}`);
-        }
-        return;
-      }
-    }
-    const why = this.recentlyFreed.has(pointer) ? "was freed" : "is not inside any live allocation of this context";
-    throw new CudaUsageError("CSD006", `${what}: device pointer 0x${pointer.toString(16)} ${why}`);
+    return allocation.pointer + BigInt(offset);
   }
+}
+
+/** One device allocation from CudaContext.alloc: the handle that identifies it (its address may be reused after free). */
+export class DeviceAllocation {
+  private isFreed = false;
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    /** The device address (what kernels receive). */
+    readonly pointer: DevicePointer,
+    readonly bytes: number,
+  ) {}
+
+  get freed(): boolean {
+    return this.isFreed;
+  }
+
+  /** The address `offset` bytes into this allocation, for copies and memset (0 ≤ offset ≤ bytes). */
+  at(offset: number): DeviceRange {
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > this.bytes) {
+      throw new CudaUsageError("CSD006", `offset ${offset} is outside the ${this.bytes}-byte allocation at 0x${this.pointer.toString(16)}`);
+    }
+    return new DeviceRange(this, offset);
+  }
+
+  /** @internal */
+  markFreed(): void {
+    this.isFreed = true;
+  }
+}
+
+/** An address inside a DeviceAllocation (allocation.at(offset)). */
+export class DeviceRange {
+  /** @internal */
+  constructor(
+    readonly allocation: DeviceAllocation,
+    readonly offset: number,
+  ) {}
+
+  get pointer(): DevicePointer {
+    return this.allocation.pointer + BigInt(this.offset);
+  }
+}
+
+/** Device memory for copies and memset: an allocation (its start) or an address inside one. */
+export type DeviceMemory = DeviceAllocation | DeviceRange;
+
+function describeDevice(value: unknown): string {
+  if (value instanceof DeviceAllocation) return `device allocation 0x${value.pointer.toString(16)}`;
+  if (typeof value === "bigint") return `the bare address 0x${value.toString(16)}`;
+  return `a ${value === null ? "null" : typeof value}`;
 }
 
 /** Page-locked host memory from CudaContext.allocPinned. */

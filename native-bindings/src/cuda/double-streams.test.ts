@@ -133,7 +133,7 @@ test("work on a stream happens at synchronization, as on a GPU: pinned results a
     await stream.synchronizeAsync(); // on koffi's worker thread
     assert.deepEqual([...out], [10, 20, 30, 40]);
     // The NULL stream (context synchronize) completes everything.
-    ctx.copyDtoHAsync(out.subarray(0, 2), p + 8n, stream);
+    ctx.copyDtoHAsync(out.subarray(0, 2), p.at(8), stream);
     ctx.synchronize();
     assert.deepEqual([...out], [30, 40, 30, 40]);
     // Event synchronization on the worker thread as well.
