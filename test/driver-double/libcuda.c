@@ -648,11 +648,13 @@ static int take_fail_next(const char *name) {
             RETURN(S.sticky);                                                    \
         }                                                                        \
     } while (0)
+/* The calling thread's current context is a live (retained) primary context. The current context
+   is per thread, as in the real driver: a thread that never called cuCtxSetCurrent has none. */
+static int context_current(void) { return current_ && current_->magic == MAGIC_CTX && current_->refcount > 0; }
 #define REQUIRE_CTX()                                                            \
     do {                                                                         \
         REQUIRE_INIT();                                                          \
-        if (!current_ || current_->magic != MAGIC_CTX || current_->refcount <= 0) \
-            RETURN(R_INVALID_CONTEXT);                                           \
+        if (!context_current()) RETURN(R_INVALID_CONTEXT);                       \
         if (S.sticky) {                                                          \
             f_bool(&E, "sticky", 1);                                             \
             RETURN(S.sticky);                                                    \
@@ -1316,6 +1318,7 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
     BEGIN("cuMemFreeHost");
     f_ptr(&E, "host", p);
     REQUIRE_INIT();
+    if (!context_current()) RETURN(R_INVALID_CONTEXT);
     for (size_t i = 0; i < S.pinned.n; i++)
         if (S.pinned.v[i].p == p) {
             flush_all();
@@ -1450,7 +1453,7 @@ EXPORT CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, co
 EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
     BEGIN("cuModuleUnload");
     f_ptr(&E, "module", hmod);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.modules.n; i++)
         if (S.modules.v[i] == hmod) {
             flush_all();
@@ -1532,8 +1535,7 @@ EXPORT CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags) {
 EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     BEGIN("cuStreamSynchronize");
     f_ptr(&E, "stream", hStream);
-    if (!hStream) REQUIRE_CTX();
-    else REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (hStream) flush_stream(hStream);
     else flush_all(); /* the legacy NULL stream waits for all blocking streams */
@@ -1541,10 +1543,32 @@ EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     RETURN(R_SUCCESS);
 }
 
+/* The "GPU" makes progress while the host polls: each query of unfinished work runs the oldest
+   pending operation (in issue order) and reports CUDA_ERROR_NOT_READY, so polling terminates and
+   a query right after issuing work says "not yet", as it would on a busy GPU. */
+static int query_until(uint64_t seq) {
+    if (S.pending.n > 0 && S.pending.v[0].seq <= seq) {
+        flush_until(S.pending.v[0].seq);
+        return S.sticky ? S.sticky : R_NOT_READY;
+    }
+    return S.sticky ? S.sticky : R_SUCCESS;
+}
+
+EXPORT CUresult CUDAAPI cuStreamQuery(CUstream hStream) {
+    BEGIN("cuStreamQuery");
+    f_ptr(&E, "stream", hStream);
+    REQUIRE_CTX();
+    if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
+    uint64_t last = 0;
+    for (size_t i = 0; i < S.pending.n; i++)
+        if (!hStream || S.pending.v[i].stream == hStream) last = S.pending.v[i].seq;
+    RETURN(query_until(last));
+}
+
 EXPORT CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream) {
     BEGIN("cuStreamDestroy_v2");
     f_ptr(&E, "stream", hStream);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.streams.n; i++)
         if (S.streams.v[i] == hStream) {
             flush_stream(hStream); /* its pending work still completes */
@@ -1588,17 +1612,29 @@ EXPORT CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
 EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
     BEGIN("cuEventSynchronize");
     f_ptr(&E, "event", hEvent);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!event_valid(hEvent)) RETURN(R_INVALID_HANDLE);
     if (hEvent->recorded && !hEvent->complete) flush_until(hEvent->recordSeq);
     if (S.sticky) RETURN(S.sticky);
     RETURN(R_SUCCESS);
 }
 
+/* cuda.h lists no CUDA_ERROR_INVALID_CONTEXT for cuEventQuery: it needs no current context. A
+   never-recorded event has nothing to wait for and reports CUDA_SUCCESS. */
+EXPORT CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
+    BEGIN("cuEventQuery");
+    f_ptr(&E, "event", hEvent);
+    REQUIRE_HEALTHY();
+    if (!event_valid(hEvent)) RETURN(R_INVALID_HANDLE);
+    if (!hEvent->recorded || hEvent->complete) RETURN(R_SUCCESS);
+    RETURN(query_until(hEvent->recordSeq));
+}
+
 static int elapsed(Entry *e, float *pMilliseconds, CUevent hStart, CUevent hEnd) {
     f_ptr(e, "start", hStart);
     f_ptr(e, "end", hEnd);
     if (!S.initialized) return R_NOT_INITIALIZED;
+    if (!context_current()) return R_INVALID_CONTEXT;
     if (S.sticky) return S.sticky;
     if (!pMilliseconds) return R_INVALID_VALUE;
     if (!event_valid(hStart) || !event_valid(hEnd)) return R_INVALID_HANDLE;
@@ -1626,7 +1662,7 @@ EXPORT CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
 EXPORT CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent) {
     BEGIN("cuEventDestroy_v2");
     f_ptr(&E, "event", hEvent);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.events.n; i++)
         if (S.events.v[i] == hEvent) {
             for (size_t k = 0; k < S.pending.n; k++)
@@ -1642,7 +1678,7 @@ EXPORT CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent) {
 EXPORT CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
     BEGIN("cuFuncGetAttribute");
     f_int(&E, "attribute", (int)attrib);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!pi || (int)attrib < 0 || (int)attrib >= F_COUNT) RETURN(R_INVALID_VALUE);
     if (!function_valid(hfunc)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", hfunc->name);
@@ -1655,7 +1691,7 @@ EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribut
     BEGIN("cuFuncSetAttribute");
     f_int(&E, "attribute", (int)attrib);
     f_int(&E, "value", value);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!function_valid(hfunc)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", hfunc->name);
     Device *d = &S.devices[hfunc->module->ctx->device];
@@ -1677,7 +1713,7 @@ EXPORT CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBloc
     BEGIN("cuOccupancyMaxActiveBlocksPerMultiprocessor");
     f_int(&E, "blockSize", blockSize);
     f_uint(&E, "dynamicSharedMem", dynamicSMemSize);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!numBlocks || blockSize <= 0) RETURN(R_INVALID_VALUE);
     if (!function_valid(func)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", func->name);

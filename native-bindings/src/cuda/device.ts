@@ -2,16 +2,17 @@
 // device and pinned memory, modules, launches, streams, events and occupancy. Every failing
 // driver call throws a CudaDriverError; mistakes caught before a call throw CudaUsageError.
 //
-// Threading: JavaScript calls these on one thread, and each CudaContext makes its primary context
-// current (cuCtxSetCurrent) before a call that needs it. Only stream and event synchronization have
-// async forms (koffi runs them on a worker thread, where no context is needed).
+// Threading: every driver call is made on the JavaScript thread, and each CudaContext makes its
+// primary context current (cuCtxSetCurrent) before a call that needs it. The current context is per
+// thread in CUDA, so no call goes to a worker thread (which would have none): the async waits poll
+// cuStreamQuery / cuEventQuery from the event loop instead.
 import { createHash } from "node:crypto";
 import { koffi } from "../koffi";
 import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_STREAM } from "./constants";
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
 import { parsePtx, type PtxParam } from "./ptx";
-import { CUDA_SUCCESS, isStickyCuResult } from "./results";
+import { CUDA_ERROR_NOT_READY, CUDA_SUCCESS, isStickyCuResult } from "./results";
 
 export { CudaDriverError, CudaUsageError } from "./errors";
 export type { CudaDriverErrorDetails, CudaUsageCode } from "./errors";
@@ -658,6 +659,7 @@ export class CudaContext {
 
   /** Milliseconds between two recorded, completed events (cuEventElapsedTime). */
   elapsedMillis(start: CudaEvent, end: CudaEvent): number {
+    this.makeCurrent();
     const out: Out<number> = [0];
     this.call(this.driver.info.symbols.eventElapsedTime, this.driver.api.cuEventElapsedTime(out, start.handle, end.handle));
     return out[0];
@@ -671,6 +673,13 @@ export class CudaContext {
   /** @internal */
   forgetEvent(event: CudaEvent): void {
     this.events.delete(event);
+  }
+
+  /** @internal For cuStreamQuery / cuEventQuery: true when done, false when CUDA_ERROR_NOT_READY, else throws. */
+  ready(call: string, result: number): boolean {
+    if (result === CUDA_ERROR_NOT_READY) return false;
+    this.call(call, result);
+    return true;
   }
 
   /** @internal Throws a CudaDriverError for `result` unless it is CUDA_SUCCESS. */
@@ -888,23 +897,20 @@ export class CudaStream {
   /** Blocks until all work on this stream is done. */
   synchronize(): void {
     this.alive();
+    this.context.makeCurrent();
     this.context.call("cuStreamSynchronize", this.context.driver.api.cuStreamSynchronize(this.handle));
   }
 
-  /** Waits on a worker thread, without blocking the event loop. */
-  synchronizeAsync(): Promise<void> {
+  /** True when all work issued on this stream is done (cuStreamQuery). */
+  query(): boolean {
     this.alive();
-    return new Promise((resolve, reject) => {
-      this.context.driver.api.cuStreamSynchronizeAsync(this.handle, (err, result) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-        try {
-          this.context.call("cuStreamSynchronize", result);
-          resolve();
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      });
-    });
+    this.context.makeCurrent();
+    return this.context.ready("cuStreamQuery", this.context.driver.api.cuStreamQuery(this.handle));
+  }
+
+  /** Waits for all work on this stream without blocking the event loop (polls query()). */
+  synchronizeAsync(): Promise<void> {
+    return pollUntil(() => this.query());
   }
 
   destroy(): void {
@@ -947,23 +953,22 @@ export class CudaEvent {
   /** Blocks until the work recorded before this event is done. */
   synchronize(): void {
     this.alive();
+    this.context.makeCurrent();
     this.context.call("cuEventSynchronize", this.context.driver.api.cuEventSynchronize(this.handle));
   }
 
-  /** Waits on a worker thread, without blocking the event loop. */
-  synchronizeAsync(): Promise<void> {
+  /**
+   * True when the work before the event's last record has completed (cuEventQuery); also true for
+   * an event that was never recorded (nothing to wait for), as in CUDA.
+   */
+  query(): boolean {
     this.alive();
-    return new Promise((resolve, reject) => {
-      this.context.driver.api.cuEventSynchronizeAsync(this.handle, (err, result) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-        try {
-          this.context.call("cuEventSynchronize", result);
-          resolve();
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      });
-    });
+    return this.context.ready("cuEventQuery", this.context.driver.api.cuEventQuery(this.handle));
+  }
+
+  /** Waits for the event without blocking the event loop (polls query()). */
+  synchronizeAsync(): Promise<void> {
+    return pollUntil(() => this.query());
   }
 
   /** Milliseconds from `start` to this event (both recorded and complete). */
@@ -991,6 +996,27 @@ export class CudaEvent {
   private alive(): void {
     if (this.destroyed) throw new CudaUsageError("CSD005", "the event was destroyed");
   }
+}
+
+/**
+ * Resolves once `done()` is true, checking it from the event loop: at once, then after growing
+ * pauses (0, 1, 2 ms, capped at 2 ms) so a short wait costs little and a long one little CPU.
+ * Rejects with what `done()` throws (e.g. the kernel fault a query reports).
+ */
+function pollUntil(done: () => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let pause = 0;
+    const check = (): void => {
+      try {
+        if (done()) return resolve();
+      } catch (e) {
+        return reject(e instanceof Error ? e : new Error(String(e)));
+      }
+      setTimeout(check, pause);
+      pause = Math.min(2, pause + 1);
+    };
+    check();
+  });
 }
 
 // ----------------------------------------------------------------------------------------------
