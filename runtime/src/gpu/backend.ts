@@ -642,6 +642,18 @@ export class GpuBackend implements Backend {
     }
   }
 
+  queryEvent(event: EventHandle): boolean {
+    const e = this.ownEvent(event, "event.query");
+    if (!e.recorded) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
+    const state = e.device;
+    this.contextOf(state);
+    try {
+      return e.event.query();
+    } catch (err) {
+      throw this.mapError(err, state, "querying an event");
+    }
+  }
+
   elapsedTime(start: EventHandle, end: EventHandle): number {
     const a = this.ownEvent(start, "cuda.eventElapsedTime");
     const b = this.ownEvent(end, "cuda.eventElapsedTime");
