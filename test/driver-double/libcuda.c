@@ -1251,13 +1251,10 @@ EXPORT CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (ByteCount == 0) RETURN(R_SUCCESS);
     if (!find_alloc(dstDevice, ByteCount) || !srcHost) RETURN(R_INVALID_VALUE);
+    /* Pinned or pageable, the source is read when the copy runs: for pageable memory CUDA only says
+       the copy "might be synchronous", so a caller must keep the buffer alive and unchanged until
+       the stream is synchronized. */
     Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0};
-    if (!pinned) {
-        /* Pageable source: the driver stages it at call time, so the caller may reuse it at once. */
-        op.snapshot = malloc(ByteCount);
-        if (!op.snapshot) RETURN(R_OUT_OF_MEMORY);
-        memcpy(op.snapshot, srcHost, ByteCount);
-    }
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1273,13 +1270,10 @@ EXPORT CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevic
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (ByteCount == 0) RETURN(R_SUCCESS);
     if (!find_alloc(srcDevice, ByteCount) || !dstHost) RETURN(R_INVALID_VALUE);
+    /* Into pageable memory too, the data arrives only when the copy runs (CUDA: "might be
+       synchronous", so no caller may count on it having completed on return). */
     Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0};
     enqueue(op);
-    if (!pinned) {
-        /* Pageable destination: the driver returns only once the copy is done. */
-        flush_until(E.seq);
-        if (S.sticky) RETURN(S.sticky);
-    }
     RETURN(R_SUCCESS);
 }
 

@@ -268,6 +268,10 @@ export class CudaContext {
   private readonly modules = new Map<string, CudaModule>();
   private readonly streams = new Set<CudaStream>();
   private readonly events = new Set<CudaEvent>();
+  // Staged copies of pageable sources of async copies still queued: held so the GC cannot free
+  // memory the driver will read later (CUDA only says such copies "might be synchronous").
+  // Dropped when a synchronization shows their stream has finished.
+  private inFlight: { stream: CudaStream | null; host: ArrayBufferView }[] = [];
   private kernelsSinceSync: string[] = [];
   private sticky: CudaDriverError | undefined;
 
@@ -322,6 +326,7 @@ export class CudaContext {
       this.driver.currentContext = api.cuCtxSetCurrent(this.handle) === CUDA_SUCCESS ? this.handle : null;
     }
     // Free in dependency order; errors are ignored (the context is going away, e.g. after a sticky error).
+    this.inFlight = [];
     for (const event of this.events) event.destroyQuietly();
     for (const stream of this.streams) stream.destroyQuietly();
     for (const module of this.modules.values()) module.unloadQuietly();
@@ -359,6 +364,28 @@ export class CudaContext {
     this.makeCurrent();
     this.call("cuCtxSynchronize", this.driver.api.cuCtxSynchronize());
     this.kernelsSinceSync = [];
+    this.inFlight = [];
+  }
+
+  /** Pageable host buffers held for async copies that may not have run yet. */
+  get hostBuffersInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** @internal Work on `stream` has completed: its host buffers may go (the NULL stream waits for every blocking stream). */
+  streamCompleted(stream: CudaStream | null): void {
+    if (this.inFlight.length === 0) return;
+    this.inFlight = stream === null ? this.inFlight.filter((f) => f.stream !== null && f.stream.nonBlocking) : this.inFlight.filter((f) => f.stream !== stream);
+  }
+
+  /** True when `view` lies inside pinned memory this context allocated (a PinnedBuffer). */
+  private isPinned(view: ArrayBufferView): boolean {
+    if (this.pinned.size === 0) return false;
+    const start = koffi.address(view);
+    for (const buffer of this.pinned) {
+      if (start >= buffer.pointer && start + BigInt(view.byteLength) <= buffer.pointer + BigInt(buffer.byteLength)) return true;
+    }
+    return false;
   }
 
   // -- device memory ---------------------------------------------------------------------------
@@ -419,24 +446,37 @@ export class CudaContext {
   /**
    * Host → device on `stream` (null = the NULL stream). From pinned memory (a PinnedBuffer view)
    * the copy is truly asynchronous: do not modify the source until the stream is synchronized.
-   * From ordinary memory the driver stages the data first, so the source may be reused at once.
+   * From ordinary (pageable) memory, which CUDA only says "might" be copied synchronously, the
+   * bindings stage the bytes in a private copy held until the stream has completed: the caller
+   * may reuse its buffer at once, and the driver never reads memory the GC has freed.
    */
   copyHtoDAsync(dst: DeviceMemory, src: ArrayBufferView, stream: CudaStream | null): void {
     if (src.byteLength === 0) return;
     this.makeCurrent();
     const pointer = this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
-    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(pointer, src, src.byteLength, this.streamHandle(stream)));
+    const handle = this.streamHandle(stream);
+    const pinned = this.isPinned(src);
+    const host = pinned ? src : new Uint8Array(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(pointer, host, host.byteLength, handle));
+    if (!pinned) this.inFlight.push({ stream, host });
   }
 
   /**
    * Device → host on `stream`. Into pinned memory the data arrives when the stream is
-   * synchronized; into ordinary memory the driver completes the copy before returning.
+   * synchronized. Into ordinary (pageable) memory CUDA only says the copy "might be synchronous",
+   * so the bindings synchronize the stream before returning: the data is there, and the driver
+   * never writes into a buffer the GC may have freed.
    */
   copyDtoHAsync(dst: ArrayBufferView, src: DeviceMemory, stream: CudaStream | null): void {
     if (dst.byteLength === 0) return;
     this.makeCurrent();
     const pointer = this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
-    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, pointer, dst.byteLength, this.streamHandle(stream)));
+    const handle = this.streamHandle(stream);
+    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, pointer, dst.byteLength, handle));
+    if (!this.isPinned(dst)) {
+      this.call("cuStreamSynchronize", this.driver.api.cuStreamSynchronize(handle));
+      this.streamCompleted(stream);
+    }
   }
 
   /** Sets `bytes` bytes at `dst` to `value` (0-255). */
@@ -641,7 +681,7 @@ export class CudaContext {
     this.makeCurrent();
     const out: Out<CuHandle | null> = [null];
     this.call("cuStreamCreate", this.driver.api.cuStreamCreate(out, options.nonBlocking ? CU_STREAM.NON_BLOCKING : CU_STREAM.DEFAULT));
-    const stream = new CudaStream(this, out[0] as CuHandle);
+    const stream = new CudaStream(this, out[0] as CuHandle, options.nonBlocking === true);
     this.streams.add(stream);
     return stream;
   }
@@ -892,6 +932,8 @@ export class CudaStream {
   constructor(
     readonly context: CudaContext,
     readonly handle: CuHandle,
+    /** Created with CU_STREAM_NON_BLOCKING: not ordered with the NULL stream. */
+    readonly nonBlocking = false,
   ) {}
 
   /** Blocks until all work on this stream is done. */
@@ -899,13 +941,16 @@ export class CudaStream {
     this.alive();
     this.context.makeCurrent();
     this.context.call("cuStreamSynchronize", this.context.driver.api.cuStreamSynchronize(this.handle));
+    this.context.streamCompleted(this);
   }
 
   /** True when all work issued on this stream is done (cuStreamQuery). */
   query(): boolean {
     this.alive();
     this.context.makeCurrent();
-    return this.context.ready("cuStreamQuery", this.context.driver.api.cuStreamQuery(this.handle));
+    const done = this.context.ready("cuStreamQuery", this.context.driver.api.cuStreamQuery(this.handle));
+    if (done) this.context.streamCompleted(this);
+    return done;
   }
 
   /** Waits for all work on this stream without blocking the event loop (polls query()). */

@@ -133,7 +133,7 @@ test("out-of-range and freed device pointers: the bindings refuse them, and so d
   });
 });
 
-test("async copies on a stream round-trip; pageable memory is staged at call time", (t) => {
+test("async copies on a stream round-trip", (t) => {
   const double = driverDoubleOrSkip(t);
   if (!double) return;
   withContext(double, (ctx) => {
@@ -141,7 +141,6 @@ test("async copies on a stream round-trip; pageable memory is staged at call tim
     const p = ctx.alloc(32);
     const source = new Int32Array([1, 2, 3, 4, 5, 6, 7, 8]);
     ctx.copyHtoDAsync(p, source, stream);
-    source.fill(-1); // pageable: the driver already took a copy
     const result = new Int32Array(8);
     ctx.copyDtoHAsync(result, p, stream); // pageable destination: complete when the call returns
     assert.deepEqual([...result], [1, 2, 3, 4, 5, 6, 7, 8]);
@@ -152,6 +151,7 @@ test("async copies on a stream round-trip; pageable memory is staged at call tim
       [
         ["cuMemcpyHtoDAsync_v2", handle, false],
         ["cuMemcpyDtoHAsync_v2", handle, false],
+        ["cuStreamSynchronize", handle, null], // the bindings wait for a pageable destination
         ["cuStreamSynchronize", handle, null],
       ],
     );
@@ -275,5 +275,26 @@ test("a stale pointer whose address the driver reused is refused, and a second f
     assert.equal(double.callCount("cuMemFree_v2"), frees, "no driver call for the stale handle");
     assert.equal(double.live().allocations, 1, "the new allocation is still alive");
     ctx.free(reused);
+  });
+});
+
+test("async copies to and from pageable memory: the data is back when copyDtoHAsync returns, and the source may be reused at once (staged until its copy ran)", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const stream = ctx.createStream();
+    const p = ctx.alloc(32);
+    // The driver reads a pageable source when the copy runs: the bindings hand it a staged copy
+    // that they hold until then, so the caller may change or drop its buffer at once.
+    const source = new Int32Array([1, 2, 3, 4, 5, 6, 7, 8]);
+    ctx.copyHtoDAsync(p, source, stream);
+    source.fill(-1);
+    assert.equal(ctx.hostBuffersInFlight, 1, "the staged source is held while its copy is queued");
+    const result = new Int32Array(8);
+    ctx.copyDtoHAsync(result, p, stream); // pageable destination: complete when the call returns
+    assert.deepEqual([...result], [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.equal(ctx.hostBuffersInFlight, 0, "released once the stream has completed");
+    stream.destroy();
+    ctx.free(p);
   });
 });

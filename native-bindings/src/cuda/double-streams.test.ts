@@ -54,6 +54,7 @@ test("operations on two streams are recorded in issue order, each with its strea
       ["cuEventRecord", "end", "s1"],
       ["cuLaunchKernel", "s2", null],
       ["cuMemcpyDtoHAsync_v2", "s2", null],
+      ["cuStreamSynchronize", "s2", null], // into pageable memory: the bindings wait for the copy
       ["cuStreamSynchronize", "s1", null],
       ["cuEventSynchronize", "end", null],
       ["cuStreamSynchronize", "s2", null],
