@@ -679,9 +679,12 @@ static Allocation *find_alloc(uint64_t ptr, size_t bytes) {
     return a;
 }
 
+/* Page-locked memory counts as pinned for the current context only if it was allocated in it, or
+   with CU_MEMHOSTALLOC_PORTABLE: to every other context it is pageable (cuMemHostAlloc docs). */
 static int is_pinned(const void *p, size_t bytes) {
     uintptr_t x = (uintptr_t)p;
     for (size_t i = 0; i < S.pinned.n; i++) {
+        if (S.pinned.v[i].ctx != current_ && !(S.pinned.v[i].flags & 0x1u)) continue;
         uintptr_t b = (uintptr_t)S.pinned.v[i].p;
         if (x >= b && x - b <= S.pinned.v[i].size && bytes <= S.pinned.v[i].size - (x - b)) return 1;
     }

@@ -8,7 +8,7 @@
 // cuStreamQuery / cuEventQuery from the event loop instead.
 import { createHash } from "node:crypto";
 import { koffi } from "../koffi";
-import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_STREAM } from "./constants";
+import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
 import { parsePtx, type PtxParam } from "./ptx";
@@ -378,12 +378,18 @@ export class CudaContext {
     this.inFlight = stream === null ? this.inFlight.filter((f) => f.stream !== null && f.stream.nonBlocking) : this.inFlight.filter((f) => f.stream !== stream);
   }
 
-  /** True when `view` lies inside pinned memory this context allocated (a PinnedBuffer). */
+  /**
+   * True when `view` lies inside memory that is page-locked for this context: a PinnedBuffer
+   * allocated here, or a portable one (CU_MEMHOSTALLOC_PORTABLE) of another device's context.
+   */
   private isPinned(view: ArrayBufferView): boolean {
-    if (this.pinned.size === 0) return false;
     const start = koffi.address(view);
-    for (const buffer of this.pinned) {
-      if (start >= buffer.pointer && start + BigInt(view.byteLength) <= buffer.pointer + BigInt(buffer.byteLength)) return true;
+    const end = start + BigInt(view.byteLength);
+    for (const context of registry.get(this.driver)?.values() ?? []) {
+      for (const buffer of context.pinned) {
+        if (context !== this && (buffer.flags & CU_MEMHOSTALLOC.PORTABLE) === 0) continue;
+        if (start >= buffer.pointer && end <= buffer.pointer + BigInt(buffer.byteLength)) return true;
+      }
     }
     return false;
   }
@@ -494,8 +500,10 @@ export class CudaContext {
    * Page-locked host memory (cuMemHostAlloc) of `bytes` bytes, zero-filled, viewed as an
    * ArrayBuffer without copying. Free it with `buffer.free()` (or it is freed at the context's
    * last release); after that every view of it is dangling and must not be touched.
+   * `flags` default to CU_MEMHOSTALLOC_PORTABLE: without it the memory is page-locked only for
+   * this context, and pageable (slow, synchronous copies) to every other GPU's context.
    */
-  allocPinned(bytes: number, flags = 0): PinnedBuffer {
+  allocPinned(bytes: number, flags: number = CU_MEMHOSTALLOC.PORTABLE): PinnedBuffer {
     if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of pinned memory (need a positive integer)`);
     this.makeCurrent();
     const out = new BigUint64Array(1);
@@ -512,7 +520,7 @@ export class CudaContext {
       );
     }
     new Uint8Array(view).fill(0);
-    const buffer = new PinnedBuffer(this, pointer, bytes, view);
+    const buffer = new PinnedBuffer(this, pointer, bytes, view, flags);
     this.pinned.add(buffer);
     return buffer;
   }
@@ -829,6 +837,8 @@ export class PinnedBuffer {
     readonly pointer: bigint,
     readonly byteLength: number,
     view: ArrayBuffer,
+    /** The cuMemHostAlloc flags (CU_MEMHOSTALLOC_*). */
+    readonly flags: number,
   ) {
     this.view = view;
   }
