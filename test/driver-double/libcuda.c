@@ -1318,7 +1318,20 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
     if (!context_current()) RETURN(R_INVALID_CONTEXT);
     for (size_t i = 0; i < S.pinned.n; i++)
         if (S.pinned.v[i].p == p) {
-            flush_all();
+            /* cuMemFreeHost does not wait for copies still queued to or from the memory: on a GPU
+               that DMA would hit freed memory. The double drops them and reports how many. */
+            int pendingDma = 0;
+            uintptr_t b = (uintptr_t)p;
+            for (size_t k = 0; k < S.pending.n; k++) {
+                Op *op = &S.pending.v[k];
+                uintptr_t h = (uintptr_t)op->host;
+                if ((op->kind == OP_HTOD || op->kind == OP_DTOH) && h >= b && h - b < S.pinned.v[i].size) {
+                    op->kind = OP_EVENT; /* becomes a no-op */
+                    op->event = NULL;
+                    pendingDma++;
+                }
+            }
+            f_int(&E, "pendingDma", pendingDma);
             free(p);
             VEC_REMOVE(S.pinned, i);
             RETURN(R_SUCCESS);

@@ -528,6 +528,15 @@ export class CudaContext {
   /** @internal */
   freePinned(buffer: PinnedBuffer, quiet: boolean): void {
     this.pinned.delete(buffer);
+    // cuMemFreeHost does not wait for copies still queued to or from the memory (their DMA would
+    // hit freed memory): wait for all work first. A sticky error here means the context (and
+    // its queued work) is gone anyway; the free below still returns the memory.
+    if (quiet) {
+      this.driver.api.cuCtxSynchronize();
+    } else {
+      this.makeCurrent();
+      if (this.usable) this.synchronize();
+    }
     const result = this.driver.api.cuMemFreeHost(buffer.pointer);
     if (!quiet) this.call("cuMemFreeHost", result);
   }

@@ -298,3 +298,20 @@ test("async copies to and from pageable memory: the data is back when copyDtoHAs
     ctx.free(p);
   });
 });
+
+test("freeing pinned memory first waits for the copies still queued to or from it", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const p = ctx.alloc(16);
+    ctx.copyHtoD(p, new Uint32Array([1, 2, 3, 4]));
+    const stream = ctx.createStream();
+    const pinned = ctx.allocPinned(16);
+    ctx.copyDtoHAsync(new Uint32Array(pinned.buffer), p, stream); // DMA into the pinned memory, queued
+    pinned.free();
+    const [free] = double.calls("cuMemFreeHost");
+    assert.equal(free?.pendingDma, 0, "no copy was still queued when the memory went back to the driver");
+    stream.destroy();
+    ctx.free(p);
+  });
+});
