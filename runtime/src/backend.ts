@@ -102,6 +102,8 @@ export interface Backend {
   createEvent(): EventHandle;
   recordEvent(event: EventHandle, stream: StreamHandle | null): void;
   synchronizeEvent(event: EventHandle): void;
+  /** True once the work before the event's last record has completed (CSR014 if never recorded); does not wait. */
+  queryEvent(event: EventHandle): boolean;
   /** Milliseconds between two recorded events. */
   elapsedTime(start: EventHandle, end: EventHandle): number;
   /** Waits for all work on every stream. */

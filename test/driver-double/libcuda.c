@@ -9,7 +9,8 @@
  * What it does (see README.md next to this file for the full contract):
  *  - implements the driver-API functions CudaScript binds, with the real ABI (versioned symbols);
  *  - keeps "device memory" in host RAM behind fake device addresses (0x00000a0000000000 + offset,
- *    never reused), so out-of-range and freed device pointers return CUDA_ERROR_INVALID_VALUE;
+ *    reused after a free like the real driver's), so out-of-range pointers return
+ *    CUDA_ERROR_INVALID_VALUE, and a stale pointer may land in a newer allocation;
  *  - parses the PTX it is given for .entry names, parameter sizes and static shared memory, and
  *    copies exactly that many bytes from each kernelParams[i] when recording a launch;
  *  - defers asynchronous work (async copies, launches, event records) until a synchronization
@@ -319,8 +320,7 @@ static struct {
     int maxPtxVersion;
     int deviceCount;
     Device devices[MAX_DEVICES];
-    uint64_t nextBase;
-    VEC(Allocation) allocs; /* sorted by base (bases only grow) */
+    VEC(Allocation) allocs; /* sorted by base */
     VEC(Pinned) pinned;
     VEC(struct CUmod_st *) modules;
     VEC(struct CUstream_st *) streams;
@@ -537,7 +537,6 @@ static void configure_from_env(void) {
     S.driverVersion = 13000;
     S.maxPtxVersion = 90;
     S.deviceCount = 1;
-    S.nextBase = DEVICE_BASE;
     S.launchMs = 1.0;
     S.clockMs = 0;
     S.sticky = 0;
@@ -652,11 +651,13 @@ static int take_fail_next(const char *name) {
             RETURN(S.sticky);                                                    \
         }                                                                        \
     } while (0)
+/* The calling thread's current context is a live (retained) primary context. The current context
+   is per thread, as in the real driver: a thread that never called cuCtxSetCurrent has none. */
+static int context_current(void) { return current_ && current_->magic == MAGIC_CTX && current_->refcount > 0; }
 #define REQUIRE_CTX()                                                            \
     do {                                                                         \
         REQUIRE_INIT();                                                          \
-        if (!current_ || current_->magic != MAGIC_CTX || current_->refcount <= 0) \
-            RETURN(R_INVALID_CONTEXT);                                           \
+        if (!context_current()) RETURN(R_INVALID_CONTEXT);                       \
         if (S.sticky) {                                                          \
             f_bool(&E, "sticky", 1);                                             \
             RETURN(S.sticky);                                                    \
@@ -681,9 +682,12 @@ static Allocation *find_alloc(uint64_t ptr, size_t bytes) {
     return a;
 }
 
+/* Page-locked memory counts as pinned for the current context only if it was allocated in it, or
+   with CU_MEMHOSTALLOC_PORTABLE: to every other context it is pageable (cuMemHostAlloc docs). */
 static int is_pinned(const void *p, size_t bytes) {
     uintptr_t x = (uintptr_t)p;
     for (size_t i = 0; i < S.pinned.n; i++) {
+        if (S.pinned.v[i].ctx != current_ && !(S.pinned.v[i].flags & 0x1u)) continue;
         uintptr_t b = (uintptr_t)S.pinned.v[i].p;
         if (x >= b && x - b <= S.pinned.v[i].size && bytes <= S.pinned.v[i].size - (x - b)) return 1;
     }
@@ -1186,10 +1190,22 @@ EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
     if (bytesize > d->totalMem - live) RETURN(R_OUT_OF_MEMORY);
     unsigned char *host = calloc(1, bytesize);
     if (!host) RETURN(R_OUT_OF_MEMORY);
-    Allocation a = {S.nextBase, bytesize, host, current_};
-    /* Never reused, with a gap after each allocation: stale and overrunning pointers stay invalid. */
-    S.nextBase += (bytesize + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
-    VEC_PUSH(S.allocs, a);
+    /* Like the real driver, freed addresses are reused: the lowest free range that fits, with a
+       guard gap after each allocation (so an overrun still lands outside any allocation). A stale
+       pointer to a freed allocation may therefore point into a new one, as on a GPU. */
+    uint64_t span = (bytesize + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+    uint64_t base = DEVICE_BASE;
+    size_t at = 0;
+    while (at < S.allocs.n && S.allocs.v[at].base < base + span) {
+        Allocation *prev = &S.allocs.v[at];
+        uint64_t end = prev->base + (prev->size + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+        if (end > base) base = end;
+        at++;
+    }
+    Allocation a = {base, bytesize, host, current_};
+    VEC_PUSH(S.allocs, a); /* grow, then move into place: S.allocs stays sorted by base */
+    memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
+    S.allocs.v[at] = a;
     *dptr = a.base;
     f_hex(&E, "dptr", a.base);
     RETURN(R_SUCCESS);
@@ -1248,13 +1264,10 @@ EXPORT CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (ByteCount == 0) RETURN(R_SUCCESS);
     if (!find_alloc(dstDevice, ByteCount) || !srcHost) RETURN(R_INVALID_VALUE);
+    /* Pinned or pageable, the source is read when the copy runs: for pageable memory CUDA only says
+       the copy "might be synchronous", so a caller must keep the buffer alive and unchanged until
+       the stream is synchronized. */
     Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0};
-    if (!pinned) {
-        /* Pageable source: the driver stages it at call time, so the caller may reuse it at once. */
-        op.snapshot = malloc(ByteCount);
-        if (!op.snapshot) RETURN(R_OUT_OF_MEMORY);
-        memcpy(op.snapshot, srcHost, ByteCount);
-    }
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1270,13 +1283,10 @@ EXPORT CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevic
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (ByteCount == 0) RETURN(R_SUCCESS);
     if (!find_alloc(srcDevice, ByteCount) || !dstHost) RETURN(R_INVALID_VALUE);
+    /* Into pageable memory too, the data arrives only when the copy runs (CUDA: "might be
+       synchronous", so no caller may count on it having completed on return). */
     Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0};
     enqueue(op);
-    if (!pinned) {
-        /* Pageable destination: the driver returns only once the copy is done. */
-        flush_until(E.seq);
-        if (S.sticky) RETURN(S.sticky);
-    }
     RETURN(R_SUCCESS);
 }
 
@@ -1315,9 +1325,23 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
     BEGIN("cuMemFreeHost");
     f_ptr(&E, "host", p);
     REQUIRE_INIT();
+    if (!context_current()) RETURN(R_INVALID_CONTEXT);
     for (size_t i = 0; i < S.pinned.n; i++)
         if (S.pinned.v[i].p == p) {
-            flush_all();
+            /* cuMemFreeHost does not wait for copies still queued to or from the memory: on a GPU
+               that DMA would hit freed memory. The double drops them and reports how many. */
+            int pendingDma = 0;
+            uintptr_t b = (uintptr_t)p;
+            for (size_t k = 0; k < S.pending.n; k++) {
+                Op *op = &S.pending.v[k];
+                uintptr_t h = (uintptr_t)op->host;
+                if ((op->kind == OP_HTOD || op->kind == OP_DTOH) && h >= b && h - b < S.pinned.v[i].size) {
+                    op->kind = OP_EVENT; /* becomes a no-op */
+                    op->event = NULL;
+                    pendingDma++;
+                }
+            }
+            f_int(&E, "pendingDma", pendingDma);
             free(p);
             VEC_REMOVE(S.pinned, i);
             RETURN(R_SUCCESS);
@@ -1451,7 +1475,7 @@ EXPORT CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, co
 EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
     BEGIN("cuModuleUnload");
     f_ptr(&E, "module", hmod);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.modules.n; i++)
         if (S.modules.v[i] == hmod) {
             flush_all();
@@ -1538,8 +1562,7 @@ EXPORT CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags) {
 EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     BEGIN("cuStreamSynchronize");
     f_ptr(&E, "stream", hStream);
-    if (!hStream) REQUIRE_CTX();
-    else REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (hStream) flush_stream(hStream);
     else flush_all(); /* the legacy NULL stream waits for all blocking streams */
@@ -1547,10 +1570,32 @@ EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     RETURN(R_SUCCESS);
 }
 
+/* The "GPU" makes progress while the host polls: each query of unfinished work runs the oldest
+   pending operation (in issue order) and reports CUDA_ERROR_NOT_READY, so polling terminates and
+   a query right after issuing work says "not yet", as it would on a busy GPU. */
+static int query_until(uint64_t seq) {
+    if (S.pending.n > 0 && S.pending.v[0].seq <= seq) {
+        flush_until(S.pending.v[0].seq);
+        return S.sticky ? S.sticky : R_NOT_READY;
+    }
+    return S.sticky ? S.sticky : R_SUCCESS;
+}
+
+EXPORT CUresult CUDAAPI cuStreamQuery(CUstream hStream) {
+    BEGIN("cuStreamQuery");
+    f_ptr(&E, "stream", hStream);
+    REQUIRE_CTX();
+    if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
+    uint64_t last = 0;
+    for (size_t i = 0; i < S.pending.n; i++)
+        if (!hStream || S.pending.v[i].stream == hStream) last = S.pending.v[i].seq;
+    RETURN(query_until(last));
+}
+
 EXPORT CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream) {
     BEGIN("cuStreamDestroy_v2");
     f_ptr(&E, "stream", hStream);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.streams.n; i++)
         if (S.streams.v[i] == hStream) {
             flush_stream(hStream); /* its pending work still completes */
@@ -1594,17 +1639,29 @@ EXPORT CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
 EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
     BEGIN("cuEventSynchronize");
     f_ptr(&E, "event", hEvent);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!event_valid(hEvent)) RETURN(R_INVALID_HANDLE);
     if (hEvent->recorded && !hEvent->complete) flush_until(hEvent->recordSeq);
     if (S.sticky) RETURN(S.sticky);
     RETURN(R_SUCCESS);
 }
 
+/* cuda.h lists no CUDA_ERROR_INVALID_CONTEXT for cuEventQuery: it needs no current context. A
+   never-recorded event has nothing to wait for and reports CUDA_SUCCESS. */
+EXPORT CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
+    BEGIN("cuEventQuery");
+    f_ptr(&E, "event", hEvent);
+    REQUIRE_HEALTHY();
+    if (!event_valid(hEvent)) RETURN(R_INVALID_HANDLE);
+    if (!hEvent->recorded || hEvent->complete) RETURN(R_SUCCESS);
+    RETURN(query_until(hEvent->recordSeq));
+}
+
 static int elapsed(Entry *e, float *pMilliseconds, CUevent hStart, CUevent hEnd) {
     f_ptr(e, "start", hStart);
     f_ptr(e, "end", hEnd);
     if (!S.initialized) return R_NOT_INITIALIZED;
+    if (!context_current()) return R_INVALID_CONTEXT;
     if (S.sticky) return S.sticky;
     if (!pMilliseconds) return R_INVALID_VALUE;
     if (!event_valid(hStart) || !event_valid(hEnd)) return R_INVALID_HANDLE;
@@ -1632,7 +1689,7 @@ EXPORT CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart,
 EXPORT CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent) {
     BEGIN("cuEventDestroy_v2");
     f_ptr(&E, "event", hEvent);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     for (size_t i = 0; i < S.events.n; i++)
         if (S.events.v[i] == hEvent) {
             for (size_t k = 0; k < S.pending.n; k++)
@@ -1648,7 +1705,7 @@ EXPORT CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent) {
 EXPORT CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
     BEGIN("cuFuncGetAttribute");
     f_int(&E, "attribute", (int)attrib);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!pi || (int)attrib < 0 || (int)attrib >= F_COUNT) RETURN(R_INVALID_VALUE);
     if (!function_valid(hfunc)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", hfunc->name);
@@ -1661,7 +1718,7 @@ EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribut
     BEGIN("cuFuncSetAttribute");
     f_int(&E, "attribute", (int)attrib);
     f_int(&E, "value", value);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!function_valid(hfunc)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", hfunc->name);
     Device *d = &S.devices[hfunc->module->ctx->device];
@@ -1683,7 +1740,7 @@ EXPORT CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBloc
     BEGIN("cuOccupancyMaxActiveBlocksPerMultiprocessor");
     f_int(&E, "blockSize", blockSize);
     f_uint(&E, "dynamicSharedMem", dynamicSMemSize);
-    REQUIRE_HEALTHY();
+    REQUIRE_CTX();
     if (!numBlocks || blockSize <= 0) RETURN(R_INVALID_VALUE);
     if (!function_valid(func)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", func->name);

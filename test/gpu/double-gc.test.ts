@@ -31,7 +31,12 @@ describe("GPU backend FinalizationRegistry fallback (libcuda TEST DOUBLE, --expo
     assert.equal(out.explicitlyFreed.length, 34);
     const count = new Map<string, number>();
     for (const f of out.frees) count.set(f, (count.get(f) ?? 0) + 1);
-    for (const p of out.pointers) assert.equal(count.get(p), 1, `${p} freed exactly once`);
+    // The driver reuses freed addresses, so an address may belong to several allocations in turn:
+    // each address is freed exactly as many times as it was handed out.
+    const handedOut = new Map<string, number>();
+    for (const p of out.pointers) handedOut.set(p, (handedOut.get(p) ?? 0) + 1);
+    for (const [p, n] of handedOut) assert.equal(count.get(p), n, `${p} freed exactly once per allocation`);
+    assert.equal(out.frees.length, out.pointers.length);
     assert.equal(count.get(out.keptPointer), undefined, "the array still referenced was not freed");
     assert.equal(out.stillThere, "1,2,3", "and it still holds its data");
     assert.equal(out.stats.freedExplicitly, 34);

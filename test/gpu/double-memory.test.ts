@@ -8,7 +8,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { cuda, CudaScriptError, f32, i32, u8, type NDArray } from "cudascript";
-import type { GpuBuffer } from "cudascript/dist/gpu/backend";
+import { GpuBackend, type GpuBuffer } from "cudascript/dist/gpu/backend";
+import { setBackend } from "cudascript/dist/host/device";
 import { gpuOnDouble, hex } from "./helpers";
 
 const bufferOf = (d: { buffer: unknown }) => d.buffer as GpuBuffer;
@@ -173,6 +174,33 @@ describe("GPU backend memory (libcuda TEST DOUBLE)", () => {
     const [copy] = double.calls("cuMemcpyHtoDAsync_v2");
     assert.equal(copy!.pinned, false);
     d.free();
+  });
+
+  it("cuda.pinnedArray is portable: page-locked for every GPU's context, not only the one current when it was allocated", (t) => {
+    const env = gpuOnDouble(t, { needsNvrtc: false });
+    if (!env) return;
+    const { double } = env;
+    double.setDeviceCount(2);
+    const backend = new GpuBackend({ driver: double.driver, cache: false });
+    setBackend(backend);
+    const host = cuda.pinnedArray(64, f32); // allocated while GPU 0 is current
+    host.fill(3);
+    cuda.selectDevice(1);
+    const stream = cuda.stream();
+    const d = cuda.toDevice(host, stream);
+    d.copyToHost(host, stream);
+    stream.synchronize();
+    assert.equal(double.calls("cuMemHostAlloc")[0]?.flags, 1, "CU_MEMHOSTALLOC_PORTABLE");
+    assert.deepEqual(
+      double.calls("cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2").map((e) => [e.call, e.pinned]),
+      [
+        ["cuMemcpyHtoDAsync_v2", true],
+        ["cuMemcpyDtoHAsync_v2", true],
+      ],
+      "the copies on GPU 1 are real DMA from/to page-locked memory",
+    );
+    d.free();
+    backend.dispose();
   });
 
   it("out of device memory is CSR043 saying how much this program holds", (t) => {

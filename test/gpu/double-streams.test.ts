@@ -157,4 +157,30 @@ describe("GPU backend streams and events (libcuda TEST DOUBLE)", () => {
     assert.equal(double.live().streams, 0);
     assert.throws(() => s.synchronize(), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014");
   });
+
+  it("event.query() is true only once the work before the record has completed (cuEventQuery), on both backends", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const k = kernel(kindsArtifact(), "dynamicShared");
+    const s1 = cuda.stream();
+    const a = cuda.deviceArray(256, f32);
+    const done = cuda.event();
+    assert.throws(() => done.query(), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR014", "never recorded");
+    k.launch(1, 256, { stream: s1 })(a);
+    done.record(s1);
+    assert.equal(done.query(), false, "the launch is still queued on the GPU");
+    assert.ok(double.calls("cuEventQuery").length >= 1, "asked the driver");
+    done.synchronize();
+    assert.equal(done.query(), true);
+    a.free();
+    // The simulator completes work before returning: recorded means done.
+    const sim = new SimulatorBackend("simulator", { workers: 1 });
+    setBackend(sim);
+    const e = cuda.event();
+    assert.throws(() => e.query(), (err: unknown) => err instanceof CudaScriptError && err.code === "CSR014");
+    e.record();
+    assert.equal(e.query(), true);
+    sim.dispose();
+  });
 });

@@ -2,16 +2,17 @@
 // device and pinned memory, modules, launches, streams, events and occupancy. Every failing
 // driver call throws a CudaDriverError; mistakes caught before a call throw CudaUsageError.
 //
-// Threading: JavaScript calls these on one thread, and each CudaContext makes its primary context
-// current (cuCtxSetCurrent) before a call that needs it. Only stream and event synchronization have
-// async forms (koffi runs them on a worker thread, where no context is needed).
+// Threading: every driver call is made on the JavaScript thread, and each CudaContext makes its
+// primary context current (cuCtxSetCurrent) before a call that needs it. The current context is per
+// thread in CUDA, so no call goes to a worker thread (which would have none): the async waits poll
+// cuStreamQuery / cuEventQuery from the event loop instead.
 import { createHash } from "node:crypto";
 import { koffi } from "../koffi";
-import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_STREAM } from "./constants";
+import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
 import { parsePtx, type PtxParam } from "./ptx";
-import { CUDA_SUCCESS, isStickyCuResult } from "./results";
+import { CUDA_ERROR_NOT_READY, CUDA_SUCCESS, isStickyCuResult } from "./results";
 
 export { CudaDriverError, CudaUsageError } from "./errors";
 export type { CudaDriverErrorDetails, CudaUsageCode } from "./errors";
@@ -241,8 +242,6 @@ export interface LoadModuleOptions {
   logBufferBytes?: number;
 }
 
-const FREED_MEMORY = 4096; // how many freed pointers to remember for "double free" messages
-
 const registry = new Map<CudaDriver, Map<number, CudaContext>>();
 
 /**
@@ -262,12 +261,17 @@ export function forgetCudaContexts(driver: CudaDriver): void {
 export class CudaContext {
   private refs = 1;
   private released = false;
-  private readonly allocations = new Map<DevicePointer, number>();
-  private readonly recentlyFreed = new Set<DevicePointer>();
+  // Tracked by handle, not by address: the driver reuses the addresses of freed memory, so only
+  // the handle can tell a stale pointer from a live allocation at the same address.
+  private readonly allocations = new Set<DeviceAllocation>();
   private readonly pinned = new Set<PinnedBuffer>();
   private readonly modules = new Map<string, CudaModule>();
   private readonly streams = new Set<CudaStream>();
   private readonly events = new Set<CudaEvent>();
+  // Staged copies of pageable sources of async copies still queued: held so the GC cannot free
+  // memory the driver will read later (CUDA only says such copies "might be synchronous").
+  // Dropped when a synchronization shows their stream has finished.
+  private inFlight: { stream: CudaStream | null; host: ArrayBufferView }[] = [];
   private kernelsSinceSync: string[] = [];
   private sticky: CudaDriverError | undefined;
 
@@ -322,11 +326,15 @@ export class CudaContext {
       this.driver.currentContext = api.cuCtxSetCurrent(this.handle) === CUDA_SUCCESS ? this.handle : null;
     }
     // Free in dependency order; errors are ignored (the context is going away, e.g. after a sticky error).
+    this.inFlight = [];
     for (const event of this.events) event.destroyQuietly();
     for (const stream of this.streams) stream.destroyQuietly();
     for (const module of this.modules.values()) module.unloadQuietly();
     for (const buffer of this.pinned) buffer.freeQuietly();
-    for (const pointer of this.allocations.keys()) api.cuMemFree_v2(pointer);
+    for (const allocation of this.allocations) {
+      allocation.markFreed();
+      api.cuMemFree_v2(allocation.pointer);
+    }
     this.allocations.clear();
     api.cuCtxSetCurrent(null);
     this.driver.currentContext = null;
@@ -356,94 +364,134 @@ export class CudaContext {
     this.makeCurrent();
     this.call("cuCtxSynchronize", this.driver.api.cuCtxSynchronize());
     this.kernelsSinceSync = [];
+    this.inFlight = [];
+  }
+
+  /** Pageable host buffers held for async copies that may not have run yet. */
+  get hostBuffersInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** @internal Work on `stream` has completed: its host buffers may go (the NULL stream waits for every blocking stream). */
+  streamCompleted(stream: CudaStream | null): void {
+    if (this.inFlight.length === 0) return;
+    this.inFlight = stream === null ? this.inFlight.filter((f) => f.stream !== null && f.stream.nonBlocking) : this.inFlight.filter((f) => f.stream !== stream);
+  }
+
+  /**
+   * True when `view` lies inside memory that is page-locked for this context: a PinnedBuffer
+   * allocated here, or a portable one (CU_MEMHOSTALLOC_PORTABLE) of another device's context.
+   */
+  private isPinned(view: ArrayBufferView): boolean {
+    const start = koffi.address(view);
+    const end = start + BigInt(view.byteLength);
+    for (const context of registry.get(this.driver)?.values() ?? []) {
+      for (const buffer of context.pinned) {
+        if (context !== this && (buffer.flags & CU_MEMHOSTALLOC.PORTABLE) === 0) continue;
+        if (start >= buffer.pointer && end <= buffer.pointer + BigInt(buffer.byteLength)) return true;
+      }
+    }
+    return false;
   }
 
   // -- device memory ---------------------------------------------------------------------------
 
   /** Allocates `bytes` of device memory. Free it exactly once with free(). */
-  alloc(bytes: number): DevicePointer {
+  alloc(bytes: number): DeviceAllocation {
     if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of device memory (need a positive integer)`);
     this.makeCurrent();
     const out = new BigUint64Array(1);
     this.call("cuMemAlloc_v2", this.driver.api.cuMemAlloc_v2(out, bytes));
-    const pointer = out[0] ?? 0n;
-    this.allocations.set(pointer, bytes);
-    this.recentlyFreed.delete(pointer);
-    return pointer;
+    const allocation = new DeviceAllocation(this, out[0] ?? 0n, bytes);
+    this.allocations.add(allocation);
+    return allocation;
   }
 
-  /** Frees a pointer returned by alloc(). A second free is a CudaUsageError (CSD004); no driver call is made. */
-  free(pointer: DevicePointer): void {
+  /**
+   * Frees an allocation returned by alloc(). A second free of the same handle, or a handle of
+   * another context, is a CudaUsageError (CSD004) and makes no driver call — even when the driver
+   * has since handed the same address to a new allocation.
+   */
+  free(allocation: DeviceAllocation): void {
     this.assertAlive();
-    if (!this.allocations.has(pointer)) {
-      const why = this.recentlyFreed.has(pointer) ? "was already freed (double free)" : "was not allocated by this context";
-      throw new CudaUsageError("CSD004", `device pointer 0x${pointer.toString(16)} ${why}; nothing was freed`);
+    if (!(allocation instanceof DeviceAllocation) || allocation.context !== this) {
+      throw new CudaUsageError("CSD004", `${describeDevice(allocation)} was not allocated by this context; nothing was freed`);
+    }
+    if (!this.allocations.has(allocation)) {
+      throw new CudaUsageError("CSD004", `device allocation 0x${allocation.pointer.toString(16)} was already freed (double free); nothing was freed`);
     }
     this.makeCurrent();
-    this.allocations.delete(pointer);
-    this.recentlyFreed.add(pointer);
-    if (this.recentlyFreed.size > FREED_MEMORY) this.recentlyFreed.delete(this.recentlyFreed.values().next().value as DevicePointer);
-    this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(pointer));
+    this.allocations.delete(allocation);
+    allocation.markFreed();
+    this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(allocation.pointer));
   }
 
   /** Live allocations made through this context, and their total size. */
   get memoryInUse(): { allocations: number; bytes: number } {
     let bytes = 0;
-    for (const size of this.allocations.values()) bytes += size;
+    for (const allocation of this.allocations) bytes += allocation.bytes;
     return { allocations: this.allocations.size, bytes };
   }
 
-  /** The size of the allocation that starts at `pointer`, or undefined. */
-  allocationSize(pointer: DevicePointer): number | undefined {
-    return this.allocations.get(pointer);
-  }
-
   /** Host → device, synchronous. Copies all of `src` to `dst` (which may point inside an allocation). */
-  copyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
+  copyHtoD(dst: DeviceMemory, src: ArrayBufferView): void {
     if (src.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, src.byteLength, "copyHtoD destination");
-    this.call("cuMemcpyHtoD_v2", this.driver.api.cuMemcpyHtoD_v2(dst, src, src.byteLength));
+    const pointer = this.checkRange(dst, src.byteLength, "copyHtoD destination");
+    this.call("cuMemcpyHtoD_v2", this.driver.api.cuMemcpyHtoD_v2(pointer, src, src.byteLength));
   }
 
   /** Device → host, synchronous: fills all of `dst`. */
-  copyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
+  copyDtoH(dst: ArrayBufferView, src: DeviceMemory): void {
     if (dst.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(src, dst.byteLength, "copyDtoH source");
-    this.call("cuMemcpyDtoH_v2", this.driver.api.cuMemcpyDtoH_v2(dst, src, dst.byteLength));
+    const pointer = this.checkRange(src, dst.byteLength, "copyDtoH source");
+    this.call("cuMemcpyDtoH_v2", this.driver.api.cuMemcpyDtoH_v2(dst, pointer, dst.byteLength));
   }
 
   /**
    * Host → device on `stream` (null = the NULL stream). From pinned memory (a PinnedBuffer view)
    * the copy is truly asynchronous: do not modify the source until the stream is synchronized.
-   * From ordinary memory the driver stages the data first, so the source may be reused at once.
+   * From ordinary (pageable) memory, which CUDA only says "might" be copied synchronously, the
+   * bindings stage the bytes in a private copy held until the stream has completed: the caller
+   * may reuse its buffer at once, and the driver never reads memory the GC has freed.
    */
-  copyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: CudaStream | null): void {
+  copyHtoDAsync(dst: DeviceMemory, src: ArrayBufferView, stream: CudaStream | null): void {
     if (src.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
-    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(dst, src, src.byteLength, this.streamHandle(stream)));
+    const pointer = this.checkRange(dst, src.byteLength, "copyHtoDAsync destination");
+    const handle = this.streamHandle(stream);
+    const pinned = this.isPinned(src);
+    const host = pinned ? src : new Uint8Array(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+    this.call("cuMemcpyHtoDAsync_v2", this.driver.api.cuMemcpyHtoDAsync_v2(pointer, host, host.byteLength, handle));
+    if (!pinned) this.inFlight.push({ stream, host });
   }
 
   /**
    * Device → host on `stream`. Into pinned memory the data arrives when the stream is
-   * synchronized; into ordinary memory the driver completes the copy before returning.
+   * synchronized. Into ordinary (pageable) memory CUDA only says the copy "might be synchronous",
+   * so the bindings synchronize the stream before returning: the data is there, and the driver
+   * never writes into a buffer the GC may have freed.
    */
-  copyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: CudaStream | null): void {
+  copyDtoHAsync(dst: ArrayBufferView, src: DeviceMemory, stream: CudaStream | null): void {
     if (dst.byteLength === 0) return;
     this.makeCurrent();
-    this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
-    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, src, dst.byteLength, this.streamHandle(stream)));
+    const pointer = this.checkRange(src, dst.byteLength, "copyDtoHAsync source");
+    const handle = this.streamHandle(stream);
+    this.call("cuMemcpyDtoHAsync_v2", this.driver.api.cuMemcpyDtoHAsync_v2(dst, pointer, dst.byteLength, handle));
+    if (!this.isPinned(dst)) {
+      this.call("cuStreamSynchronize", this.driver.api.cuStreamSynchronize(handle));
+      this.streamCompleted(stream);
+    }
   }
 
   /** Sets `bytes` bytes at `dst` to `value` (0-255). */
-  memset(dst: DevicePointer, value: number, bytes: number): void {
+  memset(dst: DeviceMemory, value: number, bytes: number): void {
     if (!Number.isInteger(value) || value < 0 || value > 255) throw new CudaUsageError("CSD006", `memset value ${value} is not a byte (0-255)`);
     if (bytes === 0) return;
     this.makeCurrent();
-    this.checkRange(dst, bytes, "memset destination");
-    this.call("cuMemsetD8_v2", this.driver.api.cuMemsetD8_v2(dst, value, bytes));
+    const pointer = this.checkRange(dst, bytes, "memset destination");
+    this.call("cuMemsetD8_v2", this.driver.api.cuMemsetD8_v2(pointer, value, bytes));
   }
 
   // -- pinned host memory ------------------------------------------------------------------------
@@ -452,8 +500,10 @@ export class CudaContext {
    * Page-locked host memory (cuMemHostAlloc) of `bytes` bytes, zero-filled, viewed as an
    * ArrayBuffer without copying. Free it with `buffer.free()` (or it is freed at the context's
    * last release); after that every view of it is dangling and must not be touched.
+   * `flags` default to CU_MEMHOSTALLOC_PORTABLE: without it the memory is page-locked only for
+   * this context, and pageable (slow, synchronous copies) to every other GPU's context.
    */
-  allocPinned(bytes: number, flags = 0): PinnedBuffer {
+  allocPinned(bytes: number, flags: number = CU_MEMHOSTALLOC.PORTABLE): PinnedBuffer {
     if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of pinned memory (need a positive integer)`);
     this.makeCurrent();
     const out = new BigUint64Array(1);
@@ -470,7 +520,7 @@ export class CudaContext {
       );
     }
     new Uint8Array(view).fill(0);
-    const buffer = new PinnedBuffer(this, pointer, bytes, view);
+    const buffer = new PinnedBuffer(this, pointer, bytes, view, flags);
     this.pinned.add(buffer);
     return buffer;
   }
@@ -478,6 +528,15 @@ export class CudaContext {
   /** @internal */
   freePinned(buffer: PinnedBuffer, quiet: boolean): void {
     this.pinned.delete(buffer);
+    // cuMemFreeHost does not wait for copies still queued to or from the memory (their DMA would
+    // hit freed memory): wait for all work first. A sticky error here means the context (and
+    // its queued work) is gone anyway; the free below still returns the memory.
+    if (quiet) {
+      this.driver.api.cuCtxSynchronize();
+    } else {
+      this.makeCurrent();
+      if (this.usable) this.synchronize();
+    }
     const result = this.driver.api.cuMemFreeHost(buffer.pointer);
     if (!quiet) this.call("cuMemFreeHost", result);
   }
@@ -639,7 +698,7 @@ export class CudaContext {
     this.makeCurrent();
     const out: Out<CuHandle | null> = [null];
     this.call("cuStreamCreate", this.driver.api.cuStreamCreate(out, options.nonBlocking ? CU_STREAM.NON_BLOCKING : CU_STREAM.DEFAULT));
-    const stream = new CudaStream(this, out[0] as CuHandle);
+    const stream = new CudaStream(this, out[0] as CuHandle, options.nonBlocking === true);
     this.streams.add(stream);
     return stream;
   }
@@ -657,6 +716,7 @@ export class CudaContext {
 
   /** Milliseconds between two recorded, completed events (cuEventElapsedTime). */
   elapsedMillis(start: CudaEvent, end: CudaEvent): number {
+    this.makeCurrent();
     const out: Out<number> = [0];
     this.call(this.driver.info.symbols.eventElapsedTime, this.driver.api.cuEventElapsedTime(out, start.handle, end.handle));
     return out[0];
@@ -670,6 +730,13 @@ export class CudaContext {
   /** @internal */
   forgetEvent(event: CudaEvent): void {
     this.events.delete(event);
+  }
+
+  /** @internal For cuStreamQuery / cuEventQuery: true when done, false when CUDA_ERROR_NOT_READY, else throws. */
+  ready(call: string, result: number): boolean {
+    if (result === CUDA_ERROR_NOT_READY) return false;
+    this.call(call, result);
+    return true;
   }
 
   /** @internal Throws a CudaDriverError for `result` unless it is CUDA_SUCCESS. */
@@ -712,26 +779,74 @@ export class CudaContext {
     return stream.handle;
   }
 
-  // Device pointers must lie inside a live allocation of this context (catches use after free
-  // before the driver, which may have reused the address).
-  private checkRange(pointer: DevicePointer, bytes: number, what: string): void {
-    const exact = this.allocations.get(pointer);
-    if (exact !== undefined) {
-      if (bytes > exact) throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes do not fit in the ${exact}-byte allocation at 0x${pointer.toString(16)}`);
-      return;
+  // Device memory is named by its allocation handle (plus an offset), never by a bare address:
+  // the driver reuses freed addresses, so a stale address could land inside a newer allocation.
+  // Returns the device address to pass to the driver.
+  private checkRange(memory: DeviceMemory, bytes: number, what: string): DevicePointer {
+    const allocation = memory instanceof DeviceAllocation ? memory : memory instanceof DeviceRange ? memory.allocation : undefined;
+    if (!allocation) throw new CudaUsageError("CSD006", `${what}: ${describeDevice(memory)} is not device memory from CudaContext.alloc (use allocation.at(offset) for an address inside one)`);
+    const offset = memory instanceof DeviceRange ? memory.offset : 0;
+    const where = `0x${(allocation.pointer + BigInt(offset)).toString(16)}`;
+    if (allocation.context !== this) throw new CudaUsageError("CSD006", `${what}: device memory ${where} belongs to another CUDA context`);
+    if (allocation.freed) throw new CudaUsageError("CSD006", `${what}: device memory ${where} was freed`);
+    if (offset + bytes > allocation.bytes) {
+      const at = offset === 0 ? "" : ` at offset ${offset}`;
+      throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes${at} overrun the ${allocation.bytes}-byte allocation at 0x${allocation.pointer.toString(16)}`);
     }
-    for (const [base, size] of this.allocations) {
-      if (pointer > base && pointer < base + BigInt(size)) {
-        const offset = Number(pointer - base);
-        if (offset + bytes > size) {
-          throw new CudaUsageError("CSD006", `${what}: ${bytes} bytes at offset ${offset} overrun the ${size}-byte allocation at 0x${base.toString(16)}`);
-        }
-        return;
-      }
-    }
-    const why = this.recentlyFreed.has(pointer) ? "was freed" : "is not inside any live allocation of this context";
-    throw new CudaUsageError("CSD006", `${what}: device pointer 0x${pointer.toString(16)} ${why}`);
+    return allocation.pointer + BigInt(offset);
   }
+}
+
+/** One device allocation from CudaContext.alloc: the handle that identifies it (its address may be reused after free). */
+export class DeviceAllocation {
+  private isFreed = false;
+
+  /** @internal */
+  constructor(
+    readonly context: CudaContext,
+    /** The device address (what kernels receive). */
+    readonly pointer: DevicePointer,
+    readonly bytes: number,
+  ) {}
+
+  get freed(): boolean {
+    return this.isFreed;
+  }
+
+  /** The address `offset` bytes into this allocation, for copies and memset (0 ≤ offset ≤ bytes). */
+  at(offset: number): DeviceRange {
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > this.bytes) {
+      throw new CudaUsageError("CSD006", `offset ${offset} is outside the ${this.bytes}-byte allocation at 0x${this.pointer.toString(16)}`);
+    }
+    return new DeviceRange(this, offset);
+  }
+
+  /** @internal */
+  markFreed(): void {
+    this.isFreed = true;
+  }
+}
+
+/** An address inside a DeviceAllocation (allocation.at(offset)). */
+export class DeviceRange {
+  /** @internal */
+  constructor(
+    readonly allocation: DeviceAllocation,
+    readonly offset: number,
+  ) {}
+
+  get pointer(): DevicePointer {
+    return this.allocation.pointer + BigInt(this.offset);
+  }
+}
+
+/** Device memory for copies and memset: an allocation (its start) or an address inside one. */
+export type DeviceMemory = DeviceAllocation | DeviceRange;
+
+function describeDevice(value: unknown): string {
+  if (value instanceof DeviceAllocation) return `device allocation 0x${value.pointer.toString(16)}`;
+  if (typeof value === "bigint") return `the bare address 0x${value.toString(16)}`;
+  return `a ${value === null ? "null" : typeof value}`;
 }
 
 /** Page-locked host memory from CudaContext.allocPinned. */
@@ -745,6 +860,8 @@ export class PinnedBuffer {
     readonly pointer: bigint,
     readonly byteLength: number,
     view: ArrayBuffer,
+    /** The cuMemHostAlloc flags (CU_MEMHOSTALLOC_*). */
+    readonly flags: number,
   ) {
     this.view = view;
   }
@@ -848,28 +965,30 @@ export class CudaStream {
   constructor(
     readonly context: CudaContext,
     readonly handle: CuHandle,
+    /** Created with CU_STREAM_NON_BLOCKING: not ordered with the NULL stream. */
+    readonly nonBlocking = false,
   ) {}
 
   /** Blocks until all work on this stream is done. */
   synchronize(): void {
     this.alive();
+    this.context.makeCurrent();
     this.context.call("cuStreamSynchronize", this.context.driver.api.cuStreamSynchronize(this.handle));
+    this.context.streamCompleted(this);
   }
 
-  /** Waits on a worker thread, without blocking the event loop. */
-  synchronizeAsync(): Promise<void> {
+  /** True when all work issued on this stream is done (cuStreamQuery). */
+  query(): boolean {
     this.alive();
-    return new Promise((resolve, reject) => {
-      this.context.driver.api.cuStreamSynchronizeAsync(this.handle, (err, result) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-        try {
-          this.context.call("cuStreamSynchronize", result);
-          resolve();
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      });
-    });
+    this.context.makeCurrent();
+    const done = this.context.ready("cuStreamQuery", this.context.driver.api.cuStreamQuery(this.handle));
+    if (done) this.context.streamCompleted(this);
+    return done;
+  }
+
+  /** Waits for all work on this stream without blocking the event loop (polls query()). */
+  synchronizeAsync(): Promise<void> {
+    return pollUntil(() => this.query());
   }
 
   destroy(): void {
@@ -912,23 +1031,22 @@ export class CudaEvent {
   /** Blocks until the work recorded before this event is done. */
   synchronize(): void {
     this.alive();
+    this.context.makeCurrent();
     this.context.call("cuEventSynchronize", this.context.driver.api.cuEventSynchronize(this.handle));
   }
 
-  /** Waits on a worker thread, without blocking the event loop. */
-  synchronizeAsync(): Promise<void> {
+  /**
+   * True when the work before the event's last record has completed (cuEventQuery); also true for
+   * an event that was never recorded (nothing to wait for), as in CUDA.
+   */
+  query(): boolean {
     this.alive();
-    return new Promise((resolve, reject) => {
-      this.context.driver.api.cuEventSynchronizeAsync(this.handle, (err, result) => {
-        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
-        try {
-          this.context.call("cuEventSynchronize", result);
-          resolve();
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      });
-    });
+    return this.context.ready("cuEventQuery", this.context.driver.api.cuEventQuery(this.handle));
+  }
+
+  /** Waits for the event without blocking the event loop (polls query()). */
+  synchronizeAsync(): Promise<void> {
+    return pollUntil(() => this.query());
   }
 
   /** Milliseconds from `start` to this event (both recorded and complete). */
@@ -956,6 +1074,27 @@ export class CudaEvent {
   private alive(): void {
     if (this.destroyed) throw new CudaUsageError("CSD005", "the event was destroyed");
   }
+}
+
+/**
+ * Resolves once `done()` is true, checking it from the event loop: at once, then after growing
+ * pauses (0, 1, 2 ms, capped at 2 ms) so a short wait costs little and a long one little CPU.
+ * Rejects with what `done()` throws (e.g. the kernel fault a query reports).
+ */
+function pollUntil(done: () => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let pause = 0;
+    const check = (): void => {
+      try {
+        if (done()) return resolve();
+      } catch (e) {
+        return reject(e instanceof Error ? e : new Error(String(e)));
+      }
+      setTimeout(check, pause);
+      pause = Math.min(2, pause + 1);
+    };
+    check();
+  });
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -166,7 +166,7 @@ test("launch records grid, block, shared memory, stream and each parameter's exa
       new BigUint64Array([0xfedcba9876543210n]),
       backing.subarray(2, 3),
       new Float64Array([-2.25]),
-      new BigUint64Array([data + 64n]),
+      new BigUint64Array([data.pointer + 64n]),
       pair,
       new Uint8Array([1]),
     ];
@@ -191,7 +191,7 @@ test("launch records grid, block, shared memory, stream and each parameter's exa
     assert.equal(params[2], "2efb");
     assert.equal(params[7], "1032547698badcfe");
     assert.equal(params[8], "00006040");
-    assert.equal(params[10], Buffer.from(new BigUint64Array([data + 64n]).buffer).toString("hex"));
+    assert.equal(params[10], Buffer.from(new BigUint64Array([data.pointer + 64n]).buffer).toString("hex"));
     assert.equal(params[11], "0000c03f0000000000000000000004c0");
     // The argument buffers can be reused at once: the next launch records the new values.
     (args[4] as Int32Array)[0] = 7;
@@ -310,7 +310,7 @@ test("NVRTC output loads and launches with the signatures the bindings read from
     const reduce = ctx.loadModule(compiled.ptx ?? "").getFunction("reduceSum");
     const input = ctx.alloc(1024);
     const output = ctx.alloc(4);
-    const args = [new BigUint64Array([input]), new BigUint64Array([output]), new Int32Array([256])];
+    const args = [new BigUint64Array([input.pointer]), new BigUint64Array([output.pointer]), new Int32Array([256])];
     ctx.launch(reduce, 1, 256, 1024, null, args);
     assert.deepEqual(double.calls("cuLaunchKernel")[0]?.params, args.map(hexBytes));
     ctx.synchronize();

@@ -2,7 +2,7 @@
 // (alloc/free, leaks, double free), copies (sync, async, pinned), memset.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaContext, CudaDriverError, CudaUsageError, type PinnedBuffer } from "./device";
+import { CudaContext, CudaDriverError, CudaUsageError, type DeviceAllocation, type PinnedBuffer } from "./device";
 import { driverDoubleOrSkip, hex, withContext } from "./test-double";
 
 test("alloc returns a device pointer the double knows; free releases it; both are recorded", (t) => {
@@ -11,12 +11,12 @@ test("alloc returns a device pointer the double knows; free releases it; both ar
   withContext(double, (ctx) => {
     const p = ctx.alloc(1000);
     const q = ctx.alloc(24);
-    assert.equal(typeof p, "bigint");
-    assert.ok(q > p + 1000n, "allocations do not overlap");
+    assert.equal(typeof p.pointer, "bigint");
+    assert.ok(q.pointer > p.pointer + 1000n, "allocations do not overlap");
     assert.deepEqual(double.live().allocations, 2);
     assert.equal(double.live().allocationBytes, 1024);
     assert.deepEqual(ctx.memoryInUse, { allocations: 2, bytes: 1024 });
-    assert.equal(ctx.allocationSize(p), 1000);
+    assert.equal(p.bytes, 1000);
     ctx.free(p);
     ctx.free(q);
     assert.equal(double.live().allocations, 0);
@@ -62,7 +62,7 @@ test("a double free is caught by the bindings without a driver call", (t) => {
       (e: unknown) => e instanceof CudaUsageError && e.code === "CSD004" && /already freed \(double free\)/.test(e.message),
     );
     assert.throws(
-      () => ctx.free(0x1234n),
+      () => ctx.free(0x1234n as unknown as DeviceAllocation),
       (e: unknown) => e instanceof CudaUsageError && e.code === "CSD004" && /was not allocated by this context/.test(e.message),
     );
     assert.equal(double.callCount("cuMemFree_v2"), frees, "no cuMemFree_v2 for the mistakes");
@@ -89,10 +89,10 @@ test("synchronous copies round-trip, including views with offsets and pointers i
     // A Buffer from Node's pool (non-zero byteOffset) and a DataView into the middle of a buffer.
     const text = Buffer.from("CudaScript copies bytes exactly");
     assert.ok(text.byteOffset > 0 || text.buffer.byteLength === text.length);
-    ctx.copyHtoD(p + 100n, text);
+    ctx.copyHtoD(p.at(100), text);
     const middle = new ArrayBuffer(64);
     const view = new DataView(middle, 8, text.length);
-    ctx.copyDtoH(view, p + 100n);
+    ctx.copyDtoH(view, p.at(100));
     assert.equal(Buffer.from(middle, 8, text.length).toString(), text.toString());
     assert.deepEqual(new Uint8Array(middle, 0, 8), new Uint8Array(8), "bytes before the view untouched");
     const log = double.calls("cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2");
@@ -101,8 +101,8 @@ test("synchronous copies round-trip, including views with offsets and pointers i
       [
         ["cuMemcpyHtoD_v2", hex(p), 16, false],
         ["cuMemcpyDtoH_v2", hex(p), 16, false],
-        ["cuMemcpyHtoD_v2", hex(p + 100n), text.length, false],
-        ["cuMemcpyDtoH_v2", hex(p + 100n), text.length, false],
+        ["cuMemcpyHtoD_v2", hex(p.at(100)), text.length, false],
+        ["cuMemcpyDtoH_v2", hex(p.at(100)), text.length, false],
       ],
     );
     ctx.free(p);
@@ -114,26 +114,26 @@ test("out-of-range and freed device pointers: the bindings refuse them, and so d
   if (!double) return;
   withContext(double, (ctx) => {
     const p = ctx.alloc(64);
-    assert.throws(() => ctx.copyHtoD(p + 60n, new Uint8Array(8)), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006" && /overrun/.test(e.message));
+    assert.throws(() => ctx.copyHtoD(p.at(60), new Uint8Array(8)), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006" && /overrun/.test(e.message));
     assert.throws(() => ctx.copyDtoH(new Uint8Array(65), p), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006");
-    assert.throws(() => ctx.memset(p + 64n, 0, 1), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006");
+    assert.throws(() => ctx.memset(p.at(64), 0, 1), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006");
     const calls = double.log().length;
     // The double on its own (raw API, no bindings checks): CUDA_ERROR_INVALID_VALUE.
     const api = double.driver.api;
-    assert.equal(api.cuMemcpyHtoD_v2(p + 60n, new Uint8Array(8), 8), 1);
-    assert.equal(api.cuMemcpyDtoH_v2(new Uint8Array(8), p - 8n, 8), 1);
-    assert.equal(api.cuMemsetD8_v2(p + 64n, 0, 1), 1);
-    assert.equal(api.cuMemFree_v2(p + 8n), 1, "freeing an interior pointer");
+    assert.equal(api.cuMemcpyHtoD_v2(p.pointer + 60n, new Uint8Array(8), 8), 1);
+    assert.equal(api.cuMemcpyDtoH_v2(new Uint8Array(8), p.pointer - 8n, 8), 1);
+    assert.equal(api.cuMemsetD8_v2(p.pointer + 64n, 0, 1), 1);
+    assert.equal(api.cuMemFree_v2(p.pointer + 8n), 1, "freeing an interior pointer");
     assert.equal(api.cuMemcpyHtoD_v2(0x42n, new Uint8Array(8), 8), 1);
     assert.equal(double.log().length, calls + 5);
     ctx.free(p);
     assert.throws(() => ctx.copyHtoD(p, new Uint8Array(8)), (e: unknown) => e instanceof CudaUsageError && /was freed/.test(e.message));
-    assert.equal(api.cuMemcpyHtoD_v2(p, new Uint8Array(8), 8), 1, "freed addresses are never reused by the double");
+    assert.equal(api.cuMemcpyHtoD_v2(p.pointer, new Uint8Array(8), 8), 1, "the double refuses the freed address");
     assert.throws(() => ctx.alloc(0), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006");
   });
 });
 
-test("async copies on a stream round-trip; pageable memory is staged at call time", (t) => {
+test("async copies on a stream round-trip", (t) => {
   const double = driverDoubleOrSkip(t);
   if (!double) return;
   withContext(double, (ctx) => {
@@ -141,7 +141,6 @@ test("async copies on a stream round-trip; pageable memory is staged at call tim
     const p = ctx.alloc(32);
     const source = new Int32Array([1, 2, 3, 4, 5, 6, 7, 8]);
     ctx.copyHtoDAsync(p, source, stream);
-    source.fill(-1); // pageable: the driver already took a copy
     const result = new Int32Array(8);
     ctx.copyDtoHAsync(result, p, stream); // pageable destination: complete when the call returns
     assert.deepEqual([...result], [1, 2, 3, 4, 5, 6, 7, 8]);
@@ -152,6 +151,7 @@ test("async copies on a stream round-trip; pageable memory is staged at call tim
       [
         ["cuMemcpyHtoDAsync_v2", handle, false],
         ["cuMemcpyDtoHAsync_v2", handle, false],
+        ["cuStreamSynchronize", handle, null], // the bindings wait for a pageable destination
         ["cuStreamSynchronize", handle, null],
       ],
     );
@@ -210,7 +210,7 @@ test("memset sets exactly the requested bytes", (t) => {
   withContext(double, (ctx) => {
     const p = ctx.alloc(16);
     ctx.memset(p, 0x11, 16);
-    ctx.memset(p + 3n, 0xab, 5);
+    ctx.memset(p.at(3), 0xab, 5);
     assert.deepEqual([...(double.readDevice(p, 16) ?? [])], [0x11, 0x11, 0x11, 0xab, 0xab, 0xab, 0xab, 0xab, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11]);
     const out = new Uint8Array(16);
     ctx.copyDtoH(out, p);
@@ -219,7 +219,7 @@ test("memset sets exactly the requested bytes", (t) => {
       double.calls("cuMemsetD8_v2").map((e) => [e.dst, e.value, e.count]),
       [
         [hex(p), 0x11, 16],
-        [hex(p + 3n), 0xab, 5],
+        [hex(p.at(3)), 0xab, 5],
       ],
     );
     assert.throws(() => ctx.memset(p, 256, 1), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD006");
@@ -259,4 +259,59 @@ test("the last release frees what is still allocated before releasing the primar
   assert.equal(release?.reclaimed, 0, "nothing was left for the driver to reclaim");
   const order = double.log().map((e) => e.call);
   assert.ok(order.lastIndexOf("cuMemFree_v2") < order.indexOf("cuDevicePrimaryCtxRelease_v2"));
+});
+
+test("a stale pointer whose address the driver reused is refused, and a second free never releases the new allocation", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const old = ctx.alloc(64);
+    ctx.free(old);
+    const reused = ctx.alloc(64);
+    assert.equal(reused.pointer, old.pointer, "the double reuses a freed address, as the real driver does");
+    const frees = double.callCount("cuMemFree_v2");
+    assert.throws(() => ctx.free(old), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD004");
+    assert.throws(() => ctx.copyHtoD(old, new Uint8Array(8)), (e: unknown) => e instanceof CudaUsageError && /was freed/.test(e.message));
+    assert.equal(double.callCount("cuMemFree_v2"), frees, "no driver call for the stale handle");
+    assert.equal(double.live().allocations, 1, "the new allocation is still alive");
+    ctx.free(reused);
+  });
+});
+
+test("async copies to and from pageable memory: the data is back when copyDtoHAsync returns, and the source may be reused at once (staged until its copy ran)", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const stream = ctx.createStream();
+    const p = ctx.alloc(32);
+    // The driver reads a pageable source when the copy runs: the bindings hand it a staged copy
+    // that they hold until then, so the caller may change or drop its buffer at once.
+    const source = new Int32Array([1, 2, 3, 4, 5, 6, 7, 8]);
+    ctx.copyHtoDAsync(p, source, stream);
+    source.fill(-1);
+    assert.equal(ctx.hostBuffersInFlight, 1, "the staged source is held while its copy is queued");
+    const result = new Int32Array(8);
+    ctx.copyDtoHAsync(result, p, stream); // pageable destination: complete when the call returns
+    assert.deepEqual([...result], [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.equal(ctx.hostBuffersInFlight, 0, "released once the stream has completed");
+    stream.destroy();
+    ctx.free(p);
+  });
+});
+
+test("freeing pinned memory first waits for the copies still queued to or from it", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const p = ctx.alloc(16);
+    ctx.copyHtoD(p, new Uint32Array([1, 2, 3, 4]));
+    const stream = ctx.createStream();
+    const pinned = ctx.allocPinned(16);
+    ctx.copyDtoHAsync(new Uint32Array(pinned.buffer), p, stream); // DMA into the pinned memory, queued
+    pinned.free();
+    const [free] = double.calls("cuMemFreeHost");
+    assert.equal(free?.pendingDma, 0, "no copy was still queued when the memory went back to the driver");
+    stream.destroy();
+    ctx.free(p);
+  });
 });

@@ -54,6 +54,7 @@ test("operations on two streams are recorded in issue order, each with its strea
       ["cuEventRecord", "end", "s1"],
       ["cuLaunchKernel", "s2", null],
       ["cuMemcpyDtoHAsync_v2", "s2", null],
+      ["cuStreamSynchronize", "s2", null], // into pageable memory: the bindings wait for the copy
       ["cuStreamSynchronize", "s1", null],
       ["cuEventSynchronize", "end", null],
       ["cuStreamSynchronize", "s2", null],
@@ -130,13 +131,13 @@ test("work on a stream happens at synchronization, as on a GPU: pinned results a
     const stream = ctx.createStream();
     ctx.copyDtoHAsync(out, p, stream);
     assert.deepEqual([...out], [0, 0, 0, 0], "not yet");
-    await stream.synchronizeAsync(); // on koffi's worker thread
+    await stream.synchronizeAsync(); // polls from the event loop
     assert.deepEqual([...out], [10, 20, 30, 40]);
     // The NULL stream (context synchronize) completes everything.
-    ctx.copyDtoHAsync(out.subarray(0, 2), p + 8n, stream);
+    ctx.copyDtoHAsync(out.subarray(0, 2), p.at(8), stream);
     ctx.synchronize();
     assert.deepEqual([...out], [30, 40, 30, 40]);
-    // Event synchronization on the worker thread as well.
+    // Event synchronization without blocking as well.
     out.fill(0);
     const event = ctx.createEvent();
     ctx.copyDtoHAsync(out, p, stream);
@@ -146,4 +147,35 @@ test("work on a stream happens at synchronization, as on a GPU: pinned results a
     pinned.free();
     ctx.free(p);
   });
+});
+
+test("synchronizeAsync waits with the stream's context current on the calling thread (the driver requires one)", async (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  const ctx = CudaContext.retain(double.driver);
+  try {
+    const p = ctx.alloc(16);
+    ctx.copyHtoD(p, new Uint32Array([1, 2, 3, 4]));
+    const pinned = ctx.allocPinned(16);
+    const out = new Uint32Array(pinned.buffer);
+    const stream = ctx.createStream();
+    const event = ctx.createEvent();
+    ctx.copyDtoHAsync(out, p, stream);
+    event.record(stream);
+    await stream.synchronizeAsync();
+    assert.deepEqual([...out], [1, 2, 3, 4]);
+    out.fill(0);
+    ctx.copyDtoHAsync(out, p, stream);
+    event.record(stream);
+    await event.synchronizeAsync();
+    assert.deepEqual([...out], [1, 2, 3, 4]);
+    // Every driver call that needs a context found one: none failed with CUDA_ERROR_INVALID_CONTEXT (201).
+    assert.deepEqual(double.log().filter((e) => e.result === 201).map((e) => e.call), []);
+    stream.destroy();
+    event.destroy();
+    pinned.free();
+    ctx.free(p);
+  } finally {
+    ctx.release();
+  }
 });

@@ -81,14 +81,14 @@ export interface CudaDriverApi {
   ): number;
   cuStreamCreate(stream: Out<CuHandle | null>, flags: number): number;
   cuStreamSynchronize(stream: CuHandle | null): number;
-  /** cuStreamSynchronize on koffi's worker thread (does not block the event loop). */
-  cuStreamSynchronizeAsync(stream: CuHandle | null, done: (err: unknown, result: number) => void): void;
+  /** CUDA_SUCCESS when all work on the stream is done, CUDA_ERROR_NOT_READY while some is pending. */
+  cuStreamQuery(stream: CuHandle | null): number;
   cuStreamDestroy_v2(stream: CuHandle): number;
   cuEventCreate(event: Out<CuHandle | null>, flags: number): number;
   cuEventRecord(event: CuHandle, stream: CuHandle | null): number;
   cuEventSynchronize(event: CuHandle): number;
-  /** cuEventSynchronize on koffi's worker thread. */
-  cuEventSynchronizeAsync(event: CuHandle, done: (err: unknown, result: number) => void): void;
+  /** CUDA_SUCCESS when the work before the event's last record is done (or it was never recorded), CUDA_ERROR_NOT_READY before. */
+  cuEventQuery(event: CuHandle): number;
   /** cuEventElapsedTime_v2 (CUDA 13), or cuEventElapsedTime on older drivers: see info.symbols. */
   cuEventElapsedTime(milliseconds: Out<number>, start: CuHandle, end: CuHandle): number;
   cuEventDestroy_v2(event: CuHandle): number;
@@ -337,8 +337,6 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
   const cuInit = lib.func("cuInit", "int", ["uint"]); // first: a library without it is no CUDA driver
   const elapsed = first(["cuEventElapsedTime_v2", "cuEventElapsedTime"], "int", [koffi.out(koffi.pointer("float")), t.event, t.event]);
   const release = first(["cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"], "int", ["int"]);
-  const streamSync = lib.func("cuStreamSynchronize", "int", [t.stream]);
-  const eventSync = lib.func("cuEventSynchronize", "int", [t.event]);
   const api: CudaDriverApi = {
     cuInit,
     cuDriverGetVersion: lib.func("cuDriverGetVersion", "int", [intOut]),
@@ -365,13 +363,13 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuModuleUnload: lib.func("cuModuleUnload", "int", [t.module]),
     cuLaunchKernel: lib.func("cuLaunchKernel", "int", [t.fn, "uint", "uint", "uint", "uint", "uint", "uint", "uint", t.stream, "void *", "void *"]),
     cuStreamCreate: lib.func("cuStreamCreate", "int", [out(t.stream), "uint"]),
-    cuStreamSynchronize: streamSync,
-    cuStreamSynchronizeAsync: streamSync.async,
+    cuStreamSynchronize: lib.func("cuStreamSynchronize", "int", [t.stream]),
+    cuStreamQuery: lib.func("cuStreamQuery", "int", [t.stream]),
     cuStreamDestroy_v2: lib.func("cuStreamDestroy_v2", "int", [t.stream]),
     cuEventCreate: lib.func("cuEventCreate", "int", [out(t.event), "uint"]),
     cuEventRecord: lib.func("cuEventRecord", "int", [t.event, t.stream]),
-    cuEventSynchronize: eventSync,
-    cuEventSynchronizeAsync: eventSync.async,
+    cuEventSynchronize: lib.func("cuEventSynchronize", "int", [t.event]),
+    cuEventQuery: lib.func("cuEventQuery", "int", [t.event]),
     cuEventElapsedTime: elapsed.fn,
     cuEventDestroy_v2: lib.func("cuEventDestroy_v2", "int", [t.event]),
     cuFuncGetAttribute: lib.func("cuFuncGetAttribute", "int", [intOut, "int", t.fn]),

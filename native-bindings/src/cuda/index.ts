@@ -32,6 +32,8 @@ export {
   CudaModule,
   CudaStream,
   CudaUsageError,
+  DeviceAllocation,
+  DeviceRange,
   ParamScratch,
   PinnedBuffer,
   deviceInfo,
@@ -48,6 +50,7 @@ export type {
   CudaProbe,
   CudaProbeCode,
   CudaUsageCode,
+  DeviceMemory,
   Dim3,
   LoadModuleOptions,
 } from "./device";

@@ -115,6 +115,8 @@ const byNumber = new Map<number, { name: string; description: string }>(
 
 /** CUDA_SUCCESS. */
 export const CUDA_SUCCESS = 0;
+/** The CUresult of a query whose work has not completed yet. */
+export const CUDA_ERROR_NOT_READY = 600;
 
 /** The CUresult name of `result` per this table, e.g. 700 → "CUDA_ERROR_ILLEGAL_ADDRESS"; undefined if unknown. */
 export function cuResultName(result: number): string | undefined {

@@ -69,9 +69,9 @@ export interface DriverDouble {
   primaryContextRefcount(device: number): number;
   stickyError(): number;
   /** Device memory as the double holds it (no driver call, not logged); undefined if out of range. */
-  readDevice(pointer: DevicePointer, bytes: number): Uint8Array | undefined;
+  readDevice(pointer: DevicePointer | { readonly pointer: DevicePointer }, bytes: number): Uint8Array | undefined;
   /** Writes device memory directly, e.g. to play a kernel's output. */
-  writeDevice(pointer: DevicePointer, data: ArrayBufferView): boolean;
+  writeDevice(pointer: DevicePointer | { readonly pointer: DevicePointer }, data: ArrayBufferView): boolean;
 }
 
 export interface BuildOptions {
@@ -224,9 +224,9 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     stickyError: () => fn.sticky() as number,
     readDevice: (pointer, bytes) => {
       const out = new Uint8Array(Math.max(bytes, 1));
-      return fn.readDevice(pointer, out, bytes) === 0 ? out.subarray(0, bytes) : undefined;
+      return fn.readDevice(address(pointer), out, bytes) === 0 ? out.subarray(0, bytes) : undefined;
     },
-    writeDevice: (pointer, data) => fn.writeDevice(pointer, data, data.byteLength) === 0,
+    writeDevice: (pointer, data) => fn.writeDevice(address(pointer), data, data.byteLength) === 0,
   };
   doubles.set(libraryPath, double);
   return double;
@@ -237,8 +237,12 @@ export function hexBytes(view: ArrayBufferView): string {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString("hex");
 }
 
-/** A handle as the double logs it: `0x…`. */
-export const hex = (n: bigint): string => `0x${n.toString(16)}`;
+/** A handle or device address (a bigint, or an allocation / range with `pointer`) as the double logs it: `0x…`. */
+export const hex = (n: bigint | { readonly pointer: bigint }): string => `0x${address(n).toString(16)}`;
+
+function address(p: DevicePointer | { readonly pointer: DevicePointer }): DevicePointer {
+  return typeof p === "bigint" ? p : p.pointer;
+}
 
 /** Runs `body` with the double's device-0 context retained, releasing it afterwards if still usable. */
 export function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {

@@ -24,6 +24,8 @@ import type {
   CudaEvent,
   CudaProbe,
   CudaStream,
+  DeviceAllocation,
+  DeviceRange,
   PinnedBuffer,
 } from "@cudascript/native-bindings/cuda";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
@@ -65,6 +67,8 @@ export interface GpuBackendOptions {
 interface AllocationRecord {
   freed: boolean;
   readonly pointer: bigint;
+  /** The bindings' handle (undefined for an empty buffer, which allocates nothing). */
+  readonly allocation: DeviceAllocation | undefined;
   readonly bytes: number;
   readonly device: DeviceState;
 }
@@ -266,15 +270,16 @@ export class GpuBackend implements Backend {
     if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes`);
     const state = this.current;
     const ctx = this.contextOf(state);
-    let pointer = 0n;
+    let allocation: DeviceAllocation | undefined;
     if (bytes > 0) {
       try {
-        pointer = ctx.alloc(bytes);
+        allocation = ctx.alloc(bytes);
       } catch (e) {
         throw this.mapError(e, state, `allocating ${bytes} bytes of device memory`);
       }
     }
-    const record: AllocationRecord = { freed: false, pointer, bytes, device: state };
+    const pointer = allocation?.pointer ?? 0n;
+    const record: AllocationRecord = { freed: false, pointer, allocation, bytes, device: state };
     const buffer = new GpuBuffer(bytes, state.info.ordinal, pointer, record);
     this.allocations.register(buffer, record, buffer);
     this.stats.liveAllocations++;
@@ -298,9 +303,9 @@ export class GpuBackend implements Backend {
     else this.stats.freedExplicitly++;
     const state = record.device;
     const ctx = state.context;
-    if (record.pointer === 0n || this.disposed || !ctx || state.lost || !ctx.usable) return;
+    if (!record.allocation || this.disposed || !ctx || state.lost || !ctx.usable) return;
     try {
-      ctx.free(record.pointer);
+      ctx.free(record.allocation);
     } catch (e) {
       if (byFinalizer) return;
       const mapped = this.mapError(e, state, "freeing device memory");
@@ -348,8 +353,8 @@ export class GpuBackend implements Backend {
     if (src.byteLength === 0) return;
     try {
       const s = this.streamOf(stream, state);
-      if (s) ctx.copyHtoDAsync(b.pointer + BigInt(dstOffset), src, s);
-      else ctx.copyHtoD(b.pointer + BigInt(dstOffset), src);
+      if (s) ctx.copyHtoDAsync(deviceAt(b, dstOffset), src, s);
+      else ctx.copyHtoD(deviceAt(b, dstOffset), src);
     } catch (e) {
       throw this.mapError(e, state, "copying to the device");
     }
@@ -362,8 +367,8 @@ export class GpuBackend implements Backend {
     if (dst.byteLength === 0) return;
     try {
       const s = this.streamOf(stream, state);
-      if (s) ctx.copyDtoHAsync(dst, b.pointer + BigInt(srcOffset), s);
-      else ctx.copyDtoH(dst, b.pointer + BigInt(srcOffset));
+      if (s) ctx.copyDtoHAsync(dst, deviceAt(b, srcOffset), s);
+      else ctx.copyDtoH(dst, deviceAt(b, srcOffset));
     } catch (e) {
       throw this.mapError(e, state, "copying to the host");
     }
@@ -394,8 +399,8 @@ export class GpuBackend implements Backend {
         ctx.call("cuMemcpyDtoD_v2", this.dtod(d.pointer + BigInt(dstOffset), s.pointer + BigInt(srcOffset), bytes));
       } else {
         const staging = new Uint8Array(bytes);
-        ctx.copyDtoH(staging, s.pointer + BigInt(srcOffset));
-        ctx.copyHtoD(d.pointer + BigInt(dstOffset), staging);
+        ctx.copyDtoH(staging, deviceAt(s, srcOffset));
+        ctx.copyHtoD(deviceAt(d, dstOffset), staging);
       }
     } catch (e) {
       throw this.mapError(e, state, "copying between device arrays");
@@ -409,7 +414,7 @@ export class GpuBackend implements Backend {
     if (bytes === 0) return;
     if (stream) this.streamOf(stream, state);
     try {
-      ctx.memset(b.pointer + BigInt(offset), value & 0xff, bytes);
+      ctx.memset(deviceAt(b, offset), value & 0xff, bytes);
     } catch (e) {
       throw this.mapError(e, state, "setting device memory");
     }
@@ -657,6 +662,18 @@ export class GpuBackend implements Backend {
     }
   }
 
+  queryEvent(event: EventHandle): boolean {
+    const e = this.ownEvent(event, "event.query");
+    if (!e.recorded) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
+    const state = e.device;
+    this.contextOf(state);
+    try {
+      return e.event.query();
+    } catch (err) {
+      throw this.mapError(err, state, "querying an event");
+    }
+  }
+
   elapsedTime(start: EventHandle, end: EventHandle): number {
     const a = this.ownEvent(start, "cuda.eventElapsedTime");
     const b = this.ownEvent(end, "cuda.eventElapsedTime");
@@ -771,6 +788,13 @@ export class GpuBackend implements Backend {
     }
     return e;
   }
+}
+
+/** The bindings' handle for `offset` bytes into a non-empty buffer (callers return early for 0 bytes). */
+function deviceAt(b: GpuBuffer, offset: number): DeviceRange {
+  const allocation = b.record.allocation;
+  if (!allocation) throw new CudaScriptError("CSR011", `an empty device array has no memory at offset ${offset}`);
+  return allocation.at(offset);
 }
 
 function elementBytes(dtype: string): number {

@@ -22,22 +22,20 @@ export class Stream {
 export class Event {
   /** @internal */
   readonly handle: EventHandle;
-  private recorded = false;
   constructor() {
     this.handle = currentBackend().createEvent();
   }
   /** Records the event on a stream (default stream when omitted). */
   record(stream?: Stream): void {
     currentBackend().recordEvent(this.handle, streamHandle(stream));
-    this.recorded = true;
   }
   /** Waits until the event has happened. */
   synchronize(): void {
     currentBackend().synchronizeEvent(this.handle);
   }
-  /** True once the work before the recorded event is done. */
+  /** True once the work before the event's last record has completed (does not wait); CSR014 if never recorded. */
   query(): boolean {
-    return this.recorded;
+    return currentBackend().queryEvent(this.handle);
   }
   /** Milliseconds from this event to `end`. */
   elapsedTime(end: Event): number {

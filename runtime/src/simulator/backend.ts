@@ -279,6 +279,11 @@ export class SimulatorBackend implements Backend {
   synchronizeEvent(event: EventHandle): void {
     if (!this.events.has(event.id)) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
   }
+  /** The simulator finishes work before returning, so a recorded event has always completed. */
+  queryEvent(event: EventHandle): boolean {
+    this.synchronizeEvent(event);
+    return true;
+  }
   elapsedTime(start: EventHandle, end: EventHandle): number {
     const a = this.events.get(start.id), b = this.events.get(end.id);
     if (a === undefined || b === undefined) throw new CudaScriptError("CSR014", `cuda.eventElapsedTime needs two recorded events; ${a === undefined ? "the first" : "the second"} was never recorded`);
