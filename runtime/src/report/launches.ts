@@ -4,7 +4,9 @@
  * finding with its source location. Timing a launch synchronises its stream, so this only happens
  * when someone is listening.
  */
-import { computeOccupancy, parseArch } from "@cudascript/compiler";
+// The calculator's own entry point: the compiler's main one loads the front end (ts-morph and
+// TypeScript, ~1 s and ~75 MB), which a program that only runs kernels must not pay for.
+import { computeOccupancy, parseArch } from "@cudascript/compiler/occupancy";
 import type { Backend, Dim3Tuple, KernelArtifact } from "../backend";
 import { CudaScriptError } from "../errors";
 import { PROTOCOL_VERSION } from "./protocol";
