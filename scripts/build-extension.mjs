@@ -35,8 +35,9 @@ const WORKSPACE = {
 };
 
 function sourceOf(dir, sub) {
-  // "dist/report/protocol" -> "src/report/protocol.ts" (or /index.ts)
-  const rel = sub.replace(/^dist\//, "src/").replace(/\.js$/, "");
+  // "dist/report/protocol" -> "src/report/protocol.ts" (or /index.ts); a subpath export such as
+  // "@cudascript/compiler/occupancy" -> "src/occupancy/index.ts"
+  const rel = (sub.startsWith("dist/") ? sub.replace(/^dist\//, "src/") : `src/${sub}`).replace(/\.js$/, "");
   for (const cand of [`${rel}.ts`, `${rel}/index.ts`, rel]) {
     const p = join(root, dir, cand);
     if (existsSync(p) && statSync(p).isFile()) return p;

@@ -4,7 +4,7 @@
  * finding with its source location. Timing a launch synchronises its stream, so this only happens
  * when someone is listening.
  */
-import { computeOccupancy, parseArch } from "@cudascript/compiler";
+import type * as OccupancyCalculator from "@cudascript/compiler/occupancy";
 import type { Backend, Dim3Tuple, KernelArtifact } from "../backend";
 import { CudaScriptError } from "../errors";
 import { PROTOCOL_VERSION } from "./protocol";
@@ -18,6 +18,17 @@ interface GpuIntrospection {
   readonly device?: { readonly arch: string };
   kernelAttributes?(artifact: KernelArtifact, kernel: string): { numRegs: number } | undefined;
   kernelOccupancy?(artifact: KernelArtifact, kernel: string, threadsPerBlock: number, dynamicSharedBytes: number): { occupancy: number } | undefined;
+}
+
+let calculatorModule: typeof OccupancyCalculator | undefined;
+/**
+ * The occupancy calculator, loaded at the first reported launch: a program whose launches nobody
+ * listens to does not pay for it at start-up. Its own entry point, because the compiler's main one
+ * loads the front end (ts-morph and TypeScript, ~1 s and ~75 MB).
+ */
+function calculator(): typeof OccupancyCalculator {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (calculatorModule ??= require("@cudascript/compiler/occupancy") as typeof OccupancyCalculator);
 }
 
 let runWritten = false;
@@ -63,14 +74,15 @@ export function reportLaunch(
   const gpu = backend.kind === "gpu" ? (backend as Backend & GpuIntrospection) : undefined;
   const arch = gpu?.device?.arch ?? SIMULATOR_REFERENCE_ARCH;
   const registers = gpu?.kernelAttributes?.(artifact, kernel)?.numRegs;
+  const calc = calculator();
   let occupancy: { arch: string; percent: number; limitedBy: string[]; registers?: number; source: "driver" | "calculator" } | undefined;
   try {
     // The GPU's own answer (the driver knows every architecture it runs); the calculator adds the
     // limiting factors where its table knows the arch, and is the only source on the simulator.
     // An arch neither knows gets no occupancy rather than a made-up 0 %.
     const fromDriver = gpu?.kernelOccupancy?.(artifact, kernel, threads, config.sharedMem);
-    const known = archKnown(arch);
-    const o = known ? computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem }) : undefined;
+    const known = archKnown(calc, arch);
+    const o = known ? calc.computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem }) : undefined;
     const fraction = fromDriver?.occupancy ?? o?.occupancy;
     if (fraction !== undefined)
       occupancy = { arch, percent: Math.round(fraction * 1000) / 10, limitedBy: o ? [...o.limitedBy] : [], registers, source: fromDriver ? "driver" : "calculator" };
@@ -110,9 +122,9 @@ export function reportFault(backend: Backend, err: unknown): void {
   });
 }
 
-function archKnown(arch: string): boolean {
+function archKnown(calc: typeof OccupancyCalculator, arch: string): boolean {
   try {
-    parseArch(arch);
+    calc.parseArch(arch);
     return true;
   } catch {
     return false;

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Start-up cost of the run-time package: a fresh `node` that loads `cudascript`, against a fresh plain
+// `node` running the same script without that line.
+// usage: node bench/startup.mjs [--runs N] [--json]      (build first: npx tsc -b)
+//  - require("cudascript") from a CommonJS script   vs  the same script without the require
+//  - import("cudascript") from an ES module file     vs  the same module without the import
+// Each figure is a whole process (spawn to exit: Node's own start-up included) and its peak RSS
+// (process.resourceUsage().maxRSS, read by the child as it exits); "load" is the require/import alone,
+// timed inside the child. The two commands of a pair run in turn (A B A B …) and the ratio is taken
+// pair by pair, so a machine whose load drifts during the run slows both alike; medians are printed.
+// Target (issue 11): require("cudascript") ≤ 150 ms and ≤ 60 MB RSS. Nothing here asserts; it reports.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const asJson = args.includes("--json");
+const runsArg = args.indexOf("--runs");
+const RUNS = runsArg >= 0 ? Math.max(1, Number(args[runsArg + 1]) || 1) : 15;
+
+// The scripts live inside the repository so that the bare specifier "cudascript" resolves as it does
+// in a user's project (through the workspace's node_modules and the package's exports).
+const dir = mkdtempSync(join(root, "bench", "__startup-"));
+const report = (load) => `const rss = process.resourceUsage().maxRSS * 1024; console.log(JSON.stringify({ loadMs: ${load}, rss }));`;
+const scripts = {
+  cjs: join(dir, "require.cjs"),
+  cjsPlain: join(dir, "plain.cjs"),
+  esm: join(dir, "import.mjs"),
+  esmPlain: join(dir, "plain.mjs"),
+};
+writeFileSync(scripts.cjs, `const t0 = performance.now();\nrequire("cudascript");\nconst loadMs = performance.now() - t0;\n${report("loadMs")}\n`);
+writeFileSync(scripts.cjsPlain, `${report("0")}\n`);
+writeFileSync(scripts.esm, `const t0 = performance.now();\nawait import("cudascript");\nconst loadMs = performance.now() - t0;\n${report("loadMs")}\n`);
+writeFileSync(scripts.esmPlain, `${report("0")}\n`);
+
+/** One fresh process: wall milliseconds from spawn to exit, plus what the child measured. */
+function runOnce(script) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [script], { cwd: dir, encoding: "utf8", env: { ...process.env, CUDASCRIPT_RESULTS_FILE: "" } });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${script} failed (exit ${r.status}):\n${r.stderr}`);
+  const { loadMs, rss } = JSON.parse(r.stdout.trim().split("\n").pop());
+  return { wallMs, loadMs, rssMB: rss / 1e6 };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** A and B in turn, one warm-up pair first (disk cache), then RUNS pairs. */
+function pair(name, a, b) {
+  runOnce(a);
+  runOnce(b);
+  const A = [];
+  const B = [];
+  for (let i = 0; i < RUNS; i++) {
+    A.push(runOnce(a));
+    B.push(runOnce(b));
+  }
+  const med = (runs, key) => median(runs.map((r) => r[key]));
+  return {
+    name,
+    runs: RUNS,
+    wallMs: med(A, "wallMs"),
+    wallMsMin: Math.min(...A.map((r) => r.wallMs)),
+    wallMsMax: Math.max(...A.map((r) => r.wallMs)),
+    loadMs: med(A, "loadMs"),
+    rssMB: med(A, "rssMB"),
+    plainWallMs: med(B, "wallMs"),
+    plainRssMB: med(B, "rssMB"),
+    wallRatio: median(A.map((r, i) => r.wallMs / B[i].wallMs)),
+    rssRatio: median(A.map((r, i) => r.rssMB / B[i].rssMB)),
+  };
+}
+
+let results;
+try {
+  results = [pair('require("cudascript")  (CommonJS)', scripts.cjs, scripts.cjsPlain), pair('import("cudascript")   (ES module)', scripts.esm, scripts.esmPlain)];
+} catch (e) {
+  console.error(`bench/startup: ${e.message}\n(build first: npx tsc -b)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (!results) process.exit(1);
+
+if (asJson) {
+  console.log(JSON.stringify(results, null, 2));
+} else {
+  const f = (x) => x.toFixed(0).padStart(5);
+  console.log(`start-up of a fresh node process (median of ${RUNS}; node ${process.version})`);
+  console.log(`${"".padEnd(36)}  wall ms (min–max)    load ms   RSS MB |  plain node: wall ms  RSS MB |  ratio: wall   RSS`);
+  for (const r of results) {
+    const spread = `${r.wallMsMin.toFixed(0)}–${r.wallMsMax.toFixed(0)}`.padEnd(11);
+    console.log(`${r.name.padEnd(36)}  ${f(r.wallMs)} (${spread})   ${f(r.loadMs)}    ${f(r.rssMB)} |              ${f(r.plainWallMs)}   ${f(r.plainRssMB)} |        ${r.wallRatio.toFixed(2).padStart(5)}× ${r.rssRatio.toFixed(2).padStart(5)}×`);
+  }
+  console.log("target (issue 11): require(\"cudascript\") ≤ 150 ms and ≤ 60 MB RSS");
+}
