@@ -7,19 +7,14 @@
  * protects against: saxpy then differs in the last bit on about a third of its elements.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { generateCuda, KernelChecker, type GeneratedCuda } from "@cudascript/compiler";
 import { nd, type CorpusCase, type HostTypedArray } from "../corpus/case";
-import { buildDriver, compareArrays, contractionFlags, cpuHasFma, decodeOutput, encodeCase, findGxx } from "./harness";
+import { compareArrays, contractionFlags, cpuHasFma, emulateCase, findGxx } from "./harness";
 
 const EXAMPLES = path.resolve(__dirname, "../../../examples");
 const gxx = findGxx();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-examples-"));
-process.on("exit", () => fs.rmSync(tmp, { recursive: true, force: true }));
 const checker = new KernelChecker();
 const f = Math.fround;
 
@@ -102,15 +97,7 @@ async function replay(t: TestContext, file: string, c: CorpusCase, contraction?:
   }
   const gen = generated(file);
   const name = `${path.basename(file, ".ts")}_${contraction ?? "default"}`;
-  const build = await buildDriver(gxx, tmp, name, gen, contraction);
-  assert.ok(build.ok, build.log);
-  const values = c.setup();
-  const encoded = encodeCase(c, values, gen.kernels);
-  const input = path.join(tmp, `${name}.in`), output = path.join(tmp, `${name}.out`);
-  fs.writeFileSync(input, encoded.input);
-  const run = spawnSync(build.binary, [input, output], { encoding: "utf8", timeout: 120_000 });
-  assert.equal(run.status, 0, run.stderr);
-  const actual = decodeOutput(fs.readFileSync(output), encoded.buffers, values);
+  const { outputs: actual } = await emulateCase(gxx, name, gen, c, c.setup(), contraction ? { contraction } : {});
   return Object.entries(c.reference(c.setup())).flatMap(([outName, exp]) => {
     const e = (ArrayBuffer.isView(exp) ? exp : (exp as { data: HostTypedArray }).data) as HostTypedArray;
     return compareArrays(outName, e, actual.get(outName)!) ?? [];

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { CudaKernel, GeneratedCuda } from "@cudascript/compiler";
 import { cType } from "@cudascript/compiler";
@@ -234,4 +235,39 @@ function u64(n: number): Buffer {
   const b = Buffer.alloc(8);
   b.writeBigUInt64LE(BigInt(n));
   return b;
+}
+
+export interface EmulatedRun {
+  /** The case's buffers after the run, by name. */
+  outputs: Map<string, HostTypedArray>;
+  /** What the kernels printed (device printf). */
+  stdout: string;
+}
+
+/**
+ * Builds `gen` with g++ in a fresh temporary folder, runs case `c` on `values` (which the run does not
+ * change) and returns the buffers and printed text; throws with g++'s or the program's message when
+ * either fails. The folder is removed afterwards.
+ */
+export async function emulateCase(
+  gxx: string,
+  name: string,
+  gen: GeneratedCuda,
+  c: CorpusCase,
+  values: Record<string, HostValue>,
+  options: { contraction?: "off" | "fast"; timeoutMs?: number } = {},
+): Promise<EmulatedRun> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `cudascript-${name}-`));
+  try {
+    const build = await buildDriver(gxx, tmp, name, gen, options.contraction);
+    if (!build.ok) throw new Error(`g++ failed to build ${name}:\n${build.log}`);
+    const encoded = encodeCase(c, values, gen.kernels);
+    const input = path.join(tmp, "in"), output = path.join(tmp, "out");
+    fs.writeFileSync(input, encoded.input);
+    const run = spawnSync(build.binary, [input, output], { encoding: "utf8", timeout: options.timeoutMs ?? 120_000 });
+    if (run.status !== 0) throw new Error(`${name} exited with ${run.status ?? run.signal}${run.error ? ` (${run.error.message})` : ""}:\n${run.stderr}`);
+    return { outputs: decodeOutput(fs.readFileSync(output), encoded.buffers, values), stdout: run.stdout };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }

@@ -5,15 +5,12 @@
  * (before, the GPU's C array held stale stack contents: in the g++ emulation, the previous block's counts).
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import type { CorpusCase, HostTypedArray } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { buildDriver, compareArrays, decodeOutput, encodeCase, findGxx } from "./harness";
+import { compareArrays, emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda, i32 } from "cudascript";
 export const localHistogram = cuda.jit((x: Int32Array, out: Int32Array) => {
@@ -50,20 +47,8 @@ describe("local arrays start zeroed on every backend", () => {
     const gxx = findGxx();
     if (!gxx) return t.skip("g++ not found");
     const gen = generateCuda(check.module);
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-local-"));
-    try {
-      const build = await buildDriver(gxx, tmp, "local", gen);
-      assert.ok(build.ok, build.log);
-      const values = c.setup();
-      const encoded = encodeCase(c, values, gen.kernels);
-      fs.writeFileSync(path.join(tmp, "in"), encoded.input);
-      const run = spawnSync(build.binary, [path.join(tmp, "in"), path.join(tmp, "out")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-      const out = decodeOutput(fs.readFileSync(path.join(tmp, "out")), encoded.buffers, values).get("out") as HostTypedArray;
-      assert.equal(compareArrays("out", c.reference(c.setup()).out as Int32Array, out), undefined);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    const { outputs } = await emulateCase(gxx, "local", gen, c, c.setup());
+    assert.equal(compareArrays("out", c.reference(c.setup()).out as Int32Array, outputs.get("out")!), undefined);
   });
 
   it("and on the simulator", () => {

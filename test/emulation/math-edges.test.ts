@@ -4,9 +4,6 @@
  * JavaScript as the reference. Compared with Object.is, so -0 and NaN count.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { compileModuleSync, generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
@@ -14,7 +11,7 @@ import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
 import { cuda } from "cudascript";
 import type { CorpusCase, HostTypedArray } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { buildDriver, decodeOutput, encodeCase, findGxx } from "./harness";
+import { emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda } from "cudascript";
 export const roundF32 = cuda.jit((x: Float32Array, out: Float32Array) => {
@@ -75,21 +72,9 @@ describe("Math.round agrees with JavaScript on every backend, edge cases include
     it(`${name}: the generated C++ (g++ emulation) equals JavaScript's Math.round`, async (t) => {
       const gxx = findGxx();
       if (!gxx) return t.skip("g++ not found");
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-math-edges-"));
-      try {
-        const build = await buildDriver(gxx, tmp, "edges", gen);
-        assert.ok(build.ok, build.log);
-        const c = casesFor(name, x);
-        const values = c.setup();
-        const encoded = encodeCase(c, values, gen.kernels);
-        fs.writeFileSync(path.join(tmp, "in"), encoded.input);
-        const run = spawnSync(build.binary, [path.join(tmp, "in"), path.join(tmp, "out")], { encoding: "utf8" });
-        assert.equal(run.status, 0, run.stderr);
-        const out = decodeOutput(fs.readFileSync(path.join(tmp, "out")), encoded.buffers, values).get("out") as HostTypedArray;
-        assert.deepEqual(mismatches(x, out), []);
-      } finally {
-        fs.rmSync(tmp, { recursive: true, force: true });
-      }
+      const c = casesFor(name, x);
+      const { outputs } = await emulateCase(gxx, "edges", gen, c, c.setup());
+      assert.deepEqual(mismatches(x, outputs.get("out")!), []);
     });
 
     it(`${name}: the simulator equals JavaScript's Math.round`, () => {

@@ -4,9 +4,6 @@
  * documented difference from JavaScript, docs/kernel-language.md).
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { compileModuleSync, generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
@@ -14,7 +11,7 @@ import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
 import { configureSimulator } from "cudascript";
 import type { CorpusCase } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { buildDriver, encodeCase, findGxx } from "./harness";
+import { emulateCase, findGxx } from "./harness";
 
 after(() => configureSimulator({ print: (t) => process.stdout.write(t) }));
 
@@ -54,17 +51,8 @@ describe("console.log in kernels", () => {
     const gxx = findGxx();
     if (!gxx) return t.skip("g++ not found");
     const gen = generateCuda(check.module);
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-print-"));
-    try {
-      const build = await buildDriver(gxx, tmp, "print", gen);
-      assert.ok(build.ok, build.log);
-      fs.writeFileSync(path.join(tmp, "in"), encodeCase(c, c.setup(), gen.kernels).input);
-      const run = spawnSync(build.binary, [path.join(tmp, "in"), path.join(tmp, "out")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-      assert.equal(run.stdout, EXPECTED);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
+    const { stdout } = await emulateCase(gxx, "print", gen, c, c.setup());
+    assert.equal(stdout, EXPECTED);
   });
 
   it("NVRTC accepts the generated printf (%s with \"true\"/\"false\")", (t) => {
