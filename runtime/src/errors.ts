@@ -26,6 +26,7 @@ export const ErrorCodes = {
   UninitializedShared: "CSR023",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
+  SimulatorOption: "CSR026",
   Internal: "CSR030",
 } as const;
 
