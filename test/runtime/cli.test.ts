@@ -42,6 +42,20 @@ describe("cudascript run", () => {
     assert.notEqual(r.code, 0, r.all);
     assert.match(r.err, /CSR024: runaway loop at test\/runtime\/fixtures\/runaway\.ts:7:3 in kernel 'spin'/);
   });
+  it("--sanitize: GPU-Puzzles' matmul (unwritten tile elements read, never stored) finishes with a CSR023 warning, exit 0", () => {
+    const r = run([path.join(FIX, "puzzles-matmul.ts"), "--sanitize"]);
+    assert.equal(r.code, 0, r.all);
+    assert.match(r.out, /^matmul: OK$/m);
+    const warnings = r.err.match(/CSR023 warning/g) ?? [];
+    assert.equal(warnings.length, 1, r.err);
+    assert.match(r.err, /cudascript: CSR023 warning: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:\d+ in kernel 'matmul', block \(\d+, \d+, 0\), thread \(\d+, \d+, 0\)/);
+  });
+  it("--sanitize --uninitialized-shared error stops the same program with CSR023, exit 1", () => {
+    const r = run([path.join(FIX, "puzzles-matmul.ts"), "--sanitize", "--uninitialized-shared", "error"]);
+    assert.equal(r.code, 1, r.all);
+    assert.match(r.err, /cudascript: error CSR023: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:/);
+    assert.doesNotMatch(r.out, /matmul:/);
+  });
   it("a kernel fault is one clear message with the TypeScript line, exit 1", () => {
     const r = run([path.join(FIX, "oob.ts")]);
     assert.equal(r.code, 1, r.all);
@@ -123,5 +137,11 @@ describe("cudascript run", () => {
     assert.equal(run([]).code, 2);
     assert.equal(run(["examples/saxpy.ts", "--backend", "tpu"]).code, 2);
     assert.equal(run(["examples/nope.ts"]).code, 2);
+    const bad = run(["examples/saxpy.ts", "--sanitize", "--uninitialized-shared", "ignore"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--uninitialized-shared takes warn or error, not 'ignore'/);
+    const alone = run(["examples/saxpy.ts", "--uninitialized-shared", "error"]);
+    assert.equal(alone.code, 2);
+    assert.match(alone.err, /only applies with --sanitize/);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * The seeded-bug corpus: each bug is reported with the right kind and the TypeScript line marked
  * `// @bug <kind>`, as a CudaScriptError the host program can catch. Out-of-bounds accesses are
- * found with the sanitizer off too; races, divergence, uninitialised reads need it.
+ * found with the sanitizer off too; races, divergence, uninitialised reads need it. Uninitialised
+ * shared reads stop the run only with `uninitializedShared: "error"` (used below); by default they are
+ * a warning finding that lets the run go on (checked at the end).
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it, after } from "node:test";
 import { configureSimulator, CudaScriptError } from "cudascript";
+import { lastLaunchWarnings } from "cudascript/dist/simulator/executor";
 import type { BugCase } from "../corpus/buggy/case";
 import { compileFile, kernel, REPO } from "./helpers";
 
@@ -22,7 +25,7 @@ const CODES: Record<string, string> = {
   "divergent-warp": "CSR025",
 };
 
-after(() => configureSimulator({ sanitize: false, deadline: Infinity, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
+after(() => configureSimulator({ sanitize: false, deadline: Infinity, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true, uninitializedShared: "warn", warn: (t: string) => void process.stderr.write(t) }));
 
 function marked(file: string): { kind: string; line: number } {
   const lines = fs.readFileSync(file, "utf8").split("\n");
@@ -31,7 +34,7 @@ function marked(file: string): { kind: string; line: number } {
   return { kind: /@bug ([\w-]+)/.exec(lines[i]!)![1]!, line: i + 1 };
 }
 
-function launch(file: string, sanitize: boolean, workers: number): unknown {
+function launch(file: string, sanitize: boolean, workers: number, uninitializedShared: "warn" | "error" = "error"): unknown {
   const { kind } = marked(file);
   const { bug } = require(path.join(REPO, "test", "dist", "corpus", "buggy", path.basename(file).replace(/\.ts$/, ".js"))) as { bug: BugCase };
   configureSimulator({
@@ -41,6 +44,8 @@ function launch(file: string, sanitize: boolean, workers: number): unknown {
     mainThreadExecutes: workers === 1,
     deadline: kind === "timeout" ? Date.now() + 400 : Infinity,
     deadlineLabel: "test limit 0.4 s",
+    uninitializedShared,
+    warn: () => {},
   });
   const k = kernel(compileFile(file), bug.kernel);
   try {
@@ -82,3 +87,24 @@ for (const [label, sanitize, workers] of [["sanitizer on", true, 1], ["sanitizer
     }
   });
 }
+
+describe("seeded uninitialised reads, sanitizer on, default uninitializedShared (warn)", () => {
+  for (const f of files) {
+    const file = path.join(BUGGY, f);
+    const { kind, line } = marked(file);
+    if (kind !== "uninitialized-shared") continue;
+    for (const workers of [1, 2]) {
+      it(`${f}: a CSR023 warning at line ${line}, and the run goes on (${workers} worker${workers > 1 ? "s" : ""})`, () => {
+        const { bug } = require(path.join(REPO, "test", "dist", "corpus", "buggy", f.replace(/\.ts$/, ".js"))) as { bug: BugCase };
+        assert.equal(launch(file, true, workers, "warn"), undefined, "the run is not stopped");
+        const w = lastLaunchWarnings();
+        assert.equal(w.length, 1, JSON.stringify(w));
+        assert.equal(w[0]!.code, "CSR023");
+        assert.equal(w[0]!.details?.kind, kind);
+        assert.equal(w[0]!.details?.kernel, bug.kernel);
+        assert.equal(w[0]!.details?.line, line);
+        assert.ok(w[0]!.details?.block && w[0]!.details.thread, "names the block and the thread");
+      });
+    }
+  }
+});

@@ -3,17 +3,20 @@
  * complete checks, used as the oracle): random sequences of shared-memory reads, writes, atomics,
  * barriers and warp synchronisations over two blocks must give the same finding — or none — with the
  * same kind, thread, block, element and line (including `s[i] += v`, whose read the kernel does not
- * record: the write that follows replaces the record). Plus cases the fast paths must not get wrong.
+ * record: the write that follows replaces the record) — with uninitialised reads as errors, and as
+ * warnings that let the run go on (the same warnings, then the same fault or none). Plus cases the
+ * fast paths must not get wrong.
  */
 import * as assert from "node:assert/strict";
 import { describe, it, after } from "node:test";
 import { configureSimulator, cuda, CudaScriptError, i32 } from "cudascript";
-import { Sanitizer } from "cudascript/dist/simulator/rt";
+import { KernelFault, Sanitizer } from "cudascript/dist/simulator/rt";
+import { lastLaunchWarnings } from "cudascript/dist/simulator/executor";
 import { SIMULATOR_ABI } from "cudascript/dist/simulator/backend";
 import { SIM_ABI } from "@cudascript/compiler";
 import { compileSource, kernel } from "./helpers";
 
-after(() => configureSimulator({ sanitize: false, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
+after(() => configureSimulator({ sanitize: false, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true, uninitializedShared: "warn", warn: (t: string) => void process.stderr.write(t) }));
 
 const SLOTS = 8;
 const SOURCE = `
@@ -86,9 +89,23 @@ interface Finding {
   line: number;
 }
 
+type Mode = "warn" | "error";
+interface Outcome {
+  fault?: Finding;
+  /** Warnings (mode "warn"): the first per source line. */
+  warnings: Finding[];
+}
+
+function firstPerLine(list: Finding[]): Finding[] {
+  return list.filter((w, k) => list.findIndex((x) => x.line === w.line) === k);
+}
+
 /** Replays the op tables through the Sanitizer's methods (the oracle), in the simulator's order. */
-function oracle(nT: number, blocks: number, steps: number, op: Int32Array, idx: Int32Array, val: Int32Array, sync: Int32Array): Finding | undefined {
+function oracle(nT: number, blocks: number, steps: number, op: Int32Array, idx: Int32Array, val: Int32Array, sync: Int32Array, mode: Mode): Outcome {
   const S = new Sanitizer({ name: "ops", file: "f.ts", line: 1 }, nT, 1, 1);
+  const warnings: Finding[] = [];
+  const finding = (f: KernelFault): Finding => ({ code: f.code, block: f.block![0], thread: f.thread![0], index: f.details().index!, line: f.details().line! });
+  S.reuse({ mode, warn: (f) => warnings.push(finding(f)) });
   const sites = [{ kind: "read", fn: "ops", file: "f.ts", line: LINES.read, col: 1 }, { kind: "write", fn: "ops", file: "f.ts", line: LINES.write, col: 1 }, { kind: "atomic", fn: "ops", file: "f.ts", line: LINES.atomic, col: 1 }, { kind: "write", fn: "ops", file: "f.ts", line: LINES.update, col: 1 }];
   S.setSites(sites);
   const shared = new Int32Array(SLOTS);
@@ -116,30 +133,33 @@ function oracle(nT: number, blocks: number, steps: number, op: Int32Array, idx: 
           }
         } catch (e) {
           const f = e as { code: string; details(): { line?: number } };
-          return { code: f.code, block: b, thread: t, index: i, line: f.details().line! };
+          return { fault: { code: f.code, block: b, thread: t, index: i, line: f.details().line! }, warnings: firstPerLine(warnings) };
         }
       }
       if (sync[step] === 1) S.sync();
       else if (sync[step] === 2) for (let w = 0; w < nT; w += 32) S.warpSync(w);
     }
   }
-  return undefined;
+  return { warnings: firstPerLine(warnings) };
 }
 
-function simulate(nT: number, blocks: number, op: Int32Array, idx: Int32Array, val: Int32Array, sync: Int32Array): Finding | undefined {
+function simulate(nT: number, blocks: number, op: Int32Array, idx: Int32Array, val: Int32Array, sync: Int32Array): Outcome {
+  let fault: Finding | undefined;
   try {
     kernel(art, "ops").launch(blocks, nT)(cuda.toDevice(op), cuda.toDevice(idx), cuda.toDevice(val), cuda.toDevice(sync), cuda.deviceArray(blocks * nT, i32));
   } catch (e) {
     assert.ok(e instanceof CudaScriptError, String(e));
     const d = e.details!;
-    return { code: e.code, block: d.block![0], thread: d.thread![0], index: d.index!, line: d.line! };
+    fault = { code: e.code, block: d.block![0], thread: d.thread![0], index: d.index!, line: d.line! };
   }
-  return undefined;
+  const warnings = lastLaunchWarnings().map((w) => ({ code: w.code, block: w.details!.block![0], thread: w.details!.thread![0], index: w.details!.index!, line: w.details!.line! }));
+  return fault ? { fault, warnings } : { warnings };
 }
 
 describe("sanitizer fast paths against the complete checks", () => {
-  it("random shared-memory access sequences: the same finding (or none) either way", () => {
-    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30 });
+  for (const mode of ["error", "warn"] as const)
+  it(`random shared-memory access sequences: the same finding (or none) either way (uninitialised reads: ${mode})`, () => {
+    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30, uninitializedShared: mode, warn: () => {} });
     const outcomes: Record<string, number> = {};
     for (let trial = 0; trial < 300; trial++) {
       const nT = [32, 48, 64][rnd(3)]!, blocks = 2, steps = 4 + rnd(10);
@@ -165,25 +185,30 @@ describe("sanitizer fast paths against the complete checks", () => {
           }
         }
       for (let step = 0; step < steps; step++) sync[step] = step === 0 ? 1 : [0, 1, 1, 2][rnd(4)]!;
-      const want = oracle(nT, blocks, steps, op, idx, val, sync);
+      const want = oracle(nT, blocks, steps, op, idx, val, sync, mode);
       const got = simulate(nT, blocks, op, idx, val, sync);
       assert.deepEqual(got, want, `trial ${trial} (nT ${nT}, steps ${steps})`);
-      const key = want ? `${want.code} block ${want.block}` : "clean";
+      // Warn mode: only an atomic update of an unwritten element (a stored result) stops the run with CSR023.
+      if (mode === "warn" && want.fault?.code === "CSR023") assert.equal(want.fault.line, LINES.atomic, `trial ${trial}: no uninitialised read stops the run`);
+      const key = want.fault ? `${want.fault.code} block ${want.fault.block}` : "clean";
       outcomes[key] = (outcomes[key] ?? 0) + 1;
+      for (const w of want.warnings) outcomes[`${w.code} warning block ${w.block}`] = (outcomes[`${w.code} warning block ${w.block}`] ?? 0) + 1;
     }
     // The sequences must exercise every outcome, not only the first few accesses.
-    for (const k of ["clean", "CSR021 block 0", "CSR023 block 0", "CSR021 block 1", "CSR023 block 1"]) assert.ok((outcomes[k] ?? 0) > 0, `${k}: ${JSON.stringify(outcomes)}`);
+    const expected = mode === "error" ? ["clean", "CSR021 block 0", "CSR023 block 0", "CSR021 block 1", "CSR023 block 1"] : ["clean", "CSR021 block 0", "CSR021 block 1", "CSR023 warning block 0", "CSR023 warning block 1"];
+    for (const k of expected) assert.ok((outcomes[k] ?? 0) > 0, `${k}: ${JSON.stringify(outcomes)}`);
+
   });
 
   it("several readers before a barrier do not make a later write after it a race", () => {
-    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30 });
+    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30, uninitializedShared: "error" });
     const out = cuda.deviceArray(64, i32);
     kernel(art, "readersThenBarrier").launch(1, 64)(out);
     assert.equal((out.copyToHost() as Int32Array)[0], 10);
   });
 
   it("a warp synchronisation orders accesses within the warp, not across warps", () => {
-    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30 });
+    configureSimulator({ sanitize: true, workers: 1, inProcessThreshold: 1 << 30, uninitializedShared: "error" });
     const out = cuda.deviceArray(64, i32);
     kernel(art, "warpOrdered").launch(1, 64)(out, 0);
     assert.deepEqual(Array.from(out.copyToHost() as Int32Array).slice(0, 4), [1, 0, 3, 2]);

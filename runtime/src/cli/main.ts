@@ -18,7 +18,7 @@ const USAGE = `Usage: cudascript <command> [options]
 Commands:
   check <files|dirs|globs> [--format text|json]   check kernels against the CudaScript rules
   compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
-  run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--timeout s]
+  run <file.ts> [--backend auto|gpu|simulator] [--sanitize [--uninitialized-shared warn|error]] [--timeout s]
   doctor [--json]                                  driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
   devices [--json]                                 list the CUDA devices (or why kernels run on the simulator)
 

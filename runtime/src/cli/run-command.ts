@@ -1,5 +1,5 @@
 /**
- * `cudascript run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--timeout s] [--workers n] [-- args]`
+ * `cudascript run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--uninitialized-shared warn|error] [--timeout s] [--workers n] [-- args]`
  *
  * Bundles the host program with esbuild and the CudaScript plugin (kernels compiled at build time),
  * then runs the bundle in a child process so that a program that never ends can be stopped: the
@@ -28,6 +28,9 @@ Options:
   --sanitize                     simulator: detect shared-memory races, uninitialised shared reads,
                                  divergent barriers and runaway loops (out-of-bounds is always on);
                                  runs on the simulator even where a GPU is present
+  --uninitialized-shared warn|error
+                                 with --sanitize: a read of shared memory no thread wrote is a
+                                 warning and the run goes on (warn, the default) or stops it (error)
   --timeout <s>                  stop the program after s seconds (default 60; 0 = no limit)
   --workers <n>                  simulator worker threads (default: the number of cores)`;
 
@@ -40,7 +43,7 @@ const MAX_WORKERS = 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const runCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["sanitize", "help"], ["backend", "sanitize", "timeout", "workers", "help", "h"]);
+  const args = parseArgs(argv, ["sanitize", "help"], ["backend", "sanitize", "uninitialized-shared", "timeout", "workers", "help", "h"]);
   if ("error" in args) return printUsageError(args.error, USAGE);
   if (args.flags.has("help") || args.flags.has("h")) {
     console.log(USAGE);
@@ -67,6 +70,9 @@ export const runCommand: Command = async (argv) => {
   if (typeof workers === "object") return printUsageError(workers.error, USAGE);
   const sanitize = args.flags.has("sanitize");
   if (sanitize && backend === "gpu") return printUsageError("--sanitize runs kernels on the simulator; it cannot be combined with --backend gpu", USAGE);
+  const uninit = args.flags.get("uninitialized-shared") as string | undefined;
+  if (uninit !== undefined && uninit !== "warn" && uninit !== "error") return printUsageError(`--uninitialized-shared takes warn or error, not '${uninit}'`, USAGE);
+  if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize (without it, uninitialised reads are not checked)", USAGE);
 
   // 1. Which backend (fails early and clearly for --backend gpu without a GPU). The decision is made
   //    here, printed once with its reason, and passed to the program's process.
@@ -112,6 +118,7 @@ export const runCommand: Command = async (argv) => {
       env.CUDASCRIPT_DEADLINE_LABEL = `--timeout ${timeoutText} s`;
     } else delete env.CUDASCRIPT_DEADLINE;
     if (workers !== undefined) env.CUDASCRIPT_WORKERS = String(workers);
+    if (uninit) env.CUDASCRIPT_UNINITIALIZED_SHARED = uninit;
     const child = spawn(process.execPath, ["--enable-source-maps", path.join(__dirname, "run-child.js"), bundle, ...programArgs], { stdio: "inherit", env });
     let killedForTimeout = false;
     const timer =

@@ -17,7 +17,7 @@ import type { CudaProbe } from "@cudascript/native-bindings/cuda";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
 import type { GpuBackend } from "../gpu/backend";
-import { SimulatorBackend, type SimulatorOptions } from "../simulator/backend";
+import { checkSimulatorOptions, SimulatorBackend, type SimulatorOptions } from "../simulator/backend";
 
 export type BackendRequest = "auto" | "gpu" | "simulator";
 
@@ -192,6 +192,7 @@ export function useBackend(b: Backend | undefined): Backend | undefined {
 
 /** Options of the simulator backend (workers, sanitizer, …); applies now or when it starts. */
 export function configureSimulator(opts: Partial<SimulatorOptions>): void {
+  checkSimulatorOptions(opts); // now, not when the simulator starts: the mistake is reported where it is made
   pendingSimOptions = { ...pendingSimOptions, ...opts };
   if (current instanceof SimulatorBackend) current.configure(opts);
 }

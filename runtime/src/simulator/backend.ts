@@ -41,6 +41,23 @@ export interface SimulatorOptions {
    * the machine (default: half of the machine's memory; env CUDASCRIPT_SIM_MEMORY, e.g. 8GiB).
    */
   memoryLimit: number;
+  /**
+   * With the sanitizer: "warn" (default) reports a read of shared memory no thread of the block wrote
+   * as a CSR023 warning and lets the run go on; "error" stops at it with the CSR023 fault
+   * (env CUDASCRIPT_UNINITIALIZED_SHARED; docs/simulator.md, "Uninitialised shared memory").
+   */
+  uninitializedShared: "warn" | "error";
+  /** Where sanitizer warnings are printed (default process.stderr). */
+  warn: (text: string) => void;
+}
+
+const UNINITIALIZED_MODES: readonly string[] = ["warn", "error"];
+
+/** Refuses option values the simulator does not know (CSR018), naming the ones it does. */
+export function checkSimulatorOptions(opts: Partial<SimulatorOptions>, from = "configureSimulator({ uninitializedShared })"): void {
+  const u = opts.uninitializedShared;
+  if (u !== undefined && !UNINITIALIZED_MODES.includes(u))
+    throw new CudaScriptError("CSR018", `${from} takes 'warn' or 'error', not '${String(u)}': 'warn' reports uninitialised shared reads and goes on, 'error' stops at the first one`);
 }
 
 /** V8's longest typed array (2^32 elements): the simulator's copies and kernels view an array's bytes through one. */
@@ -89,6 +106,8 @@ export const SIMULATOR_LIMITS: DeviceLimits = {
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
   const env = process.env;
+  const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "warn") as SimulatorOptions["uninitializedShared"];
+  checkSimulatorOptions({ uninitializedShared }, "CUDASCRIPT_UNINITIALIZED_SHARED");
   const deadline = env.CUDASCRIPT_DEADLINE && /^\d+$/.test(env.CUDASCRIPT_DEADLINE) ? Number(env.CUDASCRIPT_DEADLINE) : Infinity;
   return {
     workers: defaultWorkers(),
@@ -101,6 +120,8 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     privatize: env.CUDASCRIPT_PRIVATIZE !== "0" && env.CUDASCRIPT_PRIVATIZE !== "false",
     adaptive: env.CUDASCRIPT_ADAPTIVE !== "0" && env.CUDASCRIPT_ADAPTIVE !== "false",
     memoryLimit: env.CUDASCRIPT_SIM_MEMORY ? memoryLimitFromEnv(env.CUDASCRIPT_SIM_MEMORY) : Math.floor(os.totalmem() * DEFAULT_MEMORY_SHARE),
+    uninitializedShared,
+    warn: (text) => void process.stderr.write(text),
   };
 }
 
@@ -138,6 +159,7 @@ export class SimulatorBackend implements Backend {
     readonly description = "simulator",
     opts: Partial<SimulatorOptions> = {},
   ) {
+    checkSimulatorOptions(opts);
     this.opts = { ...simulatorOptionsFromEnv(), ...opts };
     checkMemoryLimit(this.opts.memoryLimit);
     this.executor = new Executor(this.execOptions());
@@ -150,7 +172,7 @@ export class SimulatorBackend implements Backend {
 
   private execOptions() {
     const o = this.opts;
-    return { workers: o.workers, inProcessThreshold: o.inProcessThreshold, mainThreadExecutes: o.mainThreadExecutes, deadline: o.deadline, deadlineLabel: o.deadlineLabel, print: o.print, privatize: o.privatize, adaptive: o.adaptive };
+    return { workers: o.workers, inProcessThreshold: o.inProcessThreshold, mainThreadExecutes: o.mainThreadExecutes, deadline: o.deadline, deadlineLabel: o.deadlineLabel, print: o.print, privatize: o.privatize, adaptive: o.adaptive, uninitializedShared: o.uninitializedShared, warn: o.warn };
   }
 
   get options(): Readonly<SimulatorOptions> {
@@ -159,6 +181,7 @@ export class SimulatorBackend implements Backend {
 
   configure(opts: Partial<SimulatorOptions>): void {
     if (opts.memoryLimit !== undefined) checkMemoryLimit(opts.memoryLimit);
+    checkSimulatorOptions(opts);
     this.opts = { ...this.opts, ...opts };
     this.executor.configure(this.execOptions());
   }

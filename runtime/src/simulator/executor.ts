@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { CudaScriptError, type FaultDetails } from "../errors";
 import type { DTypeName } from "../dtypes";
-import { ModuleCache, type LaunchData, type ModuleVariant } from "./module-cache";
+import { ModuleCache, type LaunchData, type ModuleVariant, type WarnContext } from "./module-cache";
 import { KernelFault } from "./rt";
 import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
@@ -45,6 +45,10 @@ export interface ExecOptions {
   readonly privatize?: boolean;
   /** Kernels with global atomics that are not privatized: try all workers and one executor, keep the faster (default true). */
   readonly adaptive?: boolean;
+  /** Sanitizer: an uninitialised shared read is a warning that lets the run go on (default) or the CSR023 fault. */
+  readonly uninitializedShared?: "warn" | "error";
+  /** Where sanitizer warnings are printed (each source line once per process; default process.stderr). */
+  readonly warn?: (text: string) => void;
 }
 
 /** What the simulator did with a launch (for tests and tuning: `lastLaunch()`). */
@@ -60,6 +64,12 @@ let last: LaunchReport | undefined;
 /** The last launch this process ran on the simulator. */
 export function lastLaunch(): LaunchReport | undefined {
   return last;
+}
+
+let lastWarnings: readonly SerializedFault[] = [];
+/** The sanitizer warnings of the last launch, one per source line (printed or not: see Executor.reportWarnings). */
+export function lastLaunchWarnings(): readonly SerializedFault[] {
+  return lastWarnings;
 }
 
 /**
@@ -201,6 +211,8 @@ export class Executor {
   private readonly tuning = new Map<string, AtomicsTuning>();
   private slots: Slot[] = [];
   private workerFailure: string | undefined;
+  /** Source lines (file:line) whose warning this process already printed. */
+  private readonly warnedLines = new Set<string>();
 
   constructor(private opts: ExecOptions) {}
 
@@ -243,7 +255,8 @@ export class Executor {
   private runHere(req: ExecRequest, nBlocks: number): void {
     last = { kernel: req.kernel, executors: 1, privatized: [] };
     const prints: string[] = [];
-    const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s));
+    const warnings: SerializedFault[] = [];
+    const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
     const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem) };
@@ -251,9 +264,36 @@ export class Executor {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {
       this.flush(prints);
+      this.reportWarnings(warnings);
       throw faultError(serializeFault(e, req.kernel));
     }
     this.flush(prints);
+    this.reportWarnings(warnings);
+  }
+
+  private warnContext(req: ExecRequest, into: SerializedFault[]): WarnContext {
+    return { uninitializedShared: this.opts.uninitializedShared ?? "warn", warn: (f) => into.push(serializeFault(f, req.kernel)) };
+  }
+
+  /**
+   * Keeps a launch's warnings (one per source line: several sites of a line, or several executors,
+   * report the same finding) for lastLaunchWarnings(), and prints those whose line this process has
+   * not printed yet — a kernel launched in a loop would otherwise repeat them at every launch.
+   */
+  private reportWarnings(warnings: readonly SerializedFault[]): void {
+    const byLine = new Map<string, SerializedFault>();
+    for (const w of warnings) {
+      const key = `${w.details?.file}:${w.details?.line}`;
+      if (!byLine.has(key)) byLine.set(key, w);
+    }
+    lastWarnings = [...byLine.values()];
+    const out = this.opts.warn ?? ((text: string) => void process.stderr.write(text));
+    for (const [key, w] of byLine) {
+      if (this.warnedLines.has(key)) continue;
+      this.warnedLines.add(key);
+      const hint = w.code === "CSR023" ? ' (to stop at it instead: --uninitialized-shared error, or configureSimulator({ uninitializedShared: "error" }))' : "";
+      out(`cudascript: ${w.code} warning: ${w.message}${hint}\n`);
+    }
   }
 
   private flush(prints: string[]): void {
@@ -312,6 +352,7 @@ export class Executor {
       concurrent,
       deadline: o.deadline,
       deadlineLabel: o.deadlineLabel,
+      uninitializedShared: o.uninitializedShared ?? "warn",
     };
     for (let i = 0; i < nWorkers; i++) {
       const slot = this.slots[i]!;
@@ -321,8 +362,9 @@ export class Executor {
     }
     let mainFault: SerializedFault | undefined;
     const mainPrints: string[] = [];
+    const warnings: SerializedFault[] = [];
     if (mainExecutes) {
-      const mod = this.cache.get(req.variant, concurrent, { at: o.deadline, label: o.deadlineLabel }, (s) => mainPrints.push(s));
+      const mod = this.cache.get(req.variant, concurrent, { at: o.deadline, label: o.deadlineLabel }, (s) => mainPrints.push(s), this.warnContext(req, warnings));
       const k = mod.kernels[req.kernel];
       try {
         if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
@@ -358,12 +400,14 @@ export class Executor {
     const prints = [...mainPrints];
     for (let i = 0; i < nWorkers; i++) {
       const m = receiveMessageOnPort(this.slots[i]!.port);
-      const msg = m?.message as { prints: string[]; error?: SerializedFault } | undefined;
+      const msg = m?.message as { prints: string[]; warnings: SerializedFault[]; error?: SerializedFault } | undefined;
       if (!msg) continue;
       prints.push(...msg.prints);
+      warnings.push(...msg.warnings);
       if (msg.error) faults.push(msg.error);
     }
     this.flush(prints);
+    this.reportWarnings(warnings);
     if (faults.length) throw faultError(faults[0]!);
   }
 

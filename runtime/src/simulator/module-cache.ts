@@ -2,7 +2,7 @@
  * Instantiates emitted simulator modules (`new Function("rt", source)`) and caches them per thread:
  * one instance per (artifact, variant, concurrency), each with its own `rt`.
  */
-import { createRt, type Rt, type SimSite } from "./rt";
+import { createRt, type KernelFault, type Rt, type SimSite, type UninitializedPolicy } from "./rt";
 
 export interface SimKernelRun {
   (L: LaunchData, firstBlock: number, endBlock: number): void;
@@ -28,18 +28,30 @@ export interface ModuleVariant {
   readonly source: string;
 }
 
+/** Where a launch's sanitizer warnings go, and whether uninitialised shared reads are errors instead. */
+export interface WarnContext {
+  readonly uninitializedShared: UninitializedPolicy["mode"];
+  readonly warn: (finding: KernelFault) => void;
+}
+
+const NO_WARNINGS: WarnContext = { uninitializedShared: "error", warn: () => {} };
+
 export class ModuleCache {
   private readonly instances = new Map<string, { mod: SimModuleInstance; printSink: { fn: (s: string) => void } }>();
   private readonly deadline: { at: number; label?: string } = { at: Infinity };
+  /** The current launch's warning context (an instance outlives launches; its rt reads this one). */
+  private readonly warnSink: { ctx: WarnContext } = { ctx: NO_WARNINGS };
 
-  get(variant: ModuleVariant, concurrent: boolean, deadline: { at: number; label?: string }, print: (s: string) => void): SimModuleInstance {
+  get(variant: ModuleVariant, concurrent: boolean, deadline: { at: number; label?: string }, print: (s: string) => void, warnings: WarnContext = NO_WARNINGS): SimModuleInstance {
     this.deadline.at = deadline.at;
     this.deadline.label = deadline.label;
+    this.warnSink.ctx = warnings;
     const key = `${variant.key}:${concurrent ? "c" : "s"}`;
     let e = this.instances.get(key);
     if (!e) {
       const printSink = { fn: print };
       const dl = this.deadline;
+      const ws = this.warnSink;
       const rt: Rt = createRt({
         concurrent,
         get deadline() {
@@ -49,6 +61,10 @@ export class ModuleCache {
           return dl.label;
         },
         print: (s) => printSink.fn(s),
+        get uninitializedShared() {
+          return ws.ctx.uninitializedShared;
+        },
+        warn: (f) => ws.ctx.warn(f),
       });
       const mod = new Function("rt", variant.source)(rt) as SimModuleInstance;
       e = { mod, printSink };

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { createRt, fma64, formatG, formatPrintf, KernelFault, Sanitizer } from "./rt";
 
 describe("simulator rt helpers", () => {
-  const rt = createRt({ concurrent: false, deadline: Infinity, print: () => {} });
+  const rt = createRt({ concurrent: false, deadline: Infinity, print: () => {}, uninitializedShared: "error", warn: () => {} });
   it("printf formats like C (%d %u %g %f %e %x, widths)", () => {
     assert.equal(formatPrintf("%d|%u|%g|%g|%g|%g\n", [-3, -1, 0.1, 1e-7, 123456789, 100]), "-3|4294967295|0.1|1e-07|1.23457e+08|100\n");
     assert.equal(formatPrintf("%5d|%-4d|%05.1f|%x|%e|%%", [42, 7, 3.14159, 255, 12345.678]), "   42|7   |003.1|ff|1.234568e+04|%");
@@ -40,7 +40,7 @@ describe("simulator rt helpers", () => {
     assert.match(e.describe(), /^out-of-bounds read of shared array 'a' at \/x\/k\.ts:3:5 in kernel 'k', block \(1, 0, 0\), thread \(7, 0, 0\): index 10 is outside 0\.\.7$/);
   });
   it("the watchdog stops a loop after the deadline", () => {
-    const late = createRt({ concurrent: false, deadline: Date.now() - 1, deadlineLabel: "--timeout 1 s", print: () => {} });
+    const late = createRt({ concurrent: false, deadline: Date.now() - 1, deadlineLabel: "--timeout 1 s", print: () => {}, uninitializedShared: "error", warn: () => {} });
     assert.throws(() => late.watchdog({ kind: "loop", fn: "k", file: "k.ts", line: 4, col: 3 }), (e: unknown) => e instanceof KernelFault && e.code === "CSR024" && /--timeout 1 s/.test(e.describe()));
     assert.equal(rt.watchdog({ kind: "loop", fn: "k", file: "k.ts", line: 4, col: 3 }), 1 << 20);
   });

@@ -80,6 +80,21 @@ export interface RtOptions {
   /** How the deadline was set, for the message ("--timeout 1 s"). */
   readonly deadlineLabel?: string;
   readonly print: (text: string) => void;
+  /** What an uninitialised shared read is under the sanitizer (see UninitializedPolicy). */
+  readonly uninitializedShared: UninitializedPolicy["mode"];
+  /** Receives the sanitizer's warning findings (the launch collects and reports them). */
+  readonly warn: (finding: KernelFault) => void;
+}
+
+/**
+ * What the sanitizer does at a read of shared memory no thread of the block wrote: "error" stops the
+ * run (CSR023); "warn" reports it once per site and run to `warn` and lets the thread continue. The
+ * default is "warn" (docs/simulator.md, "Uninitialised shared memory"): such a read is harmless when
+ * its value never reaches a result (GPU-Puzzles' tiled matmul), and the simulator cannot yet tell.
+ */
+export interface UninitializedPolicy {
+  readonly mode: "warn" | "error";
+  readonly warn: (finding: KernelFault) => void;
 }
 
 export interface Rt {
@@ -163,9 +178,11 @@ export function createRt(opts: RtOptions): Rt {
     sanitizer(kernel, bdx, bdy, bdz) {
       // Reused rather than constructed per run: its shadow arrays need no clearing (epochs keep
       // counting), and a constructor call in every kernel prologue upsets V8's optimised kernels.
+      const policy: UninitializedPolicy = { mode: opts.uninitializedShared, warn: opts.warn };
       const s = sanitizers.get(kernel.name);
-      if (s && s.fits(bdx, bdy, bdz)) return s.reuse();
+      if (s && s.fits(bdx, bdy, bdz)) return s.reuse(policy);
       const fresh = new Sanitizer(kernel, bdx, bdy, bdz);
+      fresh.reuse(policy);
       sanitizers.set(kernel.name, fresh);
       return fresh;
     },
@@ -334,6 +351,10 @@ export class Sanitizer {
   private by = 0;
   private bz = 0;
   private sites: SimSite[] = [];
+  /** Stop at uninitialised reads unless the runtime says otherwise (the complete checks' default). */
+  private policy: UninitializedPolicy = { mode: "error", warn: () => {} };
+  /** Sites whose uninitialised read this run already reported as a warning (one report per site and run). */
+  private readonly warnedSites = new Set<number>();
 
   constructor(
     private readonly kernel: { name: string; file: string; line: number },
@@ -353,11 +374,14 @@ export class Sanitizer {
   }
 
   /**
-   * Prepares for another run of the kernel (its shared arrays are registered again). The shadow arrays
-   * are kept: the epoch keeps counting, so everything in them is from earlier blocks.
+   * Prepares for another run of the kernel (its shared arrays are registered again), with the runtime's
+   * uninitialised-read policy. The shadow arrays are kept: the epoch keeps counting, so everything in
+   * them is from earlier blocks.
    */
-  reuse(): this {
+  reuse(policy?: UninitializedPolicy): this {
     this.byArray.clear();
+    this.warnedSites.clear();
+    if (policy) this.policy = policy;
     return this;
   }
 
@@ -536,9 +560,18 @@ export class Sanitizer {
     s.RP[i] = this.E + (alone ? t + 2 : 0) * this.S + this.siteId(site);
   }
 
-  private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): never {
-    if (w === -1)
-      throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`, this.site(site), t, s.name, i);
+  /** A read that is not ordered after a write: a race (fault), or of an unwritten element (fault or warning; true: go on). */
+  private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): true {
+    if (w === -1) {
+      const what = `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`;
+      if (this.policy.mode === "error") throw this.fault("CSR023", "uninitialized-shared", what, this.site(site), t, s.name, i);
+      const id = this.siteId(site);
+      if (!this.warnedSites.has(id)) {
+        this.warnedSites.add(id);
+        this.policy.warn(this.fault("CSR023", "uninitialized-shared", `${what}; the run goes on (the simulator reads 0 there, a GPU whatever the memory held), which is harmless only if the value never reaches a result`, this.site(site), t, s.name, i));
+      }
+      return true;
+    }
     throw this.fault(
       "CSR021",
       "race",

@@ -1,7 +1,7 @@
 /**
  * A simulator worker thread: instantiates kernel modules (cached by key), and runs chunks of blocks
  * of each launch it is sent, taking them from the launch's shared counter. Device memory arrives as
- * SharedArrayBuffers, so the kernels write straight into it. Replies (printf output, the first fault)
+ * SharedArrayBuffers, so the kernels write straight into it. Replies (printf output, sanitizer warnings, the first fault)
  * go through the MessagePort the main thread reads synchronously.
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
@@ -28,6 +28,7 @@ interface RunMessage {
   readonly concurrent: boolean;
   readonly deadline: number;
   readonly deadlineLabel?: string;
+  readonly uninitializedShared: "warn" | "error";
 }
 
 const port = (workerData as { port: MessagePort }).port;
@@ -37,12 +38,16 @@ const sources = new Map<string, string>();
 parentPort!.on("message", (msg: RunMessage) => {
   const ctl = new Int32Array(msg.ctl);
   const prints: string[] = [];
+  const warnings: SerializedFault[] = [];
   let error: SerializedFault | undefined;
   try {
     if (msg.source !== undefined) sources.set(msg.key, msg.source);
     const source = sources.get(msg.key);
     if (source === undefined) throw new Error(`module ${msg.key} was never sent to this worker`);
-    const mod = cache.get({ key: msg.key, source }, msg.concurrent, { at: msg.deadline, label: msg.deadlineLabel }, (s) => prints.push(s));
+    const mod = cache.get({ key: msg.key, source }, msg.concurrent, { at: msg.deadline, label: msg.deadlineLabel }, (s) => prints.push(s), {
+      uninitializedShared: msg.uninitializedShared,
+      warn: (f) => warnings.push(serializeFault(f, msg.kernel)),
+    });
     const k = mod.kernels[msg.kernel];
     if (!k) throw new Error(`kernel '${msg.kernel}' is missing from its module`);
     runShare(k.run, msg, msg.priv, ctl, msg.nBlocks, msg.chunk, msg.executors);
@@ -50,7 +55,7 @@ parentPort!.on("message", (msg: RunMessage) => {
     Atomics.store(ctl, 2, 1);
     error = serializeFault(e, msg.kernel);
   }
-  port.postMessage({ prints, error });
+  port.postMessage({ prints, warnings, error });
   Atomics.add(ctl, 1, 1);
   Atomics.notify(ctl, 1);
 });
