@@ -14,7 +14,7 @@ import type * as IR from "../ir/nodes";
 import { isFloat, type ArrayType, type DType } from "../ir/types";
 import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
-import { isReserved, NameTable, sanitize } from "./names";
+import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type HelperName } from "./prelude";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
@@ -272,7 +272,7 @@ class FunctionGen {
   private freshName(wanted: string, suffix?: number): string {
     let name = sanitize(wanted);
     if (isReserved(name) || this.visible(name)) {
-      const stem = isReserved(`${name}_x`) ? `v${name}` : name;
+      const stem = isReservedByRule(`${name}_x`) ? `v${name}` : name; // reserved by prefix: suffixes would not help
       if (stem !== name && !isReserved(stem) && !this.visible(stem)) name = stem;
       else name = suffix !== undefined ? `${stem}_${suffix}` : `${stem}_2`;
       for (let n = 2; isReserved(name) || this.visible(name); n++) name = suffix !== undefined ? `${stem}_${suffix}_${n}` : `${stem}_${n}`;
@@ -992,7 +992,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   const allDevices = reachableDevices(module, module.kernels);
 
   // Global names are assigned over the whole module so that they do not depend on the selection.
-  const globals = new NameTable();
+  const globals = new NameTable(undefined, { moduleScope: true });
   const m: ModuleNames = {
     globals,
     functions: new Map(),

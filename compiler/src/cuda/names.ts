@@ -1,10 +1,13 @@
 /**
  * C++ identifiers for TypeScript names. Generated code keeps the source names; a name is changed only
  * when it is not a valid C++ identifier, is a C++ keyword or reserved identifier, would hide something
- * the generated code uses (a CUDA built-in, a math function, a helper, a device function), or when two
- * different variables of one function share it (JavaScript block scoping, shadowing): then the later
- * variable gets `<name>_<var id>`.
+ * the generated code uses (a CUDA built-in, a math function, a helper, a device function), clashes
+ * with what the compilers' headers declare (probed-names.generated.ts: macros clash everywhere, other
+ * declarations such as `erf` or `y0` only at module scope), or when two different variables of one
+ * function share it (JavaScript block scoping, shadowing): then the later variable gets
+ * `<name>_<var id>`.
  */
+import { PROBED_NAMES } from "./reserved/probed-names.generated";
 
 const CPP_KEYWORDS = [
   "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
@@ -41,9 +44,23 @@ const RESERVED = new Set<string>([
   "half", "half2", "nv_bfloat16", "float16", "bfloat16",
 ]);
 
+/** Reserved by the fixed rules above (not by probing the compilers): these names are never probed. */
+export function isReservedByRule(name: string): boolean {
+  return RESERVED.has(name) || name.startsWith("__") || /^_[A-Z]/.test(name) || name.startsWith("cs_") || name.startsWith("CUDASCRIPT");
+}
+
+// A compiler's list applies to every backend: the emulation's g++ must accept what NVRTC accepts.
+const PROBED_ANYWHERE = new Set([...PROBED_NAMES.nvrtc.names.anywhere, ...PROBED_NAMES.gxxEmulation.names.anywhere]);
+const PROBED_MODULE_SCOPE = new Set([...PROBED_NAMES.nvrtc.names.moduleScope, ...PROBED_NAMES.gxxEmulation.names.moduleScope]);
+
 /** Whether generated code must not use `name` for a variable or function of its own. */
 export function isReserved(name: string): boolean {
-  return RESERVED.has(name) || name.startsWith("__") || /^_[A-Z]/.test(name) || name.startsWith("cs_") || name.startsWith("CUDASCRIPT");
+  return isReservedByRule(name) || PROBED_ANYWHERE.has(name);
+}
+
+/** Whether `name` must not be a kernel, device function or module constant (declared at module scope). */
+export function isReservedAtModuleScope(name: string): boolean {
+  return isReserved(name) || PROBED_MODULE_SCOPE.has(name);
 }
 
 /** A valid C++ identifier close to `name` (JavaScript also allows `$` and non-ASCII letters). */
@@ -56,8 +73,15 @@ export function sanitize(name: string): string {
 /** Hands out unique identifiers within one scope (module scope or one function). */
 export class NameTable {
   private readonly used = new Set<string>();
+  private readonly reserved: (name: string) => boolean;
 
-  constructor(private readonly parent?: NameTable) {}
+  /** `moduleScope`: the names declare kernels, device functions or constants (see isReservedAtModuleScope). */
+  constructor(
+    private readonly parent?: NameTable,
+    options: { moduleScope?: boolean } = {},
+  ) {
+    this.reserved = options.moduleScope ? isReservedAtModuleScope : isReserved;
+  }
 
   has(name: string): boolean {
     return this.used.has(name) || (this.parent?.has(name) ?? false);
@@ -74,12 +98,13 @@ export class NameTable {
    * otherwise `<name>_<suffix>` (suffix: the variable id when given), then `_2`, `_3`, … until free.
    */
   fresh(name: string, suffix?: string | number): string {
+    const reserved = this.reserved;
     const base = sanitize(name);
-    if (!isReserved(base) && !this.has(base)) return this.claim(base);
-    const stem = isReserved(`${base}_x`) ? `v${base}` : base; // reserved by prefix: suffixes would not help
-    if (stem !== base && !isReserved(stem) && !this.has(stem)) return this.claim(stem);
+    if (!reserved(base) && !this.has(base)) return this.claim(base);
+    const stem = isReservedByRule(`${base}_x`) ? `v${base}` : base; // reserved by prefix: suffixes would not help
+    if (stem !== base && !reserved(stem) && !this.has(stem)) return this.claim(stem);
     let candidate = suffix !== undefined ? `${stem}_${suffix}` : `${stem}_2`;
-    for (let n = 2; isReserved(candidate) || this.has(candidate); n++) candidate = `${stem}_${suffix ?? ""}${suffix !== undefined ? "_" : ""}${n}`;
+    for (let n = 2; reserved(candidate) || this.has(candidate); n++) candidate = `${stem}_${suffix ?? ""}${suffix !== undefined ? "_" : ""}${n}`;
     return this.claim(candidate);
   }
 }
