@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifdef CUDASCRIPT_DOUBLE_WITH_CUDA_H
 #include <cuda.h>
@@ -995,6 +996,19 @@ static void free_module(struct CUmod_st *m) {
     free(m);
 }
 
+/* The pages a pinned buffer of `bytes` bytes occupies. */
+static size_t pinned_span(size_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+
+/* Freed page-locked memory is returned to the OS on a GPU: touching it through a view that outlived
+   it is a use-after-free that may crash or read another allocation. The double makes it crash every
+   time: the pages lose their contents and all access (PROT_NONE) and stay reserved, so no later
+   mapping can reuse the address and hide the bug. */
+static void poison_pinned(Pinned *pin) {
+    size_t span = pinned_span(pin->size);
+    madvise(pin->p, span, MADV_DONTNEED);
+    mprotect(pin->p, span, PROT_NONE);
+}
+
 /* Frees everything that belongs to `ctx` (or to any context when ctx is NULL); returns how many
    objects there were. */
 static int reclaim(CUcontext ctx) {
@@ -1012,7 +1026,7 @@ static int reclaim(CUcontext ctx) {
         }
     for (size_t i = S.pinned.n; i-- > 0;)
         if (!ctx || S.pinned.v[i].ctx == ctx) {
-            free(S.pinned.v[i].p);
+            poison_pinned(&S.pinned.v[i]);
             VEC_REMOVE(S.pinned, i);
             n++;
         }
@@ -1310,10 +1324,9 @@ EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int 
     f_uint(&E, "flags", Flags);
     REQUIRE_CTX();
     if (!pp || bytesize == 0 || (Flags & ~0x7u)) RETURN(R_INVALID_VALUE);
-    size_t rounded = (bytesize + 4095) / 4096 * 4096;
-    void *p = aligned_alloc(4096, rounded);
-    if (!p) RETURN(R_OUT_OF_MEMORY);
-    memset(p, 0, rounded);
+    /* Whole pages of their own (zero-filled), so that freeing can poison them (see poison_pinned). */
+    void *p = mmap(NULL, pinned_span(bytesize), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) RETURN(R_OUT_OF_MEMORY);
     Pinned pin = {p, bytesize, Flags, current_};
     VEC_PUSH(S.pinned, pin);
     *pp = p;
@@ -1342,7 +1355,7 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
                 }
             }
             f_int(&E, "pendingDma", pendingDma);
-            free(p);
+            poison_pinned(&S.pinned.v[i]);
             VEC_REMOVE(S.pinned, i);
             RETURN(R_SUCCESS);
         }

@@ -13,6 +13,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TestContext } from "node:test";
+import * as v8 from "node:v8";
+import * as vm from "node:vm";
 import { CudaContext, forgetCudaContexts } from "./device";
 import { loadCudaDriver, type CudaDriver, type DevicePointer } from "./driver";
 
@@ -244,12 +246,37 @@ function address(p: DevicePointer | { readonly pointer: DevicePointer }): Device
   return typeof p === "bigint" ? p : p.pointer;
 }
 
-/** Runs `body` with the double's device-0 context retained, releasing it afterwards if still usable. */
-export function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {
+/** Runs `body` (sync or async) with the double's device-0 context retained, releasing it afterwards if still usable. */
+export function withContext<T>(double: DriverDouble, body: (ctx: CudaContext) => T): T {
   const ctx = CudaContext.retain(double.driver);
-  try {
-    body(ctx);
-  } finally {
+  const release = (): void => {
     if (ctx.refcount > 0 && ctx.usable) ctx.release();
+  };
+  let result: T;
+  try {
+    result = body(ctx);
+  } catch (e) {
+    release();
+    throw e;
   }
+  // An async body keeps the context until it has finished.
+  if (result instanceof Promise) return result.finally(release) as T;
+  release();
+  return result;
+}
+
+/**
+ * Forces garbage collection in this process until `done()` holds (at most 50 rounds, letting
+ * FinalizationRegistry callbacks run in between); returns `done()`. For tests of finalizers, such
+ * as pinned memory freed when its last view is collected. V8's gc is exposed at run time here, so
+ * the test runner needs no --expose-gc.
+ */
+export async function collectGarbageUntil(done: () => boolean): Promise<boolean> {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  for (let round = 0; round < 50 && !done(); round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return done();
 }

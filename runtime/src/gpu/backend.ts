@@ -16,7 +16,6 @@
  * - Errors: driver errors become CudaScriptErrors CSR040–CSR046 (gpu/errors.ts) naming the kernel
  *   and the CUDA error, and saying whether the CUDA context is still usable.
  */
-import { createRequire } from "node:module";
 import type {
   CudaContext,
   CudaDeviceInfo,
@@ -157,7 +156,11 @@ export class GpuBackend implements Backend {
   private stats = { liveAllocations: 0, liveBytes: 0, freedExplicitly: 0, freedByFinalizer: 0, livePinned: 0, pinnedReclaimed: 0 };
 
   private readonly allocations = new FinalizationRegistry<AllocationRecord>((record) => this.reclaim(record));
-  private readonly pinnedViews = new FinalizationRegistry<{ pinned: PinnedBuffer; device: DeviceState }>((held) => this.reclaimPinned(held.pinned, held.device));
+  // Counts collected pinnedArray views for memoryStats(); the bindings free their memory.
+  private readonly pinnedViews = new FinalizationRegistry<null>(() => {
+    this.stats.livePinned--;
+    this.stats.pinnedReclaimed++;
+  });
   private readonly streamsRegistry = new FinalizationRegistry<CudaStream>((s) => this.quietly(() => s.destroy()));
   private readonly eventsRegistry = new FinalizationRegistry<CudaEvent>((e) => this.quietly(() => e.destroy()));
 
@@ -438,25 +441,14 @@ export class GpuBackend implements Backend {
       if (isUsageError(e) && e.code === "CSD007") return new ArrayBuffer(bytes);
       throw this.mapError(e, state, `allocating ${bytes} bytes of pinned host memory`);
     }
-    // A second ArrayBuffer over the same memory: the bindings' PinnedBuffer keeps its own view
-    // alive, so only this one can tell when the user's views are all gone.
-    const view = koffiView(pinned.pointer, bytes);
-    this.pinnedViews.register(view, { pinned, device: state });
+    // The view is the user's only handle on the memory: the bindings free it (after synchronizing)
+    // when the last view has been garbage-collected — even after dispose(), which keeps the
+    // context retained until then, so no reachable view ever points at freed memory.
+    const view = pinned.buffer;
+    pinned.freeWhenUnreachable();
+    this.pinnedViews.register(view, null);
     this.stats.livePinned++;
     return view;
-  }
-
-  private reclaimPinned(pinned: PinnedBuffer, state: DeviceState): void {
-    this.stats.livePinned--;
-    this.stats.pinnedReclaimed++;
-    const ctx = state.context;
-    if (this.disposed || !ctx || pinned.freed || state.lost || !ctx.usable) return;
-    this.quietly(() => {
-      // Pending DMA into or out of this memory must end before it is returned to the OS.
-      ctx.synchronize();
-      ctx.makeCurrent();
-      pinned.free();
-    });
   }
 
   // ───────────────────────── modules and launches ─────────────────────────
@@ -799,14 +791,4 @@ function deviceAt(b: GpuBuffer, offset: number): DeviceRange {
 
 function elementBytes(dtype: string): number {
   return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" ? 2 : 1;
-}
-
-let koffiViewFn: ((pointer: bigint, bytes: number) => ArrayBuffer) | undefined;
-/** koffi.view from the koffi the native bindings use. */
-function koffiView(pointer: bigint, bytes: number): ArrayBuffer {
-  if (!koffiViewFn) {
-    const req = createRequire(require.resolve("@cudascript/native-bindings"));
-    koffiViewFn = (req("koffi") as { view(p: bigint, n: number): ArrayBuffer }).view;
-  }
-  return koffiViewFn(pointer, bytes);
 }
