@@ -404,6 +404,25 @@ export class CudaContext implements PinnedOwner {
     this.inFlight = [];
   }
 
+  /**
+   * cuCtxSetLimit (CU_LIMIT.*, bytes). The printf FIFO size (CU_LIMIT.PRINTF_FIFO_SIZE, 1 MiB by
+   * default) can only be set before the first launch of a kernel that uses printf: later the
+   * driver returns CUDA_ERROR_INVALID_VALUE.
+   */
+  setLimit(limit: number, bytes: number): void {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaUsageError("CSD006", `a context limit must be a non-negative integer number of bytes, not ${bytes}`);
+    this.makeCurrent();
+    this.call("cuCtxSetLimit", this.driver.api.cuCtxSetLimit(limit, bytes));
+  }
+
+  /** cuCtxGetLimit (CU_LIMIT.*): the limit's current value in bytes. */
+  getLimit(limit: number): number {
+    this.makeCurrent();
+    const out: Out<number> = [0];
+    this.call("cuCtxGetLimit", this.driver.api.cuCtxGetLimit(out, limit));
+    return Number(out[0]);
+  }
+
   /** Pageable host buffers held for async copies that may not have run yet. */
   get hostBuffersInFlight(): number {
     return this.inFlight.length;

@@ -67,6 +67,14 @@ export interface DriverDouble {
   setFunctionAttribute(kernel: string, attribute: number, value: number): void;
   setLaunchMillis(ms: number): void;
   callCount(functionName: string): number;
+  /**
+   * Every launch of `kernel` prints `text` with device printf: buffered in the context's printf
+   * FIFO (one record per line, records beyond CU_LIMIT_PRINTF_FIFO_SIZE dropped) and written to
+   * the process's stdout only at a synchronization point or when the context is destroyed.
+   */
+  printfOnLaunch(kernel: string, text: string): void;
+  /** Printf bytes device `device`'s context dropped because its FIFO was full. */
+  printfDropped(device?: number): number;
   live(): DoubleLiveObjects;
   primaryContextRefcount(device: number): number;
   stickyError(): number;
@@ -163,6 +171,8 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     setTotalMem: lib.func("void cudaDouble_setTotalMem(int device, unsigned long long bytes)"),
     setFunctionAttribute: lib.func("void cudaDouble_setFunctionAttribute(const char *kernel, int attribute, int value)"),
     setLaunchMillis: lib.func("void cudaDouble_setLaunchMillis(double ms)"),
+    printfOnLaunch: lib.func("void cudaDouble_printfOnLaunch(const char *kernel, const char *text)"),
+    printfDropped: lib.func("unsigned long long cudaDouble_printfDropped(int device)"),
     callCount: lib.func("long cudaDouble_callCount(const char *fn)"),
     liveAllocations: lib.func("int cudaDouble_liveAllocations(void)"),
     liveAllocationBytes: lib.func("unsigned long long cudaDouble_liveAllocationBytes(void)"),
@@ -213,6 +223,8 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     setFunctionAttribute: (kernel, attribute, value) => fn.setFunctionAttribute(kernel, attribute, value),
     setLaunchMillis: (ms) => fn.setLaunchMillis(ms),
     callCount: (name) => Number(fn.callCount(name)),
+    printfOnLaunch: (kernel, text) => fn.printfOnLaunch(kernel, text),
+    printfDropped: (device = 0) => Number(fn.printfDropped(device)),
     live: () => ({
       allocations: fn.liveAllocations() as number,
       allocationBytes: Number(fn.liveAllocationBytes()),

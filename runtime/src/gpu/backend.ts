@@ -42,6 +42,7 @@ import {
   type CudaFailure,
 } from "./errors";
 import { loadArtifact, type LoadedArtifact } from "./modules";
+import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -60,6 +61,11 @@ export interface GpuBackendOptions {
   readonly nvrtcPath?: string;
   /** The compile cache (default: on, in the default folder). */
   readonly cache?: boolean | { dir: string };
+  /**
+   * Bytes of each context's device printf FIFO (kernel console.log output between two
+   * synchronizations; default CUDASCRIPT_PRINTF_BUFFER, else CUDA's 1 MiB). Output beyond it is lost.
+   */
+  readonly printfBufferSize?: number;
 }
 
 /** One allocation; shared by its GpuBuffer and the FinalizationRegistry, so it is freed once. */
@@ -143,6 +149,7 @@ export interface GpuMemoryStats {
 }
 
 let nextHandle = 1;
+const DEFAULT_PRINTF_FIFO = 1 << 20;
 
 export class GpuBackend implements Backend {
   readonly kind = "gpu" as const;
@@ -152,6 +159,8 @@ export class GpuBackend implements Backend {
   private current: DeviceState;
   private disposed = false;
   private readonly options: GpuBackendOptions;
+  private printfBytes: number | undefined;
+  private readonly exitFlush: WeakRef<FlushesAtExit>;
   private readonly modules = new WeakMap<KernelArtifact, GpuModule>();
   private stats = { liveAllocations: 0, liveBytes: 0, freedExplicitly: 0, freedByFinalizer: 0, livePinned: 0, pinnedReclaimed: 0 };
 
@@ -202,6 +211,63 @@ export class GpuBackend implements Backend {
     const state = this.states[first];
     if (!state) throw new CudaScriptError("CSR014", `device ${first} does not exist: ${this.devicesText()}`);
     this.current = state;
+    this.printfBytes = requestedPrintfBufferSize(options.printfBufferSize);
+    this.exitFlush = flushAtExit(this);
+  }
+
+  // ───────────────────────── device printf ─────────────────────────
+
+  /**
+   * Sets the device printf FIFO of every context, now and to come. CUDA fixes a context's size at
+   * the first launch of a kernel that prints: changing it afterwards is CSR049.
+   */
+  setPrintfBufferSize(bytes: number): void {
+    const size = checkedPrintfBufferSize(bytes, `printfBufferSize: ${String(bytes)}`);
+    for (const state of this.states) if (state.context) this.applyPrintfBufferSize(state, state.context, size);
+    this.printfBytes = size;
+  }
+
+  /** The current device's printf FIFO size in bytes (the driver's value once its context exists). */
+  get printfBufferSize(): number {
+    const ctx = this.current.context;
+    if (!ctx || !ctx.usable) return this.printfBytes ?? DEFAULT_PRINTF_FIFO;
+    try {
+      return ctx.getLimit(bindings().CU_LIMIT.PRINTF_FIFO_SIZE);
+    } catch (e) {
+      throw this.mapError(e, this.current, "reading the printf buffer size");
+    }
+  }
+
+  private applyPrintfBufferSize(state: DeviceState, ctx: CudaContext, bytes: number): void {
+    try {
+      ctx.setLimit(bindings().CU_LIMIT.PRINTF_FIFO_SIZE, bytes);
+    } catch (e) {
+      if (isDriverError(e) && e.code === "CUDA_ERROR_INVALID_VALUE") throw printfBufferTooLate(state.label, bytes);
+      throw this.mapError(e, state, `setting the printf buffer to ${bytes} bytes`);
+    }
+  }
+
+  /**
+   * @internal Run by the process's 'exit' listener: synchronizes every usable context so kernel
+   * console.log output still in a printf FIFO is printed. A kernel fault found here is reported on
+   * stderr (an exit listener cannot throw to anyone) and makes the exit code 1.
+   */
+  flushAtExit(): void {
+    this.flushContexts("flushing kernel console.log output at exit");
+  }
+
+  private flushContexts(doing: string): void {
+    for (const state of this.states) {
+      const ctx = state.context;
+      if (!ctx || state.lost || !ctx.usable) continue;
+      try {
+        ctx.synchronize();
+      } catch (e) {
+        const error = this.mapError(e, state, doing);
+        process.stderr.write(`cudascript: ${error instanceof Error ? error.message : String(error)}\n`);
+        if (!process.exitCode) process.exitCode = 1;
+      }
+    }
   }
 
   // ───────────────────────── devices ─────────────────────────
@@ -258,6 +324,7 @@ export class GpuBackend implements Backend {
       } catch (e) {
         throw this.mapError(e, state, "creating the CUDA context");
       }
+      if (this.printfBytes !== undefined) this.applyPrintfBufferSize(state, state.context, this.printfBytes);
     }
     return state.context;
   }
@@ -699,6 +766,10 @@ export class GpuBackend implements Backend {
 
   dispose(): void {
     if (this.disposed) return;
+    // Kernel output still in a printf FIFO is printed now: a context kept alive for pinned views
+    // (CudaContext.release) would not print it on release.
+    this.flushContexts("flushing kernel console.log output while disposing the GPU backend");
+    noFlushAtExit(this.exitFlush);
     this.disposed = true;
     for (const state of this.states) {
       const ctx = state.context;
