@@ -3,6 +3,6 @@ export * from "./dtypes";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";
 export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
-export { configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice } from "./host/device";
+export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice, type GpuOptions } from "./host/device";
 export type { SimulatorOptions } from "./simulator/backend";
 export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";

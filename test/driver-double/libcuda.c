@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifdef CUDASCRIPT_DOUBLE_WITH_CUDA_H
 #include <cuda.h>
@@ -42,6 +44,7 @@ typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef int CUdevice_attribute;
+typedef int CUlimit;
 typedef int CUfunction_attribute;
 typedef int CUjit_option;
 typedef struct CUctx_st *CUcontext;
@@ -70,6 +73,7 @@ enum {
     R_NOT_FOUND = 500,
     R_NOT_READY = 600,
     R_NOT_SUPPORTED = 801,
+    R_UNSUPPORTED_LIMIT = 215,
 };
 #ifdef CUDASCRIPT_DOUBLE_WITH_CUDA_H
 _Static_assert((int)R_INVALID_VALUE == (int)CUDA_ERROR_INVALID_VALUE, "CUresult");
@@ -85,6 +89,7 @@ _Static_assert((int)R_INVALID_HANDLE == (int)CUDA_ERROR_INVALID_HANDLE, "CUresul
 _Static_assert((int)R_NOT_FOUND == (int)CUDA_ERROR_NOT_FOUND, "CUresult");
 _Static_assert((int)R_NOT_READY == (int)CUDA_ERROR_NOT_READY, "CUresult");
 _Static_assert((int)R_NOT_SUPPORTED == (int)CUDA_ERROR_NOT_SUPPORTED, "CUresult");
+_Static_assert((int)R_UNSUPPORTED_LIMIT == (int)CUDA_ERROR_UNSUPPORTED_LIMIT, "CUresult");
 #endif
 
 /* Attribute and option numbers (cuda.h enums). */
@@ -195,10 +200,23 @@ static void text_free(Text *t) {
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                       */
 
+/* CUlimit values the double implements (cuda.h): stack, printf FIFO, malloc heap. */
+#define LIMIT_STACK_SIZE 0
+#define LIMIT_PRINTF_FIFO_SIZE 1
+#define LIMIT_MALLOC_HEAP_SIZE 2
+#define DEFAULT_PRINTF_FIFO (1u << 20) /* 1 MiB, as on a GPU */
+
 struct CUctx_st {
     uint32_t magic;
     int device;
     int refcount;
+    size_t limits[3];   /* by LIMIT_*; reset when the primary context is destroyed */
+    int printfLaunched; /* a kernel that calls vprintf was launched: the FIFO size is fixed */
+    /* Device printf output not yet shown: written to stdout at the next synchronization. What
+       does not fit in the FIFO is dropped (a GPU gives no signal either). */
+    char *fifo;
+    size_t fifoLen;
+    unsigned long long printfDropped;
 };
 
 typedef struct {
@@ -274,6 +292,7 @@ typedef struct {
     size_t bytes;
     CUevent event;
     int fault;               /* OP_LAUNCH: CUresult the "kernel" fails with, 0 = none */
+    char *printfText;        /* OP_LAUNCH: the device printf output scripted for this launch */
 } Op;
 
 typedef struct {
@@ -287,6 +306,11 @@ typedef struct {
     int attr;
     int value;
 } FuncOverride;
+
+typedef struct {
+    char *name; /* kernel */
+    char *text; /* what each of its launches prints */
+} PrintfScript;
 
 #define VEC(T) struct { T *v; size_t n, cap; }
 #define VEC_PUSH(vec, item)                                                      \
@@ -328,6 +352,7 @@ static struct {
     VEC(Op) pending;
     VEC(Scripted) failNext;
     VEC(Scripted) failKernel;
+    VEC(PrintfScript) printfScripts;
     VEC(FuncOverride) funcOverrides;
     VEC(CallCount) calls;
     int jitFailResult;
@@ -465,8 +490,12 @@ static int parse_result(const char *s) {
 /* ------------------------------------------------------------------------------------------ */
 /* Configuration                                                                               */
 
+static void context_defaults(struct CUctx_st *c);
+
 static void default_device(Device *d, int ordinal) {
+    free(d->ctx.fifo);
     memset(d, 0, sizeof *d);
+    context_defaults(&d->ctx);
     if (ordinal) snprintf(d->name, sizeof d->name, "CudaScript Test Double #%d", ordinal);
     else snprintf(d->name, sizeof d->name, "CudaScript Test Double");
     int *a = d->attrs;
@@ -719,6 +748,57 @@ static int function_valid(CUfunction f) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Device printf                                                                               */
+
+static void context_defaults(struct CUctx_st *c) {
+    c->limits[LIMIT_STACK_SIZE] = 1024;
+    c->limits[LIMIT_PRINTF_FIFO_SIZE] = DEFAULT_PRINTF_FIFO;
+    c->limits[LIMIT_MALLOC_HEAP_SIZE] = 8u << 20;
+    c->printfLaunched = 0;
+    free(c->fifo);
+    c->fifo = NULL;
+    c->fifoLen = 0;
+    c->printfDropped = 0;
+}
+
+/* A launch's printf output enters the FIFO one line (one printf record) at a time; records that no
+   longer fit are dropped, as a full FIFO loses output on a GPU. */
+static void fifo_append(struct CUctx_st *c, const char *text) {
+    size_t size = c->limits[LIMIT_PRINTF_FIFO_SIZE];
+    if (!c->fifo) c->fifo = malloc(size ? size : 1);
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) + 1 : strlen(text);
+        if (c->fifoLen + n <= size) {
+            memcpy(c->fifo + c->fifoLen, text, n);
+            c->fifoLen += n;
+        } else {
+            c->printfDropped += n;
+        }
+        text += n;
+    }
+}
+
+/* At a synchronization point the host side of printf writes out what the FIFO holds. */
+static void fifo_flush(Entry *e) {
+    size_t printed = 0;
+    for (int d = 0; d < S.deviceCount; d++) {
+        struct CUctx_st *c = &S.devices[d].ctx;
+        if (!c->fifoLen) continue;
+        fflush(stdout);
+        size_t off = 0;
+        while (off < c->fifoLen) {
+            ssize_t w = write(1, c->fifo + off, c->fifoLen - off);
+            if (w <= 0) break;
+            off += (size_t)w;
+        }
+        printed += c->fifoLen;
+        c->fifoLen = 0;
+    }
+    if (printed && e) f_uint(e, "printfBytes", printed);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Deferred work                                                                               */
 
 static void execute(Op *op) {
@@ -736,6 +816,9 @@ static void execute(Op *op) {
     case OP_LAUNCH:
         S.clockMs += S.launchMs;
         if (op->fault && !S.sticky) S.sticky = op->fault;
+        if (op->printfText && !op->fault) fifo_append(op->ctx, op->printfText);
+        free(op->printfText);
+        op->printfText = NULL;
         break;
     case OP_EVENT:
         /* Only the event's latest record counts (an event may be re-recorded before it completes). */
@@ -995,6 +1078,19 @@ static void free_module(struct CUmod_st *m) {
     free(m);
 }
 
+/* The pages a pinned buffer of `bytes` bytes occupies. */
+static size_t pinned_span(size_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+
+/* Freed page-locked memory is returned to the OS on a GPU: touching it through a view that outlived
+   it is a use-after-free that may crash or read another allocation. The double makes it crash every
+   time: the pages lose their contents and all access (PROT_NONE) and stay reserved, so no later
+   mapping can reuse the address and hide the bug. */
+static void poison_pinned(Pinned *pin) {
+    size_t span = pinned_span(pin->size);
+    madvise(pin->p, span, MADV_DONTNEED);
+    mprotect(pin->p, span, PROT_NONE);
+}
+
 /* Frees everything that belongs to `ctx` (or to any context when ctx is NULL); returns how many
    objects there were. */
 static int reclaim(CUcontext ctx) {
@@ -1012,7 +1108,7 @@ static int reclaim(CUcontext ctx) {
         }
     for (size_t i = S.pinned.n; i-- > 0;)
         if (!ctx || S.pinned.v[i].ctx == ctx) {
-            free(S.pinned.v[i].p);
+            poison_pinned(&S.pinned.v[i]);
             VEC_REMOVE(S.pinned, i);
             n++;
         }
@@ -1137,6 +1233,8 @@ static int primary_release(Entry *e, CUdevice dev) {
     if (c->refcount == 0) {
         /* The primary context is destroyed: everything still in it goes, and a sticky error with it. */
         int reclaimed = reclaim(c);
+        fifo_flush(e); /* destroying a context flushes its printf output */
+        context_defaults(c);
         f_bool(e, "destroyed", 1);
         f_int(e, "reclaimed", reclaimed);
         S.sticky = 0;
@@ -1175,7 +1273,38 @@ EXPORT CUresult CUDAAPI cuCtxSynchronize(void) {
     BEGIN("cuCtxSynchronize");
     REQUIRE_CTX();
     flush_all();
+    fifo_flush(&E);
     if (S.sticky) RETURN(S.sticky);
+    RETURN(R_SUCCESS);
+}
+
+/* cuda.h: CU_LIMIT_PRINTF_FIFO_SIZE (and the malloc heap) "must be performed before launching any
+   kernel that uses the printf() device system call, otherwise CUDA_ERROR_INVALID_VALUE". */
+EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
+    BEGIN("cuCtxSetLimit");
+    f_int(&E, "limit", (int)limit);
+    f_uint(&E, "value", value);
+    REQUIRE_CTX();
+    if ((int)limit < 0 || (int)limit > LIMIT_MALLOC_HEAP_SIZE) RETURN(R_UNSUPPORTED_LIMIT);
+    if (((int)limit == LIMIT_PRINTF_FIFO_SIZE || (int)limit == LIMIT_MALLOC_HEAP_SIZE) && current_->printfLaunched)
+        RETURN(R_INVALID_VALUE);
+    if ((int)limit == LIMIT_PRINTF_FIFO_SIZE && current_->fifoLen > value) RETURN(R_INVALID_VALUE);
+    current_->limits[(int)limit] = value;
+    if ((int)limit == LIMIT_PRINTF_FIFO_SIZE) {
+        free(current_->fifo);
+        current_->fifo = NULL;
+    }
+    RETURN(R_SUCCESS);
+}
+
+EXPORT CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
+    BEGIN("cuCtxGetLimit");
+    f_int(&E, "limit", (int)limit);
+    REQUIRE_CTX();
+    if (!pvalue) RETURN(R_INVALID_VALUE);
+    if ((int)limit < 0 || (int)limit > LIMIT_MALLOC_HEAP_SIZE) RETURN(R_UNSUPPORTED_LIMIT);
+    *pvalue = current_->limits[(int)limit];
+    f_uint(&E, "value", *pvalue);
     RETURN(R_SUCCESS);
 }
 
@@ -1267,7 +1396,7 @@ EXPORT CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *
     /* Pinned or pageable, the source is read when the copy runs: for pageable memory CUDA only says
        the copy "might be synchronous", so a caller must keep the buffer alive and unchanged until
        the stream is synchronized. */
-    Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0};
+    Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0, NULL};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1285,7 +1414,7 @@ EXPORT CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevic
     if (!find_alloc(srcDevice, ByteCount) || !dstHost) RETURN(R_INVALID_VALUE);
     /* Into pageable memory too, the data arrives only when the copy runs (CUDA: "might be
        synchronous", so no caller may count on it having completed on return). */
-    Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0};
+    Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0, NULL};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1310,10 +1439,9 @@ EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int 
     f_uint(&E, "flags", Flags);
     REQUIRE_CTX();
     if (!pp || bytesize == 0 || (Flags & ~0x7u)) RETURN(R_INVALID_VALUE);
-    size_t rounded = (bytesize + 4095) / 4096 * 4096;
-    void *p = aligned_alloc(4096, rounded);
-    if (!p) RETURN(R_OUT_OF_MEMORY);
-    memset(p, 0, rounded);
+    /* Whole pages of their own (zero-filled), so that freeing can poison them (see poison_pinned). */
+    void *p = mmap(NULL, pinned_span(bytesize), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) RETURN(R_OUT_OF_MEMORY);
     Pinned pin = {p, bytesize, Flags, current_};
     VEC_PUSH(S.pinned, pin);
     *pp = p;
@@ -1342,7 +1470,7 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
                 }
             }
             f_int(&E, "pendingDma", pendingDma);
-            free(p);
+            poison_pinned(&S.pinned.v[i]);
             VEC_REMOVE(S.pinned, i);
             RETURN(R_SUCCESS);
         }
@@ -1536,7 +1664,10 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
     int atNextCall = 0;
     int fault = take_kernel_fault(f->name, &atNextCall);
     if (fault) f_int(&E, "fault", fault);
-    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault};
+    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault, NULL};
+    if (f->module->ptx && strstr(f->module->ptx, "vprintf")) current_->printfLaunched = 1;
+    for (size_t i = 0; i < S.printfScripts.n; i++)
+        if (strcmp(S.printfScripts.v[i].name, f->name) == 0) op.printfText = strdup(S.printfScripts.v[i].text);
     enqueue(op);
     /* A real GPU starts the kernel at once: it may fault before the host's next call, which then
        returns the sticky error whatever it is (a launch, a module load, an allocation...). */
@@ -1566,6 +1697,7 @@ EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
     if (!stream_valid(hStream)) RETURN(R_INVALID_HANDLE);
     if (hStream) flush_stream(hStream);
     else flush_all(); /* the legacy NULL stream waits for all blocking streams */
+    fifo_flush(&E);
     if (S.sticky) RETURN(S.sticky);
     RETURN(R_SUCCESS);
 }
@@ -1631,7 +1763,7 @@ EXPORT CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
     hEvent->recorded = 1;
     hEvent->complete = 0;
     hEvent->recordSeq = E.seq;
-    Op op = {OP_EVENT, E.seq, hStream, current_, 0, NULL, NULL, 0, hEvent, 0};
+    Op op = {OP_EVENT, E.seq, hStream, current_, 0, NULL, NULL, 0, hEvent, 0, NULL};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1642,6 +1774,7 @@ EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
     REQUIRE_CTX();
     if (!event_valid(hEvent)) RETURN(R_INVALID_HANDLE);
     if (hEvent->recorded && !hEvent->complete) flush_until(hEvent->recordSeq);
+    fifo_flush(&E);
     if (S.sticky) RETURN(S.sticky);
     RETURN(R_SUCCESS);
 }
@@ -1803,7 +1936,11 @@ EXPORT int cudaDouble_reset(void) {
     for (size_t i = 0; i < S.failKernel.n; i++) free(S.failKernel.v[i].name);
     for (size_t i = 0; i < S.funcOverrides.n; i++) free(S.funcOverrides.v[i].name);
     for (size_t i = 0; i < S.calls.n; i++) free(S.calls.v[i].name);
-    S.failNext.n = S.failKernel.n = S.funcOverrides.n = S.calls.n = 0;
+    for (size_t i = 0; i < S.printfScripts.n; i++) {
+        free(S.printfScripts.v[i].name);
+        free(S.printfScripts.v[i].text);
+    }
+    S.failNext.n = S.failKernel.n = S.funcOverrides.n = S.calls.n = S.printfScripts.n = 0;
     free(S.jitFailLog);
     S.jitFailLog = NULL;
     text_free(&S.log);
@@ -1866,6 +2003,23 @@ EXPORT void cudaDouble_failNextJit(int result, const char *errorLog) {
     free(S.jitFailLog);
     S.jitFailLog = errorLog ? strdup(errorLog) : NULL;
     unlock();
+}
+/** Every launch of `kernel` "prints" `text` with device printf: it enters the context's printf FIFO
+    when the launch executes (at a synchronization point), one line per record, dropping what does
+    not fit (CU_LIMIT_PRINTF_FIFO_SIZE, 1 MiB by default), and reaches stdout at that
+    synchronization — never without one, as on a GPU. */
+EXPORT void cudaDouble_printfOnLaunch(const char *kernel, const char *text) {
+    lock();
+    PrintfScript p = {strdup(kernel), strdup(text)};
+    VEC_PUSH(S.printfScripts, p);
+    unlock();
+}
+/** Printf bytes dropped because the FIFO of device `ordinal`'s context was full. */
+EXPORT unsigned long long cudaDouble_printfDropped(int ordinal) {
+    lock();
+    unsigned long long n = ordinal >= 0 && ordinal < MAX_DEVICES ? S.devices[ordinal].ctx.printfDropped : 0;
+    unlock();
+    return n;
 }
 /** The next launch of `kernel` "faults" with `result` (e.g. 700 = ILLEGAL_ADDRESS) when it executes,
     i.e. at the next synchronization point; the error is sticky until the primary context is

@@ -110,6 +110,8 @@ export function childEnv(doublePath: string | undefined, extra: Record<string, s
 
 export interface ChildResult {
   readonly code: number | null;
+  /** The signal that killed the child (e.g. "SIGSEGV"), if one did. */
+  readonly signal: NodeJS.Signals | null;
   readonly out: string;
   readonly err: string;
   readonly all: string;
@@ -117,7 +119,7 @@ export interface ChildResult {
 
 export function runNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): ChildResult {
   const r: SpawnSyncReturns<string> = spawnSync(process.execPath, args, { cwd: REPO, encoding: "utf8", env, timeout: timeoutMs });
-  return { code: r.status, out: r.stdout, err: r.stderr, all: `${r.stdout}\n${r.stderr}` };
+  return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr, all: `${r.stdout}\n${r.stderr}` };
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): ChildResult {

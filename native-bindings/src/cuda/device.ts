@@ -11,6 +11,9 @@ import { koffi } from "../koffi";
 import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
+import { PinnedBuffer, zeroPinnedMemory, type PinnedOwner } from "./pinned";
+
+export { PinnedBuffer } from "./pinned";
 import { parsePtx, type PtxParam } from "./ptx";
 import { CUDA_ERROR_NOT_READY, CUDA_SUCCESS, isStickyCuResult } from "./results";
 
@@ -243,6 +246,9 @@ export interface LoadModuleOptions {
 }
 
 const registry = new Map<CudaDriver, Map<number, CudaContext>>();
+// Released contexts whose primary context is still retained because views can reach their pinned
+// memory (CudaContext.release): they stay known so that forgetCudaContexts can abandon them too.
+const heldForViews = new Map<CudaDriver, Set<CudaContext>>();
 
 /**
  * Forgets every CudaContext of `driver` without any driver call, so the next retain() starts
@@ -250,7 +256,9 @@ const registry = new Map<CudaDriver, Map<number, CudaContext>>();
  */
 export function forgetCudaContexts(driver: CudaDriver): void {
   for (const context of registry.get(driver)?.values() ?? []) context.abandon();
+  for (const context of heldForViews.get(driver) ?? []) context.abandon();
   registry.delete(driver);
+  heldForViews.delete(driver);
 }
 
 /**
@@ -258,12 +266,18 @@ export function forgetCudaContexts(driver: CudaDriver): void {
  * for the same device while it is retained (refcounted); the last `release()` frees whatever is
  * still allocated through it and releases the driver's primary context.
  */
-export class CudaContext {
+export class CudaContext implements PinnedOwner {
   private refs = 1;
   private released = false;
+  private abandoned = false;
+  // True while release() frees what is left; the primary context is released at its end, or, when
+  // pinned memory is still reachable through views, after the last of it has been freed.
+  private releasing = false;
   // Tracked by handle, not by address: the driver reuses the addresses of freed memory, so only
   // the handle can tell a stale pointer from a live allocation at the same address.
   private readonly allocations = new Set<DeviceAllocation>();
+  // Pinned buffers whose memory has not gone back to the driver (including freed ones whose views
+  // are still alive: see pinned.ts).
   private readonly pinned = new Set<PinnedBuffer>();
   private readonly modules = new Map<string, CudaModule>();
   private readonly streams = new Set<CudaStream>();
@@ -315,7 +329,12 @@ export class CudaContext {
     return this.sticky;
   }
 
-  /** Drops one reference; the last one frees everything still allocated here and releases the context. */
+  /**
+   * Drops one reference; the last one frees everything still allocated here and releases the
+   * context. Pinned memory that views can still reach is the exception: it is freed when the last
+   * of them has been garbage-collected, and the primary context stays retained until then (the
+   * driver frees a context's page-locked memory with it).
+   */
   release(): void {
     if (this.released) throw new CudaUsageError("CSD005", `the CUDA context of device ${this.device.ordinal} was already released`);
     if (--this.refs > 0) return;
@@ -330,21 +349,39 @@ export class CudaContext {
     for (const event of this.events) event.destroyQuietly();
     for (const stream of this.streams) stream.destroyQuietly();
     for (const module of this.modules.values()) module.unloadQuietly();
-    for (const buffer of this.pinned) buffer.freeQuietly();
+    this.releasing = true;
+    for (const buffer of [...this.pinned]) buffer.freeQuietly();
+    this.releasing = false;
     for (const allocation of this.allocations) {
       allocation.markFreed();
       api.cuMemFree_v2(allocation.pointer);
     }
     this.allocations.clear();
+    if (this.pinned.size > 0) {
+      // Held for the views; freePinnedMemory releases the primary context after the last free.
+      const held = heldForViews.get(this.driver) ?? new Set<CudaContext>();
+      heldForViews.set(this.driver, held);
+      held.add(this);
+      return;
+    }
+    this.releasePrimary(true);
+  }
+
+  private releasePrimary(reportErrors: boolean): void {
+    const api = this.driver.api;
     api.cuCtxSetCurrent(null);
     this.driver.currentContext = null;
-    check(this.driver, "cuDevicePrimaryCtxRelease", api.cuDevicePrimaryCtxRelease(this.device.ordinal));
+    const result = api.cuDevicePrimaryCtxRelease(this.device.ordinal);
+    if (reportErrors) check(this.driver, "cuDevicePrimaryCtxRelease", result);
   }
 
   /** @internal See forgetCudaContexts. */
   abandon(): void {
     this.released = true;
+    this.abandoned = true;
     this.refs = 0;
+    for (const buffer of this.pinned) buffer.forget();
+    this.pinned.clear();
   }
 
   /** Makes this context current on the calling thread (done automatically by every method). */
@@ -365,6 +402,25 @@ export class CudaContext {
     this.call("cuCtxSynchronize", this.driver.api.cuCtxSynchronize());
     this.kernelsSinceSync = [];
     this.inFlight = [];
+  }
+
+  /**
+   * cuCtxSetLimit (CU_LIMIT.*, bytes). The printf FIFO size (CU_LIMIT.PRINTF_FIFO_SIZE, 1 MiB by
+   * default) can only be set before the first launch of a kernel that uses printf: later the
+   * driver returns CUDA_ERROR_INVALID_VALUE.
+   */
+  setLimit(limit: number, bytes: number): void {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaUsageError("CSD006", `a context limit must be a non-negative integer number of bytes, not ${bytes}`);
+    this.makeCurrent();
+    this.call("cuCtxSetLimit", this.driver.api.cuCtxSetLimit(limit, bytes));
+  }
+
+  /** cuCtxGetLimit (CU_LIMIT.*): the limit's current value in bytes. */
+  getLimit(limit: number): number {
+    this.makeCurrent();
+    const out: Out<number> = [0];
+    this.call("cuCtxGetLimit", this.driver.api.cuCtxGetLimit(out, limit));
+    return Number(out[0]);
   }
 
   /** Pageable host buffers held for async copies that may not have run yet. */
@@ -499,7 +555,8 @@ export class CudaContext {
   /**
    * Page-locked host memory (cuMemHostAlloc) of `bytes` bytes, zero-filled, viewed as an
    * ArrayBuffer without copying. Free it with `buffer.free()` (or it is freed at the context's
-   * last release); after that every view of it is dangling and must not be touched.
+   * last release); while a view of `buffer` may still be reachable the memory stays allocated and
+   * is freed when the last view has been garbage-collected (pinned.ts).
    * `flags` default to CU_MEMHOSTALLOC_PORTABLE: without it the memory is page-locked only for
    * this context, and pageable (slow, synchronous copies) to every other GPU's context.
    */
@@ -509,9 +566,8 @@ export class CudaContext {
     const out = new BigUint64Array(1);
     this.call("cuMemHostAlloc", this.driver.api.cuMemHostAlloc(out, bytes, flags));
     const pointer = out[0] ?? 0n;
-    let view: ArrayBuffer;
     try {
-      view = koffi.view(pointer, bytes);
+      zeroPinnedMemory(pointer, bytes);
     } catch (e) {
       this.driver.api.cuMemFreeHost(pointer);
       throw new CudaUsageError(
@@ -519,26 +575,45 @@ export class CudaContext {
         `pinned memory cannot be exposed as an ArrayBuffer in this JavaScript runtime (${e instanceof Error ? e.message : String(e)}); use ordinary memory`,
       );
     }
-    new Uint8Array(view).fill(0);
-    const buffer = new PinnedBuffer(this, pointer, bytes, view, flags);
+    const buffer = new PinnedBuffer(this, pointer, bytes, flags);
     this.pinned.add(buffer);
     return buffer;
   }
 
-  /** @internal */
-  freePinned(buffer: PinnedBuffer, quiet: boolean): void {
+  /**
+   * @internal Returns a pinned buffer's memory to the driver (PinnedBuffer decides when: once no
+   * view of it is left). `quiet` (finalizers, release) ignores errors.
+   */
+  freePinnedMemory(buffer: PinnedBuffer, quiet: boolean): void {
     this.pinned.delete(buffer);
+    if (this.abandoned) return; // the double was reset under us: the memory went with it
+    const api = this.driver.api;
     // cuMemFreeHost does not wait for copies still queued to or from the memory (their DMA would
     // hit freed memory): wait for all work first. A sticky error here means the context (and
-    // its queued work) is gone anyway; the free below still returns the memory.
+    // its queued work) is gone anyway; the free below still returns the memory. The quiet path
+    // calls the driver directly: a sticky error it meets is reported again (with the kernels to
+    // blame) by the program's own next call.
     if (quiet) {
-      this.driver.api.cuCtxSynchronize();
+      if (this.driver.currentContext !== this.handle) {
+        this.driver.currentContext = api.cuCtxSetCurrent(this.handle) === CUDA_SUCCESS ? this.handle : null;
+      }
+      api.cuCtxSynchronize();
     } else {
       this.makeCurrent();
       if (this.usable) this.synchronize();
     }
-    const result = this.driver.api.cuMemFreeHost(buffer.pointer);
+    const result = api.cuMemFreeHost(buffer.pointer);
     if (!quiet) this.call("cuMemFreeHost", result);
+    // The last pinned memory of a released context: the primary context was held for it.
+    if (this.released && !this.releasing && this.pinned.size === 0) {
+      heldForViews.get(this.driver)?.delete(this);
+      this.releasePrimary(false);
+    }
+  }
+
+  /** Pinned buffers whose memory is still allocated, freed or not (views may still reach it). */
+  get pinnedMemoryInUse(): number {
+    return this.pinned.size;
   }
 
   // -- modules and functions -------------------------------------------------------------------
@@ -847,48 +922,6 @@ function describeDevice(value: unknown): string {
   if (value instanceof DeviceAllocation) return `device allocation 0x${value.pointer.toString(16)}`;
   if (typeof value === "bigint") return `the bare address 0x${value.toString(16)}`;
   return `a ${value === null ? "null" : typeof value}`;
-}
-
-/** Page-locked host memory from CudaContext.allocPinned. */
-export class PinnedBuffer {
-  private view: ArrayBuffer | undefined;
-
-  /** @internal */
-  constructor(
-    readonly context: CudaContext,
-    /** The host address (what the driver sees). */
-    readonly pointer: bigint,
-    readonly byteLength: number,
-    view: ArrayBuffer,
-    /** The cuMemHostAlloc flags (CU_MEMHOSTALLOC_*). */
-    readonly flags: number,
-  ) {
-    this.view = view;
-  }
-
-  /** The memory as an ArrayBuffer (no copy). Throws after free(). */
-  get buffer(): ArrayBuffer {
-    if (!this.view) throw new CudaUsageError("CSD005", "this pinned buffer was freed");
-    return this.view;
-  }
-
-  get freed(): boolean {
-    return this.view === undefined;
-  }
-
-  /** cuMemFreeHost. A second free is a CudaUsageError (CSD004). Views of the memory must not be used afterwards. */
-  free(): void {
-    if (!this.view) throw new CudaUsageError("CSD004", `pinned buffer 0x${this.pointer.toString(16)} was already freed (double free)`);
-    this.view = undefined;
-    this.context.freePinned(this, false);
-  }
-
-  /** @internal */
-  freeQuietly(): void {
-    if (!this.view) return;
-    this.view = undefined;
-    this.context.freePinned(this, true);
-  }
 }
 
 /** A loaded module; get kernels from it with getFunction(). */

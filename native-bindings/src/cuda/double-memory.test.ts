@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CudaContext, CudaDriverError, CudaUsageError, type DeviceAllocation, type PinnedBuffer } from "./device";
-import { driverDoubleOrSkip, hex, withContext } from "./test-double";
+import { collectGarbageUntil, driverDoubleOrSkip, hex, withContext } from "./test-double";
 
 test("alloc returns a device pointer the double knows; free releases it; both are recorded", (t) => {
   const double = driverDoubleOrSkip(t);
@@ -198,10 +198,50 @@ test("pinned memory: an ArrayBuffer over page-locked memory, truly asynchronous 
     upload.free();
     download.free();
     assert.equal(upload.freed, true);
-    assert.equal(double.live().pinned, 0);
+    assert.throws(() => upload.free(), (e: unknown) => e instanceof CudaUsageError && e.code === "CSD004");
+    // `values` and `results` still view the memory: it stays allocated until they are collected
+    // (see "pinned memory that a view can still reach …" below for the free that follows).
+    assert.equal(upload.memoryReleased, false);
+    assert.equal(double.live().pinned, 2);
+    assert.equal(double.callCount("cuMemFreeHost"), 0);
     stream.destroy();
     ctx.free(p);
   });
+});
+
+/** Allocates pinned memory, queues a copy into it through a view, frees it and drops the view. */
+function queueCopyIntoPinnedAndFree(ctx: CudaContext, src: DeviceAllocation, stream: ReturnType<CudaContext["createStream"]>): PinnedBuffer {
+  const pinned = ctx.allocPinned(16);
+  ctx.copyDtoHAsync(new Uint32Array(pinned.buffer), src, stream);
+  pinned.free();
+  return pinned;
+}
+
+test("pinned memory that a view can still reach is freed when the view is collected, not before", async (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  const ctx = CudaContext.retain(double.driver);
+  const pinned = ctx.allocPinned(64);
+  let view: Float64Array | undefined = new Float64Array(pinned.buffer);
+  view.fill(2.5);
+  const unviewed = ctx.allocPinned(64);
+  ctx.release();
+  // release() freed what no view can reach and kept the rest, with the primary context.
+  assert.deepEqual(
+    double.calls("cuMemFreeHost").map((e) => e.host),
+    [hex(unviewed.pointer)],
+  );
+  assert.equal(double.live().pinned, 1);
+  assert.equal(double.calls("cuDevicePrimaryCtxRelease_v2").length, 0, "the primary context is held for the view");
+  assert.deepEqual([...view.subarray(0, 2)], [2.5, 2.5]);
+  assert.equal(view.length, 8);
+  view = undefined;
+  assert.ok(await collectGarbageUntil(() => pinned.memoryReleased), "freed once its view was collected");
+  assert.equal(double.live().pinned, 0);
+  const [free] = double.calls("cuMemFreeHost").slice(1);
+  assert.equal(free?.host, hex(pinned.pointer));
+  const [release] = double.calls("cuDevicePrimaryCtxRelease_v2");
+  assert.equal(release?.destroyed, true, "then the primary context was released");
 });
 
 test("memset sets exactly the requested bytes", (t) => {
@@ -299,16 +339,15 @@ test("async copies to and from pageable memory: the data is back when copyDtoHAs
   });
 });
 
-test("freeing pinned memory first waits for the copies still queued to or from it", (t) => {
+test("freeing pinned memory first waits for the copies still queued to or from it", async (t) => {
   const double = driverDoubleOrSkip(t);
   if (!double) return;
-  withContext(double, (ctx) => {
+  await withContext(double, async (ctx) => {
     const p = ctx.alloc(16);
     ctx.copyHtoD(p, new Uint32Array([1, 2, 3, 4]));
     const stream = ctx.createStream();
-    const pinned = ctx.allocPinned(16);
-    ctx.copyDtoHAsync(new Uint32Array(pinned.buffer), p, stream); // DMA into the pinned memory, queued
-    pinned.free();
+    const pinned = queueCopyIntoPinnedAndFree(ctx, p, stream); // DMA into the pinned memory, queued
+    assert.ok(await collectGarbageUntil(() => pinned.memoryReleased), "freed once its view was collected");
     const [free] = double.calls("cuMemFreeHost");
     assert.equal(free?.pendingDma, 0, "no copy was still queued when the memory went back to the driver");
     stream.destroy();

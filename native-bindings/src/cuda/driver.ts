@@ -40,6 +40,9 @@ export interface CudaDriverApi {
   cuDevicePrimaryCtxRelease(device: number): number;
   cuCtxSetCurrent(context: CuHandle | null): number;
   cuCtxSynchronize(): number;
+  /** CUlimit (CU_LIMIT), value in bytes. */
+  cuCtxSetLimit(limit: number, value: number): number;
+  cuCtxGetLimit(value: Out<number>, limit: number): number;
   /** `pointer` receives the CUdeviceptr in element 0. */
   cuMemAlloc_v2(pointer: BigUint64Array, bytes: number): number;
   cuMemFree_v2(pointer: DevicePointer): number;
@@ -349,6 +352,8 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuDevicePrimaryCtxRelease: release.fn,
     cuCtxSetCurrent: lib.func("cuCtxSetCurrent", "int", [t.context]),
     cuCtxSynchronize: lib.func("cuCtxSynchronize", "int", []),
+    cuCtxSetLimit: lib.func("cuCtxSetLimit", "int", ["int", "size_t"]),
+    cuCtxGetLimit: lib.func("cuCtxGetLimit", "int", [koffi.out(koffi.pointer("size_t")), "int"]),
     cuMemAlloc_v2: lib.func("cuMemAlloc_v2", "int", ["void *", "size_t"]),
     cuMemFree_v2: lib.func("cuMemFree_v2", "int", ["uint64_t"]),
     cuMemcpyHtoD_v2: lib.func("cuMemcpyHtoD_v2", "int", ["uint64_t", "void *", "size_t"]),

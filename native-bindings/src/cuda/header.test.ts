@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test, type TestContext } from "node:test";
-import { CU_DEVICE_ATTRIBUTE, CU_EVENT, CU_FUNC_ATTRIBUTE, CU_JIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
+import { CU_DEVICE_ATTRIBUTE, CU_EVENT, CU_FUNC_ATTRIBUTE, CU_JIT, CU_LIMIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
 import { CU_RESULTS, STICKY_CU_RESULTS, cuResultName, cuResultNumber, isStickyCuResult } from "./results";
 
 /** cuda.h from $CUDA_PATH, $CUDA_HOME or /usr/local/cuda; undefined (test skipped) without one. */
@@ -95,6 +95,7 @@ test("device attribute, function attribute, JIT option, stream, event and host-a
   check("CUjit_option_enum", "CU_JIT_", CU_JIT);
   check("CUstream_flags_enum", "CU_STREAM_", CU_STREAM);
   check("CUevent_flags_enum", "CU_EVENT_", CU_EVENT);
+  check("CUlimit_enum", "CU_LIMIT_", CU_LIMIT);
   for (const [key, value] of Object.entries(CU_MEMHOSTALLOC)) {
     const m = new RegExp(`#define CU_MEMHOSTALLOC_${key}\\s+(0x[0-9a-fA-F]+)`).exec(header);
     assert.equal(Number(m?.[1]), value, `CU_MEMHOSTALLOC_${key}`);

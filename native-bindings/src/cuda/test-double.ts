@@ -13,6 +13,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { TestContext } from "node:test";
+import * as v8 from "node:v8";
+import * as vm from "node:vm";
 import { CudaContext, forgetCudaContexts } from "./device";
 import { loadCudaDriver, type CudaDriver, type DevicePointer } from "./driver";
 
@@ -65,6 +67,14 @@ export interface DriverDouble {
   setFunctionAttribute(kernel: string, attribute: number, value: number): void;
   setLaunchMillis(ms: number): void;
   callCount(functionName: string): number;
+  /**
+   * Every launch of `kernel` prints `text` with device printf: buffered in the context's printf
+   * FIFO (one record per line, records beyond CU_LIMIT_PRINTF_FIFO_SIZE dropped) and written to
+   * the process's stdout only at a synchronization point or when the context is destroyed.
+   */
+  printfOnLaunch(kernel: string, text: string): void;
+  /** Printf bytes device `device`'s context dropped because its FIFO was full. */
+  printfDropped(device?: number): number;
   live(): DoubleLiveObjects;
   primaryContextRefcount(device: number): number;
   stickyError(): number;
@@ -161,6 +171,8 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     setTotalMem: lib.func("void cudaDouble_setTotalMem(int device, unsigned long long bytes)"),
     setFunctionAttribute: lib.func("void cudaDouble_setFunctionAttribute(const char *kernel, int attribute, int value)"),
     setLaunchMillis: lib.func("void cudaDouble_setLaunchMillis(double ms)"),
+    printfOnLaunch: lib.func("void cudaDouble_printfOnLaunch(const char *kernel, const char *text)"),
+    printfDropped: lib.func("unsigned long long cudaDouble_printfDropped(int device)"),
     callCount: lib.func("long cudaDouble_callCount(const char *fn)"),
     liveAllocations: lib.func("int cudaDouble_liveAllocations(void)"),
     liveAllocationBytes: lib.func("unsigned long long cudaDouble_liveAllocationBytes(void)"),
@@ -211,6 +223,8 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     setFunctionAttribute: (kernel, attribute, value) => fn.setFunctionAttribute(kernel, attribute, value),
     setLaunchMillis: (ms) => fn.setLaunchMillis(ms),
     callCount: (name) => Number(fn.callCount(name)),
+    printfOnLaunch: (kernel, text) => fn.printfOnLaunch(kernel, text),
+    printfDropped: (device = 0) => Number(fn.printfDropped(device)),
     live: () => ({
       allocations: fn.liveAllocations() as number,
       allocationBytes: Number(fn.liveAllocationBytes()),
@@ -244,12 +258,37 @@ function address(p: DevicePointer | { readonly pointer: DevicePointer }): Device
   return typeof p === "bigint" ? p : p.pointer;
 }
 
-/** Runs `body` with the double's device-0 context retained, releasing it afterwards if still usable. */
-export function withContext(double: DriverDouble, body: (ctx: CudaContext) => void): void {
+/** Runs `body` (sync or async) with the double's device-0 context retained, releasing it afterwards if still usable. */
+export function withContext<T>(double: DriverDouble, body: (ctx: CudaContext) => T): T {
   const ctx = CudaContext.retain(double.driver);
-  try {
-    body(ctx);
-  } finally {
+  const release = (): void => {
     if (ctx.refcount > 0 && ctx.usable) ctx.release();
+  };
+  let result: T;
+  try {
+    result = body(ctx);
+  } catch (e) {
+    release();
+    throw e;
   }
+  // An async body keeps the context until it has finished.
+  if (result instanceof Promise) return result.finally(release) as T;
+  release();
+  return result;
+}
+
+/**
+ * Forces garbage collection in this process until `done()` holds (at most 50 rounds, letting
+ * FinalizationRegistry callbacks run in between); returns `done()`. For tests of finalizers, such
+ * as pinned memory freed when its last view is collected. V8's gc is exposed at run time here, so
+ * the test runner needs no --expose-gc.
+ */
+export async function collectGarbageUntil(done: () => boolean): Promise<boolean> {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  for (let round = 0; round < 50 && !done(); round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return done();
 }

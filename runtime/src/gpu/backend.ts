@@ -16,7 +16,6 @@
  * - Errors: driver errors become CudaScriptErrors CSR040–CSR046 (gpu/errors.ts) naming the kernel
  *   and the CUDA error, and saying whether the CUDA context is still usable.
  */
-import { createRequire } from "node:module";
 import type {
   CudaContext,
   CudaDeviceInfo,
@@ -43,6 +42,7 @@ import {
   type CudaFailure,
 } from "./errors";
 import { loadArtifact, type LoadedArtifact } from "./modules";
+import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -61,6 +61,11 @@ export interface GpuBackendOptions {
   readonly nvrtcPath?: string;
   /** The compile cache (default: on, in the default folder). */
   readonly cache?: boolean | { dir: string };
+  /**
+   * Bytes of each context's device printf FIFO (kernel console.log output between two
+   * synchronizations; default CUDASCRIPT_PRINTF_BUFFER, else CUDA's 1 MiB). Output beyond it is lost.
+   */
+  readonly printfBufferSize?: number;
 }
 
 /** One allocation; shared by its GpuBuffer and the FinalizationRegistry, so it is freed once. */
@@ -144,6 +149,7 @@ export interface GpuMemoryStats {
 }
 
 let nextHandle = 1;
+const DEFAULT_PRINTF_FIFO = 1 << 20;
 
 export class GpuBackend implements Backend {
   readonly kind = "gpu" as const;
@@ -153,11 +159,17 @@ export class GpuBackend implements Backend {
   private current: DeviceState;
   private disposed = false;
   private readonly options: GpuBackendOptions;
+  private printfBytes: number | undefined;
+  private readonly exitFlush: WeakRef<FlushesAtExit>;
   private readonly modules = new WeakMap<KernelArtifact, GpuModule>();
   private stats = { liveAllocations: 0, liveBytes: 0, freedExplicitly: 0, freedByFinalizer: 0, livePinned: 0, pinnedReclaimed: 0 };
 
   private readonly allocations = new FinalizationRegistry<AllocationRecord>((record) => this.reclaim(record));
-  private readonly pinnedViews = new FinalizationRegistry<{ pinned: PinnedBuffer; device: DeviceState }>((held) => this.reclaimPinned(held.pinned, held.device));
+  // Counts collected pinnedArray views for memoryStats(); the bindings free their memory.
+  private readonly pinnedViews = new FinalizationRegistry<null>(() => {
+    this.stats.livePinned--;
+    this.stats.pinnedReclaimed++;
+  });
   private readonly streamsRegistry = new FinalizationRegistry<CudaStream>((s) => this.quietly(() => s.destroy()));
   private readonly eventsRegistry = new FinalizationRegistry<CudaEvent>((e) => this.quietly(() => e.destroy()));
 
@@ -199,6 +211,63 @@ export class GpuBackend implements Backend {
     const state = this.states[first];
     if (!state) throw new CudaScriptError("CSR014", `device ${first} does not exist: ${this.devicesText()}`);
     this.current = state;
+    this.printfBytes = requestedPrintfBufferSize(options.printfBufferSize);
+    this.exitFlush = flushAtExit(this);
+  }
+
+  // ───────────────────────── device printf ─────────────────────────
+
+  /**
+   * Sets the device printf FIFO of every context, now and to come. CUDA fixes a context's size at
+   * the first launch of a kernel that prints: changing it afterwards is CSR049.
+   */
+  setPrintfBufferSize(bytes: number): void {
+    const size = checkedPrintfBufferSize(bytes, `printfBufferSize: ${String(bytes)}`);
+    for (const state of this.states) if (state.context) this.applyPrintfBufferSize(state, state.context, size);
+    this.printfBytes = size;
+  }
+
+  /** The current device's printf FIFO size in bytes (the driver's value once its context exists). */
+  get printfBufferSize(): number {
+    const ctx = this.current.context;
+    if (!ctx || !ctx.usable) return this.printfBytes ?? DEFAULT_PRINTF_FIFO;
+    try {
+      return ctx.getLimit(bindings().CU_LIMIT.PRINTF_FIFO_SIZE);
+    } catch (e) {
+      throw this.mapError(e, this.current, "reading the printf buffer size");
+    }
+  }
+
+  private applyPrintfBufferSize(state: DeviceState, ctx: CudaContext, bytes: number): void {
+    try {
+      ctx.setLimit(bindings().CU_LIMIT.PRINTF_FIFO_SIZE, bytes);
+    } catch (e) {
+      if (isDriverError(e) && e.code === "CUDA_ERROR_INVALID_VALUE") throw printfBufferTooLate(state.label, bytes);
+      throw this.mapError(e, state, `setting the printf buffer to ${bytes} bytes`);
+    }
+  }
+
+  /**
+   * @internal Run by the process's 'exit' listener: synchronizes every usable context so kernel
+   * console.log output still in a printf FIFO is printed. A kernel fault found here is reported on
+   * stderr (an exit listener cannot throw to anyone) and makes the exit code 1.
+   */
+  flushAtExit(): void {
+    this.flushContexts("flushing kernel console.log output at exit");
+  }
+
+  private flushContexts(doing: string): void {
+    for (const state of this.states) {
+      const ctx = state.context;
+      if (!ctx || state.lost || !ctx.usable) continue;
+      try {
+        ctx.synchronize();
+      } catch (e) {
+        const error = this.mapError(e, state, doing);
+        process.stderr.write(`cudascript: ${error instanceof Error ? error.message : String(error)}\n`);
+        if (!process.exitCode) process.exitCode = 1;
+      }
+    }
   }
 
   // ───────────────────────── devices ─────────────────────────
@@ -255,6 +324,7 @@ export class GpuBackend implements Backend {
       } catch (e) {
         throw this.mapError(e, state, "creating the CUDA context");
       }
+      if (this.printfBytes !== undefined) this.applyPrintfBufferSize(state, state.context, this.printfBytes);
     }
     return state.context;
   }
@@ -438,25 +508,14 @@ export class GpuBackend implements Backend {
       if (isUsageError(e) && e.code === "CSD007") return new ArrayBuffer(bytes);
       throw this.mapError(e, state, `allocating ${bytes} bytes of pinned host memory`);
     }
-    // A second ArrayBuffer over the same memory: the bindings' PinnedBuffer keeps its own view
-    // alive, so only this one can tell when the user's views are all gone.
-    const view = koffiView(pinned.pointer, bytes);
-    this.pinnedViews.register(view, { pinned, device: state });
+    // The view is the user's only handle on the memory: the bindings free it (after synchronizing)
+    // when the last view has been garbage-collected — even after dispose(), which keeps the
+    // context retained until then, so no reachable view ever points at freed memory.
+    const view = pinned.buffer;
+    pinned.freeWhenUnreachable();
+    this.pinnedViews.register(view, null);
     this.stats.livePinned++;
     return view;
-  }
-
-  private reclaimPinned(pinned: PinnedBuffer, state: DeviceState): void {
-    this.stats.livePinned--;
-    this.stats.pinnedReclaimed++;
-    const ctx = state.context;
-    if (this.disposed || !ctx || pinned.freed || state.lost || !ctx.usable) return;
-    this.quietly(() => {
-      // Pending DMA into or out of this memory must end before it is returned to the OS.
-      ctx.synchronize();
-      ctx.makeCurrent();
-      pinned.free();
-    });
   }
 
   // ───────────────────────── modules and launches ─────────────────────────
@@ -707,6 +766,10 @@ export class GpuBackend implements Backend {
 
   dispose(): void {
     if (this.disposed) return;
+    // Kernel output still in a printf FIFO is printed now: a context kept alive for pinned views
+    // (CudaContext.release) would not print it on release.
+    this.flushContexts("flushing kernel console.log output while disposing the GPU backend");
+    noFlushAtExit(this.exitFlush);
     this.disposed = true;
     for (const state of this.states) {
       const ctx = state.context;
@@ -799,14 +862,4 @@ function deviceAt(b: GpuBuffer, offset: number): DeviceRange {
 
 function elementBytes(dtype: string): number {
   return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" ? 2 : 1;
-}
-
-let koffiViewFn: ((pointer: bigint, bytes: number) => ArrayBuffer) | undefined;
-/** koffi.view from the koffi the native bindings use. */
-function koffiView(pointer: bigint, bytes: number): ArrayBuffer {
-  if (!koffiViewFn) {
-    const req = createRequire(require.resolve("@cudascript/native-bindings"));
-    koffiViewFn = (req("koffi") as { view(p: bigint, n: number): ArrayBuffer }).view;
-  }
-  return koffiViewFn(pointer, bytes);
 }

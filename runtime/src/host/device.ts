@@ -13,6 +13,7 @@
  * CUDA driver is installed but unusable it prints the reason once on stderr (a machine without any
  * NVIDIA driver silently uses the simulator: `cuda.backend` says which).
  */
+import { checkedPrintfBufferSize } from "../gpu/printf";
 import type { CudaProbe } from "@cudascript/native-bindings/cuda";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
@@ -141,6 +142,7 @@ export function withoutSimulatorNote(message: string): string {
 let current: Backend | undefined;
 let currentChoice: BackendChoice | undefined;
 let pendingSimOptions: Partial<SimulatorOptions> = {};
+let pendingGpuOptions: GpuOptions = {};
 let explained = false;
 
 export function currentBackend(): Backend {
@@ -152,7 +154,7 @@ export function currentBackend(): Backend {
     if (choice.kind === "gpu" && choice.probe?.ok) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { GpuBackend } = require("../gpu/backend") as typeof import("../gpu/backend");
-      current = new GpuBackend({ probe: choice.probe });
+      current = new GpuBackend({ probe: choice.probe, ...pendingGpuOptions });
     } else {
       current = new SimulatorBackend(choice.description, pendingSimOptions);
       // A driver is installed but unusable: say so once (cudascript run already did in its own process).
@@ -195,6 +197,25 @@ export function configureSimulator(opts: Partial<SimulatorOptions>): void {
   checkSimulatorOptions(opts); // now, not when the simulator starts: the mistake is reported where it is made
   pendingSimOptions = { ...pendingSimOptions, ...opts };
   if (current instanceof SimulatorBackend) current.configure(opts);
+}
+
+/** Options of the GPU backend that a program may set (ignored on the simulator). */
+export interface GpuOptions {
+  /**
+   * Bytes of device printf FIFO per GPU (kernel console.log output between two synchronizations;
+   * default CUDASCRIPT_PRINTF_BUFFER, else CUDA's 1 MiB). Set it before the first launch of a kernel
+   * that prints: CUDA fixes the size then (CSR049 afterwards).
+   */
+  readonly printfBufferSize?: number;
+}
+
+/** Options of the GPU backend; apply now or when it starts. */
+export function configureGpu(opts: GpuOptions): void {
+  if (opts.printfBufferSize !== undefined) checkedPrintfBufferSize(opts.printfBufferSize, `printfBufferSize: ${String(opts.printfBufferSize)}`);
+  if (current?.kind === "gpu" && opts.printfBufferSize !== undefined) {
+    (current as unknown as { setPrintfBufferSize(bytes: number): void }).setPrintfBufferSize(opts.printfBufferSize);
+  }
+  pendingGpuOptions = { ...pendingGpuOptions, ...opts };
 }
 
 export function simulatorOptions(): Readonly<SimulatorOptions> | undefined {
