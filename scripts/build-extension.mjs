@@ -4,7 +4,8 @@
  *   dist/extension.js  the client (client/src/extension.ts; `vscode` external)
  *   dist/server.js     the language server (server/src/server.ts + compiler + ts-morph)
  *   dist/runtime/      the `cudascript` CLI (cli/main.js) the extension falls back to when a project has
- *                      none, with the runtime it runs programs on (index.js, worker.js, cli/run-child.js)
+ *                      none, with the runtime it runs programs on (index.js, worker.js, cli/run-child.js,
+ *                      and cli/run-watchdog.js, the thread that stops a program whose `run` died)
  *   nvrtc-compile-child.js in dist/, dist/runtime/ and dist/runtime/cli/: the process NVRTC compiles in
  *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
  * and copies the native packages that must stay outside a bundle (esbuild's binary for `cudascript
@@ -110,6 +111,7 @@ const builds = [
   ...[
     ["runtime/src/cli/main.ts", "runtime/cli/main.js"],
     ["runtime/src/cli/run-child.ts", "runtime/cli/run-child.js"],
+    ["runtime/src/cli/run-watchdog.ts", "runtime/cli/run-watchdog.js"],
     ["runtime/src/index.ts", "runtime/index.js"],
     ["runtime/src/simulator/worker.ts", "runtime/worker.js"],
     // NVRTC compiles in a child process started from the script next to the code that needs it

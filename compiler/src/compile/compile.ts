@@ -290,8 +290,10 @@ function crashDiagnostic(module: IrModule, kernels: string[], result: NB.Compile
     Codes.NvrtcCrashed,
     first?.span ?? fallbackSpan(module),
     `${result.log} (the CUDA C++ generated for ${kernels.length === 1 ? "kernel" : "kernels"} ${names}), so nothing was compiled. ` +
-      `NVRTC runs out of stack on code nested thousands of levels deep: split long expressions into \`const\` steps, ` +
-      `and move deeply nested branches into device functions (cuda.device). If the kernel is not deeply nested, please report it.`,
+      (result.crashed?.signal
+        ? `NVRTC runs out of stack on code nested thousands of levels deep: split long expressions into \`const\` steps, ` +
+          `and move deeply nested branches into device functions (cuda.device). If the kernel is not deeply nested, please report it.`
+        : `This is not caused by the kernel: reinstall cudascript, and report it if it persists.`),
   );
 }
 

@@ -124,9 +124,13 @@ export function compileInChild(library: string, request: CompileRequest): Promis
 }
 
 function crashedResult(request: CompileRequest, crash: NvrtcCrash, start: number): CompileResult {
+  // A signal is NVRTC crashing; an exit code is the child failing on its own (its script missing from
+  // a package, a broken install), which its stderr explains: not something the user's code caused.
   const how = crash.startError
     ? `the NVRTC compile process could not run (${crash.startError})`
-    : `NVRTC crashed (${crash.signal ?? `exit code ${crash.exitCode}`}) while compiling ${request.name}`;
+    : crash.signal
+      ? `NVRTC crashed (${crash.signal}) while compiling ${request.name}`
+      : `the NVRTC compile process (${COMPILE_CHILD_SCRIPT}) exited with code ${crash.exitCode} while compiling ${request.name}, before replying; its error output says why`;
   return { ok: false, log: how, errorCode: NVRTC_CRASHED, crashed: crash, millis: performance.now() - start };
 }
 
