@@ -203,7 +203,7 @@ describe("GPU backend memory (libcuda TEST DOUBLE)", () => {
     backend.dispose();
   });
 
-  it("out of device memory is CSR043 saying how much this program holds", (t) => {
+  it("out of device memory is CSR016, as on the simulator, saying how much this program holds", (t) => {
     const env = gpuOnDouble(t, { needsNvrtc: false });
     if (!env) return;
     const { double } = env;
@@ -211,7 +211,7 @@ describe("GPU backend memory (libcuda TEST DOUBLE)", () => {
     const keep = cuda.deviceArray(1 << 17, f32); // 512 KiB
     assert.throws(
       () => cuda.deviceArray(1 << 18, f32), // 1 MiB more
-      (e: unknown) => e instanceof CudaScriptError && e.code === "CSR043" && /out of GPU memory/.test(e.message) && /0\.5 MiB in 1 device arrays/.test(e.message) && /still usable/.test(e.message),
+      (e: unknown) => e instanceof CudaScriptError && e.code === "CSR016" && /out of device memory/.test(e.message) && /512 KiB in 1 device arrays/.test(e.message) && /still usable/.test(e.message),
     );
     keep.free();
   });

@@ -28,7 +28,8 @@ import type {
   PinnedBuffer,
 } from "@cudascript/native-bindings/cuda";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
-import { CudaScriptError } from "../errors";
+import { CudaScriptError, ErrorCodes } from "../errors";
+import { formatBytes } from "../host/sizes";
 import {
   CONTEXT_LOST_SENTENCE,
   CONTEXT_USABLE_SENTENCE,
@@ -827,10 +828,10 @@ export class GpuBackend implements Backend {
         return new GpuError(GpuErrorCodes.KernelFailed, `kernel '${f.kernel ?? kernel ?? "?"}' could not be launched on ${state.label}: ${cudaErrorText(f)}.${hint} ${CONTEXT_USABLE_SENTENCE}`, f);
       }
       if (f.result === 2) {
-        const mb = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+        // The same code as the simulator's out-of-memory error, so a program handles both alike.
         return new GpuError(
-          GpuErrorCodes.DriverCall,
-          `out of GPU memory while ${doing} on ${state.label} (${mb(state.info.totalMemoryBytes)} in total; this program holds ${mb(this.stats.liveBytes)} in ${this.stats.liveAllocations} device arrays): free device arrays you no longer need with .free(). ${cudaErrorText(f)}. ${CONTEXT_USABLE_SENTENCE}`,
+          ErrorCodes.OutOfDeviceMemory,
+          `out of device memory while ${doing} on ${state.label} (${formatBytes(state.info.totalMemoryBytes)} in total; this program holds ${formatBytes(this.stats.liveBytes)} in ${this.stats.liveAllocations} device arrays): free device arrays you no longer need with .free(). ${cudaErrorText(f)}. ${CONTEXT_USABLE_SENTENCE}`,
           f,
         );
       }
