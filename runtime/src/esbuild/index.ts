@@ -16,6 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Loader, PartialMessage, Plugin } from "esbuild";
 import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker } from "@cudascript/compiler";
+import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
 
 export interface CudaScriptPluginOptions {
   /** Reuse a checker (incremental rebuilds in watch mode keep one per plugin instance anyway). */
@@ -38,8 +39,6 @@ export interface CudaScriptPluginOptions {
   readonly nvrtcPath?: string;
 }
 
-const IMPORTS_CUDASCRIPT = /(?:from\s*|import\s*\(?\s*)["']cudascript["']/;
-
 export function cudascriptPlugin(options: CudaScriptPluginOptions = {}): Plugin {
   return {
     name: "cudascript",
@@ -50,26 +49,23 @@ export function cudascriptPlugin(options: CudaScriptPluginOptions = {}): Plugin 
         const text = await fs.promises.readFile(args.path, "utf8");
         if (!IMPORTS_CUDASCRIPT.test(text)) return undefined;
         // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const compiler = require("@cudascript/compiler") as typeof import("@cudascript/compiler");
+        const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
-        checker.setFileText(args.path, text);
-        const check = checker.checkFile(args.path);
+        const built = buildKernelFile(checker, args.path, text, { includeIr: options.includeIr });
         const loader = loaderFor(args.path);
-        const errors = check.diagnostics.filter((d) => d.severity === "error").map((d) => toMessage(d, text));
-        const warnings = options.warnings === false ? [] : check.diagnostics.filter((d) => d.severity === "warning").map((d) => toMessage(d, text));
+        const errors = built.errors.map((d) => toMessage(d, text));
+        const warnings = options.warnings === false ? [] : built.warnings.map((d) => toMessage(d, text));
         if (errors.length) return { errors, warnings };
-        if (check.module.kernels.length === 0) return { contents: text, loader, warnings };
-        let artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
+        let artifact = built.artifact;
+        if (!artifact) return { contents: text, loader, warnings };
         if (options.cudaArchs?.length) {
-          const embedded = await embedPtx(compiler, check.module, options.cudaArchs, options.nvrtcPath);
+          const embedded = await embedPtx(compiler, built.check.module, options.cudaArchs, options.nvrtcPath);
           if (embedded.errors.length) return { errors: embedded.errors.map((d) => toMessage(d, text)), warnings };
           if (embedded.cuda) artifact = { ...artifact, cuda: embedded.cuda };
         }
         options.onArtifact?.(args.path, artifact);
-        const contents = rewriteKernels(text, check, checker, artifact);
-        const watchFiles = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file)])].filter((f) => f !== args.path);
-        return { contents, loader, warnings, watchFiles };
+        const contents = rewriteKernels(text, built.check, checker, artifact);
+        return { contents, loader, warnings, watchFiles: [...built.dependencies] };
       });
     },
   };
@@ -143,33 +139,4 @@ function toMessage(d: Diagnostic, text: string): PartialMessage {
   };
 }
 
-/** Inserts the artifact and the extra arguments of every `cuda.jit(...)` call of the file's kernels. */
-export function rewriteKernels(text: string, check: FileCheck, checker: KernelChecker, artifact: KernelArtifact): string {
-  const info = checker.front.moduleInfo(check.file);
-  if (!info) return text;
-  const id = "__cudascript_artifact";
-  const edits: { at: number; insert: string }[] = [];
-  const sf = info.sourceFile;
-  for (const decl of info.functions.values()) {
-    if (decl.kind !== "kernel" || !artifact.kernels[decl.name]) continue;
-    const call = decl.call;
-    const close = call.end - 1; // the ')'
-    let before = close - 1;
-    while (before > 0 && /\s/.test(text[before]!)) before--;
-    const trailingComma = text[before] === ",";
-    const args = call.arguments.length;
-    const extra = `${args === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(decl.name)}`;
-    edits.push({ at: close, insert: trailingComma ? ` ${extra}` : `, ${extra}` });
-    void sf;
-  }
-  edits.sort((a, b) => b.at - a.at);
-  let out = text;
-  for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
-  // The artifact goes on the first line (after a shebang), so every other line keeps its number.
-  const decl = `const ${id} = ${JSON.stringify(artifact)};`;
-  if (out.startsWith("#!")) {
-    const nl = out.indexOf("\n");
-    return nl < 0 ? `${out}\n${decl}` : `${out.slice(0, nl + 1)}${decl}${out.slice(nl + 1)}`;
-  }
-  return decl + out;
-}
+export { rewriteKernels };

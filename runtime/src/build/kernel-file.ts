@@ -1,0 +1,79 @@
+/**
+ * Build step shared by every way kernels get compiled: the bundler plugins (build time) and
+ * compile-from-source (first launch of a kernel that has no artifact). One file in, its checked
+ * kernels out as an artifact plus the rewritten text that hands the artifact to each `cuda.jit` call.
+ *
+ * Loads the compiler (TypeScript, ts-morph): never import this module on the run-time path; require it
+ * lazily where something must be compiled.
+ */
+import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker } from "@cudascript/compiler";
+
+type Compiler = typeof import("@cudascript/compiler");
+
+/** Files that mention the runtime: only these can declare kernels. */
+export const IMPORTS_CUDASCRIPT = /(?:from\s*|import\s*\(?\s*|require\s*\(\s*)["']cudascript["']/;
+
+export interface KernelFileOptions {
+  /** Embed the serialised IR in the artifact (default true; the GPU backend needs it). */
+  readonly includeIr?: boolean;
+}
+
+export interface KernelFileResult {
+  readonly check: FileCheck;
+  readonly errors: readonly Diagnostic[];
+  readonly warnings: readonly Diagnostic[];
+  /** The compiled kernels; absent when there are errors or the file declares no kernel. */
+  readonly artifact?: KernelArtifact;
+  /** Other files the result depends on (imported device functions), for watch mode and cache keys. */
+  readonly dependencies: readonly string[];
+}
+
+let compilerModule: Compiler | undefined;
+
+/** The compiler, loaded on first use. */
+export function loadCompiler(): Compiler {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (compilerModule ??= require("@cudascript/compiler") as Compiler);
+}
+
+/** Checks `file` (whose current text is `text`) and compiles its kernels. */
+export function buildKernelFile(checker: KernelChecker, file: string, text: string, options: KernelFileOptions = {}): KernelFileResult {
+  const compiler = loadCompiler();
+  checker.setFileText(file, text);
+  const check = checker.checkFile(file);
+  const errors = check.diagnostics.filter((d) => d.severity === "error");
+  const warnings = check.diagnostics.filter((d) => d.severity === "warning");
+  const dependencies = [...new Set(check.module.deviceFunctions.map((f) => f.span.file))].filter((f) => f !== file);
+  if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies };
+  const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
+  return { check, errors, warnings, artifact, dependencies };
+}
+
+/** Inserts the artifact and the extra arguments of every `cuda.jit(...)` call of the file's kernels. */
+export function rewriteKernels(text: string, check: FileCheck, checker: KernelChecker, artifact: KernelArtifact): string {
+  const info = checker.front.moduleInfo(check.file);
+  if (!info) return text;
+  const id = "__cudascript_artifact";
+  const edits: { at: number; insert: string }[] = [];
+  for (const decl of info.functions.values()) {
+    if (decl.kind !== "kernel" || !artifact.kernels[decl.name]) continue;
+    const call = decl.call;
+    const close = call.end - 1; // the ')'
+    let before = close - 1;
+    while (before > 0 && /\s/.test(text[before]!)) before--;
+    const trailingComma = text[before] === ",";
+    const args = call.arguments.length;
+    const extra = `${args === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(decl.name)}`;
+    edits.push({ at: close, insert: trailingComma ? ` ${extra}` : `, ${extra}` });
+  }
+  edits.sort((a, b) => b.at - a.at);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
+  // The artifact goes on the first line (after a shebang), so every other line keeps its number.
+  const decl = `const ${id} = ${JSON.stringify(artifact)};`;
+  if (out.startsWith("#!")) {
+    const nl = out.indexOf("\n");
+    return nl < 0 ? `${out}\n${decl}` : `${out.slice(0, nl + 1)}${decl}${out.slice(nl + 1)}`;
+  }
+  return decl + out;
+}
