@@ -1,0 +1,232 @@
+/**
+ * The projects test/projects/run.mjs creates: each writes its files (the shared kernels from fixtures/)
+ * and runs its steps. Every project type-checks with the real tsc and checks the printed result.
+ */
+import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+
+const json = (v) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** A user's package.json: the CudaScript tarballs are its dependencies (set by run.mjs). */
+export const installed = { dependencies: {} };
+
+function packageJson(name, type, extra = {}) {
+  return json({ name, version: "1.0.0", private: true, ...(type ? { type } : {}), dependencies: installed.dependencies, ...extra });
+}
+
+/** The shared sources under src/ (kernels, the computation, the entry). */
+function sources(ctx, { tsExtensions = false } = {}) {
+  const fix = (text) => (tsExtensions ? text.replaceAll('.js";', '.ts";') : text);
+  return {
+    "src/kernels.ts": ctx.fixtures["kernels.ts"],
+    "src/compute.ts": fix(ctx.fixtures["compute.ts"]),
+    "src/main.ts": fix(ctx.fixtures["main.ts"]),
+  };
+}
+
+function tsc(ctx, dir, args = []) {
+  return ctx.run(process.execPath, [join(ctx.root, "node_modules", "typescript", "bin", "tsc"), ...args], dir);
+}
+
+function expectResult(ctx, out, what) {
+  if (!out.includes(ctx.expected)) throw new Error(`${what}: expected "${ctx.expected}" in the output:\n${out}`);
+}
+
+/** `npx cudascript run src/main.ts` from the installed package. */
+function cudascriptRun(ctx, dir, entry = "src/main.ts") {
+  const out = ctx.run(process.execPath, [join(dir, "node_modules", "cudascript", "bin", "cudascript.js"), "run", entry], dir);
+  expectResult(ctx, out, "cudascript run");
+}
+
+const strictOptions = { strict: true, types: [], skipLibCheck: false, sourceMap: true };
+
+export const projects = [
+  {
+    name: "commonjs",
+    files: (ctx) => ({
+      "package.json": packageJson("commonjs-user", "commonjs"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "commonjs", moduleResolution: "node10", outDir: "dist", rootDir: "src" }, include: ["src"] }),
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on tsc's CommonJS output");
+      cudascriptRun(ctx, dir);
+    },
+  },
+  {
+    name: "esm",
+    files: (ctx) => ({
+      "package.json": packageJson("esm-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", moduleResolution: "nodenext", outDir: "dist", rootDir: "src" }, include: ["src"] }),
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on tsc's ESM output");
+      cudascriptRun(ctx, dir);
+    },
+  },
+  {
+    name: "tsc-init",
+    files: (ctx) => ({ "package.json": packageJson("tsc-init-user", "module"), ...sources(ctx) }),
+    steps(ctx, dir) {
+      tsc(ctx, dir, ["--init"]);
+      tsc(ctx, dir, ["--noEmit"]);
+      tsc(ctx, dir); // emits beside the sources, with source maps
+      expectResult(ctx, ctx.run(process.execPath, ["src/main.js"], dir), "node on tsc --init's output");
+    },
+  },
+  {
+    name: "bundler-resolution",
+    files: (ctx) => ({
+      "package.json": packageJson("bundler-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true, noUncheckedIndexedAccess: true }, include: ["src"] }),
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      cudascriptRun(ctx, dir);
+    },
+  },
+  {
+    name: "tsx",
+    files: (ctx) => ({
+      "package.json": packageJson("tsx-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", noEmit: true }, include: ["src"] }),
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      expectResult(ctx, ctx.run(ctx.tool("tsx"), ["src/main.ts"], dir), "tsx");
+      expectResult(ctx, ctx.run(process.execPath, ["--import", "tsx", "src/main.ts"], dir), "node --import tsx");
+    },
+  },
+  {
+    name: "strip-types",
+    skip: (ctx) => (ctx.node22 ? undefined : "no Node >= 22.6 here (set CUDASCRIPT_NODE22)"),
+    files: (ctx) => ({
+      "package.json": packageJson("strip-types-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "esnext", module: "nodenext", noEmit: true, allowImportingTsExtensions: true, verbatimModuleSyntax: true, erasableSyntaxOnly: true }, include: ["src"] }),
+      ...sources(ctx, { tsExtensions: true }),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      expectResult(ctx, ctx.run(ctx.node22, ["--experimental-strip-types", "--no-warnings", "src/main.ts"], dir), "node --experimental-strip-types");
+    },
+  },
+  {
+    name: "vitest",
+    files: (ctx) => ({
+      "package.json": packageJson("vitest-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", noEmit: true }, include: ["src"] }),
+      "vitest.config.ts": 'import { defineConfig } from "vitest/config";\n\nexport default defineConfig({ test: { include: ["src/**/*.test.ts"] } });\n',
+      "src/compute.test.ts": 'import { expect, test } from "vitest";\nimport { compute } from "./compute.js";\n\ntest("kernels give the plain-TypeScript results", () => {\n  expect(`RESULT ${compute()}`).toBe("RESULT saxpy OK, reduction OK (12285)");\n});\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      const out = ctx.run(ctx.tool("vitest"), ["run"], dir);
+      if (!/1 passed/.test(out)) throw new Error(`vitest: expected 1 passed test:\n${out}`);
+    },
+  },
+  {
+    name: "vite",
+    files: (ctx) => ({
+      "package.json": packageJson("vite-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
+      "vite.config.ts": 'import { defineConfig } from "vite";\nimport cudascript from "cudascript/vite";\n\nexport default defineConfig({\n  plugins: [cudascript()],\n  build: { ssr: "src/main.ts", outDir: "dist" },\n});\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      ctx.run(ctx.tool("vite"), ["build"], dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on Vite's SSR build");
+    },
+  },
+  {
+    name: "webpack",
+    files: (ctx) => ({
+      "package.json": packageJson("webpack-user", "commonjs"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
+      "build.cjs":
+        'const path = require("node:path");\nconst webpack = require("webpack");\nconst cudascript = require("cudascript/webpack");\n\n' +
+        'webpack({\n  mode: "production",\n  target: "node",\n  entry: "./src/main.ts",\n  output: { path: path.resolve(__dirname, "dist"), filename: "main.js" },\n  resolve: { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } },\n  module: { rules: [{ test: /\\.ts$/, loader: "ts-loader", options: { transpileOnly: true } }] },\n  plugins: [cudascript()],\n}, (err, stats) => {\n  if (err || stats.hasErrors()) { console.error(err ?? stats.toString("errors-only")); process.exit(1); }\n});\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      ctx.run(process.execPath, ["build.cjs"], dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on webpack's bundle");
+    },
+  },
+  {
+    name: "rspack",
+    files: (ctx) => ({
+      "package.json": packageJson("rspack-user", "commonjs"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
+      "build.cjs":
+        'const path = require("node:path");\nconst { rspack } = require("@rspack/core");\nconst cudascript = require("cudascript/rspack");\n\n' +
+        'rspack({\n  mode: "production",\n  target: "node",\n  entry: "./src/main.ts",\n  output: { path: path.resolve(__dirname, "dist"), filename: "main.js" },\n  resolve: { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } },\n  module: { rules: [{ test: /\\.ts$/, loader: "builtin:swc-loader", options: { jsc: { parser: { syntax: "typescript" } } } }] },\n  plugins: [cudascript()],\n}, (err, stats) => {\n  if (err || stats.hasErrors()) { console.error(err ?? stats.toString("errors-only")); process.exit(1); }\n});\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      ctx.run(process.execPath, ["build.cjs"], dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on Rspack's bundle");
+    },
+  },
+  {
+    name: "esbuild",
+    files: (ctx) => ({
+      "package.json": packageJson("esbuild-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
+      "build.mjs": 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "dist/main.mjs", bundle: true, platform: "node", format: "esm", plugins: [cudascript()] });\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      ctx.run(process.execPath, ["build.mjs"], dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.mjs"], dir), "node on esbuild's bundle");
+    },
+  },
+  {
+    name: "kernel-library",
+    files: (ctx) => ({
+      "package.json": packageJson("kernel-library-workspace", undefined),
+      // The library: TypeScript sources compiled by tsc (JavaScript, declarations, source maps) and shipped with them.
+      "lib/package.json": json({
+        name: "demo-kernels",
+        version: "1.0.0",
+        type: "module",
+        exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+        files: ["dist", "src"],
+        peerDependencies: { cudascript: "*" },
+      }),
+      "lib/tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", outDir: "dist", rootDir: "src", declaration: true }, include: ["src"] }),
+      "lib/src/index.ts": ctx.fixtures["kernels.ts"],
+      // The application that depends on it.
+      "app/package.json": json({ name: "kernel-library-user", version: "1.0.0", private: true, type: "module" }),
+      "app/tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", outDir: "dist", rootDir: "src" }, include: ["src"] }),
+      "app/src/compute.ts": ctx.fixtures["compute.ts"].replace('"./kernels.js"', '"demo-kernels"'),
+      "app/src/main.ts": ctx.fixtures["main.ts"],
+    }),
+    steps(ctx, dir) {
+      const lib = join(dir, "lib");
+      const app = join(dir, "app");
+      ctx.run("ln", ["-s", "../node_modules", "node_modules"], lib);
+      tsc(ctx, lib);
+      const tarball = ctx.run("npm", ["pack", "--silent", "--pack-destination", dir], lib).trim().split("\n").pop();
+      ctx.run("ln", ["-s", "../node_modules", "node_modules"], app);
+      ctx.run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball)], dir);
+      ctx.linkTools(dir);
+      tsc(ctx, app);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], app), "node on tsc's output, kernels from a package");
+      expectResult(ctx, ctx.run(ctx.tool("tsx"), ["src/main.ts"], app), "tsx, kernels from a package");
+      cudascriptRun(ctx, app);
+      writeFileSync(join(app, "build.mjs"), 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "out/main.mjs", bundle: true, platform: "node", format: "esm", plugins: [cudascript()] });\n');
+      ctx.run(process.execPath, ["build.mjs"], app);
+      expectResult(ctx, ctx.run(process.execPath, ["out/main.mjs"], app), "esbuild bundle, kernels from a package");
+    },
+  },
+];
