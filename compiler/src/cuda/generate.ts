@@ -16,9 +16,10 @@ import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type HelperName } from "./prelude";
+import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
-export const CODEGEN_VERSION = "1";
+export const CODEGEN_VERSION = "2";
 
 export interface CudaParam {
   /** Source name of the parameter. */
@@ -349,6 +350,9 @@ class FunctionGen {
       case "print": {
         // A bool argument (its conversion is %s) prints as JavaScript prints it.
         const args = s.args.map((a) => (a.type.kind === "scalar" && a.type.dtype === "bool" ? `(${this.expr(a).t}) ? "true" : "false"` : this.expr(a).t));
+        // Counted first, so the runtime can tell when the FIFO overwrote output (printf-bytes.ts).
+        this.m.helpers.add("printfBytes");
+        this.emit(`atomicAdd(&${PRINTF_BYTES_SYMBOL}, ${printfRecordLowerBound(s.format, s.args.map(printfArgKind))}ull);`, s.span);
         return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
       }
       case "block":
@@ -1062,6 +1066,12 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     for (const l of body) push(`${"  ".repeat(l.indent)}${l.text}`, l.span);
   }
   return { source: out.join("\n") + "\n", kernels, lineMap };
+}
+
+/** How a console.log argument reaches printf: bools as "true"/"false" (%s), floats promoted to double. */
+function printfArgKind(e: IR.Expr): PrintfArgKind {
+  if (e.type.kind !== "scalar") return "int";
+  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) ? "double" : "int";
 }
 
 function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers: Set<HelperName>): Line[] {
