@@ -42,6 +42,8 @@ export interface CudaKernel {
   dynamicShared: boolean;
   /** Kernel options from `cuda.jit(fn, { … })`. */
   options: IR.KernelOptions;
+  /** Whether the kernel or a device function it calls uses console.log (printf). */
+  prints: boolean;
   span: IR.Span;
 }
 
@@ -212,6 +214,8 @@ class FunctionGen {
   private readonly loops: { continueLabel?: string }[] = [];
   private labels = 0;
   usesDynamicShared = false;
+  /** The function itself calls printf (console.log). */
+  prints = false;
   readonly params: CudaParam[] = [];
 
   constructor(
@@ -352,6 +356,7 @@ class FunctionGen {
         const args = s.args.map((a) => (a.type.kind === "scalar" && a.type.dtype === "bool" ? `(${this.expr(a).t}) ? "true" : "false"` : this.expr(a).t));
         // Counted first, so the runtime can tell when the FIFO overwrote output (printf-bytes.ts).
         this.m.helpers.add("printfBytes");
+        this.prints = true;
         this.emit(`atomicAdd(&${PRINTF_BYTES_SYMBOL}, ${printfRecordLowerBound(s.format, s.args.map(printfArgKind))}ull);`, s.span);
         return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
       }
@@ -1014,17 +1019,20 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   // Functions first (they decide which helpers are needed), laid out after the prelude.
   const bodies: Line[][] = [];
   const kernels: CudaKernel[] = [];
+  const printingDevices = new Set<string>();
   for (const f of devices) {
     const g = new FunctionGen(m, f);
     g.generate(m.functions.get(f.id)!);
     bodies.push(g.lines);
+    if (g.prints) printingDevices.add(f.id);
   }
   for (const k of selected) {
     const g = new FunctionGen(m, k);
     const symbol = m.functions.get(k.id)!;
     g.generate(symbol);
     bodies.push(g.lines);
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, span: k.span });
+    const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span });
   }
 
   const usedConsts = usedConstArrays([...devices, ...selected]);
