@@ -60,3 +60,22 @@ test("the printf counter compiles with NVRTC and ptxas into a 64-bit global of t
   const run = assemblePtx(ptxas, ptx, "sm_80");
   assert.equal(run.ok, true, run.stderr);
 });
+
+test("a kernel prints when it or a device function it calls uses console.log; the runtime reads the counter only after such launches", () => {
+  const g = generateCuda(
+    moduleOf(`const say = cuda.device((n: i32): i32 => {
+  console.log("n", n);
+  return n;
+});
+export const viaDevice = cuda.jit((x: Int32Array) => {
+  x[0] = say(x[0]);
+});
+export const direct = cuda.jit((x: Int32Array) => {
+  console.log("x", x[0]);
+});
+export const silent = cuda.jit((x: Int32Array) => {
+  x[0] = 1;
+});`),
+  );
+  assert.deepEqual(Object.fromEntries(g.kernels.map((k) => [k.name, k.prints])), { viaDevice: true, direct: true, silent: false });
+});
