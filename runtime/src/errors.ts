@@ -30,6 +30,8 @@ export const ErrorCodes = {
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
   Internal: "CSR030",
+  /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
+  PrintfOutputLost: "CSR050",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -231,6 +231,7 @@ typedef struct {
     size_t size;
     unsigned char *host;
     CUcontext ctx;
+    struct CUmod_st *module; /* a module-scope .global of this module (freed with it), or NULL for cuMemAlloc */
 } Allocation;
 
 typedef struct {
@@ -253,6 +254,13 @@ struct CUfunc_st {
     int carveout;
 };
 
+/* A module-scope `.global` variable of a module: device memory the driver allocates at load. */
+typedef struct {
+    char *name;
+    size_t size;
+    uint64_t base;
+} ModuleGlobal;
+
 struct CUmod_st {
     uint32_t magic;
     CUcontext ctx;
@@ -261,6 +269,8 @@ struct CUmod_st {
     int target;
     int nfuncs;
     struct CUfunc_st *funcs;
+    int nglobals;
+    ModuleGlobal *globals;
 };
 
 struct CUstream_st {
@@ -293,6 +303,8 @@ typedef struct {
     CUevent event;
     int fault;               /* OP_LAUNCH: CUresult the "kernel" fails with, 0 = none */
     char *printfText;        /* OP_LAUNCH: the device printf output scripted for this launch */
+    uint64_t addTo;          /* OP_LAUNCH: a scripted 8-byte module global the "kernel" adds to, 0 = none */
+    unsigned long long addAmount;
 } Op;
 
 typedef struct {
@@ -311,6 +323,12 @@ typedef struct {
     char *name; /* kernel */
     char *text; /* what each of its launches prints */
 } PrintfScript;
+
+typedef struct {
+    char *kernel;
+    char *global; /* an 8-byte .global of the kernel's module */
+    unsigned long long amount;
+} GlobalAddScript;
 
 #define VEC(T) struct { T *v; size_t n, cap; }
 #define VEC_PUSH(vec, item)                                                      \
@@ -353,6 +371,7 @@ static struct {
     VEC(Scripted) failNext;
     VEC(Scripted) failKernel;
     VEC(PrintfScript) printfScripts;
+    VEC(GlobalAddScript) globalAddScripts;
     VEC(FuncOverride) funcOverrides;
     VEC(CallCount) calls;
     int jitFailResult;
@@ -711,6 +730,34 @@ static Allocation *find_alloc(uint64_t ptr, size_t bytes) {
     return a;
 }
 
+/* Places `bytes` of zeroed "device memory" for `ctx` (module: a module global, else NULL). Like the
+   real driver, freed addresses are reused: the lowest free range that fits, with a guard gap after
+   each allocation (so an overrun still lands outside any allocation). A stale pointer to a freed
+   allocation may therefore point into a new one, as on a GPU. */
+static int place_alloc(size_t bytes, CUcontext ctx, struct CUmod_st *module, uint64_t *out) {
+    Device *d = &S.devices[ctx->device];
+    unsigned long long live = 0;
+    for (size_t i = 0; i < S.allocs.n; i++) live += S.allocs.v[i].size;
+    if (bytes > d->totalMem - live) return R_OUT_OF_MEMORY;
+    unsigned char *host = calloc(1, bytes ? bytes : 1);
+    if (!host) return R_OUT_OF_MEMORY;
+    uint64_t span = (bytes + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+    uint64_t base = DEVICE_BASE;
+    size_t at = 0;
+    while (at < S.allocs.n && S.allocs.v[at].base < base + span) {
+        Allocation *prev = &S.allocs.v[at];
+        uint64_t end = prev->base + (prev->size + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
+        if (end > base) base = end;
+        at++;
+    }
+    Allocation a = {base, bytes, host, ctx, module};
+    VEC_PUSH(S.allocs, a); /* grow, then move into place: S.allocs stays sorted by base */
+    memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
+    S.allocs.v[at] = a;
+    *out = base;
+    return R_SUCCESS;
+}
+
 /* Page-locked memory counts as pinned for the current context only if it was allocated in it, or
    with CU_MEMHOSTALLOC_PORTABLE: to every other context it is pageable (cuMemHostAlloc docs). */
 static int is_pinned(const void *p, size_t bytes) {
@@ -817,6 +864,15 @@ static void execute(Op *op) {
         S.clockMs += S.launchMs;
         if (op->fault && !S.sticky) S.sticky = op->fault;
         if (op->printfText && !op->fault) fifo_append(op->ctx, op->printfText);
+        if (op->addTo && !op->fault) {
+            Allocation *g = find_alloc(op->addTo, 8);
+            unsigned long long v;
+            if (g) {
+                memcpy(&v, g->host + (op->addTo - g->base), 8);
+                v += op->addAmount;
+                memcpy(g->host + (op->addTo - g->base), &v, 8);
+            }
+        }
         free(op->printfText);
         op->printfText = NULL;
         break;
@@ -980,6 +1036,32 @@ static int parse_ptx(struct CUmod_st *m, const char *ptx, int deviceArch, char *
         }
     }
 
+    /* Module-scope .global variables (".global .align 8 .u64 x;", ".visible .global .b8 s[12] = {...};"):
+       the driver gives each device memory at load. Declarations (.extern) define nothing; instructions
+       such as "ld.global.u32" do not start the statement. Initializers are not evaluated: the memory
+       starts zeroed. */
+    VEC(ModuleGlobal) globals = {0};
+    for (const char *p = ptx; (p = strstr(p, ".global")) != NULL; p += 7) {
+        if (p > ptx && !isspace((unsigned char)p[-1])) continue;
+        if (p + 7 < end && !isspace((unsigned char)p[7])) continue;
+        const char *lineStart = p;
+        while (lineStart > ptx && lineStart[-1] != '\n') lineStart--;
+        const char *q = lineStart;
+        while (q < p && isspace((unsigned char)*q)) q++;
+        if (q != p && strncmp(q, ".visible", 8) != 0 && strncmp(q, ".weak", 5) != 0) continue;
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        if (!semi) break;
+        const char *eq = memchr(p, '=', (size_t)(semi - p));
+        const char *name;
+        size_t nameLen, size, align;
+        if (parse_decl(p + 7, eq ? eq : semi, &size, &align, &name, &nameLen)) {
+            ModuleGlobal g = {strndup(name, nameLen), size, 0};
+            VEC_PUSH(globals, g);
+        }
+    }
+    m->globals = globals.v;
+    m->nglobals = (int)globals.n;
+
     /* Entries. */
     VEC(struct CUfunc_st) funcs = {0};
     for (const char *p = ptx; (p = strstr(p, ".entry")) != NULL; p += 6) {
@@ -1073,6 +1155,15 @@ static void free_module(struct CUmod_st *m) {
         free(m->funcs[i].name);
     }
     free(m->funcs);
+    for (int i = 0; i < m->nglobals; i++) {
+        Allocation *a = m->globals[i].base ? find_alloc(m->globals[i].base, 0) : NULL;
+        if (a && a->module == m) {
+            free(a->host);
+            VEC_REMOVE(S.allocs, (size_t)(a - S.allocs.v));
+        }
+        free(m->globals[i].name);
+    }
+    free(m->globals);
     free(m->ptx);
     m->magic = 0;
     free(m);
@@ -1101,7 +1192,7 @@ static int reclaim(CUcontext ctx) {
             VEC_REMOVE(S.pending, i);
         }
     for (size_t i = S.allocs.n; i-- > 0;)
-        if (!ctx || S.allocs.v[i].ctx == ctx) {
+        if ((!ctx || S.allocs.v[i].ctx == ctx) && !S.allocs.v[i].module) { /* globals: with their module */
             free(S.allocs.v[i].host);
             VEC_REMOVE(S.allocs, i);
             n++;
@@ -1313,30 +1404,11 @@ EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
     f_uint(&E, "bytes", bytesize);
     REQUIRE_CTX();
     if (!dptr || bytesize == 0) RETURN(R_INVALID_VALUE);
-    Device *d = &S.devices[current_->device];
-    unsigned long long live = 0;
-    for (size_t i = 0; i < S.allocs.n; i++) live += S.allocs.v[i].size;
-    if (bytesize > d->totalMem - live) RETURN(R_OUT_OF_MEMORY);
-    unsigned char *host = calloc(1, bytesize);
-    if (!host) RETURN(R_OUT_OF_MEMORY);
-    /* Like the real driver, freed addresses are reused: the lowest free range that fits, with a
-       guard gap after each allocation (so an overrun still lands outside any allocation). A stale
-       pointer to a freed allocation may therefore point into a new one, as on a GPU. */
-    uint64_t span = (bytesize + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
-    uint64_t base = DEVICE_BASE;
-    size_t at = 0;
-    while (at < S.allocs.n && S.allocs.v[at].base < base + span) {
-        Allocation *prev = &S.allocs.v[at];
-        uint64_t end = prev->base + (prev->size + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
-        if (end > base) base = end;
-        at++;
-    }
-    Allocation a = {base, bytesize, host, current_};
-    VEC_PUSH(S.allocs, a); /* grow, then move into place: S.allocs stays sorted by base */
-    memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
-    S.allocs.v[at] = a;
-    *dptr = a.base;
-    f_hex(&E, "dptr", a.base);
+    uint64_t base;
+    int r = place_alloc(bytesize, current_, NULL, &base);
+    if (r) RETURN(r);
+    *dptr = base;
+    f_hex(&E, "dptr", base);
     RETURN(R_SUCCESS);
 }
 
@@ -1346,7 +1418,7 @@ EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
     REQUIRE_CTX();
     flush_all();
     Allocation *a = find_alloc(dptr, 0);
-    if (!a || a->base != dptr) RETURN(R_INVALID_VALUE);
+    if (!a || a->base != dptr || a->module) RETURN(R_INVALID_VALUE); /* a module's globals go with the module */
     free(a->host);
     VEC_REMOVE(S.allocs, (size_t)(a - S.allocs.v));
     RETURN(R_SUCCESS);
@@ -1396,7 +1468,7 @@ EXPORT CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *
     /* Pinned or pageable, the source is read when the copy runs: for pageable memory CUDA only says
        the copy "might be synchronous", so a caller must keep the buffer alive and unchanged until
        the stream is synchronized. */
-    Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0, NULL};
+    Op op = {OP_HTOD, E.seq, hStream, current_, dstDevice, (unsigned char *)srcHost, NULL, ByteCount, NULL, 0, NULL, 0, 0};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1414,7 +1486,7 @@ EXPORT CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevic
     if (!find_alloc(srcDevice, ByteCount) || !dstHost) RETURN(R_INVALID_VALUE);
     /* Into pageable memory too, the data arrives only when the copy runs (CUDA: "might be
        synchronous", so no caller may count on it having completed on return). */
-    Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0, NULL};
+    Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0, NULL, 0, 0};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1552,6 +1624,15 @@ EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, 
         free_module(m);
         RETURN(r);
     }
+    for (int i = 0; i < m->nglobals; i++) {
+        r = place_alloc(m->globals[i].size, current_, m, &m->globals[i].base);
+        if (r) {
+            write_log_option(errorBuf, errorSize, "");
+            write_log_option(infoBuf, infoSize, "");
+            free_module(m);
+            RETURN(r);
+        }
+    }
     Text info = {0};
     text_add(&info, "", 0);
     for (int i = 0; i < m->nfuncs; i++) {
@@ -1595,6 +1676,25 @@ EXPORT CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, co
         if (strcmp(hmod->funcs[i].name, name) == 0) {
             *hfunc = &hmod->funcs[i];
             f_ptr(&E, "function", *hfunc);
+            RETURN(R_SUCCESS);
+        }
+    RETURN(R_NOT_FOUND);
+}
+
+/* The address and size of a module-scope variable; either output may be NULL (cuda.h). */
+EXPORT CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
+    BEGIN("cuModuleGetGlobal_v2");
+    f_ptr(&E, "module", hmod);
+    if (name) f_str(&E, "name", name);
+    REQUIRE_CTX();
+    if (!name) RETURN(R_INVALID_VALUE);
+    if (!module_valid(hmod)) RETURN(R_INVALID_HANDLE);
+    for (int i = 0; i < hmod->nglobals; i++)
+        if (strcmp(hmod->globals[i].name, name) == 0) {
+            if (dptr) *dptr = hmod->globals[i].base;
+            if (bytes) *bytes = hmod->globals[i].size;
+            f_hex(&E, "dptr", hmod->globals[i].base);
+            f_uint(&E, "bytes", hmod->globals[i].size);
             RETURN(R_SUCCESS);
         }
     RETURN(R_NOT_FOUND);
@@ -1664,10 +1764,19 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
     int atNextCall = 0;
     int fault = take_kernel_fault(f->name, &atNextCall);
     if (fault) f_int(&E, "fault", fault);
-    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault, NULL};
+    Op op = {OP_LAUNCH, E.seq, hStream, current_, 0, NULL, NULL, 0, NULL, atNextCall ? 0 : fault, NULL, 0, 0};
     if (f->module->ptx && strstr(f->module->ptx, "vprintf")) current_->printfLaunched = 1;
     for (size_t i = 0; i < S.printfScripts.n; i++)
         if (strcmp(S.printfScripts.v[i].name, f->name) == 0) op.printfText = strdup(S.printfScripts.v[i].text);
+    for (size_t i = 0; i < S.globalAddScripts.n; i++) {
+        GlobalAddScript *g = &S.globalAddScripts.v[i];
+        if (strcmp(g->kernel, f->name) != 0) continue;
+        for (int k = 0; k < f->module->nglobals; k++)
+            if (strcmp(f->module->globals[k].name, g->global) == 0 && f->module->globals[k].size >= 8) {
+                op.addTo = f->module->globals[k].base;
+                op.addAmount = g->amount;
+            }
+    }
     enqueue(op);
     /* A real GPU starts the kernel at once: it may fault before the host's next call, which then
        returns the sticky error whatever it is (a launch, a module load, an allocation...). */
@@ -1763,7 +1872,7 @@ EXPORT CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
     hEvent->recorded = 1;
     hEvent->complete = 0;
     hEvent->recordSeq = E.seq;
-    Op op = {OP_EVENT, E.seq, hStream, current_, 0, NULL, NULL, 0, hEvent, 0, NULL};
+    Op op = {OP_EVENT, E.seq, hStream, current_, 0, NULL, NULL, 0, hEvent, 0, NULL, 0, 0};
     enqueue(op);
     RETURN(R_SUCCESS);
 }
@@ -1940,7 +2049,11 @@ EXPORT int cudaDouble_reset(void) {
         free(S.printfScripts.v[i].name);
         free(S.printfScripts.v[i].text);
     }
-    S.failNext.n = S.failKernel.n = S.funcOverrides.n = S.calls.n = S.printfScripts.n = 0;
+    for (size_t i = 0; i < S.globalAddScripts.n; i++) {
+        free(S.globalAddScripts.v[i].kernel);
+        free(S.globalAddScripts.v[i].global);
+    }
+    S.failNext.n = S.failKernel.n = S.funcOverrides.n = S.calls.n = S.printfScripts.n = S.globalAddScripts.n = 0;
     free(S.jitFailLog);
     S.jitFailLog = NULL;
     text_free(&S.log);
@@ -2014,6 +2127,15 @@ EXPORT void cudaDouble_printfOnLaunch(const char *kernel, const char *text) {
     VEC_PUSH(S.printfScripts, p);
     unlock();
 }
+/** Every launch of `kernel` adds `amount` to the 8-byte module-scope .global `global` of its module
+    when the launch executes (at a synchronization point), as a kernel's atomicAdd would — e.g. to
+    stand in for a kernel whose console.log wrote that many bytes into CudaScript's printf counter. */
+EXPORT void cudaDouble_addToGlobalOnLaunch(const char *kernel, const char *global, unsigned long long amount) {
+    lock();
+    GlobalAddScript g = {strdup(kernel), strdup(global), amount};
+    VEC_PUSH(S.globalAddScripts, g);
+    unlock();
+}
 /** Printf bytes dropped because the FIFO of device `ordinal`'s context was full. */
 EXPORT unsigned long long cudaDouble_printfDropped(int ordinal) {
     lock();
@@ -2067,16 +2189,19 @@ EXPORT long cudaDouble_callCount(const char *function) {
     unlock();
     return n;
 }
+/* cuMemAlloc allocations only (module globals belong to their modules: cudaDouble_liveModules). */
 EXPORT int cudaDouble_liveAllocations(void) {
     lock();
-    int n = (int)S.allocs.n;
+    int n = 0;
+    for (size_t i = 0; i < S.allocs.n; i++) n += !S.allocs.v[i].module;
     unlock();
     return n;
 }
 EXPORT unsigned long long cudaDouble_liveAllocationBytes(void) {
     lock();
     unsigned long long n = 0;
-    for (size_t i = 0; i < S.allocs.n; i++) n += S.allocs.v[i].size;
+    for (size_t i = 0; i < S.allocs.n; i++)
+        if (!S.allocs.v[i].module) n += S.allocs.v[i].size;
     unlock();
     return n;
 }

@@ -16,9 +16,10 @@ import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type HelperName } from "./prelude";
+import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
-export const CODEGEN_VERSION = "1";
+export const CODEGEN_VERSION = "2";
 
 export interface CudaParam {
   /** Source name of the parameter. */
@@ -41,6 +42,8 @@ export interface CudaKernel {
   dynamicShared: boolean;
   /** Kernel options from `cuda.jit(fn, { … })`. */
   options: IR.KernelOptions;
+  /** Whether the kernel or a device function it calls uses console.log (printf). */
+  prints: boolean;
   span: IR.Span;
 }
 
@@ -211,6 +214,8 @@ class FunctionGen {
   private readonly loops: { continueLabel?: string }[] = [];
   private labels = 0;
   usesDynamicShared = false;
+  /** The function itself calls printf (console.log). */
+  prints = false;
   readonly params: CudaParam[] = [];
 
   constructor(
@@ -349,6 +354,10 @@ class FunctionGen {
       case "print": {
         // A bool argument (its conversion is %s) prints as JavaScript prints it.
         const args = s.args.map((a) => (a.type.kind === "scalar" && a.type.dtype === "bool" ? `(${this.expr(a).t}) ? "true" : "false"` : this.expr(a).t));
+        // Counted first, so the runtime can tell when the FIFO overwrote output (printf-bytes.ts).
+        this.m.helpers.add("printfBytes");
+        this.prints = true;
+        this.emit(`atomicAdd(&${PRINTF_BYTES_SYMBOL}, ${printfRecordLowerBound(s.format, s.args.map(printfArgKind))}ull);`, s.span);
         return this.emit(`printf(${[cString(s.format), ...args].join(", ")});`, s.span);
       }
       case "block":
@@ -1010,17 +1019,20 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   // Functions first (they decide which helpers are needed), laid out after the prelude.
   const bodies: Line[][] = [];
   const kernels: CudaKernel[] = [];
+  const printingDevices = new Set<string>();
   for (const f of devices) {
     const g = new FunctionGen(m, f);
     g.generate(m.functions.get(f.id)!);
     bodies.push(g.lines);
+    if (g.prints) printingDevices.add(f.id);
   }
   for (const k of selected) {
     const g = new FunctionGen(m, k);
     const symbol = m.functions.get(k.id)!;
     g.generate(symbol);
     bodies.push(g.lines);
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, span: k.span });
+    const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span });
   }
 
   const usedConsts = usedConstArrays([...devices, ...selected]);
@@ -1062,6 +1074,12 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     for (const l of body) push(`${"  ".repeat(l.indent)}${l.text}`, l.span);
   }
   return { source: out.join("\n") + "\n", kernels, lineMap };
+}
+
+/** How a console.log argument reaches printf: bools as "true"/"false" (%s), floats promoted to double. */
+function printfArgKind(e: IR.Expr): PrintfArgKind {
+  if (e.type.kind !== "scalar") return "int";
+  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) ? "double" : "int";
 }
 
 function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers: Set<HelperName>): Line[] {

@@ -1,3 +1,4 @@
 export { CODEGEN_VERSION, CudaGenError, generateCuda } from "./generate";
 export type { CudaKernel, CudaParam, GenerateCudaOptions, GeneratedCuda, LineMapEntry } from "./generate";
 export { cElementType, cType } from "./literals";
+export { PRINTF_BYTES_SYMBOL, printfRecordLowerBound } from "./printf-bytes";

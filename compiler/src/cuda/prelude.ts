@@ -4,6 +4,8 @@
  * emulation (test/emulation/cuda_emulation.hpp) can provide its own definitions of the same names.
  */
 
+import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
+
 export type HelperName =
   | "laneid"
   | "dynamicShared"
@@ -16,7 +18,8 @@ export type HelperName =
   | "atomicMinF64"
   | "atomicAddF64"
   | "f32Bits"
-  | "f64Bits";
+  | "f64Bits"
+  | "printfBytes";
 
 const HELPERS: Record<HelperName, string> = {
   laneid: `#ifndef CUDASCRIPT_EMULATION
@@ -117,6 +120,12 @@ static __device__ double atomicAdd(double* address, double value) {
   return __longlong_as_double((long long)old);
 }
 #endif`,
+  printfBytes: `/* Bytes of console.log output this module wrote into CUDA's printf FIFO since the program started
+   (a lower bound per record, see compiler/src/cuda/printf-bytes.ts). The GPU backend reads it at each
+   synchronization (cuModuleGetGlobal) to report output the circular FIFO overwrote. */
+extern "C" {
+__device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
+}`,
   f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
@@ -136,6 +145,7 @@ const ORDER: HelperName[] = [
   "atomicMinF64",
   "f32Bits",
   "f64Bits",
+  "printfBytes",
 ];
 
 /** The helpers' source, in a fixed order, for the names used. */

@@ -473,6 +473,9 @@ export class CudaContext implements PinnedOwner {
     if (!(allocation instanceof DeviceAllocation) || allocation.context !== this) {
       throw new CudaUsageError("CSD004", `${describeDevice(allocation)} was not allocated by this context; nothing was freed`);
     }
+    if (allocation instanceof ModuleGlobal) {
+      throw new CudaUsageError("CSD004", `'${allocation.name}' is a variable of a loaded module, not an allocation: it is freed when its module is unloaded; nothing was freed`);
+    }
     if (!this.allocations.has(allocation)) {
       throw new CudaUsageError("CSD004", `device allocation 0x${allocation.pointer.toString(16)} was already freed (double free); nothing was freed`);
     }
@@ -656,6 +659,15 @@ export class CudaContext implements PinnedOwner {
     const module = new CudaModule(this, out[0] as CuHandle, hash, ptx, logText(infoLog, 1), wallTime);
     this.modules.set(hash, module);
     return module;
+  }
+
+  /** @internal cuModuleGetGlobal: the address and size of a module-scope variable. */
+  getGlobalAddress(module: CudaModule, name: string): { pointer: DevicePointer; bytes: number } {
+    this.makeCurrent();
+    const pointer = new BigUint64Array(1);
+    const bytes: Out<number> = [0];
+    this.call("cuModuleGetGlobal_v2", this.driver.api.cuModuleGetGlobal_v2(pointer, bytes, module.handle, name));
+    return { pointer: pointer[0]!, bytes: Number(bytes[0]) };
   }
 
   /** @internal */
@@ -915,6 +927,24 @@ export class DeviceRange {
   }
 }
 
+/**
+ * A module-scope variable of a loaded module (a `__device__` global), from CudaModule.getGlobal:
+ * device memory to copy from and to like an allocation, owned by the module (gone when it is
+ * unloaded; CudaContext.free refuses it).
+ */
+export class ModuleGlobal extends DeviceAllocation {
+  /** @internal */
+  constructor(
+    context: CudaContext,
+    pointer: DevicePointer,
+    bytes: number,
+    readonly module: CudaModule,
+    readonly name: string,
+  ) {
+    super(context, pointer, bytes);
+  }
+}
+
 /** Device memory for copies and memset: an allocation (its start) or an address inside one. */
 export type DeviceMemory = DeviceAllocation | DeviceRange;
 
@@ -927,6 +957,7 @@ function describeDevice(value: unknown): string {
 /** A loaded module; get kernels from it with getFunction(). */
 export class CudaModule {
   private readonly functions = new Map<string, CudaFunction>();
+  private readonly globals = new Map<string, ModuleGlobal>();
   private unloaded = false;
   /** The kernels the PTX declares, with their parameter sizes. */
   readonly entries: { name: string; params: PtxParam[] }[];
@@ -958,10 +989,26 @@ export class CudaModule {
     return fn;
   }
 
+  /**
+   * The module-scope variable `name` (its `extern "C"` / PTX name), by cuModuleGetGlobal; cached.
+   * A name the module does not define is CUDA_ERROR_NOT_FOUND.
+   */
+  getGlobal(name: string): ModuleGlobal {
+    if (this.unloaded) throw new CudaUsageError("CSD005", "the module was unloaded");
+    let g = this.globals.get(name);
+    if (!g) {
+      const { pointer, bytes } = this.context.getGlobalAddress(this, name);
+      g = new ModuleGlobal(this.context, pointer, bytes, this, name);
+      this.globals.set(name, g);
+    }
+    return g;
+  }
+
   /** cuModuleUnload (also drops it from the context's cache). */
   unload(): void {
     if (this.unloaded) throw new CudaUsageError("CSD005", "the module was already unloaded");
     this.unloaded = true;
+    this.forgetGlobals();
     this.context.unloadModule(this, false);
   }
 
@@ -969,7 +1016,14 @@ export class CudaModule {
   unloadQuietly(): void {
     if (this.unloaded) return;
     this.unloaded = true;
+    this.forgetGlobals();
     this.context.unloadModule(this, true);
+  }
+
+  /** The module's variables go with it: copies through a ModuleGlobal kept past the unload are refused. */
+  private forgetGlobals(): void {
+    for (const g of this.globals.values()) g.markFreed();
+    this.globals.clear();
   }
 }
 

@@ -68,6 +68,8 @@ export interface CudaDriverApi {
   ): number;
   cuModuleGetFunction(fn: Out<CuHandle | null>, module: CuHandle, name: string): number;
   cuModuleUnload(module: CuHandle): number;
+  /** cuModuleGetGlobal_v2 (what cuda.h names cuModuleGetGlobal): `pointer` receives the CUdeviceptr in element 0. */
+  cuModuleGetGlobal_v2(pointer: BigUint64Array, bytes: Out<number>, module: CuHandle, name: string): number;
   /** `kernelParams` is the address of a `void *[n]` array (see device.ts for how it is built). */
   cuLaunchKernel(
     fn: CuHandle,
@@ -366,6 +368,7 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuModuleLoadDataEx: lib.func("cuModuleLoadDataEx", "int", [out(t.module), "void *", "uint", "void *", "void *"]),
     cuModuleGetFunction: lib.func("cuModuleGetFunction", "int", [out(t.fn), t.module, "str"]),
     cuModuleUnload: lib.func("cuModuleUnload", "int", [t.module]),
+    cuModuleGetGlobal_v2: lib.func("cuModuleGetGlobal_v2", "int", ["void *", koffi.out(koffi.pointer("size_t")), t.module, "str"]),
     cuLaunchKernel: lib.func("cuLaunchKernel", "int", [t.fn, "uint", "uint", "uint", "uint", "uint", "uint", "uint", t.stream, "void *", "void *"]),
     cuStreamCreate: lib.func("cuStreamCreate", "int", [out(t.stream), "uint"]),
     cuStreamSynchronize: lib.func("cuStreamSynchronize", "int", [t.stream]),

@@ -33,6 +33,7 @@ export {
   CudaStream,
   CudaUsageError,
   DeviceAllocation,
+  ModuleGlobal,
   DeviceRange,
   ParamScratch,
   PinnedBuffer,

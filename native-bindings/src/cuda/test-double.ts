@@ -73,6 +73,11 @@ export interface DriverDouble {
    * the process's stdout only at a synchronization point or when the context is destroyed.
    */
   printfOnLaunch(kernel: string, text: string): void;
+  /**
+   * Every launch of `kernel` adds `amount` to the 8-byte module-scope variable `global` of its
+   * module when the launch executes (at a synchronization point), as the kernel's atomicAdd would.
+   */
+  addToGlobalOnLaunch(kernel: string, global: string, amount: number | bigint): void;
   /** Printf bytes device `device`'s context dropped because its FIFO was full. */
   printfDropped(device?: number): number;
   live(): DoubleLiveObjects;
@@ -173,6 +178,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     setLaunchMillis: lib.func("void cudaDouble_setLaunchMillis(double ms)"),
     printfOnLaunch: lib.func("void cudaDouble_printfOnLaunch(const char *kernel, const char *text)"),
     printfDropped: lib.func("unsigned long long cudaDouble_printfDropped(int device)"),
+    addToGlobalOnLaunch: lib.func("void cudaDouble_addToGlobalOnLaunch(const char *kernel, const char *global, unsigned long long amount)"),
     callCount: lib.func("long cudaDouble_callCount(const char *fn)"),
     liveAllocations: lib.func("int cudaDouble_liveAllocations(void)"),
     liveAllocationBytes: lib.func("unsigned long long cudaDouble_liveAllocationBytes(void)"),
@@ -225,6 +231,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     callCount: (name) => Number(fn.callCount(name)),
     printfOnLaunch: (kernel, text) => fn.printfOnLaunch(kernel, text),
     printfDropped: (device = 0) => Number(fn.printfDropped(device)),
+    addToGlobalOnLaunch: (kernel, global, amount) => fn.addToGlobalOnLaunch(kernel, global, BigInt(amount)),
     live: () => ({
       allocations: fn.liveAllocations() as number,
       allocationBytes: Number(fn.liveAllocationBytes()),

@@ -44,6 +44,7 @@ import {
 } from "./errors";
 import { loadArtifact, type LoadedArtifact } from "./modules";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
+import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -64,9 +65,12 @@ export interface GpuBackendOptions {
   readonly cache?: boolean | { dir: string };
   /**
    * Bytes of each context's device printf FIFO (kernel console.log output between two
-   * synchronizations; default CUDASCRIPT_PRINTF_BUFFER, else CUDA's 1 MiB). Output beyond it is lost.
+   * synchronizations; default CUDASCRIPT_PRINTF_BUFFER, else CUDA's 1 MiB). Output beyond it is lost,
+   * and reported as a CSR050 warning.
    */
   readonly printfBufferSize?: number;
+  /** Where warnings (CSR050: console.log output lost) are written (default process.stderr). */
+  readonly warn?: (text: string) => void;
 }
 
 /** One allocation; shared by its GpuBuffer and the FinalizationRegistry, so it is freed once. */
@@ -127,6 +131,8 @@ class DeviceState {
   readonly symbols = new Map<string, string>();
   /** The sticky error that ended this context, once reported. */
   lost: CudaFailure | undefined;
+  /** Bytes of console.log output since the last synchronization, to report what the printf FIFO lost. */
+  readonly printf = new PrintfOverflowWatch();
   constructor(readonly info: CudaDeviceInfo) {}
   get label(): string {
     return `GPU ${this.info.ordinal} (${this.info.name}, ${this.info.arch})`;
@@ -263,12 +269,27 @@ export class GpuBackend implements Backend {
       if (!ctx || state.lost || !ctx.usable) continue;
       try {
         ctx.synchronize();
+        this.checkPrintf(state, ctx, { kind: "context" });
       } catch (e) {
         const error = this.mapError(e, state, doing);
         process.stderr.write(`cudascript: ${error instanceof Error ? error.message : String(error)}\n`);
         if (!process.exitCode) process.exitCode = 1;
       }
     }
+  }
+
+  /**
+   * After a synchronization that emptied the printf FIFO: one CSR050 warning when the kernels that
+   * printed since the previous one wrote more than the FIFO holds (printf-overflow.ts).
+   */
+  private checkPrintf(state: DeviceState, ctx: CudaContext, point: PrintfReadPoint): void {
+    let text: string | undefined;
+    try {
+      text = state.printf.read(ctx, point, () => ctx.getLimit(bindings().CU_LIMIT.PRINTF_FIFO_SIZE));
+    } catch (e) {
+      throw this.mapError(e, state, "reading how many bytes kernel console.log wrote");
+    }
+    if (text) (this.options.warn ?? ((t: string) => void process.stderr.write(t)))(`cudascript: ${text}\n`);
   }
 
   // ───────────────────────── devices ─────────────────────────
@@ -425,7 +446,10 @@ export class GpuBackend implements Backend {
     try {
       const s = this.streamOf(stream, state);
       if (s) ctx.copyHtoDAsync(deviceAt(b, dstOffset), src, s);
-      else ctx.copyHtoD(deviceAt(b, dstOffset), src);
+      else {
+        state.printf.emptyPoint(); // a blocking copy: the driver empties the printf FIFO
+        ctx.copyHtoD(deviceAt(b, dstOffset), src);
+      }
     } catch (e) {
       throw this.mapError(e, state, "copying to the device");
     }
@@ -439,7 +463,10 @@ export class GpuBackend implements Backend {
     try {
       const s = this.streamOf(stream, state);
       if (s) ctx.copyDtoHAsync(dst, deviceAt(b, srcOffset), s);
-      else ctx.copyDtoH(dst, deviceAt(b, srcOffset));
+      else {
+        state.printf.emptyPoint();
+        ctx.copyDtoH(dst, deviceAt(b, srcOffset));
+      }
     } catch (e) {
       throw this.mapError(e, state, "copying to the host");
     }
@@ -455,6 +482,7 @@ export class GpuBackend implements Backend {
     const ctx = this.contextOf(state);
     if (bytes === 0) return;
     if (stream) this.streamOf(stream, state); // validates the handle; the copy runs on the legacy default stream, ordered with it
+    state.printf.emptyPoint();
     // cuMemcpyDtoD_v2 when the driver exports it (the bindings do not bind it; NVIDIA's driver has it);
     // otherwise staged through host memory.
     if (this.dtod === undefined) {
@@ -484,6 +512,7 @@ export class GpuBackend implements Backend {
     const ctx = this.contextOf(state);
     if (bytes === 0) return;
     if (stream) this.streamOf(stream, state);
+    state.printf.emptyPoint();
     try {
       ctx.memset(deviceAt(b, offset), value & 0xff, bytes);
     } catch (e) {
@@ -548,6 +577,8 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, `loading the kernels of ${artifact.file}`);
     }
     for (const [symbol, name] of loaded.symbols) state.symbols.set(symbol, name);
+    state.printf.emptyPoint(); // a module load empties the printf FIFO too
+    for (const m of loaded.printfModules) state.printf.addModule(m);
     state.loaded.set(artifact, loaded);
     return loaded;
   }
@@ -600,6 +631,7 @@ export class GpuBackend implements Backend {
     const ctx = this.contextOf(state);
     try {
       const stream = this.streamOf(config.stream, state);
+      state.printf.beforeLaunch(kernel, k.info.prints);
       ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, views);
     } catch (e) {
       throw this.mapError(e, state, `launching kernel '${kernel}'`, kernel);
@@ -671,12 +703,13 @@ export class GpuBackend implements Backend {
     if (!(stream instanceof GpuStream)) throw new CudaScriptError("CSR014", "this stream was not made by cuda.stream() on the GPU backend");
     if (stream.destroyed) throw new CudaScriptError("CSR014", "this stream was destroyed");
     const state = stream.device;
-    this.contextOf(state);
+    const ctx = this.contextOf(state);
     try {
       stream.stream.synchronize();
     } catch (e) {
       throw this.mapError(e, state, "synchronizing a stream");
     }
+    this.checkPrintf(state, ctx, { kind: "stream", stream: stream.stream });
   }
 
   createEvent(): EventHandle {
@@ -715,6 +748,9 @@ export class GpuBackend implements Backend {
     if (!e.recorded) throw new CudaScriptError("CSR014", "this event was never recorded: call event.record() first");
     const state = e.device;
     this.contextOf(state);
+    // The driver empties the printf FIFO here, but the counters are read at the next device or stream
+    // synchronization (reading them now would need a copy that waits for every stream).
+    state.printf.emptyPoint();
     try {
       e.event.synchronize();
     } catch (err) {
@@ -744,6 +780,7 @@ export class GpuBackend implements Backend {
     const ctx = this.contextOf(state);
     try {
       // Both must have completed (CUDA_ERROR_NOT_READY otherwise): wait for them, as users expect.
+      state.printf.emptyPoint();
       a.event.synchronize();
       b.event.synchronize();
       return ctx.elapsedMillis(a.event, b.event);
@@ -763,6 +800,7 @@ export class GpuBackend implements Backend {
     } catch (e) {
       throw this.mapError(e, state, "synchronizing the GPU");
     }
+    this.checkPrintf(state, ctx, { kind: "context" });
   }
 
   dispose(): void {

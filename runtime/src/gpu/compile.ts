@@ -35,6 +35,8 @@ export interface GpuKernelInfo {
   readonly symbol: string;
   readonly params: readonly { readonly name: string; readonly kind: "scalar" | "array"; readonly dtype: DTypeName; readonly rank: number; readonly cParams: readonly string[] }[];
   readonly dynamicShared: boolean;
+  /** Whether it uses console.log: its launches count toward the printf FIFO (printf-overflow.ts). */
+  readonly prints: boolean;
 }
 
 export interface PtxModule {
@@ -96,7 +98,7 @@ export function kernelInfos(artifact: KernelArtifact): ReadonlyMap<string, GpuKe
       `CUDA C++ code generation failed for ${artifact.file}: ${(e as Error).message}. This is a CudaScript bug: please report it; meanwhile run on the simulator (--backend simulator).`,
     );
   }
-  infos = new Map(gen.kernels.map((k: CudaKernel) => [k.name, { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared }]));
+  infos = new Map(gen.kernels.map((k: CudaKernel) => [k.name, { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints }]));
   generated.set(artifact, infos);
   return infos;
 }

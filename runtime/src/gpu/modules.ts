@@ -9,6 +9,7 @@ import type { KernelArtifact } from "../backend";
 import { ArgPlan } from "./abi";
 import { compileForDevice, ptxIsaVersion, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
 import { cudaErrorText, cudaFailureOf, GpuError, GpuErrorCodes, isDriverError } from "./errors";
+import { ptxCountsPrintf } from "./printf-overflow";
 
 export interface LoadedKernel {
   readonly info: GpuKernelInfo;
@@ -26,6 +27,8 @@ export interface LoadedArtifact {
   readonly symbols: ReadonlyMap<string, string>;
   /** JIT info logs (ptxas-style resource report) per module. */
   readonly jitInfo: readonly string[];
+  /** The modules whose kernels use console.log: they define the printf byte counter (printf-overflow.ts). */
+  readonly printfModules: readonly CudaModule[];
 }
 
 export interface LoadOptions extends CompileForDeviceOptions {
@@ -55,7 +58,8 @@ export function loadArtifact(context: CudaContext, artifact: KernelArtifact, opt
       kernels.set(name, { info, fn, plan });
     }
   }
-  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog) };
+  const printfModules = modules.filter((_, i) => ptxCountsPrintf(compiled.modules[i]!.ptx));
+  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog), printfModules };
 }
 
 function jitError(

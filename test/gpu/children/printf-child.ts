@@ -4,6 +4,8 @@
 //   fault-at-exit: the same, but the kernel faults: the exit flush must report it.
 //   small-fifo: a 64-byte printf buffer (CUDASCRIPT_PRINTF_BUFFER) drops what does not fit;
 //     resizing after the launch is CSR049.
+//   overflow-at-exit: like exit-without-sync, but the launch adds 1000 bytes to the kernel's printf
+//     byte counter (as its console.log calls would): the exit flush must warn (CSR050).
 import { openDriverDouble } from "@cudascript/native-bindings/cuda/test-double";
 import { configureGpu, cuda, f32 } from "cudascript";
 import type { GpuBackend } from "cudascript/dist/gpu/backend";
@@ -32,6 +34,7 @@ const out = cuda.deviceArray(8, f32);
 
 const mode = process.argv[2];
 if (mode === "fault-at-exit") double.failKernel(symbol, 700);
+if (mode === "overflow-at-exit") double.addToGlobalOnLaunch(symbol, "cs_printf_bytes", 1000);
 hello.launch(1, 8)(out);
 console.log(`launched ${symbol}`);
 if (mode === "small-fifo") {
