@@ -30,6 +30,9 @@ export const ErrorCodes = {
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
   Internal: "CSR030",
+  SourceNotFound: "CSR051",
+  SourceDoesNotCompile: "CSR052",
+  KernelNotIdentified: "CSR053",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
