@@ -39,6 +39,24 @@ describe("kernels compile from source with no build step", () => {
     }
   });
 
+  it("plain node on tsc's ES module output (file:// URLs in the stack, mapped through the source maps)", () => {
+    const p = makeProject(
+      {
+        "package.json": '{ "type": "module" }\n',
+        "src/kernels.ts": KERNELS_TS.replace('"./sizes"', '"./sizes.js"'),
+        "src/sizes.ts": SIZES_TS,
+        "src/main.ts": MAIN_TS.replace('"./kernels"', '"./kernels.js"').replace('"./sizes"', '"./sizes.js"'),
+      },
+      ["cudascript", "@types/node"],
+    );
+    try {
+      tsc(p, ["--module", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--sourceMap", "--rootDir", "src", "--outDir", "dist", "src/main.ts"]);
+      assert.deepEqual(p.runJson(["dist/main.js"]), EXPECTED);
+    } finally {
+      p.remove();
+    }
+  });
+
   it("vitest run on a test file that launches the kernels and checks their results", () => {
     const test = [
       'import { expect, test } from "vitest";',
