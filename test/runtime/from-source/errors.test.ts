@@ -31,7 +31,7 @@ describe("compile-from-source errors", () => {
     try {
       const e = launchError(p, ["main.js"]);
       assert.equal(e.code, "CSR051", e.message);
-      assert.match(e.message, /cuda\.jit was called at eval .*made by eval or new Function/);
+      assert.match(e.message, /cuda\.jit was called at eval .*made by eval or new Function.*Declare the kernel in a TypeScript file instead/);
       assert.match(e.message, /cudascript\/esbuild.*cudascript\/vite.*cudascript\/webpack.*cudascript\/rspack.*npx cudascript run/);
     } finally {
       p.remove();

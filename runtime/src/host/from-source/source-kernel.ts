@@ -41,7 +41,7 @@ export class SourceKernel<Args extends unknown[]> implements Kernel<Args> {
     if (!located.ok)
       throw new CudaScriptError(
         "CSR051",
-        `kernel '${this.name}' has no compiled form and its TypeScript source cannot be found: cuda.jit was called at ${located.found}, and ${located.why}. ${advice(located.generatedText)}`,
+        `kernel '${this.name}' has no compiled form and its TypeScript source cannot be found: cuda.jit was called at ${located.found}, and ${located.why}. ${located.evaluated ? "Declare the kernel in a TypeScript file instead. " : ""}${advice(located.generatedText)}`,
       );
     const source = compiledSource(located.source.file);
     const name = pickKernel(source, located.source, this.fnName);

@@ -26,11 +26,11 @@ export interface SourcePosition {
 
 export type Located =
   | { readonly ok: true; readonly source: SourcePosition }
-  | { readonly ok: false; readonly found: string; readonly why: string; readonly generatedText?: string };
+  | { readonly ok: false; readonly found: string; readonly why: string; readonly generatedText?: string; readonly evaluated?: boolean };
 
 export function locateSource(site: CallSite | undefined): Located {
   if (!site) return { ok: false, found: "no caller on the stack", why: "the call of cuda.jit could not be seen" };
-  if (site.evaluated) return { ok: false, found: site.frame, why: "the kernel is in code made by eval or new Function, which no file holds" };
+  if (site.evaluated) return { ok: false, found: site.frame, why: "the kernel is in code made by eval or new Function, which no file holds", evaluated: true };
   if (!site.file || site.line === undefined || site.col === undefined) return { ok: false, found: site.frame, why: "that is not a file on disk" };
   const at = `${site.file}:${site.line}:${site.col}`;
   if (TS_SOURCE.test(site.file)) return { ok: true, source: { file: site.file, line: site.line, col: site.col } };
