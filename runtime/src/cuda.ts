@@ -9,6 +9,8 @@ import { CudaScriptError } from "./errors";
 import { deviceArray, deviceArrayLike, DeviceNDArray, ndarray, NDArray, pinnedArray, toDevice } from "./host/arrays";
 import { currentBackend } from "./host/device";
 import { CompiledKernel } from "./host/kernel";
+import { captureCallSite } from "./host/from-source/call-site";
+import { SourceKernel } from "./host/from-source/source-kernel";
 import { Event, eventElapsedTime, Stream } from "./host/streams";
 
 export { CudaScriptError };
@@ -20,26 +22,15 @@ function kernelOnly(name: string): never {
   );
 }
 
-function uncompiledKernel<Args extends unknown[]>(fn: Function, _options: JitOptions | undefined): Kernel<Args> {
-  const name = fn.name || "kernel";
-  return {
-    name,
-    launch() {
-      throw new CudaScriptError(
-        "CSR002",
-        `kernel '${name}' was not compiled by CudaScript. Run the program with 'npx cudascript run file.ts', or add the CudaScript esbuild plugin ('cudascript/esbuild') to your build.`,
-      );
-    },
-  };
-}
-
 /**
- * `cuda.jit(fn, options)`; the CudaScript esbuild plugin rewrites each call to
- * `cuda.jit(fn, options, artifact, "name")` so that the kernel carries its compiled form.
+ * `cuda.jit(fn, options)`. A build step (the bundler plugins, `cudascript run`) rewrites each call to
+ * `cuda.jit(fn, options, artifact, "name")` so that the kernel carries its compiled form; without it
+ * (tsx, Vitest, node on tsc's output) the kernel compiles from its source at its first launch, found
+ * from where this was called (host/from-source).
  */
 function jit<Args extends unknown[]>(fn: Function, options?: JitOptions, artifact?: KernelArtifact, name?: string): Kernel<Args> {
   if (artifact && typeof artifact === "object" && name) return new CompiledKernel<Args>(artifact, name, options);
-  return uncompiledKernel<Args>(fn, options);
+  return new SourceKernel<Args>(typeof fn === "function" ? fn.name : "", options, captureCallSite(jit));
 }
 
 /** The host half of `cuda` (Numba's host API, camelCased). */

@@ -32,6 +32,9 @@ export const ErrorCodes = {
   Internal: "CSR030",
   /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
   PrintfOutputLost: "CSR050",
+  SourceNotFound: "CSR051",
+  SourceDoesNotCompile: "CSR052",
+  KernelNotIdentified: "CSR053",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -15,53 +15,7 @@ import { cudascriptPlugin } from "cudascript/esbuild";
 import { driverDoubleOrSkip } from "@cudascript/native-bindings/cuda/test-double";
 import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
 import { REPO } from "../simulator/helpers";
-
-/** Logs every module each thread loads (workers run `--require` preloads too) as JSON lines. */
-const LOAD_LOGGER = `
-const Module = require("node:module");
-const fs = require("node:fs");
-const { threadId } = require("node:worker_threads");
-const log = process.env.CUDASCRIPT_TEST_LOAD_LOG;
-const write = (record) => fs.appendFileSync(log, JSON.stringify({ thread: threadId, ...record }) + "\\n");
-write({ started: true });
-const load = Module._load;
-Module._load = function (request, parent, isMain) {
-  let file = request;
-  try { file = Module._resolveFilename(request, parent, isMain); } catch {}
-  write({ request, file, parent: parent && parent.filename });
-  return load.apply(this, arguments);
-};
-`;
-
-interface LoadRecord {
-  thread: number;
-  started?: true;
-  request?: string;
-  file?: string;
-  parent?: string;
-}
-
-const COMPILER_DIR = fs.realpathSync(path.join(REPO, "compiler"));
-/**
- * The parts of the compiler package the run time may load: the occupancy calculator on every reported
- * launch; on the GPU backend, when a kernel is first compiled, the CUDA C++ generator and the NVRTC
- * driver (with the IR and diagnostics types they share). None of them imports the front end.
- */
-const COMPILER_RUN_TIME_PARTS = ["occupancy", "cuda", "compile", "ir", "diagnostics"].map((dir) => path.join(COMPILER_DIR, "dist", dir) + path.sep);
-
-/** Why a loaded module is build-time only, or undefined when the run time may load it. */
-function buildTimeOnly(file: string): string | undefined {
-  const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1]?.replace(/\\/g, "/");
-  if (pkg && /^(typescript|ts-morph|@ts-morph\/.*|esbuild|@esbuild\/.*)$/.test(pkg)) return pkg;
-  let real = file;
-  try {
-    real = fs.realpathSync(file);
-  } catch {
-    // a builtin ("node:fs") or an unresolvable request: not a file of any package
-  }
-  if (real.startsWith(COMPILER_DIR + path.sep) && !COMPILER_RUN_TIME_PARTS.some((part) => real.startsWith(part))) return "@cudascript/compiler";
-  return undefined;
-}
+import { assertNoBuildTimeModules, LOAD_LOGGER, type LoadRecord } from "./load-log";
 
 const PROGRAM = [
   'import { cuda, f32 } from "cudascript";',
@@ -119,13 +73,6 @@ async function buildAndRunLogged(env: NodeJS.ProcessEnv): Promise<LoggedRun> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function assertNoBuildTimeModules(loads: readonly LoadRecord[]): void {
-  const buildTime = loads
-    .filter((r) => r.file !== undefined && buildTimeOnly(r.file) !== undefined)
-    .map((r) => `thread ${r.thread}: ${buildTimeOnly(r.file!)} (${r.request}) loaded by ${r.parent}`);
-  assert.deepEqual(buildTime, [], "the run-time path loaded build-time modules");
 }
 
 describe("run-time imports of cudascript", () => {

@@ -1,5 +1,9 @@
 /**
- * On-disk cache of NVRTC results. One file per key under `<dir>/nvrtc-v1/<first two hex>/<key>`:
+ * On-disk cache of NVRTC results. Also the `@cudascript/compiler/cache` entry point (the cache folder
+ * for the runtime's compile-from-source cache): imports nothing but Node built-ins, so loading it never
+ * loads the compiler's front end.
+ *
+ * One file per key under `<dir>/nvrtc-v1/<first two hex>/<key>`:
  *
  *   CUDASCRIPT-CACHE 1\n
  *   {"key":"…","bytes":N,"sha256":"…"}\n

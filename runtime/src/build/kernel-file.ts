@@ -24,7 +24,11 @@ export interface KernelFileResult {
   readonly warnings: readonly Diagnostic[];
   /** The compiled kernels; absent when there are errors or the file declares no kernel. */
   readonly artifact?: KernelArtifact;
-  /** Other files the result depends on (imported device functions), for watch mode and cache keys. */
+  /**
+   * Other files the result depends on, for watch mode and cache keys: those of the device functions
+   * the kernels call, and every file reached through the file's imports and re-exports (an imported
+   * constant is folded into the kernel, so a change there changes the artifact).
+   */
   readonly dependencies: readonly string[];
 }
 
@@ -43,10 +47,29 @@ export function buildKernelFile(checker: KernelChecker, file: string, text: stri
   const check = checker.checkFile(file);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   const warnings = check.diagnostics.filter((d) => d.severity === "warning");
-  const dependencies = [...new Set(check.module.deviceFunctions.map((f) => f.span.file))].filter((f) => f !== file);
+  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...importedFiles(checker, file)])].filter((f) => f !== file);
   if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies };
   const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
   return { check, errors, warnings, artifact, dependencies };
+}
+
+/** The files `file` imports or re-exports from, transitively (resolved as the front end resolves them). */
+function importedFiles(checker: KernelChecker, file: string): string[] {
+  const seen = new Set<string>([file]);
+  const queue = [file];
+  while (queue.length) {
+    const info = checker.front.moduleInfo(queue.pop()!);
+    if (!info) continue;
+    for (const binding of [...info.imports.values(), ...info.reexports.values()]) {
+      const target = checker.project.resolveImport(binding.module, info.file);
+      if (target && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  seen.delete(file);
+  return [...seen];
 }
 
 /** Inserts the artifact and the extra arguments of every `cuda.jit(...)` call of the file's kernels. */

@@ -6,7 +6,8 @@
  * esbuild errors with file and line, and rewrites each `cuda.jit(fn, options)` into
  * `cuda.jit(fn, options, ARTIFACT, "name")`, where ARTIFACT (a constant added to the file) holds the
  * compiled kernels: the simulator's JavaScript (plain and sanitizing), the kernels' signatures and the
- * serialised IR (for the GPU backend). Kernels built without the plugin fail at launch with CSR002.
+ * serialised IR (for the GPU backend). Kernels built without the plugin compile from their source at
+ * their first launch when its source maps lead back to it (runtime/src/host/from-source), else CSR051.
  *
  *   import { build } from "esbuild";
  *   import { cudascriptPlugin } from "cudascript/esbuild";

@@ -1,0 +1,128 @@
+/**
+ * Compiles a kernel file from its TypeScript source (once per process and file: all its kernels share
+ * the compile), or takes the artifact from the disk cache without loading the compiler.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { KernelChecker } from "@cudascript/compiler";
+import type { KernelArtifact } from "../../backend";
+import { CudaScriptError } from "../../errors";
+import { SIMULATOR_ABI } from "../../simulator/backend";
+import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
+
+export interface CompiledSource {
+  readonly file: string;
+  /** The text the artifact was compiled from (call positions are offsets into it). */
+  readonly text: string;
+  readonly calls: readonly KernelCall[];
+  /** Absent when the file declares no kernel the front end recognises. */
+  readonly artifact?: KernelArtifact;
+}
+
+const compiled = new Map<string, CompiledSource | CudaScriptError>();
+let checker: KernelChecker | undefined;
+let cache: SourceArtifactCache | undefined;
+let cacheNoted = false;
+let stamp: string | undefined;
+
+/** The kernels of `file`, compiled (or cached); throws CSR052 with the checker's errors. */
+export function compiledSource(file: string): CompiledSource {
+  let result = compiled.get(file);
+  if (!result) {
+    try {
+      result = compileOrReuse(file);
+    } catch (err) {
+      if (!(err instanceof CudaScriptError)) throw err;
+      result = err;
+    }
+    compiled.set(file, result);
+  }
+  if (result instanceof CudaScriptError) throw result;
+  return result;
+}
+
+function compileOrReuse(file: string): CompiledSource {
+  const text = readText(file);
+  if (text === undefined) throw new CudaScriptError("CSR051", `the kernel source ${file} cannot be read: run the program where its TypeScript sources are, or build it with the CudaScript bundler plugin`);
+  const key = entryKey({ layout: 1, compiler: compilerStamp(), runtime: runtimeVersion(), simulatorAbi: SIMULATOR_ABI, file, sha256: sha256(text) });
+  const store = sourceCache();
+  const cached = store.read(key);
+  if (cached && cached.file === file && dependenciesUnchanged(cached, readText)) return { file, text, calls: cached.calls, artifact: cached.artifact };
+
+  // Loaded here, not at import: this is what loads TypeScript and the compiler's front end.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const build = require("../../build/kernel-file") as typeof import("../../build/kernel-file");
+  checker ??= new (build.loadCompiler().KernelChecker)();
+  const built = build.buildKernelFile(checker, file, text);
+  if (built.errors.length) {
+    const lines = built.errors.map((d) => `${d.span.file}:${d.span.line}:${d.span.col} - error ${d.code}: ${d.message}`);
+    throw new CudaScriptError(
+      "CSR052",
+      `the kernels of ${file} do not compile (${built.errors.length} error${built.errors.length === 1 ? "" : "s"}); fix ${built.errors.length === 1 ? "it" : "them"} (the editor extension and 'npx cudascript check' show them as you type):\n${lines.join("\n")}`,
+    );
+  }
+  const info = checker.front.moduleInfo(file);
+  const calls: KernelCall[] = [];
+  for (const decl of info?.functions.values() ?? []) {
+    if (decl.kind === "kernel" && built.artifact?.kernels[decl.name]) calls.push({ name: decl.name, start: decl.call.pos, end: decl.call.end });
+  }
+  if (!built.artifact) return { file, text, calls };
+  const dependencies: { file: string; sha256: string }[] = [];
+  for (const dep of built.dependencies) {
+    const depText = readText(dep);
+    if (depText !== undefined) dependencies.push({ file: dep, sha256: sha256(depText) });
+  }
+  const entry: SourceCacheEntry = { file, dependencies, calls, artifact: built.artifact };
+  const failed = store.write(key, entry);
+  if (failed && !cacheNoted) {
+    cacheNoted = true;
+    process.stderr.write(`cudascript: note: cannot write the kernel cache in ${store.dir} (${failed}); kernels are compiled again at each run (set CUDASCRIPT_CACHE_DIR to a writable folder)\n`);
+  }
+  return { file, text, calls, artifact: built.artifact };
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function runtimeVersion(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("../../../package.json") as { version: string }).version;
+}
+
+function sourceCache(): SourceArtifactCache {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultCacheDir } = require("@cudascript/compiler/cache") as typeof import("@cudascript/compiler/cache");
+  return (cache ??= new SourceArtifactCache(defaultCacheDir()));
+}
+
+/**
+ * Which compiler makes the artifacts: its version, and the newest of its built files (an installed
+ * package keeps its version's files; a compiler rebuilt in a checkout has new ones). The artifact
+ * format and what the front end makes of a file both belong to the compiler, so this covers them.
+ * Read from disk, without loading the compiler.
+ */
+function compilerStamp(): string {
+  if (stamp !== undefined) return stamp;
+  const pkgFile = require.resolve("@cudascript/compiler/package.json");
+  let version = "?";
+  try {
+    version = String((JSON.parse(fs.readFileSync(pkgFile, "utf8")) as { version?: unknown }).version);
+  } catch {
+    // an unreadable package.json: the build stamp below still tells compilers apart
+  }
+  const dist = path.join(path.dirname(pkgFile), "dist");
+  let newest = 0;
+  try {
+    for (const f of fs.readdirSync(dist, { recursive: true }) as string[]) {
+      if (f.endsWith(".js") && !f.endsWith(".test.js")) newest = Math.max(newest, fs.statSync(path.join(dist, f)).mtimeMs);
+    }
+  } catch {
+    // no dist folder to read: the version alone
+  }
+  return (stamp = `${version}@${newest}`);
+}
