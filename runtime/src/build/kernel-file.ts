@@ -24,7 +24,11 @@ export interface KernelFileResult {
   readonly warnings: readonly Diagnostic[];
   /** The compiled kernels; absent when there are errors or the file declares no kernel. */
   readonly artifact?: KernelArtifact;
-  /** Other files the result depends on (imported device functions), for watch mode and cache keys. */
+  /**
+   * Other files the result may depend on, for watch mode and cache keys: imported device functions
+   * and every other file the check read, including type-only imports (which a bundler drops from its
+   * own list of inputs, yet a type alias there can change a kernel).
+   */
   readonly dependencies: readonly string[];
 }
 
@@ -43,7 +47,7 @@ export function buildKernelFile(checker: KernelChecker, file: string, text: stri
   const check = checker.checkFile(file);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   const warnings = check.diagnostics.filter((d) => d.severity === "warning");
-  const dependencies = [...new Set(check.module.deviceFunctions.map((f) => f.span.file))].filter((f) => f !== file);
+  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...checker.project.filesRead()])].filter((f) => f !== file);
   if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies };
   const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
   return { check, errors, warnings, artifact, dependencies };
