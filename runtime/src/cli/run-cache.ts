@@ -186,8 +186,8 @@ function isManifest(m: unknown): m is Manifest {
 
 /**
  * The versions of what turns sources into the bundle. A package that is not installed under a
- * node_modules folder is a workspace checkout whose version does not change with its code: the
- * newest modification time of its built files stands in for it.
+ * node_modules folder is a workspace checkout whose version does not change with its code: the time
+ * of its last build stands in for it (builtAt).
  */
 let tools: Record<string, string> | undefined;
 function toolVersions(): Record<string, string> {
@@ -197,7 +197,7 @@ function toolVersions(): Record<string, string> {
     try {
       const version = (JSON.parse(fs.readFileSync(pkgJson, "utf8")) as { version?: string }).version ?? "?";
       const dir = fs.realpathSync(path.dirname(pkgJson));
-      return dir.split(path.sep).includes("node_modules") ? version : `${version}+${newestMtime(path.join(dir, "dist"))}`;
+      return dir.split(path.sep).includes("node_modules") ? version : `${version}+${builtAt(dir)}`;
     } catch {
       return "unknown";
     }
@@ -216,6 +216,18 @@ function toolVersions(): Record<string, string> {
     node: process.version,
   };
   return tools;
+}
+
+/**
+ * When a workspace package was last built: `tsc -b` rewrites its tsconfig.tsbuildinfo on every build
+ * that emits anything (one stat); without one, the newest of its built files (a scan of dist).
+ */
+function builtAt(dir: string): number {
+  try {
+    return fs.statSync(path.join(dir, "tsconfig.tsbuildinfo")).mtimeMs;
+  } catch {
+    return newestMtime(path.join(dir, "dist"));
+  }
 }
 
 function newestMtime(dir: string): number {

@@ -18,10 +18,12 @@ import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
-import { bundleProgram } from "./run-build";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
 
-export { buildProgram } from "./run-build";
+/** Bundles a program (see run-build.ts); loaded only when a run builds. */
+export async function buildProgram(...args: Parameters<typeof import("./run-build").buildProgram>): Promise<boolean> {
+  return (require("./run-build") as typeof import("./run-build")).buildProgram(...args);
+}
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
 
@@ -171,6 +173,7 @@ async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ b
     process.stderr.write(process.stderr.isTTY ? found.warnings.color : found.warnings.plain);
     return { bundle: found.bundle };
   }
+  const { bundleProgram } = require("./run-build") as typeof import("./run-build");
   removeAbandonedTempDirs();
   if (slot.writable()) {
     const built = await bundleProgram(entry, slot.outfile, options);
