@@ -214,6 +214,9 @@ function toolVersions(): Record<string, string> {
     "@cudascript/compiler": stamp(resolved("@cudascript/compiler/package.json")),
     esbuild: stamp(resolved("esbuild/package.json")),
     node: process.version,
+    // This module's own file: where the CLI is one bundle (the VS Code extension's), the packages'
+    // versions cannot be read, and that file changes whenever anything in it does.
+    cli: fileStamp(__filename),
   };
   return tools;
 }
@@ -227,6 +230,15 @@ function builtAt(dir: string): number {
     return fs.statSync(path.join(dir, "tsconfig.tsbuildinfo")).mtimeMs;
   } catch {
     return newestMtime(path.join(dir, "dist"));
+  }
+}
+
+function fileStamp(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}@${st.mtimeMs}`;
+  } catch {
+    return "unknown";
   }
 }
 
