@@ -247,6 +247,22 @@ describe("RunCacheSlot", () => {
     assert.equal(new RunCacheSlot(entry, {}, p.cache).lookup().hit, false);
   });
 
+  it("a manifest that is JSON but not a manifest, or names files it should not, is a miss, never a crash", (t) => {
+    const p = project(t);
+    const entry = p.file("main.ts");
+    const slot = new RunCacheSlot(entry, {}, p.cache);
+    assert.ok(slot.writable());
+    assert.equal(slot.store({ contents: Buffer.from("console.log(1);\n"), inputs: [entry], warnings: { plain: "", color: "" }, startedAt: Date.now() + 1000 })?.stored, true);
+    const manifest = path.join(slot.dir, "manifest.json");
+    const valid = JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, unknown>;
+    assert.equal(slot.lookup().hit, true);
+    const variants = ["null", "[]", "7", JSON.stringify({ ...valid, options: { cudaArchs: 5 } }), JSON.stringify({ ...valid, inputs: { [entry]: 1 } }), JSON.stringify({ ...valid, bundle: "../../../etc/passwd" }), JSON.stringify({ ...valid, warnings: null })];
+    for (const text of variants) {
+      fs.writeFileSync(manifest, text);
+      assert.equal(slot.lookup().hit, false, text);
+    }
+  });
+
   it("a file saved while the build ran is not recorded: the next run builds again", (t) => {
     const p = project(t);
     const entry = p.file("main.ts");

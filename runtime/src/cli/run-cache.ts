@@ -92,7 +92,7 @@ export class RunCacheSlot {
       return miss("unreadable manifest");
     }
     if (!isManifest(m)) return miss("manifest has the wrong shape");
-    if (m.format !== FORMAT || m.entry !== this.entry || JSON.stringify(normalised(m.options)) !== JSON.stringify(normalised(this.options))) return miss("manifest of another build");
+    if (m.format !== FORMAT || m.entry !== this.entry || JSON.stringify(m.options) !== JSON.stringify(normalised(this.options))) return miss("manifest of another build");
     if (JSON.stringify(m.tools) !== JSON.stringify(toolVersions())) return miss("built by another version of the tools");
     for (const [file, hash] of Object.entries(m.inputs)) if (hashOf(file) !== hash) return miss(`${file} changed`);
     const bundle = path.join(this.dir, m.bundle);

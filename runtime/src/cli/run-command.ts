@@ -180,6 +180,8 @@ async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ b
     if (!built) return undefined;
     const stored = slot.store(built);
     if (stored) return { bundle: stored.bundle };
+    // Rare: the folder took no file (full disk, quota). The bundle's source map is relative to the
+    // slot, so it is built again for the temporary folder rather than copied there.
   }
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   const bundle = path.join(tempDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
