@@ -46,6 +46,13 @@ function sourceOf(dir, sub) {
   return undefined;
 }
 
+/** A subpath export whose name is not its folder ("@cudascript/compiler/cache" -> dist/compile/cache.js): its source, through the package's "exports". */
+function sourceOfExport(dir, sub) {
+  const target = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).exports?.[`./${sub}`];
+  const file = typeof target === "string" ? target : target?.default;
+  return typeof file === "string" ? sourceOf(dir, file.replace(/^\.\//, "")) : undefined;
+}
+
 const workspacePackages = {
   name: "workspace-sources",
   setup(build) {
@@ -59,7 +66,7 @@ const workspacePackages = {
         return existsSync(entry) ? { path: entry } : undefined;
       }
       if (sub === "package.json") return { path: join(root, dir, "package.json") };
-      const p = sourceOf(dir, sub);
+      const p = sourceOf(dir, sub) ?? sourceOfExport(dir, sub);
       return p ? { path: p } : undefined;
     });
   },

@@ -1,4 +1,4 @@
-/** `cudascript run`: the program's process never outlives the `cudascript run` process, nor leaves its temporary folder. */
+/** `cudascript run`: the program's process never outlives the `cudascript run` process, nor leaves its temporary folder (used when the build cache cannot be written). */
 import * as assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -28,9 +28,16 @@ async function waitUntil(what: string, ok: () => boolean, ms: number): Promise<v
   }
 }
 
-/** Starts `cudascript run` with a private TMPDIR; resolves once the program printed its pid. */
+/**
+ * Starts `cudascript run` with a private TMPDIR; resolves once the program printed its pid. Its cache
+ * folder cannot be written (a file stands in its place), so the program runs from a temporary folder:
+ * the one case where a run leaves something behind to clean up.
+ */
 async function startRun(tmp: string, args: string[]) {
-  const parent = spawn(process.execPath, [CLI, "run", ...args], { cwd: REPO, env: { ...process.env, CUDASCRIPT_BACKEND: "", TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+  const unwritableCache = path.join(tmp, "cache-is-a-file");
+  fs.writeFileSync(unwritableCache, "");
+  const env = { ...process.env, CUDASCRIPT_BACKEND: "", TMPDIR: tmp, CUDASCRIPT_CACHE_DIR: unwritableCache };
+  const parent = spawn(process.execPath, [CLI, "run", ...args], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   parent.stdout.on("data", (d) => (out += d));

@@ -78,6 +78,9 @@ function tooDeepPosition(text: string): number {
   return shared[0] === 1 ? shared[1]! : 0;
 }
 
+/** TypeScript's own declaration files (lib.es2022.d.ts, …): part of the compiler's version, not of a program. */
+const TYPESCRIPT_LIB = /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/;
+
 const LOCATE_IN_WORKER = `
 const { workerData } = require("node:worker_threads");
 const { ts } = require(workerData.tsMorph);
@@ -211,6 +214,19 @@ export class CudaProject {
     realpath: ts.sys.realpath,
     getCurrentDirectory: () => process.cwd(),
   };
+
+  /**
+   * Every file on disk whose text the checks so far may have used: the files read or set here and
+   * those TypeScript's type checker loaded (type-only imports, declaration files), except
+   * TypeScript's own lib files, which come with the compiler. A build that is reused while these are
+   * unchanged (`cudascript run`'s cache, watch mode) needs them all.
+   */
+  filesRead(): string[] {
+    const files = new Set(this.versions.keys());
+    for (const sf of this.project.getSourceFiles()) files.add(path.resolve(sf.getFilePath()));
+    // ts-morph keeps TypeScript's lib files at a path that is not on disk: existence filters them out too.
+    return [...files].filter((f) => !TYPESCRIPT_LIB.test(f) && ts.sys.fileExists(f));
+  }
 
   /** Files whose import resolution may have changed (a file appeared or disappeared). */
   clearResolutionCache(): void {

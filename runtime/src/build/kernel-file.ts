@@ -26,8 +26,9 @@ export interface KernelFileResult {
   readonly artifact?: KernelArtifact;
   /**
    * Other files the result depends on, for watch mode and cache keys: those of the device functions
-   * the kernels call, and every file reached through the file's imports and re-exports (an imported
-   * constant is folded into the kernel, so a change there changes the artifact).
+   * the kernels call, every file reached through the file's imports and re-exports (an imported
+   * constant is folded into the kernel), and every other file the check read, including type-only
+   * imports (which a bundler drops from its own list of inputs, yet a type alias there can change a kernel).
    */
   readonly dependencies: readonly string[];
 }
@@ -47,7 +48,7 @@ export function buildKernelFile(checker: KernelChecker, file: string, text: stri
   const check = checker.checkFile(file);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   const warnings = check.diagnostics.filter((d) => d.severity === "warning");
-  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...importedFiles(checker, file)])].filter((f) => f !== file);
+  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...importedFiles(checker, file), ...checker.project.filesRead()])].filter((f) => f !== file);
   if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies };
   const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
   return { check, errors, warnings, artifact, dependencies };

@@ -14,6 +14,8 @@ startWatchdog();
 const [bundle, ...rest] = process.argv.slice(2);
 process.argv = [process.argv[0]!, bundle!, ...rest];
 
+const BUNDLE = path.resolve(bundle!);
+
 /** The runtime package (its dist, and its src that source maps point to). */
 const RUNTIME_DIR = path.join(__dirname, "..", "..") + path.sep;
 
@@ -22,7 +24,8 @@ function callSite(e: Error): string | undefined {
     const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
     if (!m) continue;
     let file = m[1]!.replace(/^file:\/\//, "");
-    if (file.startsWith(RUNTIME_DIR) || file.startsWith("node:") || file.includes("/node_modules/") || file.includes("cudascript-run-")) continue;
+    // The bundle's own lines (its banner) are not the program's: its frames are mapped to the sources.
+    if (file.startsWith(RUNTIME_DIR) || file.startsWith("node:") || file.includes("/node_modules/") || file === BUNDLE) continue;
     file = path.relative(process.cwd(), file) || file;
     return `${file}:${m[2]}:${m[3]}`;
   }

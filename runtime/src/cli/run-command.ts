@@ -1,8 +1,10 @@
 /**
  * `cudascript run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--uninitialized-shared warn|error] [--timeout s] [--workers n] [-- args]`
  *
- * Bundles the host program with esbuild and the CudaScript plugin (kernels compiled at build time),
- * then runs the bundle in a child process so that a program that never ends can be stopped: the
+ * Bundles the host program with esbuild and the CudaScript plugin (kernels compiled at build time;
+ * run-build.ts), or reuses the bundle of the previous run when none of its sources changed (the build
+ * cache, run-cache.ts: then neither esbuild nor the compiler is loaded), then runs the bundle in a
+ * child process so that a program that never ends can be stopped: the
  * simulator stops a kernel still running at the deadline (CSR024), and the child is killed shortly
  * after if it is still alive. Kernel faults and sanitizer findings are printed as one clear message
  * with the TypeScript location; the exit code is non-zero.
@@ -16,6 +18,12 @@ import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
+import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
+
+/** Bundles a program (see run-build.ts); loaded only when a run builds. */
+export async function buildProgram(...args: Parameters<typeof import("./run-build").buildProgram>): Promise<boolean> {
+  return (require("./run-build") as typeof import("./run-build")).buildProgram(...args);
+}
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
 
@@ -89,16 +97,14 @@ export const runCommand: Command = async (argv) => {
   const description = sanitize && backend === "auto" ? "simulator (--sanitize)" : choice.description;
   const why = choice.reason ? ` — ${choice.reason}; 'npx cudascript doctor' shows how to fix it` : "";
 
-  // 2. Build.
-  removeAbandonedTempDirs();
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
+  // 2. Build, or reuse the previous run's build.
+  // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
+  const gpuArchs = choice.kind === "gpu" && choice.probe?.ok ? [(choice.probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? choice.probe.devices[0]!).arch] : undefined;
+  const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
+  if (!program) return 1;
+  const outDir = program.tempDir;
   try {
-    const bundle = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
-    // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
-    const gpuArchs = choice.kind === "gpu" && choice.probe?.ok ? [(choice.probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? choice.probe.devices[0]!).arch] : undefined;
-    const built = await buildProgram(entry, bundle, gpuArchs ? { cudaArchs: gpuArchs } : {});
-    if (!built) return 1;
-
+    const bundle = program.bundle;
     console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
 
     // 3. Run in a child process.
@@ -111,8 +117,9 @@ export const runCommand: Command = async (argv) => {
       CUDASCRIPT_RUN: "1",
       // The child's watchdog (run-watchdog.ts) stops the program if this process dies, and removes outDir.
       [PARENT_PID_ENV]: String(process.pid),
-      [TEMP_DIR_ENV]: outDir,
     };
+    if (outDir) env[TEMP_DIR_ENV] = outDir;
+    else delete env[TEMP_DIR_ENV];
     if (deadline !== undefined) {
       env.CUDASCRIPT_DEADLINE = String(deadline);
       env.CUDASCRIPT_DEADLINE_LABEL = `--timeout ${timeoutText} s`;
@@ -150,9 +157,42 @@ export const runCommand: Command = async (argv) => {
     }
     return code;
   } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
+    if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * The program's bundle: the cached one when nothing it was built from changed; else a new build,
+ * stored in the cache for the next run, or, when the cache folder cannot be written, in a temporary
+ * folder removed after the run. Undefined when the build failed (its errors are printed).
+ */
+async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ bundle: string; tempDir?: string } | undefined> {
+  const slot = new RunCacheSlot(entry, options);
+  const found = slot.lookup();
+  if (found.hit) {
+    process.stderr.write(process.stderr.isTTY ? found.warnings.color : found.warnings.plain);
+    return { bundle: found.bundle };
+  }
+  const { bundleProgram } = require("./run-build") as typeof import("./run-build");
+  removeAbandonedTempDirs();
+  if (slot.writable()) {
+    const built = await bundleProgram(entry, slot.outfile, options);
+    if (!built) return undefined;
+    const stored = slot.store(built);
+    if (stored) return { bundle: stored.bundle };
+    // Rare: the folder took no file (full disk, quota). The bundle's source map is relative to the
+    // slot, so it is built again for the temporary folder rather than copied there.
+  }
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
+  const bundle = path.join(tempDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
+  const built = await bundleProgram(entry, bundle, options);
+  if (!built) {
+    fs.rmSync(tempDir, { recursive: true, force: true });
+    return undefined;
+  }
+  fs.writeFileSync(bundle, built.contents);
+  return { bundle, tempDir };
+}
 
 /** Calls `fn` at the absolute time `at` (ms since epoch), however far away: Node's timers overflow past MAX_TIMER_MS. */
 function timerAt(at: number, fn: () => void): { cancel(): void } {
@@ -195,52 +235,4 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
   }
-}
-
-/** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
-export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../esbuild/index").CudaScriptPluginOptions = {}): Promise<boolean> {
-  const esbuild = await import("esbuild");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { cudascriptPlugin } = require("../esbuild/index") as typeof import("../esbuild/index");
-  const runtimeEntry = path.join(__dirname, "..", "index.js");
-  try {
-    const result = await esbuild.build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      sourcemap: "inline",
-      sourcesContent: false,
-      logLevel: "silent",
-      banner: { js: 'import { createRequire as __cudascriptCreateRequire } from "node:module"; const require = __cudascriptCreateRequire(import.meta.url);' },
-      plugins: [
-        {
-          // The program uses the runtime this CLI belongs to.
-          name: "cudascript-runtime",
-          setup(b) {
-            b.onResolve({ filter: /^cudascript$/ }, () => ({ path: runtimeEntry, external: true }));
-          },
-        },
-        cudascriptPlugin(pluginOptions),
-      ],
-    });
-    printMessages(esbuild, result.warnings, "warning");
-    return true;
-  } catch (e) {
-    const failure = e as { errors?: import("esbuild").Message[]; warnings?: import("esbuild").Message[] };
-    if (!failure.errors) throw e;
-    printMessages(esbuild, failure.warnings ?? [], "warning");
-    printMessages(esbuild, failure.errors, "error");
-    console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: ${failure.errors.length} error${failure.errors.length === 1 ? "" : "s"}.`);
-    return false;
-  }
-}
-
-function printMessages(esbuild: typeof import("esbuild"), messages: import("esbuild").Message[], kind: "error" | "warning"): void {
-  if (!messages.length) return;
-  const rel = messages.map((m) => (m.location ? { ...m, location: { ...m.location, file: path.relative(process.cwd(), m.location.file) || m.location.file } } : m));
-  const text = esbuild.formatMessagesSync(rel, { kind, color: process.stderr.isTTY, terminalWidth: process.stderr.columns });
-  process.stderr.write(text.join(""));
 }

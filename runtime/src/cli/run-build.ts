@@ -1,0 +1,103 @@
+/**
+ * The build of `cudascript run`: the host program bundled by esbuild with the CudaScript plugin
+ * (kernels compiled at build time). esbuild and the plugin (which loads the compiler) are loaded only
+ * when this builds: a run whose build is reused from the cache (run-cache.ts) loads neither.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Message, Plugin } from "esbuild";
+import type { CudaScriptPluginOptions } from "../esbuild/index";
+import type { BuiltBundle } from "./run-cache";
+
+/** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
+export async function buildProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<boolean> {
+  const built = await bundleProgram(entry, outfile, pluginOptions);
+  if (!built) return false;
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  fs.writeFileSync(outfile, built.contents);
+  return true;
+}
+
+/**
+ * Bundles `entry` in memory as if written to `outfile` (the source map's paths are relative to its
+ * folder), and lists every file the bundle depends on. Prints the build's warnings and errors;
+ * undefined when it failed.
+ */
+export async function bundleProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<BuiltBundle | undefined> {
+  const startedAt = Date.now();
+  const esbuild = await import("esbuild");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { cudascriptPlugin } = require("../esbuild/index") as typeof import("../esbuild/index");
+  const runtimeEntry = path.join(__dirname, "..", "index.js");
+  const dependencies = new Set<string>();
+  try {
+    const result = await esbuild.build({
+      entryPoints: [entry],
+      outfile,
+      write: false,
+      metafile: true,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      sourcemap: "inline",
+      sourcesContent: false,
+      logLevel: "silent",
+      banner: { js: 'import { createRequire as __cudascriptCreateRequire } from "node:module"; const require = __cudascriptCreateRequire(import.meta.url);' },
+      plugins: [
+        {
+          // The program uses the runtime this CLI belongs to.
+          name: "cudascript-runtime",
+          setup(b) {
+            b.onResolve({ filter: /^cudascript$/ }, () => ({ path: runtimeEntry, external: true }));
+          },
+        },
+        recordingWatchFiles(cudascriptPlugin(pluginOptions), dependencies),
+      ],
+    });
+    const warnings = {
+      plain: formatMessages(esbuild, result.warnings, "warning", false),
+      color: formatMessages(esbuild, result.warnings, "warning", true),
+    };
+    process.stderr.write(process.stderr.isTTY ? warnings.color : warnings.plain);
+    const cwd = process.cwd();
+    // esbuild names inputs relative to its working folder; a "namespace:" prefix marks a virtual module, which has no file.
+    const inputs = Object.keys(result.metafile.inputs)
+      .filter((input) => !/^[a-z-]+:/.test(input))
+      .map((input) => path.resolve(cwd, input));
+    return { contents: result.outputFiles[0]!.contents, inputs: [...new Set([...inputs, ...dependencies])], warnings, startedAt };
+  } catch (e) {
+    const failure = e as { errors?: Message[]; warnings?: Message[] };
+    if (!failure.errors) throw e;
+    const color = process.stderr.isTTY;
+    process.stderr.write(formatMessages(esbuild, failure.warnings ?? [], "warning", color) + formatMessages(esbuild, failure.errors, "error", color));
+    console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: ${failure.errors.length} error${failure.errors.length === 1 ? "" : "s"}.`);
+    return undefined;
+  }
+}
+
+/**
+ * The plugin, also collecting the files each of its loads says the output depends on (`watchFiles`:
+ * the files the kernel checker read), which esbuild's metafile does not list: a type-only import is
+ * dropped from the bundle, yet a type alias there can change a kernel.
+ */
+function recordingWatchFiles(plugin: Plugin, into: Set<string>): Plugin {
+  return {
+    name: plugin.name,
+    setup(build) {
+      const onLoad: typeof build.onLoad = (options, callback) =>
+        build.onLoad(options, async (args) => {
+          const result = await callback(args);
+          for (const file of result?.watchFiles ?? []) into.add(file);
+          return result;
+        });
+      return plugin.setup(new Proxy(build, { get: (target, key, receiver) => (key === "onLoad" ? onLoad : Reflect.get(target, key, receiver)) }));
+    },
+  };
+}
+
+function formatMessages(esbuild: typeof import("esbuild"), messages: Message[], kind: "error" | "warning", color: boolean | undefined): string {
+  if (!messages.length) return "";
+  const rel = messages.map((m) => (m.location ? { ...m, location: { ...m.location, file: path.relative(process.cwd(), m.location.file) || m.location.file } } : m));
+  return esbuild.formatMessagesSync(rel, { kind, color, terminalWidth: process.stderr.columns }).join("");
+}
