@@ -15,6 +15,7 @@ import { parseArgs, parseNumberOption, printUsageError, type Command } from "./a
 import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
+import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 
 const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
@@ -95,7 +96,9 @@ export const runCommand: Command = async (argv) => {
   try {
     const bundle = path.join(outDir, `${path.basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
     // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
-    const gpuArchs = choice.kind === "gpu" && choice.probe?.ok ? [(choice.probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? choice.probe.devices[0]!).arch] : undefined;
+    // chooseBackend decided from the same cached probe.
+    const probe = choice.kind === "gpu" ? probeGpu() : undefined;
+    const gpuArchs = probe?.ok ? [(probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? probe.devices[0]!).arch] : undefined;
     const built = await buildProgram(entry, bundle, gpuArchs ? { cudaArchs: gpuArchs } : {});
     if (!built) return 1;
 
