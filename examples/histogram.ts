@@ -4,18 +4,18 @@
  *
  *   npx cudascript run examples/histogram.ts
  */
-import { cuda, u32 } from "cudascript";
+import { cuda, u32, type Array1D, type u8 } from "cudascript";
 
 const NBINS = 256;
 
-export const histogramGlobal = cuda.jit((data: Uint8Array, hist: Uint32Array) => {
+export const histogramGlobal = cuda.jit((data: Array1D<u8>, hist: Array1D<u32>) => {
   const stride = cuda.gridsize(1);
   for (let i = cuda.grid(1); i < data.length; i += stride) {
     cuda.atomic.add(hist, data[i], 1);
   }
 });
 
-export const histogramShared = cuda.jit((data: Uint8Array, hist: Uint32Array) => {
+export const histogramShared = cuda.jit((data: Array1D<u8>, hist: Array1D<u32>) => {
   const bins = cuda.shared.array(NBINS, u32);
   const t = cuda.threadIdx.x;
   for (let b = t; b < NBINS; b += cuda.blockDim.x) {

@@ -4,7 +4,7 @@
  *
  *   npx cudascript run examples/mandelbrot.ts
  */
-import { cuda, f32, i32, Array2D, report } from "cudascript";
+import { cuda, f32, i32, report, type Array2D } from "cudascript";
 
 const MAX_ITER = 200;
 

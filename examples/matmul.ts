@@ -3,7 +3,7 @@
  *
  *   npx cudascript run examples/matmul.ts
  */
-import { cuda, f32, Array2D } from "cudascript";
+import { cuda, f32, type Array2D } from "cudascript";
 
 const TILE = 16;
 

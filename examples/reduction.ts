@@ -4,11 +4,11 @@
  *
  *   npx cudascript run examples/reduction.ts
  */
-import { cuda, f32 } from "cudascript";
+import { cuda, f32, type Array1D } from "cudascript";
 
 const TPB = 256;
 
-export const blockSum = cuda.jit((x: Float32Array, partial: Float32Array) => {
+export const blockSum = cuda.jit((x: Array1D<f32>, partial: Array1D<f32>) => {
   const tile = cuda.shared.array(TPB, f32);
   const t = cuda.threadIdx.x;
   const i = cuda.grid(1);

@@ -3,9 +3,9 @@
  *
  *   npx cudascript run examples/saxpy.ts
  */
-import { cuda, f32, report } from "cudascript";
+import { cuda, f32, report, type Array1D } from "cudascript";
 
-export const saxpy = cuda.jit((a: f32, x: Float32Array, y: Float32Array, out: Float32Array) => {
+export const saxpy = cuda.jit((a: f32, x: Array1D<f32>, y: Array1D<f32>, out: Array1D<f32>) => {
   const i = cuda.grid(1);
   if (i < out.length) {
     out[i] = a * x[i] + y[i];

@@ -15,7 +15,7 @@ export interface PtxasRun {
 }
 
 /** CUDASCRIPT_PTXAS, then $CUDA_PATH/bin, $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH. */
-export function findPtxas(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findPtxas(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   const exe = process.platform === "win32" ? "ptxas.exe" : "ptxas";
   const candidates = [
     env.CUDASCRIPT_PTXAS,

@@ -9,7 +9,7 @@
  * on their stream. The simulator happens to complete everything before returning, which is a valid
  * implementation of the same contract. Errors are CudaScriptErrors (see errors.ts).
  */
-import type { KernelArtifact } from "@cudascript/compiler";
+import type { KernelArtifact } from "@cudascript/compiler/artifact";
 import type { DTypeName } from "./dtypes";
 
 export type { KernelArtifact };

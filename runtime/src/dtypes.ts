@@ -59,15 +59,26 @@ export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
 export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
 
+/*
+ * Kernel array types read their elements as `any`, on purpose. Under TypeScript's strictest settings
+ * (`tsc --init`: noUncheckedIndexedAccess) every read through an index signature is `T | undefined`
+ * unless the signature's type is `any`, so `out[i] = a * x[i]` would need `x[i]!` everywhere. The element
+ * type still matters: the CudaScript checker reads it from the annotation (`Array1D<f32>`, `Float32Array`,
+ * `cuda.shared.array(n, f32)`) and reports wrong uses, so nothing is lost in kernels.
+ */
+
 /**
- * A 1-D array of any dtype, indexed `a[i]`: the 1-D counterpart of Array2D/Array3D. Typed arrays
- * (`Float32Array`, …) name most 1-D parameters; `Array1D<bool>` is the one for bool arrays, which have no
- * typed array of their own (`Uint8Array` is u8). Host side: a `Uint8Array` or `cuda.deviceArray(n, bool)`.
+ * A 1-D array of any dtype, indexed `a[i]`: the 1-D counterpart of Array2D/Array3D, and the spelling for
+ * 1-D parameters that type-checks under `noUncheckedIndexedAccess` without `!` (`x: Array1D<f32>`; a
+ * `Float32Array` parameter reads `number | undefined` there). `Array1D<bool>` is the one for bool arrays,
+ * which have no typed array of their own (`Uint8Array` is u8). At a launch it takes a typed array or a
+ * device array (`cuda.toDevice(x)`, `cuda.deviceArray(n, f32)`), like a typed-array parameter.
  */
 export interface Array1D<T extends number | boolean = number> {
   readonly shape: readonly [number];
   readonly length: number;
-  [i: number]: T;
+  /** Reads are `any` (see above); the element type is `T`. */
+  [i: number]: any;
 }
 
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
@@ -75,12 +86,14 @@ export interface Array2D<T extends number | boolean = number> {
   readonly shape: readonly [number, number];
   /** Number of rows (the first dimension), like a NumPy array's `len()`. */
   readonly length: number;
-  [row: number]: { [col: number]: T };
+  /** `a[row][col]` reads are `any` (see above); the element type is `T`. */
+  [row: number]: any;
 }
 
 /** A 3-D array indexed `a[i][j][k]`, row-major, with `.shape`. */
 export interface Array3D<T extends number | boolean = number> {
   readonly shape: readonly [number, number, number];
   readonly length: number;
-  [i: number]: { [j: number]: { [k: number]: T } };
+  /** `a[i][j][k]` reads are `any` (see above); the element type is `T`. */
+  [i: number]: any;
 }

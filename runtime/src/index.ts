@@ -1,8 +1,9 @@
-export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi } from "./cuda";
-export * from "./dtypes";
-export type * from "./kernel-api";
-export { report, type ReportOptions } from "./report";
-export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
-export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice, type GpuOptions } from "./host/device";
-export type { SimulatorOptions } from "./simulator/backend";
-export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";
+export * from "./public-api";
+
+import * as cudascript from "./public-api";
+/**
+ * `import cudascript from "cudascript"` is the namespace of the named exports (`cudascript.cuda`,
+ * `cudascript.f32`, …) whatever the consumer: Node's ESM (the default of a CommonJS module is its
+ * `module.exports`), TypeScript's `esModuleInterop` and bundlers (which read `exports.default`) agree.
+ */
+export default cudascript;

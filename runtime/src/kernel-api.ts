@@ -45,10 +45,16 @@ export interface LaunchOptions {
 /** Any JavaScript typed array (the 1-D arrays other than `Array1D<bool>`). */
 export type AnyTypedArray = TypedArrayOf[DTypeName];
 
+/**
+ * A 1-D kernel array of dtype N: its typed array (so it passes where a device function takes one) that is
+ * also an `Array1D`, whose `any`-typed reads keep `noUncheckedIndexedAccess` from demanding `!` (dtypes.ts).
+ */
+export type KernelArray1D<N extends DTypeName> = TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
+
 type ArrayForShape<S, N extends DTypeName> = S extends number
-  ? TypedArrayOf[N]
+  ? KernelArray1D<N>
   : S extends readonly [number]
-    ? TypedArrayOf[N]
+    ? KernelArray1D<N>
     : S extends readonly [number, number]
       ? Array2D<number>
       : Array3D<number>;
@@ -70,7 +76,7 @@ export interface LocalMemory {
 
 export interface ConstMemory {
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
-  arrayLike<A extends AnyTypedArray>(hostArray: A): A;
+  arrayLike<A extends AnyTypedArray>(hostArray: A): A & Array1D;
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */
@@ -101,8 +107,13 @@ export interface Kernel<Args extends unknown[]> {
   launch(grid: LaunchDim, block: LaunchDim, options?: LaunchOptions): (...args: HostArgs<Args>) => void;
 }
 
-/** At a launch a typed-array parameter accepts the host array itself or a device array holding it. */
-export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: Args[K] | DeviceArrayOf<Args[K]> };
+/**
+ * At a launch a typed-array parameter accepts the host array itself or a device array holding it; an
+ * `Array1D` parameter accepts the same (any typed array: its dtype is checked at the launch).
+ */
+export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: HostArg<Args[K]> };
+
+type HostArg<P> = P extends Array1D ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> : P | DeviceArrayOf<P>;
 
 /** Placeholder for the device array type of the host runtime. */
 export interface DeviceArrayOf<T> {

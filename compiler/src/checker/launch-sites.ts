@@ -7,7 +7,7 @@ import { ts } from "ts-morph";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrFunction, Span } from "../ir/nodes";
-import { ConstantFolder, stripParens } from "../frontend/constants";
+import { ConstantFolder, stripParensAndNonNull } from "../frontend/constants";
 import type { ModuleInfo } from "../frontend/module-info";
 import type { FrontEnd } from "../frontend/program";
 
@@ -60,7 +60,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
 
   const readDims = (e: ts.Expression | undefined): { dims: number[]; node: ts.Node }[] | undefined => {
     if (!e) return undefined;
-    const x = stripParens(e);
+    const x = stripParensAndNonNull(e);
     const parts = ts.isArrayLiteralExpression(x) ? [...x.elements] : [x];
     const out: { dims: number[]; node: ts.Node }[] = [];
     for (const p of parts) {
@@ -104,7 +104,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
     let sharedMemBytes: number | undefined;
     let hasSharedMemOption = false;
     if (optionsArg) {
-      const o = stripParens(optionsArg);
+      const o = stripParensAndNonNull(optionsArg);
       if (ts.isObjectLiteralExpression(o)) {
         for (const p of o.properties) {
           if (p.name && ts.isIdentifier(p.name) && p.name.text === "sharedMem") {
@@ -129,7 +129,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
     args.forEach((a, i) => {
       const p = params[i];
       if (!p) return;
-      const x = stripParens(a);
+      const x = stripParensAndNonNull(a);
       const isArray = p.type.kind === "array";
       if (ts.isStringLiteral(x) || ts.isTemplateExpression(x) || ts.isNoSubstitutionTemplateLiteral(x) || ts.isObjectLiteralExpression(x))
         diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes ${isArray ? "an array" : "a number"}, not ${ts.isObjectLiteralExpression(x) ? "an object" : "a string"}`));

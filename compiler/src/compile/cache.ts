@@ -38,7 +38,7 @@ export type CacheRead =
  * The cache folder: `CUDASCRIPT_CACHE_DIR`, else `$XDG_CACHE_HOME/cudascript`, else
  * `~/.cache/cudascript`.
  */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.CUDASCRIPT_CACHE_DIR) return path.resolve(env.CUDASCRIPT_CACHE_DIR);
   if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, "cudascript");
   return path.join(os.homedir(), ".cache", "cudascript");

@@ -110,7 +110,7 @@ export class ConstantFolder {
     const op = e.operatorToken.kind;
     // `(a / b) | 0` on integer constants is integer division: fold it as such, and catch b === 0.
     if (op === ts.SyntaxKind.BarToken && isIntDivisionPattern(e)) {
-      const div = stripParens(e.left) as ts.BinaryExpression;
+      const div = stripParensAndNonNull(e.left) as ts.BinaryExpression;
       const a = this.fold(div.left), b = this.fold(div.right);
       const zero = this.fold(e.right);
       if (a && b && zero && a.isInt && b.isInt) {
@@ -210,8 +210,8 @@ export class ConstantFolder {
       case "trunc":
         if (args.length !== 1) return undefined;
         // Math.trunc(a / b) on integer constants is integer division.
-        if (fname === "trunc" && ts.isBinaryExpression(stripParens(e.arguments[0]!)) ) {
-          const div = stripParens(e.arguments[0]!) as ts.BinaryExpression;
+        if (fname === "trunc" && ts.isBinaryExpression(stripParensAndNonNull(e.arguments[0]!)) ) {
+          const div = stripParensAndNonNull(e.arguments[0]!) as ts.BinaryExpression;
           if (div.operatorToken.kind === ts.SyntaxKind.SlashToken) {
             const a = this.fold(div.left), b = this.fold(div.right);
             if (a?.isInt && b?.isInt) return { value: Math.trunc(Number(a.value) / Number(b.value)), isInt: true };
@@ -236,16 +236,21 @@ export class ConstantFolder {
   }
 }
 
-export function stripParens(e: ts.Expression): ts.Expression {
-  while (ts.isParenthesizedExpression(e)) e = e.expression;
+/**
+ * The expression without its parentheses and non-null assertions (`(m[r]!)[c]!` → the access): TypeScript
+ * erases `!`, and TypeScript's strictest settings (noUncheckedIndexedAccess) make users write it after
+ * indexing, so every syntactic pattern the front end matches must see through it as through parentheses.
+ */
+export function stripParensAndNonNull(e: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
   return e;
 }
 
 /** `(a / b) | 0`: JavaScript's integer-division idiom. */
 export function isIntDivisionPattern(e: ts.BinaryExpression): boolean {
   if (e.operatorToken.kind !== ts.SyntaxKind.BarToken) return false;
-  const right = stripParens(e.right);
+  const right = stripParensAndNonNull(e.right);
   if (!ts.isNumericLiteral(right) || Number(right.text) !== 0) return false;
-  const left = stripParens(e.left);
+  const left = stripParensAndNonNull(e.left);
   return ts.isBinaryExpression(left) && left.operatorToken.kind === ts.SyntaxKind.SlashToken;
 }

@@ -6,7 +6,7 @@ import { ts } from "ts-morph";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
-import { stripParens } from "./constants";
+import { stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS, ExpressionLowerer } from "./lower-expressions";
@@ -50,7 +50,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     const parts: string[] = [];
     const args: IR.Expr[] = [];
     for (const a of call.arguments) {
-      const x = stripParens(a);
+      const x = stripParensAndNonNull(a);
       if (ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) {
         parts.push(x.text.replace(/%/g, "%%"));
         continue;
@@ -91,7 +91,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
   }
 
   protected lowerCall(call: ts.CallExpression): IR.Expr {
-    const callee = stripParens(call.expression);
+    const callee = stripParensAndNonNull(call.expression);
     if (call.questionDotToken) {
       this.report(Codes.UnsupportedExpression, call, "optional calls (?.) are not supported in kernels");
       return this.error(call);
@@ -99,7 +99,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     const path = this.cudaPath(callee);
     if (path) return this.lowerCudaCall(path, call);
     if (ts.isPropertyAccessExpression(callee)) {
-      const obj = stripParens(callee.expression);
+      const obj = stripParensAndNonNull(callee.expression);
       if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) return this.lowerMathCall(callee.name.text, call);
       if (ts.isIdentifier(obj) && obj.text === "console" && !this.lookup("console")) {
         this.report(Codes.UnsupportedExpression, call, callee.name.text === "log" ? "console.log must be a statement of its own" : `console.${callee.name.text} is not available in kernels: use console.log`);
@@ -256,7 +256,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     if (ROUNDING_MATH.has(name)) {
       if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
       if (name === "trunc") {
-        const inner = stripParens(call.arguments[0]!);
+        const inner = stripParensAndNonNull(call.arguments[0]!);
         if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.SlashToken) {
           const q = this.integerDivision(inner, call);
           if (q && q.type.kind === "scalar" && isInt(q.type.dtype)) return q;
@@ -441,7 +441,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
       this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);
     }
-    const idxNode = stripParens(call.arguments[1]!);
+    const idxNode = stripParensAndNonNull(call.arguments[1]!);
     let indices: IR.Expr[];
     if (ts.isArrayLiteralExpression(idxNode)) indices = idxNode.elements.map((n) => this.lowerIndex(n));
     else indices = [this.lowerIndex(idxNode)];

@@ -6,7 +6,7 @@ import { ts } from "ts-morph";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
-import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParens } from "./constants";
+import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
 import { INT64_ADVICE, KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
@@ -323,7 +323,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     const arith = ARITH_OPS.get(op);
     if (arith) {
       if (isIntDivisionPattern(e)) {
-        const div = stripParens(e.left) as ts.BinaryExpression;
+        const div = stripParensAndNonNull(e.left) as ts.BinaryExpression;
         const q = this.integerDivision(div, e);
         if (q) return q.type.kind === "scalar" && q.type.dtype === "i32" ? q : this.convertTo(q, "i32");
       }
@@ -446,7 +446,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     let base: ts.Expression = e;
     while (ts.isElementAccessExpression(base)) {
       indexNodes.unshift(base.argumentExpression);
-      base = stripParens(base.expression);
+      base = stripParensAndNonNull(base.expression);
     }
     const arr = this.lowerExpr(base);
     if (arr.type.kind !== "array" || arr.k !== "var") {
@@ -469,7 +469,7 @@ export abstract class ExpressionLowerer extends LowererBase {
 
   /** `a.shape[d]` with a constant d → the extent of dimension d. */
   protected lowerShapeAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    const base = stripParens(e.expression);
+    const base = stripParensAndNonNull(e.expression);
     if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape") return undefined;
     const arr = this.lowerExpr(base.expression);
     if (arr.type.kind !== "array" || arr.k !== "var") return undefined;
@@ -496,7 +496,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (isInt(d)) return d === "i32" || d === "u32" ? v : this.convertTo(v, "i32");
     if (d === "bool") return this.convertTo(v, "i32");
     const text = n.getText(this.sf);
-    const div = stripParens(n);
+    const div = stripParensAndNonNull(n);
     const hint = ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`;
     this.report(Codes.NonIntegerIndex, n, `this index is ${d}, not an integer: write ${hint}`, { fix: { kind: "wrapIndexInt" } });
     return this.convertTo(v, "i32");
@@ -509,7 +509,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     }
     const path = this.cudaPath(e);
     if (path) return this.lowerCudaProperty(path, e);
-    const obj = stripParens(e.expression);
+    const obj = stripParensAndNonNull(e.expression);
     if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) {
       const c = MATH_CONSTANTS[e.name.text];
       if (c !== undefined) return this.weakConst(c, e, false);
@@ -548,11 +548,11 @@ export abstract class ExpressionLowerer extends LowererBase {
   /** `cuda.a.b` → ["a", "b"]; undefined when the expression is not rooted at the `cuda` import. */
   protected cudaPath(e: ts.Expression): string[] | undefined {
     const parts: string[] = [];
-    let x: ts.Expression = stripParens(e);
+    let x: ts.Expression = stripParensAndNonNull(e);
     while (ts.isPropertyAccessExpression(x)) {
       if (isCudaReference(x, this.module.cudascript) && !this.shadowsCuda(x)) return parts;
       parts.unshift(x.name.text);
-      x = stripParens(x.expression);
+      x = stripParensAndNonNull(x.expression);
     }
     if (ts.isIdentifier(x) && isCudaReference(x, this.module.cudascript) && !this.lookup(x.text)) return parts;
     return undefined;

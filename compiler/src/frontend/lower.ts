@@ -12,7 +12,7 @@ import { ts } from "ts-morph";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
-import { ConstantFolder, stripParens } from "./constants";
+import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
@@ -144,7 +144,7 @@ class FunctionLowerer extends CallLowerer {
 
   protected readOptions(node: ts.Expression | undefined): IR.KernelOptions {
     if (!node) return {};
-    const e = stripParens(node);
+    const e = stripParensAndNonNull(node);
     if (!ts.isObjectLiteralExpression(e)) {
       this.report(Codes.InvalidKernelOption, node, "kernel options must be an object literal such as { fastmath: true, maxRegisters: 32 }");
       return {};
@@ -315,7 +315,7 @@ class FunctionLowerer extends CallLowerer {
       return { k: "return", span };
     }
     if (this.decl.kind === "kernel") {
-      const e = stripParens(expr);
+      const e = stripParensAndNonNull(expr);
       // `return void x` / `return undefined` are still returns of nothing, but say what to write.
       this.report(Codes.KernelReturnsValue, node, "a kernel cannot return a value: write the result into an output array (out[i] = value) and use a plain `return;`", { fix: { kind: "dropReturnValue" } });
       if (ts.isCallExpression(e)) {
@@ -379,7 +379,7 @@ class FunctionLowerer extends CallLowerer {
     }
     if (ts.isArrayBindingPattern(d.name)) return this.lowerTupleDestructuring(d, d.name, isConst);
     const name = d.name.text;
-    const init = d.initializer ? stripParens(d.initializer) : undefined;
+    const init = d.initializer ? stripParensAndNonNull(d.initializer) : undefined;
 
     // Arrays in shared / local / constant memory
     if (init && ts.isCallExpression(init)) {
@@ -459,7 +459,7 @@ class FunctionLowerer extends CallLowerer {
   }
 
   protected lowerTupleDestructuring(d: ts.VariableDeclaration, pattern: ts.ArrayBindingPattern, isConst: boolean): IR.Stmt[] {
-    const init = d.initializer ? stripParens(d.initializer) : undefined;
+    const init = d.initializer ? stripParensAndNonNull(d.initializer) : undefined;
     const tuple = init && ts.isCallExpression(init) ? this.gridCall(init) : undefined;
     if (!tuple) {
       this.report(Codes.UnsupportedDestructuring, d.name, "only cuda.grid(n) and cuda.gridsize(n) can be destructured: const [x, y] = cuda.grid(2)");
@@ -534,7 +534,7 @@ class FunctionLowerer extends CallLowerer {
   }
 
   protected readDTypeArg(e: ts.Expression): DType | undefined {
-    const x = stripParens(e);
+    const x = stripParensAndNonNull(e);
     if (ts.isIdentifier(x)) {
       const cs = this.module.cudascript.get(x.text);
       if (cs?.kind === "dtype" && !this.lookup(x.text)) return cs.dtype;
@@ -547,7 +547,7 @@ class FunctionLowerer extends CallLowerer {
   }
 
   protected readShape(e: ts.Expression, space: "shared" | "local"): number[] {
-    const x = stripParens(e);
+    const x = stripParensAndNonNull(e);
     const elements = ts.isArrayLiteralExpression(x) ? x.elements : [x];
     if (elements.length < 1 || elements.length > 3) {
       this.report(Codes.InvalidArrayShape, e, "array shapes have 1 to 3 dimensions");
@@ -582,7 +582,7 @@ class FunctionLowerer extends CallLowerer {
   }
 
   protected describeNonConstant(e: ts.Expression): string {
-    const x = stripParens(e);
+    const x = stripParensAndNonNull(e);
     if (ts.isIdentifier(x)) {
       const b = this.lookup(x.text);
       if (b?.k === "var") return `'${x.text}' ${b.v.isParam ? "is a kernel parameter, known only at launch" : "is a variable, known only at run time"}`;
@@ -601,7 +601,7 @@ class FunctionLowerer extends CallLowerer {
 
   /** `inHeader`: inside a for header, where a comma list of updates is allowed. */
   protected lowerExpressionStatement(e: ts.Expression, inHeader = false): IR.Stmt | undefined {
-    const x = stripParens(e);
+    const x = stripParensAndNonNull(e);
     const span = this.span(e);
     if (ts.isBinaryExpression(x)) {
       const op = x.operatorToken.kind;
@@ -630,7 +630,7 @@ class FunctionLowerer extends CallLowerer {
 
   protected lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: () => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
     const span = this.span(node);
-    const t = stripParens(targetNode);
+    const t = stripParensAndNonNull(targetNode);
     if (ts.isIdentifier(t)) {
       const b = this.lookup(t.text);
       if (!b) {
@@ -728,7 +728,7 @@ function containsBreak(body: readonly IR.Stmt[]): boolean {
 }
 
 function upperName(e: ts.Expression): string {
-  const x = stripParens(e);
+  const x = stripParensAndNonNull(e);
   const base = ts.isIdentifier(x) ? x.text : ts.isPropertyAccessExpression(x) ? x.name.text : "SIZE";
   const up = base.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase();
   return up === "LENGTH" ? "SIZE" : up;

@@ -1,48 +1,17 @@
 /**
- * The compiled form of one source file's kernels, as the CudaScript esbuild plugin embeds it in a
- * bundle and as the runtime loads it: everything a backend needs at run time without the front end.
- * Plain JSON.
+ * Builds the KernelArtifact (its shapes are in artifact-types.ts): the compiled form of one source
+ * file's kernels, as the build step embeds it in a bundle and as the runtime loads it.
  */
 import { createHash } from "node:crypto";
-import type { IrModule, ParamSignature } from "../ir/nodes";
+import type { IrModule } from "../ir/nodes";
+import type { ArtifactFormat, KernelArtifact, KernelEntry } from "./artifact-types";
 import { kernelSignature } from "../ir/nodes";
 import { forEachStmt } from "../ir/visit";
-import { emitSimulatorModule, SIM_ABI, type SimKernelInfo } from "./emit";
+import { emitSimulatorModule, SIM_ABI } from "./emit";
 
-export const ARTIFACT_FORMAT = "cudascript-artifact@1";
+export type { ArtifactFormat, KernelArtifact, KernelEntry } from "./artifact-types";
 
-export interface KernelEntry {
-  readonly name: string;
-  /** `<file>#<name>`. */
-  readonly id: string;
-  readonly file: string;
-  readonly line: number;
-  readonly signature: readonly ParamSignature[];
-  /** Static shared memory in bytes (kernel and the device functions it calls). */
-  readonly staticSharedBytes: number;
-  /** Whether it declares `cuda.shared.array(0, dtype)` (dynamic shared memory sized at launch). */
-  readonly usesDynamicShared: boolean;
-  readonly simulator: SimKernelInfo;
-}
-
-export interface KernelArtifact {
-  readonly format: typeof ARTIFACT_FORMAT;
-  /** Content hash: identical kernels share a cached module. */
-  readonly hash: string;
-  readonly file: string;
-  readonly kernels: Readonly<Record<string, KernelEntry>>;
-  readonly simulator: {
-    readonly abi: number;
-    /** Module source: `new Function("rt", js)`. */
-    readonly js: string;
-    /** The same with the sanitizer (races, uninitialised shared reads, divergent barriers, watchdog). */
-    readonly jsSanitize: string;
-  };
-  /** The typed kernel IR, serialised (for the GPU backend, inspection and tools). */
-  readonly ir?: IrModule;
-  /** Reserved for the GPU backend: CUDA C++ source and/or PTX per architecture. */
-  readonly cuda?: { readonly source?: string; readonly ptx?: Readonly<Record<string, string>> };
-}
+export const ARTIFACT_FORMAT: ArtifactFormat = "cudascript-artifact@1";
 
 export interface ArtifactOptions {
   /** Static shared bytes per kernel id (FileCheck.staticSharedBytes). */

@@ -33,7 +33,8 @@ import type * as IR from "../ir/nodes";
 import { typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
-import { atomicParams, type PrivatizableParam } from "./privatize";
+import { atomicParams } from "./privatize";
+import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -64,24 +65,7 @@ export interface SimSite {
   readonly format?: string;
 }
 
-export interface SimKernelInfo {
-  readonly name: string;
-  readonly id: string;
-  readonly file: string;
-  readonly line: number;
-  /** "loop": plain loop over threads; "fission": split at synchronisation points. */
-  readonly strategy: "loop" | "fission";
-  readonly usesBarriers: boolean;
-  readonly usesWarpOps: boolean;
-  /**
-   * Global arrays the simulator may privatize when the launch is spread over workers (see
-   * privatize.ts): only updated by result-unused atomics of one commutative, associative class.
-   * Missing in artifacts built before privatization existed (same as none).
-   */
-  readonly privatize?: readonly PrivatizableParam[];
-  /** Array parameters updated by atomics (directly or in device functions); missing in older artifacts. */
-  readonly atomics?: readonly number[];
-}
+export type { SimKernelInfo };
 
 export interface SimModule {
   readonly source: string;

@@ -19,18 +19,10 @@
  */
 import type * as IR from "../ir/nodes";
 import type { DType } from "../ir/types";
+import type { PrivatizableParam, PrivatizeOp } from "./artifact-types";
 import { forEachChild, forEachStmt } from "../ir/visit";
 
-export type PrivatizeOp = "add" | "and" | "or" | "xor" | "max" | "min";
-
-export interface PrivatizableParam {
-  /** Index of the kernel parameter. */
-  readonly param: number;
-  readonly name: string;
-  readonly dtype: DType;
-  /** The class of every atomic on it (`add` covers add and sub). */
-  readonly op: PrivatizeOp;
-}
+export type { PrivatizeOp, PrivatizableParam };
 
 const CLASS: Partial<Record<IR.AtomicOp, PrivatizeOp>> = { add: "add", sub: "add", and: "and", or: "or", xor: "xor", max: "max", min: "min" };
 const DTYPES: ReadonlySet<DType> = new Set<DType>(["i32", "u32", "f32", "f64"]);

@@ -139,7 +139,7 @@ export class CudaDriverUnavailable extends Error {
   /** Every place tried, in order, with why it failed. */
   readonly attempts: readonly CudaDriverAttempt[];
 
-  constructor(attempts: CudaDriverAttempt[], platform: NodeJS.Platform = process.platform) {
+  constructor(attempts: CudaDriverAttempt[], platform: string = process.platform) {
     const headline =
       platform === "darwin"
         ? "There is no NVIDIA CUDA driver on macOS, so kernels cannot run on a GPU here."
@@ -163,8 +163,8 @@ export interface LoadCudaDriverOptions {
   /** Load exactly this library instead of discovering one. */
   path?: string;
   /** Environment to read CUDASCRIPT_LIBCUDA from (default process.env). */
-  env?: NodeJS.ProcessEnv;
-  platform?: NodeJS.Platform;
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: string;
 }
 
 export interface CudaDriverCandidate {
@@ -180,7 +180,7 @@ const LIBCUDA_ENV = "CUDASCRIPT_LIBCUDA";
  * libcuda.so, then fixed locations (Debian/Ubuntu multiarch, RHEL, WSL2). Windows: nvcuda.dll by
  * name only (it lives in System32). CUDASCRIPT_LIBCUDA=off gives no candidates (hides the driver).
  */
-export function cudaDriverCandidates(options: { env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform } = {}): CudaDriverCandidate[] {
+export function cudaDriverCandidates(options: { env?: Readonly<Record<string, string | undefined>>; platform?: string } = {}): CudaDriverCandidate[] {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const explicit = env[LIBCUDA_ENV];
@@ -265,7 +265,7 @@ export function forgetCudaDriverLoadFailures(): void {
   for (const [key, value] of loaded) if (!value.ok) loaded.delete(key);
 }
 
-function loadDiscovered(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): CudaDriverLoad {
+function loadDiscovered(env: Readonly<Record<string, string | undefined>>, platform: string): CudaDriverLoad {
   const attempts: CudaDriverAttempt[] = [];
   if (env[LIBCUDA_ENV] === "off") {
     attempts.push({ place: `${LIBCUDA_ENV}=off`, reason: `environment variable ${LIBCUDA_ENV}`, failure: "the GPU driver is disabled on purpose" });

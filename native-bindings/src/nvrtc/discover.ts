@@ -28,8 +28,8 @@ export interface NvrtcMiss {
 export type NvrtcDiscoveryStep = NvrtcCandidate | NvrtcMiss;
 
 export interface DiscoveryOptions {
-  env?: NodeJS.ProcessEnv;
-  platform?: NodeJS.Platform;
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: string;
   homeDir?: string;
   /** Prefix for the fixed system locations (/usr/local, /usr/lib): lets tests use a fake tree. */
   systemRoot?: string;
@@ -206,7 +206,7 @@ function* nvidiaWheelDirs(
   for (const dir of dirs) if (isDirectory(dir)) yield* inDir(dir, reason);
 }
 
-function commonSitePackages(env: NodeJS.ProcessEnv, home: string | undefined, sys: (p: string) => string, isWindows: boolean): string[] {
+function commonSitePackages(env: Readonly<Record<string, string | undefined>>, home: string | undefined, sys: (p: string) => string, isWindows: boolean): string[] {
   if (isWindows) return [];
   const roots: string[] = [];
   if (env.VIRTUAL_ENV) roots.push(path.join(env.VIRTUAL_ENV, "lib"));

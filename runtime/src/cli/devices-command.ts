@@ -5,7 +5,7 @@
  */
 import { parseArgs, printUsageError, type Command } from "./args";
 import { deviceRow, formatDevice } from "./doctor-command";
-import { probeGpu, shortReason } from "../host/device";
+import { probeGpu, shortReason } from "../host/gpu-probe";
 
 const USAGE = `Usage: cudascript devices [--json]
 

@@ -13,7 +13,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { CudaDeviceInfo, CudaProbe } from "@cudascript/native-bindings/cuda";
 import { parseArgs, printUsageError, type Command } from "./args";
-import { chooseBackend, probeGpu, shortReason, withoutSimulatorNote } from "../host/device";
+import { chooseBackend, withoutSimulatorNote } from "../host/device";
+import { probeGpu, shortReason } from "../host/gpu-probe";
 
 const USAGE = `Usage: cudascript doctor [--json]
 

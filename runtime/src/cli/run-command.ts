@@ -17,6 +17,7 @@ import { parseArgs, parseNumberOption, printUsageError, type Command } from "./a
 import { notRegularFile } from "./inputs";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
+import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
 
@@ -99,7 +100,9 @@ export const runCommand: Command = async (argv) => {
 
   // 2. Build, or reuse the previous run's build.
   // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
-  const gpuArchs = choice.kind === "gpu" && choice.probe?.ok ? [(choice.probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? choice.probe.devices[0]!).arch] : undefined;
+  // chooseBackend decided from the same cached probe.
+  const probe = choice.kind === "gpu" ? probeGpu() : undefined;
+  const gpuArchs = probe?.ok ? [(probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? probe.devices[0]!).arch] : undefined;
   const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
   if (!program) return 1;
   const outDir = program.tempDir;

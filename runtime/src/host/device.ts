@@ -14,38 +14,13 @@
  * NVIDIA driver silently uses the simulator: `cuda.backend` says which).
  */
 import { checkedPrintfBufferSize } from "../gpu/printf";
-import type { CudaProbe } from "@cudascript/native-bindings/cuda";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
 import type { GpuBackend } from "../gpu/backend";
+import { probeGpu, shortReason, simulatorDescription } from "./gpu-probe";
 import { checkSimulatorOptions, SimulatorBackend, type SimulatorOptions } from "../simulator/backend";
 
 export type BackendRequest = "auto" | "gpu" | "simulator";
-
-type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
-function cudaBindings(): CudaBindings {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@cudascript/native-bindings/cuda") as CudaBindings;
-}
-
-let gpuProbe: CudaProbe | undefined;
-
-/** Loads libcuda, runs cuInit and lists devices, once per process (never throws). */
-export function probeGpu(): CudaProbe {
-  if (gpuProbe) return gpuProbe;
-  try {
-    gpuProbe = cudaBindings().probeCuda();
-  } catch (e) {
-    // koffi missing or unloadable on this platform: no GPU.
-    gpuProbe = { ok: false, code: "CSD001", message: `CSD001: the CUDA driver bindings could not be loaded (${(e as Error).message.split("\n")[0]}). CudaScript runs kernels in its CPU simulator instead.` };
-  }
-  return gpuProbe;
-}
-
-/** Forgets the cached probe (tests; after installing a driver). */
-export function forgetGpuProbe(): void {
-  gpuProbe = undefined;
-}
 
 export interface DriverProbe {
   readonly found: boolean;
@@ -68,40 +43,6 @@ export interface BackendChoice {
   readonly reason?: string;
   /** The full explanation with the fix (multi-line), when the GPU cannot be used. */
   readonly detail?: string;
-  /** The probe behind the decision (absent for `simulator`). */
-  readonly probe?: CudaProbe;
-}
-
-type FailedProbe = Extract<CudaProbe, { ok: false }>;
-
-/** One line: why the GPU cannot be used. */
-export function shortReason(p: FailedProbe): string {
-  const cause = p.cause as { attempts?: readonly { place: string; reason: string; failure: string }[]; code?: string; result?: number; description?: string } | undefined;
-  switch (p.code) {
-    case "CSD001": {
-      // The library the user named (CUDASCRIPT_LIBCUDA), else the first that exists but did not load.
-      const first =
-        cause?.attempts?.find((a) => /CUDASCRIPT_LIBCUDA/.test(a.reason)) ?? cause?.attempts?.find((a) => !/file does not exist/.test(a.failure)) ?? cause?.attempts?.[0];
-      if (!first) return p.message.split("\n")[0]!.replace(/^CSD001: /, "");
-      const more = (cause?.attempts?.length ?? 1) - 1;
-      return `${first.place}: ${first.failure.replace(/^could not be loaded: (Failed to load shared library: )?/, "")}${more > 0 ? ` (and ${more} more place${more === 1 ? "" : "s"})` : ""}`;
-    }
-    case "CSD002":
-      return cause?.code ? `cuInit failed with ${cause.code}${cause.description ? `: ${cause.description.replace(/\.$/, "")}` : ""}` : p.message.split("\n")[0]!.replace(/^CSD002: /, "");
-    default:
-      return "the CUDA driver reports no device";
-  }
-}
-
-function simulatorDescription(p: FailedProbe): string {
-  switch (p.code) {
-    case "CSD001":
-      return "simulator (no CUDA driver found)";
-    case "CSD002":
-      return "simulator (CUDA driver found, but cuInit failed)";
-    default:
-      return "simulator (CUDA driver found, but no CUDA device)";
-  }
 }
 
 /** Decides what a request resolves to; throws CSR015 when `gpu` is requested and unavailable. */
@@ -112,7 +53,7 @@ export function chooseBackend(request: BackendRequest): BackendChoice {
     const wanted = process.env.CUDASCRIPT_DEVICE;
     const d = (wanted && /^\d+$/.test(wanted) ? p.devices[Number(wanted)] : undefined) ?? p.devices[0]!;
     const double = p.driver.info.isTestDouble ? " [libcuda TEST DOUBLE]" : "";
-    return { kind: "gpu", description: `GPU ${d.ordinal}: ${d.name} (${d.arch}, CUDA ${p.driverVersion.major}.${p.driverVersion.minor})${double}`, probe: p };
+    return { kind: "gpu", description: `GPU ${d.ordinal}: ${d.name} (${d.arch}, CUDA ${p.driverVersion.major}.${p.driverVersion.minor})${double}` };
   }
   const reason = shortReason(p);
   if (request === "gpu") {
@@ -127,7 +68,7 @@ export function chooseBackend(request: BackendRequest): BackendChoice {
       `the GPU backend needs an NVIDIA GPU and its CUDA driver, and ${what}: fix that (see below, or run 'npx cudascript doctor'), or run on the simulator (--backend simulator).\n${withoutSimulatorNote(p.message)}`,
     );
   }
-  return { kind: "simulator", description: simulatorDescription(p), reason, detail: p.message, probe: p };
+  return { kind: "simulator", description: simulatorDescription(p), reason, detail: p.message };
 }
 
 /** The probe's explanation without its "the simulator is used instead" sentence (for when it is not). */
@@ -151,14 +92,16 @@ export function currentBackend(): Backend {
     if (req !== "auto" && req !== "gpu" && req !== "simulator")
       throw new CudaScriptError("CSR015", `CUDASCRIPT_BACKEND=${req} is not a backend: use auto, gpu or simulator`);
     const choice = chooseBackend(req);
-    if (choice.kind === "gpu" && choice.probe?.ok) {
+    // chooseBackend decided from this same (cached) probe.
+    const probe = req === "simulator" ? undefined : probeGpu();
+    if (choice.kind === "gpu" && probe?.ok) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { GpuBackend } = require("../gpu/backend") as typeof import("../gpu/backend");
-      current = new GpuBackend({ probe: choice.probe, ...pendingGpuOptions });
+      current = new GpuBackend({ probe, ...pendingGpuOptions });
     } else {
       current = new SimulatorBackend(choice.description, pendingSimOptions);
       // A driver is installed but unusable: say so once (cudascript run already did in its own process).
-      if (req === "auto" && choice.probe && !choice.probe.ok && choice.probe.code !== "CSD001" && process.env.CUDASCRIPT_RUN !== "1" && !explained) {
+      if (req === "auto" && probe && !probe.ok && probe.code !== "CSD001" && process.env.CUDASCRIPT_RUN !== "1" && !explained) {
         explained = true;
         process.stderr.write(`cudascript: running kernels on the ${choice.description}: ${choice.reason}. 'npx cudascript doctor' shows how to fix it.\n`);
       }

@@ -1,0 +1,9 @@
+/** Everything `cudascript` exports by name (index.ts adds the default export: this namespace). */
+export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi } from "./cuda";
+export * from "./dtypes";
+export type * from "./kernel-api";
+export { report, type ReportOptions } from "./report";
+export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
+export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice, type GpuOptions } from "./host/device";
+export type { SimulatorOptions } from "./simulator/backend";
+export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";
