@@ -198,10 +198,10 @@ function isAlive(pid: number): boolean {
 }
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
-export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../esbuild/index").CudaScriptPluginOptions = {}): Promise<boolean> {
+export async function buildProgram(entry: string, outfile: string, pluginOptions: import("../plugin/core").CudaScriptPluginOptions = {}): Promise<boolean> {
   const esbuild = await import("esbuild");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { cudascriptPlugin } = require("../esbuild/index") as typeof import("../esbuild/index");
+  const { cudascriptPlugin } = require("../plugin/esbuild") as typeof import("../plugin/esbuild");
   const runtimeEntry = path.join(__dirname, "..", "index.js");
   try {
     const result = await esbuild.build({
