@@ -13,7 +13,7 @@ import type { KernelArtifact, KernelChecker } from "@cudascript/compiler";
 import type { UnpluginBuildContext, UnpluginContext, UnpluginContextMeta, UnpluginInstance, UnpluginOptions } from "unplugin" with { "resolution-mode": "import" };
 import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
 import { embedPtx } from "./ptx";
-import { combined, toMessage } from "./messages";
+import { addLineText, combined, toMessage } from "./messages";
 import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
 
 export interface CudaScriptPluginOptions {
@@ -48,6 +48,8 @@ type TransformContext = UnpluginBuildContext & UnpluginContext;
 export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {}, meta: UnpluginContextMeta): UnpluginOptions {
   let checker = options.checker;
   const framework: Framework = meta.framework;
+  /** Said once the configuration is resolved, through Vite's logger (which honours `logLevel`). */
+  let viteNote: string | undefined;
   return {
     name: "cudascript",
     enforce: "pre",
@@ -85,10 +87,17 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
       config(buildOptions) {
         externalizeForEsbuild(buildOptions);
       },
+      setup(build) {
+        // unplugin passes a message's file, line and column to esbuild but not the line's text.
+        build.onEnd((result) => [...result.errors, ...result.warnings].forEach(addLineText));
+      },
     },
     vite: {
       config(config) {
-        return viteExternals(config, (note) => console.warn(note));
+        return viteExternals(config, (note) => (viteNote = note));
+      },
+      configResolved(config) {
+        if (viteNote) config.logger.warnOnce(viteNote);
       },
     },
     rollup: {

@@ -3,6 +3,7 @@
  * `file:line:col CSxxxx: message` (plus the related locations, e.g. the device function in another
  * file), except esbuild, which prints the location itself from the message's `loc`.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Diagnostic } from "@cudascript/compiler";
 
@@ -56,4 +57,15 @@ export function combined(errors: readonly Diagnostic[], file: string, text: stri
   const first = errors[0]!;
   const count = errors.length === 1 ? "" : `${errors.length} kernel errors:\n`;
   return { ...toMessage(first, file, text, true), message: count + errors.map((d) => describe(d, true)).join("\n") };
+}
+
+/** Fills in the source line of one of this plugin's esbuild messages (esbuild prints it under the message). */
+export function addLineText(message: { pluginName: string; location: { file: string; line: number; lineText: string } | null }): void {
+  const location = message.location;
+  if (message.pluginName !== "cudascript" || !location || location.lineText) return;
+  try {
+    location.lineText = fs.readFileSync(location.file, "utf8").split(/\r?\n/)[location.line - 1] ?? "";
+  } catch {
+    // The file is gone (a temp file): the message keeps its location without the line.
+  }
 }
