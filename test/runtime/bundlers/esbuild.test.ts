@@ -16,6 +16,14 @@ describe("bundlers: esbuild", () => {
       runBundle(project, outfile);
     });
   }
+  it("passes checker warnings on as esbuild warnings with file, line and code", async () => {
+    const result = await build({ entryPoints: [project.warn], write: false, bundle: true, platform: "node", logLevel: "silent", plugins: [cudascript()] });
+    const warnings = result.warnings.filter((w) => /CS5001/.test(w.text));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.text, /^CS5001: /);
+    assert.equal(path.basename(warnings[0]!.location!.file), "warn.ts");
+    assert.equal(warnings[0]!.location!.line, 3);
+  });
   it("fails the build on a checker error with its file, line and code", async () => {
     await assert.rejects(build({ entryPoints: [project.bad], write: false, bundle: true, platform: "node", logLevel: "silent", plugins: [cudascript()] }), (e: { errors: Message[] }) => {
       assert.equal(e.errors.length, 1);

@@ -60,6 +60,14 @@ export const k = cuda.jit((x: Float32Array) => {
 });
 `;
 
+/** A kernel with a checker warning (CS5001, a barrier only some threads reach) on line 3; it still builds. */
+const WARN = `import { cuda } from "cudascript";
+export const k = cuda.jit((x: Float32Array) => {
+  if (cuda.threadIdx.x < 5) cuda.syncthreads();
+  x[0] = 1;
+});
+`;
+
 /** What the program prints, computed here in plain TypeScript. */
 export function expectedOutput(): string {
   let sum = 0;
@@ -71,6 +79,7 @@ export interface Project {
   readonly dir: string;
   readonly main: string;
   readonly bad: string;
+  readonly warn: string;
   readonly out: string;
   remove(): void;
 }
@@ -88,7 +97,8 @@ export function makeProject(bundler: string): Project {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true }));
   fs.writeFileSync(path.join(dir, "main.ts"), PROGRAM);
   fs.writeFileSync(path.join(dir, "bad.ts"), BAD);
-  return { dir, main: path.join(dir, "main.ts"), bad: path.join(dir, "bad.ts"), out: path.join(dir, "out"), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  fs.writeFileSync(path.join(dir, "warn.ts"), WARN);
+  return { dir, main: path.join(dir, "main.ts"), bad: path.join(dir, "bad.ts"), warn: path.join(dir, "warn.ts"), out: path.join(dir, "out"), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
 const COUNT_WORKERS = `const wt = require("node:worker_threads");
@@ -111,6 +121,12 @@ export function runBundle(project: Project, bundle: string): void {
   for (const file of started) assert.equal(fs.realpathSync(file), path.join(REPO, "runtime", "dist", "simulator", "worker.js"));
   // The runtime is not in the bundle (it weighs ~15 MB bundled).
   assert.ok(fs.statSync(bundle).size < 200_000, `${bundle} is ${fs.statSync(bundle).size} bytes: the runtime was bundled`);
+}
+
+/** Checks that `messages` (a bundler's warnings) hold the warning kernel's, with its file, line and code. */
+export function assertNamesWarning(messages: readonly string[]): void {
+  assert.equal(messages.filter((m) => /CS5001/.test(m)).length, 1, messages.join("\n"));
+  assert.match(messages.find((m) => /CS5001/.test(m))!, /warn\.ts:3:\d+ CS5001: /);
 }
 
 /** Checks that `message` (a bundler's error text) names the bad kernel's file, line and code. */

@@ -3,11 +3,12 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import cudascript from "cudascript/rolldown";
-import { assertNamesBadKernel, makeProject, runBundle, type Project } from "./project";
+import { assertNamesBadKernel, assertNamesWarning, makeProject, runBundle, type Project } from "./project";
 
-async function rolldownBuild(project: Project, entry: string, format: "esm" | "cjs"): Promise<string> {
+async function rolldownBuild(project: Project, entry: string, format: "esm" | "cjs", warnings: string[] = []): Promise<string> {
   const { rolldown } = await import("rolldown");
-  const bundle = await rolldown({ input: entry, cwd: project.dir, platform: "node", logLevel: "silent", plugins: [cudascript()] });
+  const onLog = (level: string, log: { message: string }) => void (level === "warn" && warnings.push(log.message));
+  const bundle = await rolldown({ input: entry, cwd: project.dir, platform: "node", onLog, plugins: [cudascript()] });
   const file = path.join(project.out, format === "esm" ? "main.mjs" : "main.cjs");
   try {
     await bundle.write({ file, format });
@@ -25,6 +26,11 @@ describe("bundlers: rolldown", () => {
       runBundle(project, await rolldownBuild(project, project.main, format));
     });
   }
+  it("passes checker warnings on as build warnings with file, line and code", async () => {
+    const warnings: string[] = [];
+    await rolldownBuild(project, project.warn, "esm", warnings);
+    assertNamesWarning(warnings);
+  });
   it("fails the build on a checker error with its file, line and code", async () => {
     await assert.rejects(rolldownBuild(project, project.bad, "esm"), (e: Error) => {
       assertNamesBadKernel(e.message);

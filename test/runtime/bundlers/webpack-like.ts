@@ -9,7 +9,7 @@ export type Format = "esm" | "cjs";
 
 interface Stats {
   hasErrors(): boolean;
-  toJson(options: { all: false; errors: true }): { errors?: { message: string }[] };
+  toJson(options: { all: false; errors: true; warnings: true }): { errors?: { message: string }[]; warnings?: { message: string }[] };
 }
 type Run = (config: object, callback: (err: Error | null, stats?: Stats) => void) => unknown;
 
@@ -29,14 +29,15 @@ export function webpackConfig(project: Project, entry: string, format: Format, t
   };
 }
 
-/** Runs a build; resolves with the bundle's path, rejects with the build's error messages. */
-export function runBuild(run: Run, config: object): Promise<string> {
+/** Runs a build; resolves with the bundle's path and warnings, rejects with the build's error messages. */
+export function runBuild(run: Run, config: object): Promise<{ file: string; warnings: string[] }> {
   return new Promise((resolve, reject) => {
     run(config, (err, stats) => {
       if (err) return reject(err);
-      if (stats!.hasErrors()) return reject(new Error((stats!.toJson({ all: false, errors: true }).errors ?? []).map((e) => e.message).join("\n")));
+      const json = stats!.toJson({ all: false, errors: true, warnings: true });
+      if (stats!.hasErrors()) return reject(new Error((json.errors ?? []).map((e) => e.message).join("\n")));
       const output = (config as { output: { path: string; filename: string } }).output;
-      resolve(path.join(output.path, output.filename));
+      resolve({ file: path.join(output.path, output.filename), warnings: (json.warnings ?? []).map((w) => w.message) });
     });
   });
 }
