@@ -12,6 +12,7 @@
 import type { KernelArtifact, KernelChecker } from "@cudascript/compiler";
 import type { UnpluginBuildContext, UnpluginContext, UnpluginContextMeta, UnpluginInstance, UnpluginOptions } from "unplugin" with { "resolution-mode": "import" };
 import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
+import { CudaScriptError } from "../errors";
 import { embedPtx } from "./ptx";
 import { addLineText, combined, toMessage } from "./messages";
 import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
@@ -123,9 +124,21 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
 
 let instance: UnpluginInstance<CudaScriptPluginOptions | undefined, false> | undefined;
 
-/** The plugin for every bundler; unplugin is an ES module, loaded with require (Node >= 20.19). */
+/** The plugin for every bundler. */
 export function cudascriptUnplugin(): UnpluginInstance<CudaScriptPluginOptions | undefined, false> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createUnplugin } = require("unplugin") as typeof import("unplugin", { with: { "resolution-mode": "import" } });
-  return (instance ??= createUnplugin(cudascriptUnpluginFactory));
+  return (instance ??= loadUnplugin().createUnplugin(cudascriptUnpluginFactory));
+}
+
+/** unplugin is an ES module: `require` loads it from Node.js 20.19 on, older versions refuse. */
+function loadUnplugin(): typeof import("unplugin", { with: { "resolution-mode": "import" } }) {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("unplugin");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ERR_REQUIRE_ESM") throw e;
+    throw new CudaScriptError(
+      "CSR054",
+      `the CudaScript bundler plugins need Node.js 20.19 or newer (they load unplugin, an ES module, with require), and this is Node.js ${process.versions.node}: upgrade Node.js, or build with 'npx cudascript run file.ts'`,
+    );
+  }
 }

@@ -49,3 +49,26 @@ describe("bundlers: entry points", () => {
     assert.deepEqual(diagnostics, []);
   });
 });
+
+describe("bundlers: Node.js too old for unplugin", () => {
+  it("loading a plugin entry point where require() of an ES module fails (Node < 20.19) is CSR054 saying to upgrade", () => {
+    const project = makeProject("old-node");
+    try {
+      // What Node.js before 20.19 does when CommonJS requires an ES module such as unplugin.
+      const preload = path.join(project.dir, "old-node.cjs");
+      fs.writeFileSync(
+        preload,
+        `const Module = require("node:module"); const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request === "unplugin") throw Object.assign(new Error("require() of ES Module unplugin not supported."), { code: "ERR_REQUIRE_ESM" });
+  return load.call(this, request, ...rest);
+};`,
+      );
+      const r = spawnSync(process.execPath, ["--require", preload, "-e", 'try { require("cudascript/vite"); } catch (e) { console.log(e.message); }'], { cwd: project.dir, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /^CSR054: the CudaScript bundler plugins need Node\.js 20\.19 or newer .*upgrade Node\.js/);
+    } finally {
+      project.remove();
+    }
+  });
+});
