@@ -85,6 +85,8 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
       },
     },
     esbuild: {
+      // Without it unplugin's esbuild adapter calls back into JavaScript for every file of the build.
+      onLoadFilter: /\.[cm]?tsx?$/, // Go regular expression syntax: no lookbehind
       config(buildOptions) {
         externalizeForEsbuild(buildOptions);
       },
