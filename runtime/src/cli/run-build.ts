@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Message, Plugin } from "esbuild";
-import type { CudaScriptPluginOptions } from "../esbuild/index";
+import type { CudaScriptPluginOptions } from "../plugin/esbuild";
 import type { BuiltBundle } from "./run-cache";
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
@@ -27,7 +27,7 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
   const startedAt = Date.now();
   const esbuild = await import("esbuild");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { cudascriptPlugin } = require("../esbuild/index") as typeof import("../esbuild/index");
+  const { cudascriptPlugin } = require("../plugin/esbuild") as typeof import("../plugin/esbuild");
   const runtimeEntry = path.join(__dirname, "..", "index.js");
   const dependencies = new Set<string>();
   try {

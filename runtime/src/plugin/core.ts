@@ -1,0 +1,146 @@
+/**
+ * The CudaScript bundler plugin, one for every bundler (unplugin): for each TypeScript file that
+ * imports "cudascript" it runs the front end and checker on the ORIGINAL TypeScript (the types are
+ * needed, so this runs before any other transform strips them), fails the build on checker errors
+ * (`file:line:col CSxxxx: message`), passes warnings on, and rewrites each `cuda.jit(fn, options)` into
+ * `cuda.jit(fn, options, ARTIFACT, "name")` (runtime/src/build/kernel-file.ts). Files under
+ * node_modules are compiled too: kernel libraries ship their .ts. For Node targets the runtime itself
+ * stays external (./externals.ts).
+ *
+ * The entry points (`cudascript/esbuild`, `cudascript/vite`, …) are ./esbuild.ts and its siblings.
+ */
+import type { KernelArtifact, KernelChecker } from "@cudascript/compiler";
+import type { UnpluginBuildContext, UnpluginContext, UnpluginContextMeta, UnpluginInstance, UnpluginOptions } from "unplugin" with { "resolution-mode": "import" };
+import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
+import { CudaScriptError } from "../errors";
+import { embedPtx } from "./ptx";
+import { addLineText, combined, toMessage } from "./messages";
+import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
+
+export interface CudaScriptPluginOptions {
+  /** Reuse a checker (otherwise each plugin instance keeps one, incremental in watch mode). */
+  readonly checker?: KernelChecker;
+  /** Report checker warnings as bundler warnings (default true). */
+  readonly warnings?: boolean;
+  /** Embed the serialised IR in the artifact (default true; the GPU backend needs it). */
+  readonly includeIr?: boolean;
+  /** Called with each file's artifact (tools, tests). */
+  readonly onArtifact?: (file: string, artifact: KernelArtifact) => void;
+  /**
+   * Also compile the kernels to PTX for these GPUs ("sm_86", …) with NVRTC at build time and embed
+   * it in the artifact, so that the GPU backend loads it without compiling (and an NVRTC error fails
+   * the build with the TypeScript location). Without NVRTC nothing is embedded and the GPU backend
+   * compiles at load time. `cudascript run` passes the GPU it runs on.
+   */
+  readonly cudaArchs?: readonly string[];
+  /** NVRTC library for `cudaArchs` (default: discovered). */
+  readonly nvrtcPath?: string;
+}
+
+/** TypeScript sources (not declaration files), with a bundler's `?query` suffix allowed. */
+const TYPESCRIPT_FILE = /(?<!\.d)\.[cm]?tsx?(?:\?.*)?$/;
+
+/** Bundlers whose `this.error` throws, so only one error can be reported: all go in one message. */
+const THROWING_ERROR = new Set(["rollup", "rolldown", "vite"]);
+
+type Framework = UnpluginContextMeta["framework"];
+type TransformContext = UnpluginBuildContext & UnpluginContext;
+
+export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {}, meta: UnpluginContextMeta): UnpluginOptions {
+  let checker = options.checker;
+  const framework: Framework = meta.framework;
+  /** Said once the configuration is resolved, through Vite's logger (which honours `logLevel`). */
+  let viteNote: string | undefined;
+  return {
+    name: "cudascript",
+    enforce: "pre",
+    transform: {
+      filter: { id: { include: [TYPESCRIPT_FILE] }, code: { include: [IMPORTS_CUDASCRIPT] } },
+      async handler(this: TransformContext, text: string, id: string) {
+        const file = id.replace(/\?.*$/, "");
+        // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
+        const compiler = loadCompiler();
+        checker ??= new compiler.KernelChecker();
+        const built = buildKernelFile(checker, file, text, { includeIr: options.includeIr });
+        // Device functions imported from other files: a change there recompiles this file.
+        for (const dependency of built.dependencies) this.addWatchFile(dependency);
+        if (options.warnings !== false) for (const d of built.warnings) this.warn(toMessage(d, file, text, framework !== "esbuild"));
+        let errors = built.errors;
+        let artifact = built.artifact;
+        if (!errors.length && artifact && options.cudaArchs?.length) {
+          const embedded = await embedPtx(compiler, built.check.module, options.cudaArchs, options.nvrtcPath);
+          errors = embedded.errors;
+          if (embedded.cuda) artifact = { ...artifact, cuda: embedded.cuda };
+        }
+        if (errors.length) {
+          if (THROWING_ERROR.has(framework)) return this.error(combined(errors, file, text));
+          for (const d of errors) this.error(toMessage(d, file, text, framework !== "esbuild"));
+          // esbuild and webpack collect the errors; esbuild only reports them with a result.
+          return { code: text, map: null };
+        }
+        if (!artifact) return { code: text, map: null };
+        options.onArtifact?.(file, artifact);
+        // Lines keep their numbers (the artifact goes on the first line): no source map needed.
+        return { code: rewriteKernels(text, built.check, checker, artifact), map: null };
+      },
+    },
+    esbuild: {
+      // Without it unplugin's esbuild adapter calls back into JavaScript for every file of the build.
+      onLoadFilter: /\.[cm]?tsx?$/, // Go regular expression syntax: no lookbehind
+      config(buildOptions) {
+        externalizeForEsbuild(buildOptions);
+      },
+      setup(build) {
+        // unplugin passes a message's file, line and column to esbuild but not the line's text.
+        build.onEnd((result) => [...result.errors, ...result.warnings].forEach(addLineText));
+      },
+    },
+    vite: {
+      config(config) {
+        return viteExternals(config, (note) => (viteNote = note));
+      },
+      configResolved(config) {
+        if (viteNote) config.logger.warnOnce(viteNote);
+      },
+    },
+    rollup: {
+      // Typed loosely: rollup's types come with rollup, which the runtime does not depend on.
+      options(inputOptions: { external?: unknown }) {
+        return { ...inputOptions, external: withRuntimeExternal(inputOptions.external as never) } as never;
+      },
+    },
+    rolldown: {
+      options(inputOptions) {
+        if (inputOptions.platform === "browser") return null;
+        return { ...inputOptions, external: withRuntimeExternal(inputOptions.external as never) as never };
+      },
+    },
+    webpack(compiler) {
+      externalizeForWebpack(compiler as never);
+    },
+    rspack(compiler) {
+      externalizeForWebpack(compiler as never);
+    },
+  };
+}
+
+let instance: UnpluginInstance<CudaScriptPluginOptions | undefined, false> | undefined;
+
+/** The plugin for every bundler. */
+export function cudascriptUnplugin(): UnpluginInstance<CudaScriptPluginOptions | undefined, false> {
+  return (instance ??= loadUnplugin().createUnplugin(cudascriptUnpluginFactory));
+}
+
+/** unplugin is an ES module: `require` loads it from Node.js 20.19 on, older versions refuse. */
+function loadUnplugin(): typeof import("unplugin", { with: { "resolution-mode": "import" } }) {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("unplugin");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ERR_REQUIRE_ESM") throw e;
+    throw new CudaScriptError(
+      "CSR054",
+      `the CudaScript bundler plugins need Node.js 20.19 or newer (they load unplugin, an ES module, with require), and this is Node.js ${process.versions.node}: upgrade Node.js, or build with 'npx cudascript run file.ts'`,
+    );
+  }
+}

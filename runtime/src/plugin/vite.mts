@@ -1,0 +1,6 @@
+// `import cudascript from "cudascript/vite"` gives the plugin factory, not the CommonJS module's exports object.
+import cjs from "./vite.js";
+
+export type { CudaScriptPluginOptions } from "./core.js";
+export const cudascript = cjs.cudascript;
+export default cudascript;
