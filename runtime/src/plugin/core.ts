@@ -9,7 +9,8 @@
  *
  * The entry points (`cudascript/esbuild`, `cudascript/vite`, …) are ./esbuild.ts and its siblings.
  */
-import type { KernelArtifact, KernelChecker } from "@cudascript/compiler";
+import type { KernelChecker } from "@cudascript/compiler";
+import type { CudaScriptPluginOptions } from "./options";
 import type { UnpluginBuildContext, UnpluginContext, UnpluginContextMeta, UnpluginInstance, UnpluginOptions } from "unplugin" with { "resolution-mode": "import" };
 import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
 import { CudaScriptError } from "../errors";
@@ -17,25 +18,7 @@ import { embedPtx } from "./ptx";
 import { addLineText, combined, toMessage } from "./messages";
 import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
 
-export interface CudaScriptPluginOptions {
-  /** Reuse a checker (otherwise each plugin instance keeps one, incremental in watch mode). */
-  readonly checker?: KernelChecker;
-  /** Report checker warnings as bundler warnings (default true). */
-  readonly warnings?: boolean;
-  /** Embed the serialised IR in the artifact (default true; the GPU backend needs it). */
-  readonly includeIr?: boolean;
-  /** Called with each file's artifact (tools, tests). */
-  readonly onArtifact?: (file: string, artifact: KernelArtifact) => void;
-  /**
-   * Also compile the kernels to PTX for these GPUs ("sm_86", …) with NVRTC at build time and embed
-   * it in the artifact, so that the GPU backend loads it without compiling (and an NVRTC error fails
-   * the build with the TypeScript location). Without NVRTC nothing is embedded and the GPU backend
-   * compiles at load time. `cudascript run` passes the GPU it runs on.
-   */
-  readonly cudaArchs?: readonly string[];
-  /** NVRTC library for `cudaArchs` (default: discovered). */
-  readonly nvrtcPath?: string;
-}
+export type { CudaScriptPluginOptions };
 
 /** TypeScript sources (not declaration files), with a bundler's `?query` suffix allowed. */
 const TYPESCRIPT_FILE = /(?<!\.d)\.[cm]?tsx?(?:\?.*)?$/;
@@ -47,7 +30,7 @@ type Framework = UnpluginContextMeta["framework"];
 type TransformContext = UnpluginBuildContext & UnpluginContext;
 
 export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {}, meta: UnpluginContextMeta): UnpluginOptions {
-  let checker = options.checker;
+  let checker: KernelChecker | undefined;
   const framework: Framework = meta.framework;
   /** Said once the configuration is resolved, through Vite's logger (which honours `logLevel`). */
   let viteNote: string | undefined;

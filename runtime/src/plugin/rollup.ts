@@ -4,6 +4,13 @@
  */
 import { cudascriptUnplugin } from "./core";
 
-export type { CudaScriptPluginOptions } from "./core";
-export const cudascript = cudascriptUnplugin().rollup;
+/** A rollup plugin (rollup's own `Plugin` type, structurally: rollup is not a dependency of cudascript). */
+export interface RollupPlugin {
+  readonly name: string;
+}
+
+import type { CudaScriptPluginOptions } from "./options";
+
+export type { CudaScriptPluginOptions };
+export const cudascript: (options?: CudaScriptPluginOptions) => RollupPlugin = cudascriptUnplugin().rollup as never;
 export default cudascript;
