@@ -150,7 +150,7 @@ export const projects = [
       "package.json": packageJson("webpack-user", "commonjs"),
       "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
       "build.cjs":
-        'const path = require("node:path");\nconst webpack = require("webpack");\nconst cudascript = require("cudascript/webpack");\n\n' +
+        'const path = require("node:path");\nconst webpack = require("webpack");\nconst cudascript = require("cudascript/webpack").default;\n\n' +
         'webpack({\n  mode: "production",\n  target: "node",\n  entry: "./src/main.ts",\n  output: { path: path.resolve(__dirname, "dist"), filename: "main.js" },\n  resolve: { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } },\n  module: { rules: [{ test: /\\.ts$/, loader: "ts-loader", options: { transpileOnly: true } }] },\n  plugins: [cudascript()],\n}, (err, stats) => {\n  if (err || stats.hasErrors()) { console.error(err ?? stats.toString("errors-only")); process.exit(1); }\n});\n',
       ...sources(ctx),
     }),
@@ -166,7 +166,7 @@ export const projects = [
       "package.json": packageJson("rspack-user", "commonjs"),
       "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "preserve", moduleResolution: "bundler", noEmit: true }, include: ["src"] }),
       "build.cjs":
-        'const path = require("node:path");\nconst { rspack } = require("@rspack/core");\nconst cudascript = require("cudascript/rspack");\n\n' +
+        'const path = require("node:path");\nconst { rspack } = require("@rspack/core");\nconst cudascript = require("cudascript/rspack").default;\n\n' +
         'rspack({\n  mode: "production",\n  target: "node",\n  entry: "./src/main.ts",\n  output: { path: path.resolve(__dirname, "dist"), filename: "main.js" },\n  resolve: { extensions: [".ts", ".js"], extensionAlias: { ".js": [".ts", ".js"] } },\n  module: { rules: [{ test: /\\.ts$/, loader: "builtin:swc-loader", options: { jsc: { parser: { syntax: "typescript" } } } }] },\n  plugins: [cudascript()],\n}, (err, stats) => {\n  if (err || stats.hasErrors()) { console.error(err ?? stats.toString("errors-only")); process.exit(1); }\n});\n',
       ...sources(ctx),
     }),
@@ -224,7 +224,7 @@ export const projects = [
       expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], app), "node on tsc's output, kernels from a package");
       expectResult(ctx, ctx.run(ctx.tool("tsx"), ["src/main.ts"], app), "tsx, kernels from a package");
       cudascriptRun(ctx, app);
-      writeFileSync(join(app, "build.mjs"), 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "out/main.mjs", bundle: true, platform: "node", format: "esm", plugins: [cudascript()] });\n');
+      writeFileSync(join(app, "build.mjs"), 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "out/main.mjs", bundle: true, platform: "node", format: "esm", sourcemap: true, plugins: [cudascript()] });\n');
       ctx.run(process.execPath, ["build.mjs"], app);
       expectResult(ctx, ctx.run(process.execPath, ["out/main.mjs"], app), "esbuild bundle, kernels from a package");
     },
