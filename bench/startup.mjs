@@ -113,12 +113,22 @@ function runPairs() {
   ];
 }
 
-// ─── PLACE FOR: first launch of a kernel compiled from source (cold: cache cleared; cached) ───────────
-// Compile-from-source (a program run by plain node/tsx whose kernels have no build-time artifact) is being
-// built in parallel (issue 11). When it lands, return two pairs here, like runPairs: the same saxpy run
-// from source cold and cached, against bench/saxpy-plain.mjs. Until then it reports nothing.
+/**
+ * examples/saxpy.ts run by `node --import tsx` (no build step): its kernel has no artifact, so the first
+ * launch compiles it from source (runtime/src/host/from-source) — cold (disk cache cleared before each
+ * run: the compiler is loaded and the file checked) and cached (the artifact read from the disk cache,
+ * no compiler loaded). tsx's own start-up is part of both figures.
+ */
 function compileFromSourcePairs() {
-  return [];
+  const cache = join(dir, "from-source-cache");
+  const env = { CUDASCRIPT_CACHE_DIR: cache };
+  const plain = timeCommand([SAXPY_PLAIN]);
+  const clear = () => rmSync(cache, { recursive: true, force: true });
+  const tsx = ["--import", "tsx", SAXPY];
+  return [
+    pair("node --import tsx saxpy.ts (cached)", timeCommand(tsx, env), plain, RUN_RUNS),
+    pair("node --import tsx saxpy.ts (cold)", timeCommand(tsx, env, clear), plain, RUN_RUNS),
+  ];
 }
 
 let results;
@@ -147,5 +157,4 @@ if (asJson) {
     console.log(`${r.name.padEnd(36)}  ${f(r.wallMs)} (${spread})   ${f(r.loadMs)}    ${f(r.rssMB)} |              ${f(r.plainWallMs)}   ${f(r.plainRssMB)} |        ${r.wallRatio.toFixed(2).padStart(5)}× ${(Number.isNaN(r.rssRatio) ? "—" : r.rssRatio.toFixed(2)).padStart(5)}×`);
   }
   console.log("targets (issue 11): require(\"cudascript\") ≤ 150 ms and ≤ 60 MB RSS; cudascript run unchanged ≤ 2× plain node, cold ≤ 4×");
-  console.log("first launch of a kernel compiled from source (cold, cached): not measured yet (see compileFromSourcePairs)");
 }
