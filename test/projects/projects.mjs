@@ -145,6 +145,23 @@ export const projects = [
     },
   },
   {
+    name: "rollup",
+    files: (ctx) => ({
+      "package.json": packageJson("rollup-user", "module"),
+      "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", noEmit: true }, include: ["src"] }),
+      // The recipe of docs/host-api.md: cudascript first, before the plugin that strips the TypeScript.
+      "rollup.config.mjs":
+        'import cudascript from "cudascript/rollup";\nimport typescript from "@rollup/plugin-typescript";\nimport { nodeResolve } from "@rollup/plugin-node-resolve";\n\n' +
+        'export default { input: "src/main.ts", plugins: [cudascript(), nodeResolve({ extensions: [".ts", ".js"] }), typescript({ noEmit: false, outDir: "dist" })], output: { dir: "dist", format: "esm" } };\n',
+      ...sources(ctx),
+    }),
+    steps(ctx, dir) {
+      tsc(ctx, dir);
+      ctx.run(ctx.tool("rollup"), ["-c"], dir);
+      expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on rollup's bundle");
+    },
+  },
+  {
     name: "webpack",
     files: (ctx) => ({
       "package.json": packageJson("webpack-user", "commonjs"),

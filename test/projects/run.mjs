@@ -3,7 +3,7 @@
  * `npm run test:projects`: CudaScript as a user gets it. The three packages are `npm pack`ed, installed
  * from the tarballs into fresh projects outside the repository, and each project runs the same saxpy and
  * shared-memory reduction (fixtures/) its own way: CommonJS and ESM through tsc, `tsc --init` defaults,
- * tsx, Node's --experimental-strip-types, Vitest, Vite, webpack, Rspack, esbuild, `cudascript run`, and a
+ * tsx, Node's --experimental-strip-types, Vitest, Vite, rollup, webpack, Rspack, esbuild, `cudascript run`, and a
  * kernel library installed as a dependency. Every project also type-checks (`tsc --noEmit`).
  *
  * The tools (typescript, tsx, vitest, vite, webpack, @rspack/core) are this repository's devDependencies,
@@ -25,7 +25,7 @@ const root = join(here, "..", "..");
 const T0 = Date.now();
 const log = (...a) => console.log(`[projects ${((Date.now() - T0) / 1000).toFixed(1)} s]`, ...a);
 const only = process.env.CUDASCRIPT_PROJECTS_ONLY?.split(",").filter(Boolean);
-const TOOLS = ["typescript", "tsx", "vitest", "vite", "webpack", "ts-loader", "@rspack/core"];
+const TOOLS = ["typescript", "tsx", "vitest", "vite", "webpack", "ts-loader", "@rspack/core", "rollup", "@rollup/plugin-typescript", "@rollup/plugin-node-resolve", "tslib"];
 export const EXPECTED = "RESULT saxpy OK, reduction OK (12285)";
 
 /** Runs a command; returns its output, or throws with everything a reader needs to see why it failed. */

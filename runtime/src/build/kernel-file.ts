@@ -6,7 +6,7 @@
  * Loads the compiler (TypeScript, ts-morph): never import this module on the run-time path; require it
  * lazily where something must be compiled.
  */
-import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker } from "@cudascript/compiler";
+import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker, ts } from "@cudascript/compiler";
 
 type Compiler = typeof import("@cudascript/compiler");
 
@@ -100,4 +100,42 @@ export function rewriteKernels(text: string, check: FileCheck, checker: KernelCh
     return nl < 0 ? `${out}\n${decl}` : `${out.slice(0, nl + 1)}${decl}${out.slice(nl + 1)}`;
   }
   return decl + out;
+}
+
+/**
+ * The same rewrite on JavaScript made from the checked TypeScript: when another plugin compiled the file
+ * before CudaScript saw it (@rollup/plugin-typescript serves tsc's output from its `load` hook), the
+ * kernels are checked and compiled from the `.ts` on disk and the artifact goes into that JavaScript.
+ * Each compiled kernel is found by its name: `const name = ….jit(…)`, or tsc's CommonJS
+ * `exports.name = ….jit(…)`.
+ */
+export function rewriteCompiledKernels(js: string, file: string, artifact: KernelArtifact): string {
+  const { ts } = loadCompiler();
+  const sf = ts.createSourceFile(`${file}.js`, js, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const id = "__cudascript_artifact";
+  const edits: { at: number; insert: string }[] = [];
+  const jitCall = (e: ts.Expression | undefined): ts.CallExpression | undefined => {
+    while (e && ts.isParenthesizedExpression(e)) e = e.expression;
+    return e && ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === "jit" ? e : undefined;
+  };
+  const addArtifact = (name: string, call: ts.CallExpression | undefined): void => {
+    if (!call || !artifact.kernels[name]) return;
+    const args = call.arguments;
+    const extra = `${args.length === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(name)}`;
+    edits.push(args.hasTrailingComma ? { at: call.end - 1, insert: ` ${extra}` } : { at: call.end - 1, insert: `, ${extra}` });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) addArtifact(node.name.text, jitCall(node.initializer));
+    else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left))
+      addArtifact(node.left.name.text, jitCall(node.right));
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  if (!edits.length) return js;
+  edits.sort((a, b) => b.at - a.at);
+  let out = js;
+  for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
+  // After the directive prologue ("use strict"), which must stay first; on its line, so lines keep their numbers.
+  const prologueEnd = sf.statements.find((s) => !(ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression)))?.getStart(sf) ?? 0;
+  return `${out.slice(0, prologueEnd)}var ${id} = ${JSON.stringify(artifact)};${out.slice(prologueEnd)}`;
 }

@@ -12,7 +12,8 @@
 import type { KernelChecker } from "@cudascript/compiler";
 import type { CudaScriptPluginOptions } from "./options";
 import type { UnpluginBuildContext, UnpluginContext, UnpluginContextMeta, UnpluginInstance, UnpluginOptions } from "unplugin" with { "resolution-mode": "import" };
-import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteKernels } from "../build/kernel-file";
+import * as fs from "node:fs";
+import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteCompiledKernels, rewriteKernels } from "../build/kernel-file";
 import { CudaScriptError } from "../errors";
 import { embedPtx } from "./ptx";
 import { addLineText, combined, toMessage } from "./messages";
@@ -39,8 +40,13 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
     enforce: "pre",
     transform: {
       filter: { id: { include: [TYPESCRIPT_FILE] }, code: { include: [IMPORTS_CUDASCRIPT] } },
-      async handler(this: TransformContext, text: string, id: string) {
+      async handler(this: TransformContext, code: string, id: string) {
         const file = id.replace(/\?.*$/, "");
+        // Another plugin may have compiled the TypeScript already (@rollup/plugin-typescript loads tsc's
+        // output): then the kernels are checked from the .ts on disk and the JavaScript is rewritten.
+        const source = readText(file);
+        const compiled = source !== undefined && source !== code && !looksLikeTypeScriptOf(source, code);
+        const text = compiled ? source : code;
         // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
         const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
@@ -59,12 +65,12 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
           if (THROWING_ERROR.has(framework)) return this.error(combined(errors, file, text));
           for (const d of errors) this.error(toMessage(d, file, text, framework !== "esbuild"));
           // esbuild and webpack collect the errors; esbuild only reports them with a result.
-          return { code: text, map: null };
+          return { code, map: null };
         }
-        if (!artifact) return { code: text, map: null };
+        if (!artifact) return { code, map: null };
         options.onArtifact?.(file, artifact);
         // Lines keep their numbers (the artifact goes on the first line): no source map needed.
-        return { code: rewriteKernels(text, built.check, checker, artifact), map: null };
+        return { code: compiled ? rewriteCompiledKernels(code, file, artifact) : rewriteKernels(text, built.check, checker, artifact), map: null };
       },
     },
     esbuild: {
@@ -126,4 +132,18 @@ function loadUnplugin(): typeof import("unplugin", { with: { "resolution-mode": 
       `the CudaScript bundler plugins need Node.js 20.19 or newer (they load unplugin, an ES module, with require), and this is Node.js ${process.versions.node}: upgrade Node.js, or build with 'npx cudascript run file.ts'`,
     );
   }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined; // a virtual module: what the bundler passed is all there is
+  }
+}
+
+/** Whether `code` is still the TypeScript of `source`, up to a BOM and line endings a bundler may normalise. */
+function looksLikeTypeScriptOf(source: string, code: string): boolean {
+  const strip = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  return strip(source) === strip(code);
 }
