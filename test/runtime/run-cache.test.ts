@@ -13,11 +13,9 @@ import { describe, it, type TestContext } from "node:test";
 import { RunCacheSlot, runCacheRoot } from "cudascript/dist/cli/run-cache";
 import { driverDoubleOrSkip } from "@cudascript/native-bindings/cuda/test-double";
 import { REPO } from "../simulator/helpers";
+import { buildTimeOnly } from "./load-log";
 
 const CLI = path.join(REPO, "runtime", "bin", "cudascript.js");
-const COMPILER_DIR = fs.realpathSync(path.join(REPO, "compiler"));
-/** What the run time may load of the compiler package (see run-time-imports.test.ts): the cache folder's name is one of them. */
-const COMPILER_RUN_TIME_PARTS = ["occupancy", "cuda", "compile", "ir", "diagnostics"].map((dir) => path.join(COMPILER_DIR, "dist", dir) + path.sep);
 
 /** Logs, as JSON lines, every module each process (and thread) loads, with the process's main script. */
 const LOAD_LOGGER = `
@@ -100,18 +98,6 @@ function buildTimeModules(log: string): Map<string, string[]> {
   return found;
 }
 
-function buildTimeOnly(file: string): string | undefined {
-  const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1]?.replace(/\\/g, "/");
-  if (pkg && /^(typescript|ts-morph|@ts-morph\/.*|esbuild|@esbuild\/.*)$/.test(pkg)) return pkg;
-  let real = file;
-  try {
-    real = fs.realpathSync(file);
-  } catch {
-    // a builtin
-  }
-  if (real.startsWith(COMPILER_DIR + path.sep) && !COMPILER_RUN_TIME_PARTS.some((part) => real.startsWith(part))) return "@cudascript/compiler";
-  return undefined;
-}
 
 function run(p: Project, extra: NodeJS.ProcessEnv = {}): Run {
   const log = p.file(`loads-${Date.now()}.jsonl`);
