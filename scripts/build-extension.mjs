@@ -105,8 +105,10 @@ const node = {
   logLevel: "warning",
   legalComments: "none",
   plugins: [workspacePackages, optionalSubcommands],
-  // `import.meta.url` in ESM-only dependencies bundled as CommonJS
-  define: { "import.meta.url": "__importMetaUrl" },
+  // `import.meta.url` / `.dirname` / `.filename` in ESM-only dependencies bundled as CommonJS (unplugin
+  // resolves its webpack/Rspack loaders from `import.meta.dirname` when it loads; the CLI uses only its
+  // esbuild plugin, so the bundle's own folder is enough)
+  define: { "import.meta.url": "__importMetaUrl", "import.meta.dirname": "__dirname", "import.meta.filename": "__filename" },
   banner: { js: 'const __importMetaUrl = require("url").pathToFileURL(__filename).href;' },
 };
 
