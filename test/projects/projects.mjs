@@ -241,7 +241,7 @@ export const projects = [
       expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], app), "node on tsc's output, kernels from a package");
       expectResult(ctx, ctx.run(ctx.tool("tsx"), ["src/main.ts"], app), "tsx, kernels from a package");
       cudascriptRun(ctx, app);
-      writeFileSync(join(app, "build.mjs"), 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "out/main.mjs", bundle: true, platform: "node", format: "esm", sourcemap: true, plugins: [cudascript()] });\n');
+      writeFileSync(join(app, "build.mjs"), 'import { build } from "esbuild";\nimport cudascript from "cudascript/esbuild";\n\nawait build({ entryPoints: ["src/main.ts"], outfile: "out/main.mjs", bundle: true, platform: "node", format: "esm", plugins: [cudascript()] });\n');
       ctx.run(process.execPath, ["build.mjs"], app);
       expectResult(ctx, ctx.run(process.execPath, ["out/main.mjs"], app), "esbuild bundle, kernels from a package");
     },

@@ -16,6 +16,7 @@ import * as fs from "node:fs";
 import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteCompiledKernels, rewriteKernels } from "../build/kernel-file";
 import { CudaScriptError } from "../errors";
 import { embedPtx } from "./ptx";
+import { typeScriptSourceOf } from "../host/from-source/source-map";
 import { addLineText, combined, toMessage } from "./messages";
 import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
 
@@ -23,6 +24,9 @@ export type { CudaScriptPluginOptions };
 
 /** TypeScript sources (not declaration files), with a bundler's `?query` suffix allowed. */
 const TYPESCRIPT_FILE = /(?<!\.d)\.[cm]?tsx?(?:\?.*)?$/;
+
+/** JavaScript of an installed package (a kernel library built by tsc). */
+const LIBRARY_JAVASCRIPT = /[\\/]node_modules[\\/].*\.[cm]?js(?:\?.*)?$/;
 
 /** Bundlers whose `this.error` throws, so only one error can be reported: all go in one message. */
 const THROWING_ERROR = new Set(["rollup", "rolldown", "vite"]);
@@ -39,21 +43,29 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
     name: "cudascript",
     enforce: "pre",
     transform: {
-      filter: { id: { include: [TYPESCRIPT_FILE] }, code: { include: [IMPORTS_CUDASCRIPT] } },
+      filter: { id: { include: [TYPESCRIPT_FILE, LIBRARY_JAVASCRIPT] }, code: { include: [IMPORTS_CUDASCRIPT] } },
       async handler(this: TransformContext, code: string, id: string) {
         const file = id.replace(/\?.*$/, "");
         // Another plugin may have compiled the TypeScript already (@rollup/plugin-typescript loads tsc's
         // output): then the kernels are checked from the .ts on disk and the JavaScript is rewritten.
-        const source = readText(file);
-        const compiled = source !== undefined && source !== code && !looksLikeTypeScriptOf(source, code);
+        // A kernel library's JavaScript (tsc's output under node_modules) is compiled from the TypeScript
+        // its source map names; without one there is nothing to check and the file is left alone.
+        let tsFile = file;
+        if (!TYPESCRIPT_FILE.test(file)) {
+          const original = typeScriptSourceOf(file, code);
+          if (original === undefined) return undefined;
+          tsFile = original;
+        }
+        const source = readText(tsFile);
+        const compiled = source !== undefined && (tsFile !== file || (source !== code && !looksLikeTypeScriptOf(source, code)));
         const text = compiled ? source : code;
         // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
         const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
-        const built = buildKernelFile(checker, file, text, { includeIr: options.includeIr });
+        const built = buildKernelFile(checker, tsFile, text, { includeIr: options.includeIr });
         // Device functions imported from other files: a change there recompiles this file.
         for (const dependency of built.dependencies) this.addWatchFile(dependency);
-        if (options.warnings !== false) for (const d of built.warnings) this.warn(toMessage(d, file, text, framework !== "esbuild"));
+        if (options.warnings !== false) for (const d of built.warnings) this.warn(toMessage(d, tsFile, text, framework !== "esbuild"));
         let errors = built.errors;
         let artifact = built.artifact;
         if (!errors.length && artifact && options.cudaArchs?.length) {
@@ -62,20 +74,20 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
           if (embedded.cuda) artifact = { ...artifact, cuda: embedded.cuda };
         }
         if (errors.length) {
-          if (THROWING_ERROR.has(framework)) return this.error(combined(errors, file, text));
-          for (const d of errors) this.error(toMessage(d, file, text, framework !== "esbuild"));
+          if (THROWING_ERROR.has(framework)) return this.error(combined(errors, tsFile, text));
+          for (const d of errors) this.error(toMessage(d, tsFile, text, framework !== "esbuild"));
           // esbuild and webpack collect the errors; esbuild only reports them with a result.
           return { code, map: null };
         }
         if (!artifact) return { code, map: null };
-        options.onArtifact?.(file, artifact);
+        options.onArtifact?.(tsFile, artifact);
         // Lines keep their numbers (the artifact goes on the first line): no source map needed.
-        return { code: compiled ? rewriteCompiledKernels(code, file, artifact) : rewriteKernels(text, built.check, checker, artifact), map: null };
+        return { code: compiled ? rewriteCompiledKernels(code, tsFile, artifact) : rewriteKernels(text, built.check, checker, artifact), map: null };
       },
     },
     esbuild: {
       // Without it unplugin's esbuild adapter calls back into JavaScript for every file of the build.
-      onLoadFilter: /\.[cm]?tsx?$/, // Go regular expression syntax: no lookbehind
+      onLoadFilter: /\.[cm]?tsx?$|[\\/]node_modules[\\/].*\.[cm]?js$/, // Go regular expression syntax: no lookbehind
       config(buildOptions) {
         externalizeForEsbuild(buildOptions);
       },

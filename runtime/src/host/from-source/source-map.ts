@@ -101,3 +101,20 @@ function tsTwin(file: string): string | undefined {
   const twin = `${file.slice(0, -m[0].length)}.${m[1]}ts`;
   return fs.existsSync(twin) ? twin : undefined;
 }
+
+/**
+ * The TypeScript a whole JavaScript file was compiled from (tsc's one-to-one output: a kernel library's
+ * `dist/x.js` → `src/x.ts`): the single TypeScript source its map names, or the `.ts` beside it.
+ * Undefined for a bundle of several sources or when no such file is on disk.
+ */
+export function typeScriptSourceOf(file: string, text: string): string | undefined {
+  const loaded = readSourceMap(file, text);
+  if (loaded) {
+    const sources = (loaded.map.payload.sources as readonly string[])
+      .map((src) => (src.startsWith("file://") ? fileURLToPath(src) : path.resolve(loaded.base, src)))
+      .filter((src) => /\.[cm]?tsx?$/.test(src) && !src.endsWith(".d.ts"));
+    if (sources.length === 1 && fs.existsSync(sources[0]!)) return sources[0];
+    if (sources.length > 1) return undefined;
+  }
+  return tsTwin(file);
+}
