@@ -17,10 +17,10 @@
  * file and rename it into place, bundle first and manifest last: a reader sees the old manifest or the
  * new one, each naming a complete bundle, so two runs at once never corrupt each other.
  */
-import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultCacheDir } from "@cudascript/compiler/cache";
+import { packageStamp, sha256, writeAtomically } from "../host/cache-files";
 
 /** Bumped when the slot's layout or the manifest's meaning changes. */
 const LAYOUT = "run-v1";
@@ -71,7 +71,7 @@ export class RunCacheSlot {
     readonly options: RunBuildOptions,
     cacheDir: string = defaultCacheDir(),
   ) {
-    const key = createHash("sha256").update(JSON.stringify([entry, normalised(options)])).digest("hex");
+    const key = sha256(JSON.stringify([entry, normalised(options)]));
     this.dir = path.join(cacheDir, LAYOUT, key.slice(0, 32));
   }
 
@@ -121,14 +121,14 @@ export class RunCacheSlot {
     const bundleSha256 = sha256(built.contents);
     const name = `bundle-${bundleSha256}.mjs`;
     const bundle = path.join(this.dir, name);
-    if (!writeAtomically(bundle, built.contents)) return undefined;
+    if (writeAtomically(bundle, built.contents) !== undefined) return undefined;
     // A file saved while the build ran may have been read before or after the change: the hash taken
     // now could describe text the bundle was not built from. Such a build is used once, not recorded.
     if (built.inputs.some((file) => modifiedSince(file, built.startedAt))) return { bundle, stored: false };
     const inputs: Record<string, string> = {};
     for (const file of [...new Set([...built.inputs, ...configFilesFor(built.inputs)])].sort()) inputs[file] = hashOf(file);
     const manifest: Manifest = { format: FORMAT, entry: this.entry, options: normalised(this.options), tools: toolVersions(), inputs, bundle: name, bundleSha256, warnings: built.warnings };
-    const stored = writeAtomically(path.join(this.dir, MANIFEST), Buffer.from(JSON.stringify(manifest, null, 1)));
+    const stored = writeAtomically(path.join(this.dir, MANIFEST), Buffer.from(JSON.stringify(manifest, null, 1))) === undefined;
     this.removeUnused(name);
     return { bundle, stored };
   }
@@ -184,24 +184,11 @@ function isManifest(m: unknown): m is Manifest {
   );
 }
 
-/**
- * The versions of what turns sources into the bundle. A package that is not installed under a
- * node_modules folder is a workspace checkout whose version does not change with its code: the time
- * of its last build stands in for it (builtAt).
- */
+/** The versions of what turns sources into the bundle (host/cache-files.ts packageStamp). */
 let tools: Record<string, string> | undefined;
 function toolVersions(): Record<string, string> {
   if (tools) return tools;
   const runtimeDir = path.join(__dirname, "..", "..");
-  const stamp = (pkgJson: string): string => {
-    try {
-      const version = (JSON.parse(fs.readFileSync(pkgJson, "utf8")) as { version?: string }).version ?? "?";
-      const dir = fs.realpathSync(path.dirname(pkgJson));
-      return dir.split(path.sep).includes("node_modules") ? version : `${version}+${builtAt(dir)}`;
-    } catch {
-      return "unknown";
-    }
-  };
   const resolved = (request: string): string => {
     try {
       return require.resolve(request);
@@ -210,27 +197,15 @@ function toolVersions(): Record<string, string> {
     }
   };
   tools = {
-    cudascript: stamp(path.join(runtimeDir, "package.json")),
-    "@cudascript/compiler": stamp(resolved("@cudascript/compiler/package.json")),
-    esbuild: stamp(resolved("esbuild/package.json")),
+    cudascript: packageStamp(path.join(runtimeDir, "package.json")),
+    "@cudascript/compiler": packageStamp(resolved("@cudascript/compiler/package.json")),
+    esbuild: packageStamp(resolved("esbuild/package.json")),
     node: process.version,
     // This module's own file: where the CLI is one bundle (the VS Code extension's), the packages'
     // versions cannot be read, and that file changes whenever anything in it does.
     cli: fileStamp(__filename),
   };
   return tools;
-}
-
-/**
- * When a workspace package was last built: `tsc -b` rewrites its tsconfig.tsbuildinfo on every build
- * that emits anything (one stat); without one, the newest of its built files (a scan of dist).
- */
-function builtAt(dir: string): number {
-  try {
-    return fs.statSync(path.join(dir, "tsconfig.tsbuildinfo")).mtimeMs;
-  } catch {
-    return newestMtime(path.join(dir, "dist"));
-  }
 }
 
 function fileStamp(file: string): string {
@@ -242,14 +217,6 @@ function fileStamp(file: string): string {
   }
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const name of fs.readdirSync(dir, { recursive: true }) as string[]) {
-    if (!name.endsWith(".js")) continue;
-    newest = Math.max(newest, fs.statSync(path.join(dir, name)).mtimeMs);
-  }
-  return newest;
-}
 
 /** tsconfig.json, jsconfig.json and package.json in every folder above each input: where a new one appears, resolution may change. */
 function configFilesFor(inputs: readonly string[]): string[] {
@@ -276,9 +243,6 @@ function hashOf(file: string): string {
   return data === undefined ? ABSENT : sha256(data);
 }
 
-function sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
 
 /** The file's bytes, or undefined when it is missing or not a regular file (a FIFO must not block the run). */
 function readRegularFile(file: string): Buffer | undefined {
@@ -297,18 +261,6 @@ function readRegularFile(file: string): Buffer | undefined {
   }
 }
 
-function writeAtomically(file: string, data: Uint8Array): boolean {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, file);
-    return true;
-  } catch {
-    fs.rmSync(tmp, { force: true });
-    return false;
-  }
-}
 
 function touch(file: string): void {
   try {

@@ -3,12 +3,12 @@
  * the compile), or takes the artifact from the disk cache without loading the compiler.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { KernelChecker } from "@cudascript/compiler";
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/backend";
 import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
+import { packageStamp } from "../cache-files";
 
 export interface CompiledSource {
   readonly file: string;
@@ -101,28 +101,9 @@ function sourceCache(): SourceArtifactCache {
 }
 
 /**
- * Which compiler makes the artifacts: its version, and the newest of its built files (an installed
- * package keeps its version's files; a compiler rebuilt in a checkout has new ones). The artifact
- * format and what the front end makes of a file both belong to the compiler, so this covers them.
- * Read from disk, without loading the compiler.
+ * Which compiler makes the artifacts (host/cache-files.ts packageStamp): the artifact format and what
+ * the front end makes of a file both belong to it. Read from disk, without loading the compiler.
  */
 function compilerStamp(): string {
-  if (stamp !== undefined) return stamp;
-  const pkgFile = require.resolve("@cudascript/compiler/package.json");
-  let version = "?";
-  try {
-    version = String((JSON.parse(fs.readFileSync(pkgFile, "utf8")) as { version?: unknown }).version);
-  } catch {
-    // an unreadable package.json: the build stamp below still tells compilers apart
-  }
-  const dist = path.join(path.dirname(pkgFile), "dist");
-  let newest = 0;
-  try {
-    for (const f of fs.readdirSync(dist, { recursive: true }) as string[]) {
-      if (f.endsWith(".js") && !f.endsWith(".test.js")) newest = Math.max(newest, fs.statSync(path.join(dist, f)).mtimeMs);
-    }
-  } catch {
-    // no dist folder to read: the version alone
-  }
-  return (stamp = `${version}@${newest}`);
+  return (stamp ??= packageStamp(require.resolve("@cudascript/compiler/package.json")));
 }

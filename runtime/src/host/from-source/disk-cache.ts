@@ -12,10 +12,12 @@
  * The checksum covers the payload: a truncated or corrupt entry (or any unreadable one) is a miss and
  * is compiled again. Writes are atomic (a unique temporary file renamed over the entry).
  */
-import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { KernelArtifact } from "../../backend";
+import { sha256, writeAtomically } from "../cache-files";
+
+export { sha256 };
 
 const LAYOUT = "from-source-v1";
 
@@ -34,9 +36,6 @@ export interface SourceCacheEntry {
   readonly artifact: KernelArtifact;
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 export function entryKey(parts: Record<string, unknown>): string {
   return sha256(JSON.stringify(Object.keys(parts).sort().map((k) => [k, parts[k]])));
@@ -73,7 +72,7 @@ export class SourceArtifactCache {
       const header = JSON.parse(data.toString("utf8", 0, nl)) as { key?: unknown; bytes?: unknown; sha256?: unknown };
       const payload = data.subarray(nl + 1);
       if (header.key !== key || header.bytes !== payload.length) return undefined;
-      if (createHash("sha256").update(payload).digest("hex") !== header.sha256) return undefined;
+      if (sha256(payload) !== header.sha256) return undefined;
       const entry = JSON.parse(payload.toString("utf8")) as SourceCacheEntry;
       if (typeof entry?.file !== "string" || !Array.isArray(entry.dependencies) || !Array.isArray(entry.calls)) return undefined;
       if (typeof entry.artifact?.kernels !== "object" || typeof entry.artifact.simulator?.js !== "string") return undefined;
@@ -85,22 +84,8 @@ export class SourceArtifactCache {
 
   /** Writes atomically; returns why it could not, or undefined when written. */
   write(key: string, entry: SourceCacheEntry): string | undefined {
-    const file = this.fileFor(key);
     const payload = Buffer.from(JSON.stringify(entry), "utf8");
-    const header = JSON.stringify({ key, bytes: payload.length, sha256: createHash("sha256").update(payload).digest("hex") });
-    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`, "utf8"), payload]), { flag: "wx" });
-      fs.renameSync(tmp, file);
-      return undefined;
-    } catch (err) {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // nothing to clean up
-      }
-      return (err as NodeJS.ErrnoException).code ?? String(err);
-    }
+    const header = JSON.stringify({ key, bytes: payload.length, sha256: sha256(payload) });
+    return writeAtomically(this.fileFor(key), Buffer.concat([Buffer.from(`${header}\n`, "utf8"), payload]));
   }
 }
