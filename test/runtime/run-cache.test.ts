@@ -99,9 +99,9 @@ function buildTimeModules(log: string): Map<string, string[]> {
 }
 
 
-function run(p: Project, extra: NodeJS.ProcessEnv = {}): Run {
+function run(p: Project, extra: NodeJS.ProcessEnv = {}, options: string[] = []): Run {
   const log = p.file(`loads-${Date.now()}.jsonl`);
-  const r = spawnSync(process.execPath, [CLI, "run", p.file("main.ts")], { cwd: p.dir, encoding: "utf8", timeout: 120_000, env: env(p, log, extra) });
+  const r = spawnSync(process.execPath, [CLI, "run", ...options, p.file("main.ts")], { cwd: p.dir, encoding: "utf8", timeout: 120_000, env: env(p, log, extra) });
   return { code: r.status, out: r.stdout, err: r.stderr, buildTime: buildTimeModules(log) };
 }
 
@@ -112,11 +112,19 @@ function assertBuilt(r: Run): void {
   assert.ok(cli.includes("esbuild") && cli.includes("@cudascript/compiler"), `expected a build, the CLI loaded: ${cli.join(", ")}`);
 }
 
-/** The run reused the cached bundle: no process (the CLI, the program) loaded anything build-time only. */
+/**
+ * The run reused the cached bundle: the program ran in the CLI's own process (no --timeout: no child
+ * process), and that process loaded nothing build-time only.
+ */
 function assertReused(r: Run): void {
   assert.equal(r.code, 0, r.err);
-  assert.ok(r.buildTime.has("cudascript.js") && r.buildTime.has("run-child.js"), `both processes were logged: ${[...r.buildTime.keys()].join(", ")}`);
+  assert.deepEqual(processesOf(r), ["cudascript.js"], "one process: the CLI ran the program itself");
   for (const [who, modules] of r.buildTime) assert.deepEqual(modules, [], `${who} loaded build-time modules`);
+}
+
+/** The main scripts of the processes that loaded modules (worker threads, which have none, left out). */
+function processesOf(r: Run): string[] {
+  return [...r.buildTime.keys()].filter((who) => who !== "?").sort();
 }
 
 function manifestOf(p: Project): string {
@@ -135,6 +143,16 @@ describe("cudascript run: the build cache", () => {
     assertReused(cached);
     assert.equal(cached.out, cold.out);
     assert.equal(cached.err, cold.err);
+  });
+
+  it("with --timeout the program runs in a child process that can be stopped; a reused build loads nothing build-time in either process", (t) => {
+    const p = project(t);
+    assertBuilt(run(p));
+    const limited = run(p, {}, ["--timeout", "600"]);
+    assert.equal(limited.code, 0, limited.err);
+    assert.match(limited.out, /^sum 640$/m);
+    assert.deepEqual(processesOf(limited), ["cudascript.js", "run-child.js"], "the CLI and its child");
+    for (const [who, modules] of limited.buildTime) assert.deepEqual(modules, [], `${who} loaded build-time modules`);
   });
 
   it("editing the entry, a file it imports, or a type-only import builds again, and the change shows", (t) => {

@@ -53,11 +53,48 @@ function killIfRunning(pid: number | undefined): void {
 
 const runFolders = (tmp: string) => fs.readdirSync(tmp).filter((n) => n.startsWith("cudascript-run-"));
 
-test("when `cudascript run` is SIGKILLed, its program stops and the temporary folder is removed", async () => {
+test("without --timeout the program runs in the `cudascript run` process itself (as node runs it), which removes its temporary folder when it ends", async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
+  let pid: number | undefined;
+  try {
+    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts")]);
+    pid = run.childPid;
+    assert.equal(pid, run.parent.pid, "no child process");
+    assert.equal(runFolders(tmp).length, 1, "the run made its folder");
+    const exited = new Promise((r) => run.parent.on("exit", r));
+    run.parent.kill("SIGTERM");
+    await waitUntil("the program stops", () => !running(pid!), 10_000);
+    await exited; // reaped: a zombie's pid still answers kill(pid, 0)
+    // A signal's default action runs no JavaScript: the next run that builds removes the folder.
+    const r = spawnSync(process.execPath, [CLI, "run", path.join(FIX, "check-error.ts")], { cwd: REPO, encoding: "utf8", env: { ...process.env, CUDASCRIPT_BACKEND: "", TMPDIR: tmp } });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(runFolders(tmp).length, 0, "the folder of the killed run was removed by the next run");
+  } finally {
+    killIfRunning(pid);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("a program that ends removes the temporary folder it ran from (no --timeout: in the `cudascript run` process)", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
+  try {
+    const unwritableCache = path.join(tmp, "cache-is-a-file");
+    fs.writeFileSync(unwritableCache, "");
+    const env = { ...process.env, CUDASCRIPT_BACKEND: "", TMPDIR: tmp, CUDASCRIPT_CACHE_DIR: unwritableCache };
+    const r = spawnSync(process.execPath, [CLI, "run", path.join(FIX, "oob.ts")], { cwd: REPO, encoding: "utf8", env });
+    assert.equal(r.status, 1, r.stderr); // a kernel fault: the exit path that reports an error
+    assert.match(r.stderr, /CSR\d+/);
+    assert.equal(runFolders(tmp).length, 0, "the folder was removed at exit");
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test("when `cudascript run --timeout` is SIGKILLed, its program (a child process) stops and the temporary folder is removed", async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
   let childPid: number | undefined;
   try {
-    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "0"]);
+    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "3600"]);
     childPid = run.childPid;
     const parent = run.parent;
     assert.equal(runFolders(tmp).length, 1, "the run made its folder");

@@ -1,7 +1,10 @@
 import { parseArgs as parseArgv } from "node:util";
 
-/** A subcommand takes its arguments (after the command name) and resolves to an exit code. */
-export type Command = (argv: string[]) => Promise<number>;
+/**
+ * A subcommand takes its arguments (after the command name) and resolves to an exit code, or to
+ * undefined when a program it started in this process owns the exit code (`cudascript run`).
+ */
+export type Command = (argv: string[]) => Promise<number | undefined>;
 
 export function printUsageError(message: string, usage: string): number {
   console.error(`cudascript: ${message}\n\n${usage}`);
@@ -58,10 +61,11 @@ function describeParseError(e: Error & { code?: string }): string {
  * "Infinity", which Number() would accept.
  */
 export function parseNumberOption(name: string, text: string, opts: { integer: boolean; min: number; max: number; unit?: string }): number | { error: string } {
-  const unit = opts.unit ? ` ${opts.unit}` : "";
-  const what = `${opts.integer ? "a whole number" : "a number"}${unit} from ${opts.min} to ${opts.max.toLocaleString("en-US")}`;
   const ok = opts.integer ? /^\d+$/.test(text) : /^(\d+(\.\d*)?|\.\d+)$/.test(text);
   const n = ok ? Number(text) : NaN;
-  if (!ok || n < opts.min || n > opts.max) return { error: `--${name} takes ${what}, not '${text}'` };
-  return n;
+  if (ok && n >= opts.min && n <= opts.max) return n;
+  // Only now: toLocaleString loads ICU's data, tens of milliseconds at every start otherwise.
+  const unit = opts.unit ? ` ${opts.unit}` : "";
+  const what = `${opts.integer ? "a whole number" : "a number"}${unit} from ${opts.min} to ${opts.max.toLocaleString("en-US")}`;
+  return { error: `--${name} takes ${what}, not '${text}'` };
 }

@@ -24,7 +24,7 @@ Commands:
 
 Run 'cudascript <command> --help' for details.`;
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number | undefined> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h") {
     console.log(USAGE);
@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    if (code !== undefined) process.exitCode = code;
   },
   (err: unknown) => {
     // Last resort: a bug of ours, reported briefly rather than as a bare stack trace.

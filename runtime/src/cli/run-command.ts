@@ -3,11 +3,11 @@
  *
  * Bundles the host program with esbuild and the CudaScript plugin (kernels compiled at build time;
  * run-build.ts), or reuses the bundle of the previous run when none of its sources changed (the build
- * cache, run-cache.ts: then neither esbuild nor the compiler is loaded), then runs the bundle in a
- * child process so that a program that never ends can be stopped: the
- * simulator stops a kernel still running at the deadline (CSR024), and the child is killed shortly
- * after if it is still alive. Kernel faults and sanitizer findings are printed as one clear message
- * with the TypeScript location; the exit code is non-zero.
+ * cache, run-cache.ts: then neither esbuild nor the compiler is loaded), then runs the bundle: in this
+ * process, as node would (no time limit, the default), or under `--timeout` in a child process so that
+ * a program that never ends can be stopped: the simulator stops a kernel still running at the deadline
+ * (CSR024), and the child is killed shortly after if it is still alive. Kernel faults and sanitizer
+ * findings are printed as one clear message with the TypeScript location; the exit code is non-zero.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -40,10 +40,10 @@ Options:
   --uninitialized-shared warn|error
                                  with --sanitize: a read of shared memory no thread wrote is a
                                  warning and the run goes on (warn, the default) or stops it (error)
-  --timeout <s>                  stop the program after s seconds (default 60; 0 = no limit)
+  --timeout <s>                  stop the program after s seconds (default 0: no limit, as node; with
+                                 a limit the program runs in a child process that can be stopped)
   --workers <n>                  simulator worker threads (default: the number of cores)`;
 
-const DEFAULT_TIMEOUT_S = 60;
 /** About 31 years: longer is "no limit" (0). Keeps the deadline an exact whole number of milliseconds. */
 const MAX_TIMEOUT_S = 1e9;
 /** Each simulator worker is a thread with its own JavaScript heap: far more than any machine's cores only exhausts memory. */
@@ -71,7 +71,7 @@ export const runCommand: Command = async (argv) => {
   const backend = (backendFlag ?? (process.env.CUDASCRIPT_BACKEND || "auto")) as BackendRequest;
   if (!["auto", "gpu", "simulator"].includes(backend))
     return printUsageError(backendFlag !== undefined ? `--backend takes auto, gpu or simulator, not '${backend}'` : `CUDASCRIPT_BACKEND=${backend} is not a backend: use auto, gpu or simulator`, USAGE);
-  const timeoutText = (args.flags.get("timeout") as string | undefined) ?? String(DEFAULT_TIMEOUT_S);
+  const timeoutText = (args.flags.get("timeout") as string | undefined) ?? "0";
   const timeout = parseNumberOption("timeout", timeoutText, { integer: false, min: 0, max: MAX_TIMEOUT_S, unit: "of seconds (0 = no limit)" });
   if (typeof timeout !== "number") return printUsageError(timeout.error, USAGE);
   const workersText = args.flags.get("workers") as string | undefined;
@@ -106,38 +106,65 @@ export const runCommand: Command = async (argv) => {
   const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
   if (!program) return 1;
   const outDir = program.tempDir;
-  try {
-    const bundle = program.bundle;
-    console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
+  console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
+  // What the program's runtime reads when it starts its backend: the decision made above.
+  const settings: NodeJS.ProcessEnv = {
+    CUDASCRIPT_BACKEND: choice.kind,
+    CUDASCRIPT_SANITIZE: sanitize ? "1" : "0",
+    CUDASCRIPT_RUN: "1",
+    ...(workers !== undefined ? { CUDASCRIPT_WORKERS: String(workers) } : {}),
+    ...(uninit ? { CUDASCRIPT_UNINITIALIZED_SHARED: uninit } : {}),
+  };
+  if (timeout === 0) return runHere(program.bundle, programArgs, settings, outDir);
+  return runInChild(program.bundle, programArgs, settings, outDir, { entry, timeout, timeoutText });
+};
 
-    // 3. Run in a child process.
+/**
+ * No time limit: the program runs in this process, as `node` would run it (one process start, not
+ * two). The program owns the exit code from here: undefined tells main() to leave it alone.
+ */
+function runHere(bundle: string, programArgs: string[], settings: NodeJS.ProcessEnv, outDir: string | undefined): undefined {
+  Object.assign(process.env, settings);
+  delete process.env.CUDASCRIPT_DEADLINE;
+  delete process.env.CUDASCRIPT_DEADLINE_LABEL;
+  if (outDir) process.on("exit", () => fs.rmSync(outDir, { recursive: true, force: true }));
+  // As `node --enable-source-maps`: the program's stack traces name its TypeScript lines.
+  process.setSourceMapsEnabled(true);
+  (require("./run-program") as typeof import("./run-program")).runProgram(bundle, programArgs);
+  return undefined;
+}
+
+/**
+ * Under --timeout: the program runs in a child process so that it can be stopped whatever it does: the
+ * simulator stops a kernel still running at the deadline (CSR024), and the child is killed shortly
+ * after if it is still alive (exit code 124).
+ */
+async function runInChild(
+  bundle: string,
+  programArgs: string[],
+  settings: NodeJS.ProcessEnv,
+  outDir: string | undefined,
+  limit: { entry: string; timeout: number; timeoutText: string },
+): Promise<number> {
+  try {
     // Whole milliseconds: the child reads CUDASCRIPT_DEADLINE as digits.
-    const deadline = timeout > 0 ? Math.ceil(Date.now() + timeout * 1000) : undefined;
+    const deadline = Math.ceil(Date.now() + limit.timeout * 1000);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      CUDASCRIPT_BACKEND: choice.kind,
-      CUDASCRIPT_SANITIZE: sanitize ? "1" : "0",
-      CUDASCRIPT_RUN: "1",
+      ...settings,
+      CUDASCRIPT_DEADLINE: String(deadline),
+      CUDASCRIPT_DEADLINE_LABEL: `--timeout ${limit.timeoutText} s`,
       // The child's watchdog (run-watchdog.ts) stops the program if this process dies, and removes outDir.
       [PARENT_PID_ENV]: String(process.pid),
     };
     if (outDir) env[TEMP_DIR_ENV] = outDir;
     else delete env[TEMP_DIR_ENV];
-    if (deadline !== undefined) {
-      env.CUDASCRIPT_DEADLINE = String(deadline);
-      env.CUDASCRIPT_DEADLINE_LABEL = `--timeout ${timeoutText} s`;
-    } else delete env.CUDASCRIPT_DEADLINE;
-    if (workers !== undefined) env.CUDASCRIPT_WORKERS = String(workers);
-    if (uninit) env.CUDASCRIPT_UNINITIALIZED_SHARED = uninit;
     const child = spawn(process.execPath, ["--enable-source-maps", path.join(__dirname, "run-child.js"), bundle, ...programArgs], { stdio: "inherit", env });
     let killedForTimeout = false;
-    const timer =
-      deadline !== undefined
-        ? timerAt(deadline + KILL_GRACE_MS, () => {
-            killedForTimeout = true;
-            child.kill("SIGKILL");
-          })
-        : undefined;
+    const timer = timerAt(deadline + KILL_GRACE_MS, () => {
+      killedForTimeout = true;
+      child.kill("SIGKILL");
+    });
     const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
     const onInt = forward("SIGINT"), onTerm = forward("SIGTERM");
     process.on("SIGINT", onInt);
@@ -149,20 +176,19 @@ export const runCommand: Command = async (argv) => {
         resolve(1);
       });
     });
-    timer?.cancel();
+    timer.cancel();
     process.off("SIGINT", onInt);
     process.off("SIGTERM", onTerm);
     if (killedForTimeout) {
-      console.error(
-        `cudascript: ${path.relative(process.cwd(), entry) || entry} was stopped: it ran longer than --timeout ${timeoutText} s. A kernel or the host program may never end; --sanitize shows a runaway loop's line.`,
-      );
+      const entry = path.relative(process.cwd(), limit.entry) || limit.entry;
+      console.error(`cudascript: ${entry} was stopped: it ran longer than --timeout ${limit.timeoutText} s. A kernel or the host program may never end; --sanitize shows a runaway loop's line.`);
       return 124;
     }
     return code;
   } finally {
     if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
   }
-};
+}
 
 /**
  * The program's bundle: the cached one when nothing it was built from changed; else a new build,

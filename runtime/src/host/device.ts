@@ -18,7 +18,21 @@ import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
 import type { GpuBackend } from "../gpu/backend";
 import { probeGpu, shortReason, simulatorDescription } from "./gpu-probe";
-import { checkSimulatorOptions, SimulatorBackend, type SimulatorOptions } from "../simulator/backend";
+import type { SimulatorBackend } from "../simulator/backend";
+import { checkSimulatorOptions, type SimulatorOptions } from "../simulator/options";
+
+/** The simulator (executor, module cache, worker threads) loads at the first device operation, not with the package. */
+function simulatorBackendClass(): typeof SimulatorBackend {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("../simulator/backend") as typeof import("../simulator/backend")).SimulatorBackend;
+}
+
+/** `b` as the simulator, when it is one (a simulator backend exists only once its module is loaded). */
+function asSimulator(b: Backend | undefined): SimulatorBackend | undefined {
+  if (b?.kind !== "simulator") return undefined;
+  const cls = simulatorBackendClass();
+  return b instanceof cls ? b : undefined;
+}
 
 export type BackendRequest = "auto" | "gpu" | "simulator";
 
@@ -99,7 +113,7 @@ export function currentBackend(): Backend {
       const { GpuBackend } = require("../gpu/backend") as typeof import("../gpu/backend");
       current = new GpuBackend({ probe, ...pendingGpuOptions });
     } else {
-      current = new SimulatorBackend(choice.description, pendingSimOptions);
+      current = new (simulatorBackendClass())(choice.description, pendingSimOptions);
       // A driver is installed but unusable: say so once (cudascript run already did in its own process).
       if (req === "auto" && probe && !probe.ok && probe.code !== "CSD001" && process.env.CUDASCRIPT_RUN !== "1" && !explained) {
         explained = true;
@@ -139,7 +153,7 @@ export function useBackend(b: Backend | undefined): Backend | undefined {
 export function configureSimulator(opts: Partial<SimulatorOptions>): void {
   checkSimulatorOptions(opts); // now, not when the simulator starts: the mistake is reported where it is made
   pendingSimOptions = { ...pendingSimOptions, ...opts };
-  if (current instanceof SimulatorBackend) current.configure(opts);
+  asSimulator(current)?.configure(opts);
 }
 
 /** Options of the GPU backend that a program may set (ignored on the simulator). */
@@ -163,6 +177,6 @@ export function configureGpu(opts: GpuOptions): void {
 
 export function simulatorOptions(): Readonly<SimulatorOptions> | undefined {
   const b = currentBackend();
-  return b instanceof SimulatorBackend ? b.options : undefined;
+  return asSimulator(b)?.options;
 }
 

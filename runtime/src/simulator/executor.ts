@@ -159,6 +159,29 @@ export function runChunks(run: (L: LaunchData, b0: number, b1: number) => void, 
 }
 
 /**
+ * Admission to a pooled launch (ctl[3]): the number of workers that joined it, plus CLOSED once the
+ * calling thread has finished its share. A worker still starting when the calling thread has run every
+ * block (a short kernel: thread start-up can cost more than the whole launch) finds the launch closed
+ * and leaves it alone; the calling thread then waits only for the workers that joined.
+ */
+const ADMISSION = 3;
+const CLOSED = 1 << 30;
+
+/** A worker's entry into a launch: false when the launch is closed (its blocks are done or being finished). */
+export function joinLaunch(ctl: Int32Array): boolean {
+  for (;;) {
+    const v = Atomics.load(ctl, ADMISSION);
+    if (v & CLOSED) return false;
+    if (Atomics.compareExchange(ctl, ADMISSION, v, v + 1) === v) return true;
+  }
+}
+
+/** Closes a launch to workers that have not joined yet; returns how many joined. */
+function closeAdmission(ctl: Int32Array): number {
+  return Atomics.or(ctl, ADMISSION, CLOSED) & ~CLOSED;
+}
+
+/**
  * One executor's share of a pooled launch: its private copies of the privatized arrays (if any), the
  * chunks it takes, then the merge of the copies into device memory (also after a fault: the updates
  * made before it are visible, as they would be without privatization).
@@ -329,6 +352,7 @@ export class Executor {
     const nWorkers = mainExecutes ? executors - 1 : executors;
     if (nWorkers <= 0) return this.runHere(req, nBlocks);
     this.ensureWorkers(nWorkers);
+    // [0] next unclaimed block, [1] workers done, [2] fault (stop claiming), [3] admission.
     const ctl = new Int32Array(new SharedArrayBuffer(16));
     // Smallest claim: enough blocks that the per-call set-up of a kernel run stays negligible.
     const chunk = Math.max(1, Math.floor(nBlocks / (executors * 32)));
@@ -374,14 +398,16 @@ export class Executor {
         mainFault = serializeFault(e, req.kernel);
       }
     }
-    // Wait for the workers.
+    // Wait for the workers: all of them under a deadline (the calling thread ran nothing); else
+    // those that joined before the calling thread was done.
+    const awaited = mainExecutes ? closeAdmission(ctl) : nWorkers;
     for (;;) {
       const done = Atomics.load(ctl, 1);
-      if (done >= nWorkers) break;
+      if (done >= awaited) break;
       const now = Date.now();
       const slice = timed ? Math.max(1, Math.min(1000, o.deadline + 750 - now)) : 1000;
       Atomics.wait(ctl, 1, done, slice);
-      if (timed && Date.now() > o.deadline + 750 && Atomics.load(ctl, 1) < nWorkers) {
+      if (timed && Date.now() > o.deadline + 750 && Atomics.load(ctl, 1) < awaited) {
         this.terminate();
         throw new CudaScriptError(
           "CSR024",
@@ -389,7 +415,7 @@ export class Executor {
           { kind: "timeout", kernel: req.kernel },
         );
       }
-      if (this.workerFailure && Atomics.load(ctl, 1) < nWorkers) {
+      if (this.workerFailure && Atomics.load(ctl, 1) < awaited) {
         const why = this.workerFailure;
         this.terminate();
         throw new CudaScriptError("CSR030", `a simulator worker thread failed while running kernel '${req.kernel}': ${why}`, { kind: "internal", kernel: req.kernel });

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { ModuleCache } from "./module-cache";
-import { runShare, serializeFault, type ArgDesc, type SerializedFault } from "./executor";
+import { joinLaunch, runShare, serializeFault, type ArgDesc, type SerializedFault } from "./executor";
 import type { PrivSpec } from "./privatize";
 
 interface RunMessage {
@@ -37,11 +37,13 @@ const sources = new Map<string, string>();
 
 parentPort!.on("message", (msg: RunMessage) => {
   const ctl = new Int32Array(msg.ctl);
+  if (msg.source !== undefined) sources.set(msg.key, msg.source);
+  // Finished without this worker (it was still starting): no reply, the calling thread expects none.
+  if (!joinLaunch(ctl)) return;
   const prints: string[] = [];
   const warnings: SerializedFault[] = [];
   let error: SerializedFault | undefined;
   try {
-    if (msg.source !== undefined) sources.set(msg.key, msg.source);
     const source = sources.get(msg.key);
     if (source === undefined) throw new Error(`module ${msg.key} was never sent to this worker`);
     const mod = cache.get({ key: msg.key, source }, msg.concurrent, { at: msg.deadline, label: msg.deadlineLabel }, (s) => prints.push(s), {

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import type { KernelChecker } from "@cudascript/compiler";
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
-import { SIMULATOR_ABI } from "../../simulator/backend";
+import { SIMULATOR_ABI } from "../../simulator/options";
 import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
 import { packageStamp } from "../cache-files";
 

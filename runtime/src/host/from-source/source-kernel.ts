@@ -9,8 +9,8 @@ import { CudaScriptError } from "../../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../../kernel-api";
 import { CompiledKernel } from "../kernel";
 import type { PendingCallSite } from "./call-site";
-import { compiledSource, type CompiledSource } from "./compile-file";
-import { locateSource, type SourcePosition } from "./source-map";
+import type { CompiledSource } from "./compile-file";
+import type { SourcePosition } from "./source-map";
 
 export class SourceKernel<Args extends unknown[]> implements Kernel<Args> {
   private compiled?: CompiledKernel<Args>;
@@ -37,6 +37,11 @@ export class SourceKernel<Args extends unknown[]> implements Kernel<Args> {
   /** Compiles (once) and returns the kernel; throws CSR051, CSR052 or CSR053. */
   compile(): CompiledKernel<Args> {
     if (this.compiled) return this.compiled;
+    // Loaded here, at the first launch: a program whose kernels were compiled at build time never needs them.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { locateSource } = require("./source-map") as typeof import("./source-map");
+    const { compiledSource } = require("./compile-file") as typeof import("./compile-file");
+    /* eslint-enable @typescript-eslint/no-require-imports */
     const located = locateSource(this.site.resolve());
     if (!located.ok)
       throw new CudaScriptError(
