@@ -88,6 +88,9 @@ function writeFiles(dir, files) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "cudascript-projects-"));
+  // A cache of its own (run builds, kernels compiled from source, PTX): this run starts cold and
+  // leaves the user's cache alone.
+  process.env.CUDASCRIPT_CACHE_DIR = join(work, "cache");
   const failures = [];
   try {
     log(`packing into ${work}`);

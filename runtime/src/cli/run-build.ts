@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { Message, Plugin } from "esbuild";
 import type { CudaScriptPluginOptions } from "../plugin/esbuild";
 import type { BuiltBundle } from "./run-cache";
+import { loadCompiler } from "../build/kernel-file";
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
 export async function buildProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<boolean> {
@@ -31,7 +32,7 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
   const runtimeEntry = path.join(__dirname, "..", "index.js");
   const dependencies = new Set<string>();
   try {
-    const result = await esbuild.build({
+    const building = esbuild.build({
       entryPoints: [entry],
       outfile,
       write: false,
@@ -55,6 +56,14 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
         recordingWatchFiles(cudascriptPlugin(pluginOptions), dependencies),
       ],
     });
+    // esbuild's process starts and parses the program meanwhile: the plugin needs the compiler for the
+    // first kernel file, and loading it (TypeScript included) is the longest step of a build.
+    try {
+      loadCompiler();
+    } catch {
+      // The plugin reports it, as a build error of the file that needs it.
+    }
+    const result = await building;
     const warnings = {
       plain: formatMessages(esbuild, result.warnings, "warning", false),
       color: formatMessages(esbuild, result.warnings, "warning", true),
