@@ -30,7 +30,7 @@ const deviceArg = args.indexOf("--device");
 if (deviceArg >= 0) process.env.CUDASCRIPT_DEVICE = args[deviceArg + 1];
 
 if (useDouble) {
-  const { buildDriverDouble } = require(path.join(root, "native-bindings/dist/cuda/test-double.js"));
+  const { buildDriverDouble } = require(path.join(root, "test/dist/driver-double/test-double.js"));
   const built = buildDriverDouble();
   if (!built.ok) {
     console.error(`bench/launch: --double: cannot build the libcuda test double: ${built.reason}`);

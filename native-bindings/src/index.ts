@@ -1,6 +1,6 @@
 // Public API of @cudascript/native-bindings: NVRTC discovery, loading and compilation, and the
-// ptxas resource-report parser. Test helpers live in "./testing" (not re-exported here, so that
-// production code does not pull in node:test types).
+// ptxas resource-report parser. (The tests' NVRTC/ptxas skip helpers are in the repository's
+// test/support/, not in this package.)
 export { discoverNvrtc, findBuiltinsNextTo, versionFromFileName } from "./nvrtc/discover";
 export type { DiscoveryOptions, NvrtcCandidate, NvrtcDiscoveryStep, NvrtcMiss } from "./nvrtc/discover";
 export { Nvrtc, forgetNvrtcLoadFailures, loadNvrtc } from "./nvrtc/nvrtc";
@@ -15,6 +15,6 @@ export { assemblePtx, findPtxas } from "./ptxas";
 export { decodePtxString, ptxFiles, ptxString, rewritePtxFiles } from "./ptx-files";
 export type { PtxasRun } from "./ptxas";
 // CUDA driver API (koffi bindings to libcuda, high-level contexts/memory/modules/launches); also
-// importable as "@cudascript/native-bindings/cuda". The libcuda test double's helpers are in
-// "@cudascript/native-bindings/cuda/test-double" (tests only).
+// importable as "@cudascript/native-bindings/cuda". The libcuda test double and its helpers are
+// in the repository's test/driver-double/, not in this package.
 export * from "./cuda/index";

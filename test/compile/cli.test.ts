@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { assemblePtx } from "@cudascript/native-bindings";
-import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
 
 const repo = path.resolve(__dirname, "../../..");
 const cli = path.join(repo, "runtime/dist/cli/main.js");

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { assemblePtx, parseKernelResources } from "@cudascript/native-bindings";
-import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
 import { compileModule, generateCuda, KernelChecker, unexpectedContractions, type CompileOutput, type IrModule } from "@cudascript/compiler";
 
 /** "13.0" from `ptxas --version` ("Cuda compilation tools, release 13.0, …"). */

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { compileModuleSync, generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { cuda } from "cudascript";
 import type { CorpusCase, HostTypedArray } from "../corpus/case";
 import { kernel } from "../simulator/helpers";

@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { compileModuleSync, generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { configureSimulator } from "cudascript";
 import type { CorpusCase } from "../corpus/case";
 import { kernel } from "../simulator/helpers";

@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { generateCuda, type CudaKernel } from "@cudascript/compiler";
 import { parsePtx, type PtxEntry } from "@cudascript/native-bindings/cuda";
-import type { DoubleLogEntry } from "@cudascript/native-bindings/cuda/test-double";
+import type { DoubleLogEntry } from "../driver-double/test-double";
 import { cuda, f32, f64 } from "cudascript";
 import type { GpuBuffer } from "cudascript/dist/gpu/backend";
 import { ArgPlan, parseCParam } from "cudascript/dist/gpu/abi";

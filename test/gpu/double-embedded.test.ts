@@ -10,12 +10,12 @@ import { describe, it } from "node:test";
 import { build } from "esbuild";
 import type { KernelArtifact } from "@cudascript/compiler";
 import { parsePtx } from "@cudascript/native-bindings/cuda";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { cuda, CudaScriptError } from "cudascript";
 import { cudascriptPlugin } from "cudascript/esbuild";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";
-import { driverDoubleOrSkip } from "@cudascript/native-bindings/cuda/test-double";
+import { driverDoubleOrSkip } from "../driver-double/test-double";
 import { kernel, REPO } from "./helpers";
 
 async function artifactFor(source: string, cudaArchs: string[]): Promise<KernelArtifact> {

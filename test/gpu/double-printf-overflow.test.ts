@@ -7,8 +7,8 @@
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { driverDoubleOrSkip, type DriverDouble } from "@cudascript/native-bindings/cuda/test-double";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { driverDoubleOrSkip, type DriverDouble } from "../driver-double/test-double";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { cuda, f32 } from "cudascript";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";

@@ -6,7 +6,7 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { childEnv, doublePathOrSkip, REPO, runNode } from "./helpers";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 
 const CHILD = path.join(REPO, "test", "dist", "gpu", "children", "printf-child.js");
 

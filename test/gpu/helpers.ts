@@ -14,8 +14,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { TestContext } from "node:test";
 import type { KernelArtifact } from "@cudascript/compiler";
-import { driverDoubleOrSkip, type DoubleLogEntry, type DriverDouble } from "@cudascript/native-bindings/cuda/test-double";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { driverDoubleOrSkip, type DoubleLogEntry, type DriverDouble } from "../driver-double/test-double";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";
 import { compileSource, kernel, REPO, type TestKernel } from "../simulator/helpers";
@@ -43,7 +43,7 @@ export function gpuOnDouble(t: TestContext, options: { needsNvrtc?: boolean } = 
 }
 
 /** `0x…` as the double logs pointers and handles. */
-export { hex } from "@cudascript/native-bindings/cuda/test-double";
+export { hex } from "../driver-double/test-double";
 
 /** Little-endian bytes of a value of a C type, as hex. */
 export function leHex(cType: string, value: number | bigint | boolean): string {

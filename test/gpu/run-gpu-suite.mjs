@@ -87,7 +87,7 @@ async function runParent() {
     }
   }
   if (opts.double) {
-    const { buildDriverDouble } = require(path.join(REPO, "native-bindings", "dist", "cuda", "test-double.js"));
+    const { buildDriverDouble } = require(path.join(REPO, "test", "dist", "driver-double", "test-double.js"));
     const built = buildDriverDouble();
     if (!built.ok) {
       console.error(`run-gpu-suite: --double: the libcuda test double cannot be built: ${built.reason}`);
@@ -247,7 +247,7 @@ async function runChild(file) {
     const isDouble = gpu.driver.info.isTestDouble && !opts.compareSimulator;
     let double;
     if (gpu.driver.info.isTestDouble) {
-      const { openDriverDouble } = require(path.join(REPO, "native-bindings", "dist", "cuda", "test-double.js"));
+      const { openDriverDouble } = require(path.join(REPO, "test", "dist", "driver-double", "test-double.js"));
       double = openDriverDouble(process.env.CUDASCRIPT_LIBCUDA);
     }
 

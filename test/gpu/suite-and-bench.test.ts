@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { childEnv, doublePathOrSkip, REPO, runNode } from "./helpers";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 
 const SUITE = path.join(REPO, "test", "gpu", "run-gpu-suite.mjs");
 const BENCH = path.join(REPO, "bench", "launch.mjs");

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { CORPUS, find, LspClient, tempDir, uriOf } from "./harness";
 
 const NESTED = fs.readFileSync(path.join(CORPUS, "valid", "deeply_nested.ts"), "utf8");

@@ -9,7 +9,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { computeOccupancy } from "@cudascript/compiler";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { find, LspClient, tempDir, uriOf } from "./harness";
 import { OCCUPANCY_FIXTURE } from "./occupancy-fixture";
 

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { REPO } from "../simulator/helpers";
 
 const RUN_COMMAND = path.join(REPO, "runtime", "dist", "cli", "run-command.js");

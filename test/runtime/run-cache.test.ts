@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { RunCacheSlot, runCacheRoot } from "cudascript/dist/cli/run-cache";
-import { driverDoubleOrSkip } from "@cudascript/native-bindings/cuda/test-double";
+import { driverDoubleOrSkip } from "../driver-double/test-double";
 import { REPO } from "../simulator/helpers";
 import { buildTimeOnly } from "./load-log";
 

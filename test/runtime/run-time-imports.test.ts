@@ -12,8 +12,8 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { build } from "esbuild";
 import { cudascriptPlugin } from "cudascript/esbuild";
-import { driverDoubleOrSkip } from "@cudascript/native-bindings/cuda/test-double";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { driverDoubleOrSkip } from "../driver-double/test-double";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { REPO } from "../simulator/helpers";
 import { assertNoBuildTimeModules, LOAD_LOGGER, type LoadRecord } from "./load-log";
 

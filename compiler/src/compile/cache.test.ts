@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel } from "../frontend/testing";
 import { cacheKey, CompileCache, defaultCacheDir } from "./cache";
 import { compileModuleSync } from "./compile";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip, ptxasOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { assemblePtx } from "@cudascript/native-bindings";
 import { ptxFiles } from "@cudascript/native-bindings/ptx-files";
 import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";

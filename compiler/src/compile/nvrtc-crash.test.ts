@@ -2,7 +2,7 @@
 // NVRTC is a CS9003 diagnostic at the kernel, with this process still alive.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { compileModule, compileModuleSync } from "./compile";

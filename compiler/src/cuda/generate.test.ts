@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { CudaGenError, generateCuda } from "./generate";

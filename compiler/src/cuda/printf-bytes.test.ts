@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemblePtx } from "@cudascript/native-bindings";
-import { nvrtcOrSkip, ptxasOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip, ptxasOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { generateCuda } from "./generate";

@@ -1,7 +1,7 @@
 // The CUDA driver API for CudaScript ("@cudascript/native-bindings/cuda"): discovery and raw koffi
 // bindings (driver.ts), the high-level API (device.ts), CUresult names (results.ts), enum values
-// (constants.ts) and a PTX signature reader (ptx.ts). Test helpers for the libcuda TEST DOUBLE are
-// in "./test-double" (not re-exported: they depend on node:test and gcc).
+// (constants.ts) and a PTX signature reader (ptx.ts). Helpers for the libcuda TEST DOUBLE are in
+// the repository's test/driver-double/test-double.ts (tests only: not in this package).
 export {
   CUDA_DRIVER_INSTALL_HINT,
   CUDA_DRIVER_UNAVAILABLE_CODE,

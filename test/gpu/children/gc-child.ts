@@ -1,7 +1,7 @@
 // Child process of double-gc.test.ts, run with --expose-gc and CUDASCRIPT_LIBCUDA=<the libcuda TEST
 // DOUBLE> (not NVIDIA's driver). Drops device arrays and pinned arrays without free(), forces garbage
 // collection, and reports what the double saw: which allocations were freed, and how often.
-import { openDriverDouble } from "@cudascript/native-bindings/cuda/test-double";
+import { openDriverDouble } from "../../driver-double/test-double";
 import { cuda, f32, i32 } from "cudascript";
 import type { GpuBackend, GpuBuffer } from "cudascript/dist/gpu/backend";
 import { currentBackend } from "cudascript/dist/host/device";

@@ -4,7 +4,7 @@
 //     then drops it, collects it and reports what the double freed.
 //   touch-freed-memory: reads pinned memory through a raw view after cuMemFreeHost — the access
 //     the double must turn into a segmentation fault (so the first mode proves something).
-import { openDriverDouble } from "@cudascript/native-bindings/cuda/test-double";
+import { openDriverDouble } from "../../driver-double/test-double";
 import { CudaContext } from "@cudascript/native-bindings/cuda";
 import { cuda, f32 } from "cudascript";
 import type { GpuBackend } from "cudascript/dist/gpu/backend";

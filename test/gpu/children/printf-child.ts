@@ -6,7 +6,7 @@
 //     resizing after the launch is CSR049.
 //   overflow-at-exit: like exit-without-sync, but the launch adds 1000 bytes to the kernel's printf
 //     byte counter (as its console.log calls would): the exit flush must warn (CSR050).
-import { openDriverDouble } from "@cudascript/native-bindings/cuda/test-double";
+import { openDriverDouble } from "../../driver-double/test-double";
 import { configureGpu, cuda, f32 } from "cudascript";
 import type { GpuBackend } from "cudascript/dist/gpu/backend";
 import { currentBackend } from "cudascript/dist/host/device";

@@ -6,7 +6,7 @@
 // g++ is fast enough to regenerate its list outright and compare.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../../../../test/dist/support/toolchain-or-skip";
 import { isReservedByRule } from "../names";
 import { probeCandidates } from "./generate-list";
 import { acceptanceSources, macroProbe, probeNames, type ProbeCompiler, type ProbedNames } from "./probe";

@@ -3,10 +3,9 @@
 // kernel launches (every parameter's exact bytes), dynamic shared memory and occupancy.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nvrtcOrSkip } from "../testing";
-import { CU_FUNC_ATTRIBUTE, CU_JIT } from "./constants";
-import { CudaDriverError, CudaUsageError, ParamScratch } from "./device";
-import { KINDS_PTX, KINDS_SOURCE } from "./ptx.fixtures";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
+import { CU_FUNC_ATTRIBUTE, CU_JIT, CudaDriverError, CudaUsageError, ParamScratch } from "@cudascript/native-bindings/cuda";
+import { KINDS_PTX, KINDS_SOURCE } from "../native-bindings/ptx.fixtures";
 import { driverDoubleOrSkip, hex, hexBytes, withContext } from "./test-double";
 
 test("loadModule sends the PTX NUL-terminated with JIT log options, and returns the info log", (t) => {

@@ -1,9 +1,8 @@
-// Helpers for tests (here and in other packages) that need NVRTC or ptxas. Without the tool the
+// Helpers for tests (under test/ and the packages' own *.test.ts) that need NVRTC or ptxas. Without the tool the
 // test is skipped loudly, unless CI demands it (CUDASCRIPT_REQUIRE_NVRTC=1 /
 // CUDASCRIPT_REQUIRE_PTXAS=1): then it fails, so a broken CI image cannot pass by skipping.
 import type { TestContext } from "node:test";
-import { loadNvrtc, type Nvrtc } from "./nvrtc/nvrtc";
-import { findPtxas } from "./ptxas";
+import { findPtxas, loadNvrtc, type Nvrtc } from "@cudascript/native-bindings";
 
 /** NVRTC for this test, or undefined after skipping it (the caller returns). */
 export function nvrtcOrSkip(t: TestContext): Nvrtc | undefined {

@@ -1,8 +1,8 @@
 // The PTX signature reader (no driver needed; NVRTC only for the cross-check at the end).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nvrtcOrSkip } from "../testing";
-import { parsePtx } from "./ptx";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
+import { parsePtx } from "@cudascript/native-bindings/cuda";
 import { KINDS_PTX, KINDS_SOURCE } from "./ptx.fixtures";
 
 const KINDS_SIZES = [1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 8, 16, 1];

@@ -3,8 +3,7 @@
 // accepts changing it — only before the first launch of a kernel that calls vprintf, as cuda.h says.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CU_LIMIT } from "./constants";
-import { CudaDriverError } from "./device";
+import { CU_LIMIT, CudaDriverError } from "@cudascript/native-bindings/cuda";
 import { driverDoubleOrSkip, withContext } from "./test-double";
 
 const entry = (name: string, body: string): string => `.visible .entry ${name}()\n{\n${body}\n ret;\n}\n`;

@@ -2,8 +2,8 @@
 // events — the order of operations as the driver sees it, synchronization, elapsed time.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaContext, CudaDriverError, CudaUsageError } from "./device";
-import { KINDS_PTX } from "./ptx.fixtures";
+import { CudaContext, CudaDriverError, CudaUsageError } from "@cudascript/native-bindings/cuda";
+import { KINDS_PTX } from "../native-bindings/ptx.fixtures";
 import { driverDoubleOrSkip, type DriverDouble, hex } from "./test-double";
 
 

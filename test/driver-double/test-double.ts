@@ -5,8 +5,9 @@
 // `driverDoubleOrSkip(t)` builds the double with gcc (once per source version, into the OS temp
 // dir), loads it through the ordinary loader (loadCudaDriver({ path })), and returns a handle to
 // its control API (cudaDouble_*). Without gcc the test is skipped loudly, unless
-// CUDASCRIPT_REQUIRE_DRIVER_DOUBLE=1 (then it fails). Exported as
-// "@cudascript/native-bindings/cuda/test-double" for other packages' tests (the GPU backend's).
+// CUDASCRIPT_REQUIRE_DRIVER_DOUBLE=1 (then it fails). It lives beside libcuda.c, in the repository's
+// tests only (test/tsconfig.support.json builds it into test/dist/driver-double/): the published
+// @cudascript/native-bindings ships no part of the double.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -15,8 +16,7 @@ import * as path from "node:path";
 import type { TestContext } from "node:test";
 import * as v8 from "node:v8";
 import * as vm from "node:vm";
-import { CudaContext, forgetCudaContexts } from "./device";
-import { loadCudaDriver, type CudaDriver, type DevicePointer } from "./driver";
+import { CudaContext, forgetCudaContexts, loadCudaDriver, type CudaDriver, type DevicePointer } from "@cudascript/native-bindings/cuda";
 
 /** One call recorded by the double (a line of its JSON-lines log). */
 export interface DoubleLogEntry {
@@ -100,7 +100,7 @@ export type BuildResult = { ok: true; path: string } | { ok: false; reason: stri
 
 /** The directory holding libcuda.c and build.sh. */
 export function driverDoubleSourceDir(): string {
-  return process.env.CUDASCRIPT_DRIVER_DOUBLE_DIR ?? path.resolve(__dirname, "..", "..", "..", "test", "driver-double");
+  return process.env.CUDASCRIPT_DRIVER_DOUBLE_DIR ?? path.resolve(__dirname, "..", "..", "driver-double") /* from test/dist/driver-double */;
 }
 
 /** Builds the double (cached by source hash and flags) and returns the path of its libcuda.so.1. */

@@ -7,9 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { CU_DEVICE_ATTRIBUTE } from "./constants";
-import { CudaContext, CudaDriverError, CudaUsageError, driverVersion, listDevices, probeCuda } from "./device";
-import { loadCudaDriver } from "./driver";
+import { CU_DEVICE_ATTRIBUTE, CudaContext, CudaDriverError, CudaUsageError, driverVersion, listDevices, probeCuda, loadCudaDriver } from "@cudascript/native-bindings/cuda";
 import { buildDriverDouble, driverDoubleOrSkip } from "./test-double";
 
 test("the double loads through the ordinary loader and says it is a test double", (t) => {
@@ -160,7 +158,7 @@ test("the double is configured by environment variables too, and can log to a fi
   const double = driverDoubleOrSkip(t);
   if (!double) return;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-double-env-"));
-  const index = path.join(__dirname, "index.js");
+  const index = require.resolve("@cudascript/native-bindings/cuda");
   const script = `const c = require(${JSON.stringify(index)}); const p = c.probeCuda(); console.log(JSON.stringify({ ok: p.ok, code: p.code, message: p.message, devices: p.ok ? p.devices.length : 0 }));`;
   const run = (env: Record<string, string>) => {
     const r = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, CUDASCRIPT_LIBCUDA: double.path, ...env }, encoding: "utf8" });

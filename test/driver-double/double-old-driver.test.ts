@@ -3,8 +3,8 @@
 // but not their _v2 successors, as drivers before CUDA 12.8 / 11.0 did. The bindings fall back.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaContext } from "./device";
-import { KINDS_PTX } from "./ptx.fixtures";
+import { CudaContext } from "@cudascript/native-bindings/cuda";
+import { KINDS_PTX } from "../native-bindings/ptx.fixtures";
 import { driverDoubleOrSkip } from "./test-double";
 
 test("an older driver: elapsed time and context release through the unversioned symbols", (t) => {

@@ -3,9 +3,8 @@
 // unusable, and asynchronous kernel faults attributed to the kernels that may have caused them.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaContext, CudaDriverError } from "./device";
-import { KINDS_PTX } from "./ptx.fixtures";
-import { CU_RESULTS, cuResultDescription, isStickyCuResult } from "./results";
+import { CudaContext, CudaDriverError, CU_RESULTS, cuResultDescription, isStickyCuResult } from "@cudascript/native-bindings/cuda";
+import { KINDS_PTX } from "../native-bindings/ptx.fixtures";
 import { driverDoubleOrSkip } from "./test-double";
 
 const reduceArgs = () => [new BigUint64Array(1), new BigUint64Array(1), new Int32Array(1)];

@@ -2,9 +2,8 @@
 // crash of NVRTC is a result (NVRTC_CRASHED) for the caller instead of the end of the calling process.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { nvrtcOrSkip } from "../testing";
-import { NVRTC_CRASHED } from "./isolated";
-import type { CompileRequest } from "./nvrtc";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
+import { NVRTC_CRASHED, type CompileRequest } from "@cudascript/native-bindings";
 
 /** `o[0] = ((((c0)*x+c1)*x+c2)…)`: a Horner polynomial with `depth` nested parentheses. */
 function horner(depth: number): CompileRequest {

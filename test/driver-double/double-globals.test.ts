@@ -3,7 +3,7 @@
 // `.global` declarations get at load, and the double's scripted "kernel" that adds to one.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaDriverError, CudaUsageError, ModuleGlobal } from "./device";
+import { CudaDriverError, CudaUsageError, ModuleGlobal } from "@cudascript/native-bindings/cuda";
 import { driverDoubleOrSkip, withContext } from "./test-double";
 
 // Shaped like NVRTC's output for a kernel with an `extern "C"` __device__ counter and a printf.

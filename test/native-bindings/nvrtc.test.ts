@@ -4,10 +4,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { assemblePtx } from "../ptxas";
-import { nvrtcOrSkip, ptxasOrSkip } from "../testing";
-import { loadNvrtc } from "./nvrtc";
-import { parseKernelResources } from "./resources";
+import { assemblePtx, loadNvrtc, parseKernelResources } from "@cudascript/native-bindings";
+import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
 
 const KERNELS = `
 extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {

@@ -2,7 +2,7 @@
 // (alloc/free, leaks, double free), copies (sync, async, pinned), memset.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CudaContext, CudaDriverError, CudaUsageError, type DeviceAllocation, type PinnedBuffer } from "./device";
+import { CudaContext, CudaDriverError, CudaUsageError, type DeviceAllocation, type PinnedBuffer } from "@cudascript/native-bindings/cuda";
 import { collectGarbageUntil, driverDoubleOrSkip, hex, withContext } from "./test-double";
 
 test("alloc returns a device pointer the double knows; free releases it; both are recorded", (t) => {
