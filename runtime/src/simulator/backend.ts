@@ -141,6 +141,9 @@ function checkMemoryLimit(n: unknown): number {
 /** The emitted-module contract this runtime implements (the compiler's SIM_ABI; a test keeps them equal). */
 export const SIMULATOR_ABI = 2;
 
+/** The worker script this simulator's large launches start (`cudascript doctor` checks that one). */
+export { WORKER_FILE as SIMULATOR_WORKER_FILE } from "./executor";
+
 let nextHandle = 1;
 
 export class SimulatorBackend implements Backend {
