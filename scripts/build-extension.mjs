@@ -8,18 +8,24 @@
  *                      and cli/run-watchdog.js, the thread that stops a program whose `run` died)
  *   nvrtc-compile-child.js in dist/, dist/runtime/ and dist/runtime/cli/: the process NVRTC compiles in
  *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
- * and copies the native packages that must stay outside a bundle (esbuild's binary for `cudascript
- * run`, koffi for NVRTC and the CUDA driver) into dist/node_modules, where the bundles find them and
- * `vsce package --no-dependencies` packs them.
+ *   dist/compiler.js   the compiler with TypeScript and ts-morph (~7 MB), once: the language server, the
+ *                      CLI and the runtime's compile-from-source `require` it instead of bundling a copy
+ * and lays out the native packages that must stay outside a bundle (esbuild's binary for `cudascript
+ * run`, koffi for NVRTC and the CUDA driver) in dist/node_modules for this machine's platform
+ * (scripts/vsix/natives.mjs), where the bundles find them and `vsce package --no-dependencies` packs them.
  *
- * usage: node scripts/build-extension.mjs [--watch] [--no-minify] [--package]   (--package: then `vsce package` → ./*.vsix)
+ * usage: node scripts/build-extension.mjs [--watch] [--no-minify] [--package] [--prepublish]
+ *   --package     then one .vsix per platform of scripts/vsix/natives.mjs TARGETS (each with that
+ *                 platform's binaries, fetched from the npm registry) and a universal one without any
+ *   --prepublish  `vscode:prepublish` of a plain `vsce package`: a universal build (no native binaries)
  */
 import * as esbuild from "esbuild";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { layOutNatives, TARGETS } from "./vsix/natives.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -92,6 +98,23 @@ const optionalSubcommands = {
   },
 };
 
+/**
+ * `@cudascript/compiler` (its main entry: the front end, TypeScript, ts-morph) resolves to the one
+ * dist/compiler.js, `require`d at run time from the bundle's folder, so TypeScript ships once; its small
+ * subpaths (`/cache`, `/occupancy`, dist/compile, dist/cuda) do not load TypeScript and stay inlined.
+ */
+function sharedCompiler(outfile) {
+  const shared = join(dist, "compiler.js");
+  let rel = relative(dirname(outfile), shared).split("\\").join("/");
+  if (!rel.startsWith(".")) rel = `./${rel}`;
+  return {
+    name: "shared-compiler",
+    setup(build) {
+      build.onResolve({ filter: /^@cudascript\/compiler$/ }, () => ({ path: rel, external: true }));
+    },
+  };
+}
+
 const NATIVE_EXTERNALS = ["koffi", "esbuild", "@esbuild/*", "@koromix/*", "fsevents"];
 
 const node = {
@@ -114,7 +137,8 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: [join(root, "client/src/extension.ts")], outfile: join(dist, "extension.js"), external: ["vscode", ...NATIVE_EXTERNALS] },
-  { ...node, entryPoints: [join(root, "server/src/server.ts")], outfile: join(dist, "server.js"), external: NATIVE_EXTERNALS },
+  { ...node, entryPoints: [join(root, "compiler/src/index.ts")], outfile: join(dist, "compiler.js"), external: NATIVE_EXTERNALS },
+  { ...node, entryPoints: [join(root, "server/src/server.ts")], outfile: join(dist, "server.js"), external: NATIVE_EXTERNALS, plugins: [sharedCompiler(join(dist, "server.js")), ...node.plugins] },
   // The CLI finds its pieces next to itself (run-child.js, ../index.js as the programs' runtime, the
   // simulator's worker.js next to the runtime): one bundle per piece, laid out as in runtime/dist.
   ...[
@@ -122,13 +146,15 @@ const builds = [
     ["runtime/src/cli/run-child.ts", "runtime/cli/run-child.js"],
     ["runtime/src/cli/run-watchdog.ts", "runtime/cli/run-watchdog.js"],
     ["runtime/src/index.ts", "runtime/index.js"],
-    ["runtime/src/simulator/worker.ts", "runtime/worker.js"],
+    // the simulator's worker, beside each bundle that inlines the simulator (its executor starts the
+    // worker.js next to itself): the runtime the programs run on, and the CLI (doctor checks it)
+    ...["runtime/worker.js", "runtime/cli/worker.js"].map((out) => ["runtime/src/simulator/worker.ts", out]),
     // NVRTC compiles in a child process started from the script next to the code that needs it
     // (native-bindings isolated.ts): the language server, the CLI, and the runtime.
     ...["nvrtc-compile-child.js", "runtime/nvrtc-compile-child.js", "runtime/cli/nvrtc-compile-child.js"].map((out) => ["native-bindings/src/nvrtc/nvrtc-compile-child.ts", out]),
   ]
     .filter(([src]) => existsSync(join(root, src)))
-    .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: NATIVE_EXTERNALS })),
+    .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: NATIVE_EXTERNALS, plugins: [sharedCompiler(join(dist, out)), ...node.plugins] })),
   {
     bundle: true,
     platform: "browser",
@@ -143,49 +169,12 @@ const builds = [
   { bundle: true, minify, logLevel: "warning", entryPoints: [join(root, "client/src/webview/panel.css")], outfile: join(dist, "webview.css") },
 ];
 
-/** A package's folder, also for packages whose "exports" hide package.json. */
-function packageDir(name) {
-  for (const spec of [`${name}/package.json`, name]) {
-    let p;
-    try {
-      p = require.resolve(spec);
-    } catch {
-      continue;
-    }
-    for (let d = dirname(p); d !== dirname(d); d = dirname(d)) {
-      const pkg = join(d, "package.json");
-      if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === name) return d;
-    }
-  }
-  const direct = join(root, "node_modules", name);
-  return existsSync(join(direct, "package.json")) ? direct : undefined;
-}
-
-/** Native packages the bundles load at run time, copied with just the files they need. */
-function copyNativePackages() {
-  const out = join(dist, "node_modules");
-  rmSync(out, { recursive: true, force: true });
-  const copied = [];
-  const copy = (name, filter = () => true) => {
-    const dir = packageDir(name);
-    if (!dir) return false;
-    cpSync(dir, join(out, name), { recursive: true, dereference: true, filter: (src) => filter(relative(dir, src)) });
-    copied.push(name);
-    return true;
-  };
-  // esbuild: its JS API (lib/) + the platform package with the binary (esbuild/bin is a duplicate of it)
-  copy("esbuild", (p) => !p.startsWith("bin") && !p.endsWith(".d.ts"));
-  const platformPkg = `@esbuild/${process.platform}-${process.arch}`;
-  if (!copy(platformPkg)) console.warn(`warning: ${platformPkg} not installed: 'cudascript run' will not work from the packaged extension`);
-  // koffi: its loader + the platform package with koffi.node
-  copy("koffi", (p) => !p.startsWith("doc") && !p.startsWith("vendor") && !p.endsWith(".d.ts"));
-  const koffiPlatform = `@koromix/koffi-${process.platform}-${process.arch}`;
-  copy(koffiPlatform, (p) => !p.startsWith("musl_"));
-  writeFileSync(join(out, ".cudascript-native"), copied.join("\n") + "\n");
-  return copied;
-}
+/** This machine's platform as a .vsix target; "universal" when no .vsix is built for it. */
+const HOST_TARGET = TARGETS.includes(`${process.platform}-${process.arch}`) ? `${process.platform}-${process.arch}` : "universal";
 
 async function main() {
+  // `vsce package` runs vscode:prepublish each time; `npm run package` has already built everything
+  if (args.has("--prepublish") && process.env.CUDASCRIPT_VSIX_BUILT) return;
   mkdirSync(dist, { recursive: true });
   const t0 = Date.now();
   if (args.has("--watch")) {
@@ -197,7 +186,7 @@ async function main() {
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
   rmSync(join(dist, "cli.js"), { force: true });
   rmSync(join(dist, "cli.js.map"), { force: true });
-  const native = copyNativePackages();
+  const native = layOutNatives(root, dist, args.has("--prepublish") ? "universal" : HOST_TARGET);
   for (const [i, r] of results.entries()) {
     for (const [file, info] of Object.entries(r.metafile.outputs)) {
       if (file.endsWith(".map")) continue;
@@ -205,7 +194,7 @@ async function main() {
     }
     void i;
   }
-  console.log(`  dist/node_modules: ${native.join(", ")}`);
+  console.log(`  dist/node_modules: ${native.join(", ") || "no native packages (universal)"}`);
   // the language server's diagnostics link to docs/diagnostics.md; ship it next to the bundle
   const docs = join(root, "docs", "diagnostics.md");
   if (existsSync(docs)) {
@@ -216,16 +205,26 @@ async function main() {
   if (args.has("--package")) packageVsix();
 }
 
-/** `vsce package` for this platform (the .vsix carries esbuild's and koffi's native binaries). */
+/**
+ * One .vsix per target, each with that platform's native packages in dist/node_modules, and a universal
+ * one with none (its CLI defers to the project's `cudascript`). The bundles are the same for all.
+ */
 function packageVsix() {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  const target = `${process.platform === "win32" ? "win32" : process.platform === "darwin" ? "darwin" : "linux"}-${process.arch}`;
-  const out = join(root, `${pkg.name}-${pkg.version}-${target}.vsix`);
   const vsce = require.resolve("@vscode/vsce/vsce");
-  const flags = ["package", "--no-dependencies", "--target", target, "--out", out, "--skip-license", "--allow-missing-repository", "--no-rewrite-relative-links"];
-  const r = spawnSync(process.execPath, [vsce, ...flags], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-  if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status})`);
-  console.log(`packaged ${relative(root, out)} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MB)`);
+  try {
+    for (const target of [...TARGETS, "universal"]) {
+      const natives = layOutNatives(root, dist, target);
+      const out = join(root, `${pkg.name}-${pkg.version}-${target}.vsix`);
+      const flags = ["package", "--no-dependencies", "--out", out, "--readme-path", "client/marketplace/README.md", "--changelog-path", "client/marketplace/CHANGELOG.md"];
+      if (target !== "universal") flags.push("--target", target);
+      const r = spawnSync(process.execPath, [vsce, ...flags], { cwd: root, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", env: { ...process.env, CUDASCRIPT_VSIX_BUILT: "1" } });
+      if (r.status !== 0) throw new Error(`vsce package --target ${target} failed (exit ${r.status}):\n${r.stdout}`);
+      console.log(`packaged ${relative(root, out)} (${(statSync(out).size / 1024 / 1024).toFixed(2)} MB; ${natives.join(", ") || "no native binaries"})`);
+    }
+  } finally {
+    layOutNatives(root, dist, HOST_TARGET); // the dev folder (F5) runs on this machine
+  }
 }
 
 main().catch((err) => {

@@ -10,6 +10,31 @@ export interface CliLocation {
   /** JavaScript entry to run with Node. */
   readonly script: string;
   readonly source: "project" | "extension";
+  /** The bundled CLI cannot run here (no native binaries for this platform in this .vsix): what to do instead. */
+  readonly unusable?: string;
+}
+
+/** This machine's name for a platform-specific .vsix (`vsce package --target`). */
+export function platformTarget(): string {
+  return `${process.platform}-${process.arch}`;
+}
+
+/**
+ * What is wrong with the CLI bundled in the extension on this machine, if anything: the build writes
+ * dist/node_modules/.cudascript-native ({ target, packages }) for the platform whose binaries (esbuild,
+ * koffi) it packed; the universal .vsix packs none and relies on the project's own install.
+ */
+export function bundledCliProblem(extensionRoot: string): string | undefined {
+  const here = platformTarget();
+  let target: string | undefined;
+  try {
+    target = (JSON.parse(fs.readFileSync(path.join(extensionRoot, "dist", "node_modules", ".cudascript-native"), "utf8")) as { target?: string }).target;
+  } catch {
+    target = undefined;
+  }
+  if (target === here) return undefined;
+  const which = !target || target === "universal" ? "the universal build of the CudaScript extension, which carries no native binaries" : `the ${target} build of the CudaScript extension`;
+  return `this is ${which}, so its bundled CLI cannot run programs on ${here}. Install CudaScript in the program's project (npm install --save-dev cudascript), or install the extension's ${here} build (cudascript-vscode-<version>-${here}.vsix; the Marketplace picks it by itself).`;
 }
 
 export function findProjectCli(fromDir: string): string | undefined {
@@ -38,6 +63,9 @@ export function findCli(fromDir: string, extensionRoot: string): CliLocation | u
   const project = findProjectCli(fromDir);
   if (project) return { script: project, source: "project" };
   const bundled = path.join(extensionRoot, "dist", "runtime", "cli", "main.js");
-  if (fs.existsSync(bundled)) return { script: bundled, source: "extension" };
+  if (fs.existsSync(bundled)) {
+    const unusable = bundledCliProblem(extensionRoot);
+    return unusable ? { script: bundled, source: "extension", unusable } : { script: bundled, source: "extension" };
+  }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { ResultsPanel, ResultsTail } from "./resultsPanel";
 import { findKernels, generateHostProgram, parseRunTag, runTagText, RunTagError, suggestRunTag, type KernelInfo } from "./runTag";
 import { Runner, type RunResult } from "./runner";
 import { detectGpu, StatusItem } from "./status";
+import { fileUsesCudaScript, folderUsesCudaScript, textImportsCudaScript } from "./uses-cudascript";
 import type { RenderedSummary } from "./webview/messages";
 
 export const COMMANDS = [
@@ -54,6 +55,19 @@ const RESTRICTED =
   "CudaScript: running is disabled in Restricted Mode, because a run executes this workspace's code on your machine. Diagnostics, hovers and generated code stay available. Trust the workspace to run kernels.";
 
 let client: LanguageClient | undefined;
+
+/** Why this workspace uses CudaScript (a folder's package.json or node_modules), or undefined. */
+function workspaceUse(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === "file" && folderUsesCudaScript(f.uri.fsPath));
+  return folder && `the workspace folder ${folder.name} depends on cudascript`;
+}
+
+/** Why this document uses CudaScript (it imports it, or its project depends on it), or undefined. */
+function documentUse(doc: vscode.TextDocument): string | undefined {
+  if (doc.languageId !== "typescript" && doc.languageId !== "typescriptreact") return undefined;
+  const uses = doc.uri.scheme === "file" ? fileUsesCudaScript(doc.uri.fsPath, doc.getText()) : doc.uri.scheme === "untitled" && textImportsCudaScript(doc.getText());
+  return uses ? `${path.basename(doc.uri.path)} uses CudaScript` : undefined;
+}
 let runner: Runner | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<CudaScriptApi> {
@@ -65,24 +79,45 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
   let lastRun: RunResult | undefined;
   context.subscriptions.push(channel, serverChannel, status, run.onDidReportDevice((d) => status.reportDevice(d)));
 
-  // ---- language server
-  client = createClient(context.extensionUri, serverChannel);
-  const clientReady = client
-    ? client.start().then(
-        () => true,
-        (err: unknown) => {
-          serverChannel.appendLine(`The language server did not start: ${err instanceof Error ? err.message : String(err)}`);
-          return false;
-        },
-      )
-    : Promise.resolve(false);
-  const requester = () =>
-    client
-      ? async (params: GeneratedCodeParams) => {
-          if (!(await clientReady) || !client?.isRunning()) throw new Error("the language server is not running");
-          return client.sendRequest<GeneratedCodeResult>(GENERATED_CODE_REQUEST, params);
-        }
-      : undefined;
+  // ---- language server: only for workspaces and files that use CudaScript (uses-cudascript.ts); the
+  // extension activates on every TypeScript file, and most TypeScript projects never write a kernel.
+  let clientReady: Promise<boolean> | undefined;
+  const startServer = (why: string): Promise<boolean> => {
+    if (clientReady) return clientReady;
+    serverChannel.appendLine(`Starting the language server: ${why}.`);
+    client = createClient(context.extensionUri, serverChannel);
+    clientReady = client
+      ? client.start().then(
+          () => true,
+          (err: unknown) => {
+            serverChannel.appendLine(`The language server did not start: ${err instanceof Error ? err.message : String(err)}`);
+            return false;
+          },
+        )
+      : Promise.resolve(false);
+    return clientReady;
+  };
+  const use = workspaceUse() ?? vscode.workspace.textDocuments.map(documentUse).find((why) => why);
+  if (use) void startServer(use);
+  else {
+    serverChannel.appendLine("This workspace does not use CudaScript (no package.json depending on it, no file importing it): the language server starts when one is opened.");
+    const check = (why: string | undefined) => {
+      if (!why || clientReady) return;
+      void startServer(why);
+      watchers.forEach((w) => w.dispose());
+    };
+    const watchers = [
+      vscode.workspace.onDidOpenTextDocument((d) => check(documentUse(d))),
+      vscode.workspace.onDidSaveTextDocument((d) => check(documentUse(d))),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => check(workspaceUse())),
+    ];
+    context.subscriptions.push(...watchers);
+  }
+  // Asking for generated code is asking for CudaScript: start the server if it is not running yet.
+  const requester = () => async (params: GeneratedCodeParams) => {
+    if (!(await startServer("generated code was asked for")) || !client?.isRunning()) throw new Error("the language server is not running");
+    return client.sendRequest<GeneratedCodeResult>(GENERATED_CODE_REQUEST, params);
+  };
   const generated = new GeneratedCodeProvider(requester);
   context.subscriptions.push(generated, ResultsPanel.registerSerializer(context.extensionUri));
 

@@ -93,7 +93,12 @@ export class Runner {
       void vscode.window.showErrorMessage(`CudaScript: ${msg}`);
       return finish("failed", null, "could not start", "");
     }
-    if (cli.source === "extension") this.channel.appendLine(`  (using the CLI bundled with the extension: ${cli.script})`);
+    if (cli.unusable) {
+      this.channel.appendLine(cli.unusable);
+      void vscode.window.showErrorMessage(`CudaScript: ${cli.unusable}`);
+      return finish("failed", null, "could not start", "");
+    }
+    this.channel.appendLine(cli.source === "project" ? `  (CLI from the workspace: ${cli.script})` : `  (CLI bundled with the extension: ${cli.script})`);
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -5,8 +5,10 @@
  * missing (apt packages as root, code-server into ~/.cache/cudascript-e2e) and every process started is
  * killed at the end, also on failure or Ctrl-C.
  *
- *   1. build: tsc -b (the runtime the runs use), esbuild bundles, `vsce package` → .vsix
- *   2. extension tests (test/e2e/suite) inside the extension host of the installed .vsix
+ *   1. build: tsc -b (the runtime the runs use), esbuild bundles, `vsce package` → one .vsix per platform
+ *      and a universal one; test/packaging/check-vsix.mjs checks each
+ *   2. extension tests (test/e2e/suite) inside the extension host of this platform's .vsix, installed
+ *      with `code-server --install-extension` (the suite checks it runs from there, not the checkout)
  *   3. UI tests (test/e2e/ui.mjs) in the browser; screenshots in test/e2e/out/
  *
  * env: CUDASCRIPT_E2E_ONLY=ext|ui   CUDASCRIPT_E2E_KEEP=1 (keep the temp dir)   CS_HOME (code-server dir)
@@ -14,7 +16,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installVsix, prepareRunDir, saveLog, startCodeServer } from "./lib/code-server.mjs";
 import { launchBrowser } from "./lib/browser.mjs";
@@ -77,14 +79,26 @@ async function main() {
     return r.stdout.trim().split("\n").pop();
   });
 
-  const vsix = await phase("build (tsc -b, bundles, vsce package)", () => {
+  const { vsix, built } = await phase("build (tsc -b, bundles, vsce package per platform)", () => {
     const tsc = sh(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-b"]);
     if (tsc.status !== 0) console.warn(`warning: tsc -b failed (runs use runtime/dist; the extension bundle does not need tsc):\n${(tsc.stdout + tsc.stderr).split("\n").slice(0, 15).join("\n")}`);
     const r = sh(process.execPath, [join(root, "scripts/build-extension.mjs"), "--package"]);
     if (r.status !== 0) throw new Error(`build-extension failed:\n${r.stdout}\n${r.stderr}`);
-    const line = r.stdout.split("\n").find((l) => l.startsWith("packaged "));
-    log(line);
-    return join(root, line.replace(/^packaged (\S+).*$/, "$1"));
+    const lines = r.stdout.split("\n").filter((l) => l.startsWith("packaged "));
+    for (const l of lines) log(l);
+    const files = lines.map((l) => join(root, l.replace(/^packaged (\S+).*$/, "$1")));
+    // the tests run against the .vsix a user of this machine installs: this platform's
+    const mine = files.find((f) => f.endsWith(`-${process.platform}-${process.arch}.vsix`));
+    if (!mine) throw new Error(`no .vsix for ${process.platform}-${process.arch} among ${files.join(", ")}`);
+    return { vsix: mine, built: files };
+  });
+
+  const results = [];
+  await phase("packaging (test/packaging/check-vsix.mjs on every .vsix)", async () => {
+    const { checkVsixFiles } = await import("../packaging/check-vsix.mjs");
+    for (const r of await checkVsixFiles(built)) {
+      results.push({ name: `[vsix] ${basename(r.file)}: ${r.target}, ${(r.bytes / 1024 / 1024).toFixed(2)} MB, native binaries, no junk, bundled CLI`, ok: !r.failures.length, error: r.failures.join("\n") });
+    }
   });
 
   const tmp = mkdtempSync(join(tmpdir(), "cudascript-e2e-"));
@@ -97,7 +111,6 @@ async function main() {
     return dir;
   });
 
-  const results = [];
   if (!only || only === "ext") {
     await phase("extension tests (real extension host)", async () => {
       const r = await extensionTests({ bin, vsix, runDir: join(tmp, "run-ext"), ws });
@@ -132,7 +145,7 @@ async function extensionTests({ bin, vsix, runDir, ws }) {
   prepareRunDir(runDir);
   const extDir = installVsix(bin, runDir, vsix);
   const report = join(runDir, "exttests.json");
-  const cs = await startCodeServer({ bin, runDir, folder: ws, env: { CUDASCRIPT_E2E_REPORT: report } });
+  const cs = await startCodeServer({ bin, runDir, folder: ws, env: { CUDASCRIPT_E2E_REPORT: report, CUDASCRIPT_E2E_INSTALLED: extDir } });
   cleanups.push(() => cs.stop());
   const browser = await launchBrowser();
   cleanups.push(() => browser.close());

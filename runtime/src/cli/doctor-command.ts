@@ -23,7 +23,7 @@ Shows the CUDA driver, GPUs, NVRTC, compile cache and simulator CudaScript finds
   --json    the same as JSON`;
 
 export interface DoctorProblem {
-  readonly part: "driver" | "devices" | "nvrtc" | "jit" | "cache" | "simulator";
+  readonly part: "native" | "driver" | "devices" | "nvrtc" | "jit" | "cache" | "simulator";
   readonly problem: string;
   readonly fix: string;
 }
@@ -102,6 +102,26 @@ export function deviceRow(d: CudaDeviceInfo, supportedArchs?: readonly number[])
   };
 }
 
+/**
+ * The native bindings load koffi's binary (`@koromix/koffi-<platform>`) when imported; where it is
+ * missing (a copy packed for another platform, an install with --omit=optional) they throw, and with
+ * them go the driver and NVRTC: one problem that says so, instead of a crash.
+ */
+function nativeBindingsFailure(): DoctorProblem | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require("@cudascript/native-bindings/cuda");
+    return undefined;
+  } catch (e) {
+    const why = String((e as Error).message).split("\n")[0];
+    return {
+      part: "native",
+      problem: `CudaScript's native bindings do not load on ${process.platform}-${process.arch} (${why}): no GPU, no NVRTC; kernels run on the simulator`,
+      fix: "install cudascript with npm on this machine (npm install --save-dev cudascript, without --omit=optional): it installs koffi's binary for this platform",
+    };
+  }
+}
+
 export function doctorReport(): DoctorReport {
   const problems: DoctorProblem[] = [];
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -111,6 +131,7 @@ export function doctorReport(): DoctorReport {
   const probe: CudaProbe = probeGpu();
   let driver: DoctorReport["driver"];
   let devicesInfo: CudaDeviceInfo[] = [];
+  let unloadable: DoctorProblem | undefined;
   if (probe.ok) {
     driver = { ok: true, path: probe.driver.info.path, version: `${probe.driverVersion.major}.${probe.driverVersion.minor}`, testDouble: probe.driver.info.isTestDouble };
     devicesInfo = probe.devices;
@@ -123,7 +144,9 @@ export function doctorReport(): DoctorReport {
     }
     driver = { ok: probe.code !== "CSD001", ...(d ? { path: d.info.path, testDouble: d.info.isTestDouble } : {}), ...(v ? { version: v } : {}), code: probe.code, message: shortReason(probe) };
     const detail = withoutSimulatorNote(probe.message);
-    if (probe.code === "CSD001") {
+    unloadable = probe.code === "CSD001" ? nativeBindingsFailure() : undefined;
+    if (unloadable) problems.push(unloadable);
+    else if (probe.code === "CSD001") {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const hint = (require("@cudascript/native-bindings/cuda") as typeof import("@cudascript/native-bindings/cuda")).CUDA_DRIVER_INSTALL_HINT;
       problems.push({ part: "driver", problem: `no CUDA driver found (${shortReason(probe)})`, fix: hint });
@@ -159,8 +182,9 @@ export function doctorReport(): DoctorReport {
       }
     }
   } catch (e) {
-    nvrtc = { ok: false, message: (e as Error).message };
-    problems.push({ part: "nvrtc", problem: `NVRTC could not be loaded: ${(e as Error).message}`, fix: "reinstall cudascript (npm ci)" });
+    nvrtc = { ok: false, message: (e as Error).message.split("\n")[0]! };
+    // the native bindings themselves do not load: already reported once, with its fix
+    if (!unloadable) problems.push({ part: "nvrtc", problem: `NVRTC could not be loaded: ${(e as Error).message}`, fix: "reinstall cudascript (npm ci)" });
   }
   const devices = devicesInfo.map((d) => deviceRow(d, supported));
   for (const d of devices) {
@@ -293,7 +317,7 @@ function cacheInfo(problems: DoctorProblem[]): DoctorReport["cache"] {
 function simulatorInfo(problems: DoctorProblem[]): DoctorReport["simulator"] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sim = require("../simulator/backend") as typeof import("../simulator/backend");
-  const workerScript = path.join(__dirname, "..", "simulator", "worker.js");
+  const workerScript = sim.SIMULATOR_WORKER_FILE;
   const workerScriptFound = fs.existsSync(workerScript);
   const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   let ok = true;

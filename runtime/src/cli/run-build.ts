@@ -26,7 +26,12 @@ export async function buildProgram(entry: string, outfile: string, pluginOptions
  */
 export async function bundleProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<BuiltBundle | undefined> {
   const startedAt = Date.now();
-  const esbuild = await import("esbuild");
+  let esbuild: typeof import("esbuild");
+  try {
+    esbuild = await import("esbuild");
+  } catch (e) {
+    return notRunWithoutEsbuild(entry, e);
+  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cudascriptPlugin } = require("../plugin/esbuild") as typeof import("../plugin/esbuild");
   const runtimeEntry = path.join(__dirname, "..", "index.js");
@@ -77,12 +82,32 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     return { contents: result.outputFiles[0]!.contents, inputs: [...new Set([...inputs, ...dependencies])], warnings, startedAt };
   } catch (e) {
     const failure = e as { errors?: Message[]; warnings?: Message[] };
+    if (!failure.errors && esbuildBinaryMissing(e)) return notRunWithoutEsbuild(entry, e);
     if (!failure.errors) throw e;
     const color = process.stderr.isTTY;
     process.stderr.write(formatMessages(esbuild, failure.warnings ?? [], "warning", color) + formatMessages(esbuild, failure.errors, "error", color));
     console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: ${failure.errors.length} error${failure.errors.length === 1 ? "" : "s"}.`);
     return undefined;
   }
+}
+
+/**
+ * esbuild's JavaScript loads, then starts its platform binary (the `@esbuild/<platform>` package) on the
+ * first build: either may be missing when a copy of the CLI was packed for another platform or
+ * installed with --omit=optional.
+ */
+function esbuildBinaryMissing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND" || /"@esbuild\/[\w-]+" could not be found|esbuild.*(for another platform|could not be found)/.test(String((e as Error | undefined)?.message));
+}
+
+function notRunWithoutEsbuild(entry: string, e: unknown): undefined {
+  const why = String((e as Error | undefined)?.message ?? e).split("\n").find((line) => line.trim())?.trim();
+  console.error(
+    `cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: 'cudascript run' bundles programs with esbuild, whose binary for ${process.platform}-${process.arch} is not installed here (${why}). ` +
+      `Install cudascript in the program's project with npm (npm install --save-dev cudascript), which installs esbuild for this platform; do not pass --omit=optional.`,
+  );
+  return undefined;
 }
 
 /**

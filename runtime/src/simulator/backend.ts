@@ -91,6 +91,9 @@ function checkMemoryLimit(n: unknown): number {
   return n;
 }
 
+/** The worker script this simulator's large launches start (`cudascript doctor` checks that one). */
+export { WORKER_FILE as SIMULATOR_WORKER_FILE } from "./executor";
+
 let nextHandle = 1;
 
 export class SimulatorBackend implements Backend {

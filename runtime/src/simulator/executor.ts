@@ -227,7 +227,8 @@ interface Slot {
   readonly known: Set<string>;
 }
 
-const WORKER_FILE = path.join(__dirname, "worker.js");
+/** The worker script large launches start: next to this module (runtime/dist/simulator, or beside a bundle that inlines it). */
+export const WORKER_FILE = path.join(__dirname, "worker.js");
 
 export class Executor {
   private readonly cache = new ModuleCache();

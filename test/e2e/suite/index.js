@@ -56,6 +56,14 @@ test("the extension activates on a TypeScript file and every contributed command
   assert.ok(ext, `${EXT_ID} is installed`);
   await openTs("kernels.ts");
   api = await until("activation", async () => (ext.isActive ? ext.exports : undefined), 30_000);
+  // the extension under test is the .vsix installed into code-server's extensions folder, for this platform
+  const installed = process.env.CUDASCRIPT_E2E_INSTALLED;
+  if (installed) {
+    assert.equal(fs.realpathSync(ext.extensionPath), fs.realpathSync(installed), "the extension runs from the installed .vsix");
+    const manifest = fs.readFileSync(path.join(ext.extensionPath, ".vsixmanifest"), "utf8");
+    assert.match(manifest, new RegExp(`TargetPlatform="${process.platform}-${process.arch}"`), "the .vsix is this platform's");
+    assert.ok(!fs.existsSync(path.join(ext.extensionPath, "client", "src")), "no sources of the checkout in the installed extension");
+  }
   const contributed = ext.packageJSON.contributes.commands.map((c) => c.command);
   const registered = new Set(await vscode.commands.getCommands(true));
   const missing = contributed.filter((c) => !registered.has(c));
