@@ -273,7 +273,7 @@ function hasErrors(check: FileCheck): boolean {
   return check.diagnostics.some((d) => d.severity === "error");
 }
 
-function serverVersion(): string {
+export function serverVersion(): string {
   try {
     return (require("../package.json") as { version: string }).version;
   } catch {
