@@ -11,7 +11,7 @@ import { ARCHS, runSettings, update, type Backend } from "./config";
 import { GENERATED_CODE_REQUEST, GeneratedCodeProvider, type GeneratedCodeParams, type GeneratedCodeResult } from "./generated";
 import { createClient } from "./lsp";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
-import { findKernels, generateHostProgram, parseRunTag, runTagText, RunTagError, suggestRunTag, type KernelInfo } from "./runTag";
+import { generateHostProgram, KERNELS_REQUEST, parseRunTag, RunTagError, suggestRunTag, type KernelInfo } from "./runTag";
 import { Runner, type RunResult } from "./runner";
 import { detectGpu, StatusItem } from "./status";
 import { fileUsesCudaScript, folderUsesCudaScript, textImportsCudaScript } from "./uses-cudascript";
@@ -119,6 +119,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     return client.sendRequest<GeneratedCodeResult>(GENERATED_CODE_REQUEST, params);
   };
   const generated = new GeneratedCodeProvider(requester);
+
+  /** The document's kernels, from the language server (the checker's view), or undefined after saying why not. */
+  const kernelsOf = async (doc: vscode.TextDocument): Promise<KernelInfo[] | undefined> => {
+    if (!client || !(await clientReady) || !client.isRunning()) {
+      void vscode.window.showErrorMessage("CudaScript: the language server is not running, and it is what finds the kernels (see the 'CudaScript Language Server' output).");
+      return undefined;
+    }
+    try {
+      return (await client.sendRequest<{ kernels: KernelInfo[] }>(KERNELS_REQUEST, { uri: doc.uri.toString() })).kernels;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`CudaScript: the language server did not list the kernels: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  };
   context.subscriptions.push(generated, ResultsPanel.registerSerializer(context.extensionUri));
 
   // ---- commands
@@ -148,25 +162,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
   };
 
   const pickKernel = async (doc: vscode.TextDocument, name: string | undefined): Promise<KernelInfo | undefined> => {
-    const kernels = findKernels(doc.getText());
+    const kernels = await kernelsOf(doc);
+    if (!kernels) return undefined;
     if (name) {
       const k = kernels.find((x) => x.name === name);
       if (!k) void vscode.window.showErrorMessage(`CudaScript: no kernel '${name}' (const ${name} = cuda.jit(…)) in ${path.basename(doc.uri.fsPath)}.`);
       return k;
     }
     if (!kernels.length) {
-      void vscode.window.showErrorMessage(`CudaScript: ${path.basename(doc.uri.fsPath)} has no kernels (const name = cuda.jit(…)).`);
+      void vscode.window.showErrorMessage(`CudaScript: ${path.basename(doc.uri.fsPath)} has no kernels (const name = cuda.jit(…), with cuda imported from "cudascript").`);
       return undefined;
     }
     const editor = vscode.window.activeTextEditor;
     if (editor?.document === doc) {
+      // the kernel whose declaration (or the JSDoc above it) holds the cursor
       const line = editor.selection.active.line;
-      const at = [...kernels].reverse().find((k) => (k.docLine ?? k.line) <= line);
-      if (at && kernels.length > 1 && line - at.line < 200) return at;
+      const at = kernels.find((k) => (k.docRange ?? k.range).start.line <= line && line <= k.range.end.line);
+      if (at) return at;
     }
     if (kernels.length === 1) return kernels[0];
     const pick = await vscode.window.showQuickPick(
-      kernels.map((k) => ({ label: k.name, description: runTagText(k.doc) ? `@run ${runTagText(k.doc)}` : "no @run tag", kernel: k })),
+      kernels.map((k) => ({ label: k.name, description: k.run !== undefined ? `@run ${k.run}` : "no @run tag", kernel: k })),
       { placeHolder: "Kernel to run" },
     );
     return pick?.kernel;
@@ -182,7 +198,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     const doc = await sourceDocument(uri);
     const kernel = await pickKernel(doc, argKernel(arg));
     if (!kernel) return undefined;
-    const tag = runTagText(kernel.doc);
+    const tag = kernel.run;
     if (tag === undefined) {
       const suggestion = suggestRunTag(kernel);
       const choice = await vscode.window.showInformationMessage(
@@ -191,14 +207,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
       );
       if (choice) {
         const editor = await vscode.window.showTextDocument(doc);
-        const line = doc.lineAt(kernel.line);
+        const line = doc.lineAt(kernel.range.start.line);
         const indent = line.text.slice(0, line.firstNonWhitespaceCharacterIndex);
-        await editor.edit((e) => e.insert(new vscode.Position(kernel.docLine ?? kernel.line, 0), `${indent}${suggestion}\n`));
+        await editor.edit((e) => e.insert(new vscode.Position((kernel.docRange ?? kernel.range).start.line, 0), `${indent}${suggestion}\n`));
       }
-      return undefined;
-    }
-    if (!kernel.exported) {
-      void vscode.window.showErrorMessage(`CudaScript: export the kernel to run it on its own (export const ${kernel.name} = cuda.jit(…)): the generated host program imports it.`);
       return undefined;
     }
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
@@ -238,8 +250,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     const kernel = await pickKernel(doc, argKernel(arg));
     if (!kernel) return;
     const editor = await vscode.window.showTextDocument(doc, { preserveFocus: false });
-    const col = doc.lineAt(kernel.line).text.indexOf(kernel.name);
-    const pos = new vscode.Position(kernel.line, Math.max(0, col));
+    const pos = new vscode.Position(kernel.nameRange.start.line, kernel.nameRange.start.character);
     editor.selection = new vscode.Selection(pos, pos);
     editor.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     await vscode.commands.executeCommand("editor.action.showHover");

@@ -1,7 +1,9 @@
 /**
- * `Run Kernel`: finds a kernel in a source file, reads the JSDoc `@run` tag above it and writes the small
- * host program that builds the arguments, launches the kernel and reports the arrays. No editor imports,
- * so it is unit-tested with Node's test runner.
+ * `Run Kernel`: from a kernel the language server listed (`cudascript/kernels`: name, IR-typed
+ * parameters, export name and the text of its JSDoc `@run` tag), parses that tag and writes the small host
+ * program that builds the arguments, launches the kernel and reports the arrays. Which kernels a file has
+ * is the checker's business, never this file's: no editor imports and no source parsing here, so it is
+ * unit-tested with Node's test runner.
  *
  *   /** @run grid=4096 block=256 args=[scalar(2.5), random(1<<20, f32), random(1<<20, f32), zeros(1<<20, f32)] *\/
  *   export const saxpy = cuda.jit((a: f32, x: Float32Array, y: Float32Array, out: Float32Array) => { … });
@@ -16,26 +18,39 @@
 export const DTYPES = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"] as const;
 export type DTypeName = (typeof DTYPES)[number];
 
+/** The request that lists a document's kernels (server/src/protocol.ts `KernelsRequest`). */
+export const KERNELS_REQUEST = "cudascript/kernels";
+
+/** LSP positions: 0-based line, UTF-16 character. */
+export interface LspRange {
+  readonly start: { readonly line: number; readonly character: number };
+  readonly end: { readonly line: number; readonly character: number };
+}
+
+/** A kernel parameter as the checker typed it (server/src/protocol.ts `KernelParameter`). */
 export interface KernelParam {
   readonly name: string;
-  /** `scalar` (f32, i32 …), `array` (Float32Array …, rank 1) or `ndarray` (Array2D/Array3D). */
+  /** `scalar` (f32, i32 …), `array` (a typed array or Array1D: rank 1) or `ndarray` (Array2D/Array3D). */
   readonly kind: "scalar" | "array" | "ndarray";
-  readonly dtype?: DTypeName;
+  readonly dtype: DTypeName;
   readonly rank: number;
   /** The annotation as written. */
   readonly type: string;
 }
 
+/** A kernel as the language server lists it (server/src/protocol.ts `KernelListing`). */
 export interface KernelInfo {
   readonly name: string;
-  /** 0-based line of the `NAME = cuda.jit(` declaration. */
-  readonly line: number;
-  readonly exported: boolean;
-  readonly params: KernelParam[];
+  /** The name the module exports it under; undefined when it is not exported. */
+  readonly exportedAs?: string;
+  /** The `const NAME = cuda.jit(…)` statement. */
+  readonly range: LspRange;
+  readonly nameRange: LspRange;
+  readonly params: readonly KernelParam[];
   /** The JSDoc comment right above the declaration, if any. */
-  readonly doc?: string;
-  /** 0-based line where that comment starts. */
-  readonly docLine?: number;
+  readonly docRange?: LspRange;
+  /** The `@run` tag's text (`grid=… block=… args=[…]`), if it has one. */
+  readonly run?: string;
 }
 
 export interface Generator {
@@ -56,17 +71,6 @@ export interface RunSpec {
 }
 
 export class RunTagError extends Error {}
-
-const TYPED_ARRAYS: Record<string, DTypeName> = {
-  Float32Array: "f32",
-  Float64Array: "f64",
-  Int8Array: "i8",
-  Uint8Array: "u8",
-  Int16Array: "i16",
-  Uint16Array: "u16",
-  Int32Array: "i32",
-  Uint32Array: "u32",
-};
 
 const isDType = (s: string): s is DTypeName => (DTYPES as readonly string[]).includes(s);
 
@@ -118,71 +122,6 @@ function matchBracket(text: string, open: number): number {
     }
   }
   return -1;
-}
-
-export function parseParam(text: string): KernelParam {
-  const m = /^([A-Za-z_$][\w$]*)\s*\??\s*(?::\s*([\s\S]+))?$/.exec(text.trim());
-  const name = m?.[1] ?? text.trim();
-  const type = (m?.[2] ?? "").trim();
-  const typed = TYPED_ARRAYS[type];
-  if (typed) return { name, kind: "array", dtype: typed, rank: 1, type };
-  const nd = /^Array([23])D\s*(?:<\s*(\w+)\s*>)?$/.exec(type);
-  if (nd) {
-    return { name, kind: "ndarray", dtype: nd[2] && isDType(nd[2]) ? nd[2] : undefined, rank: Number(nd[1]), type };
-  }
-  if (isDType(type)) return { name, kind: "scalar", dtype: type, rank: 0, type };
-  return { name, kind: "scalar", rank: 0, type };
-}
-
-function lineOf(text: string, index: number): number {
-  let n = 0;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
-}
-
-/** Every `const NAME = cuda.jit(...)` in the file, with its parameters and the JSDoc above it. */
-export function findKernels(source: string): KernelInfo[] {
-  const out: KernelInfo[] = [];
-  const re = /(^|\n)([ \t]*)(export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*cuda\s*\.\s*jit\s*\(/g;
-  for (let m: RegExpExecArray | null; (m = re.exec(source)); ) {
-    const declStart = m.index + m[1]!.length;
-    const name = m[4]!;
-    const afterJit = m.index + m[0].length;
-    const params = parseParams(source, afterJit);
-    const before = source.slice(0, declStart);
-    const docMatch = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(before);
-    out.push({
-      name,
-      line: lineOf(source, declStart),
-      exported: !!m[3],
-      params,
-      doc: docMatch ? docMatch[1] : undefined,
-      docLine: docMatch ? lineOf(source, docMatch.index) : undefined,
-    });
-  }
-  return out;
-}
-
-function parseParams(source: string, from: number): KernelParam[] {
-  // `cuda.jit((a: f32, …) => …)` or `cuda.jit(function name(a: f32, …) { … })`
-  const rest = source.slice(from);
-  const m = /^\s*(?:async\s+)?(?:function\s*[\w$]*\s*)?\(/.exec(rest);
-  if (!m) return [];
-  const open = from + m[0].length - 1;
-  const close = matchBracket(source, open);
-  if (close < 0) return [];
-  const inner = source.slice(open + 1, close - 1).replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/[^\n]*/g, "");
-  return splitTopLevel(inner).filter(Boolean).map(parseParam);
-}
-
-/** The `@run` tag's text in a JSDoc comment body, or undefined. */
-export function runTagText(doc: string | undefined): string | undefined {
-  if (!doc) return undefined;
-  const lines = doc.split("\n").map((l) => l.replace(/^\s*\*?\s?/, ""));
-  const text = lines.join("\n");
-  // a block tag starts its line; "@run" inside a sentence is not one
-  const m = /(?:^|\n)[ \t]*@run\b([\s\S]*?)(?=\n[ \t]*@[A-Za-z]|$)/.exec(text);
-  return m ? m[1]!.replace(/\s+/g, " ").trim() : undefined;
 }
 
 /** Parses `grid=… block=… args=[…] sharedMem=…`. */
@@ -268,8 +207,8 @@ export function parseGenerator(text: string): Generator {
 export function suggestRunTag(kernel: KernelInfo): string {
   const ndims = kernel.params.reduce((m, p) => Math.max(m, p.kind === "ndarray" ? p.rank : 1), 1);
   const args = kernel.params.map((p) => {
-    const dt = p.dtype ?? "f32";
-    if (p.kind === "scalar") return p.dtype && !p.dtype.startsWith("f") ? "scalar(1024)" : "scalar(1.5)";
+    const dt = p.dtype;
+    if (p.kind === "scalar") return p.dtype === "bool" ? "scalar(true)" : p.dtype.startsWith("f") ? "scalar(1.5)" : "scalar(1024)";
     if (p.kind === "ndarray") return p.rank === 2 ? `zeros([64, 64], ${dt})` : `zeros([16, 16, 16], ${dt})`;
     return `random(1<<20, ${dt})`;
   });
@@ -305,6 +244,9 @@ export function checkSpec(kernel: KernelInfo, spec: RunSpec): void {
 
 /** The host program Run Kernel runs: builds the arguments, launches once, reports every array argument. */
 export function generateHostProgram(kernel: KernelInfo, spec: RunSpec, options: HostProgramOptions): string {
+  if (kernel.exportedAs === undefined) {
+    throw new RunTagError(`export the kernel to run it on its own (export const ${kernel.name} = cuda.jit(…)): the generated host program imports it`);
+  }
   checkSpec(kernel, spec);
   const seed = options.seed ?? 42;
   const used = new Set<string>();
@@ -342,7 +284,7 @@ export function generateHostProgram(kernel: KernelInfo, spec: RunSpec, options: 
     `// @ts-nocheck`,
     // report() publishes arrays to the results panel (no-op outside a run from the editor)
     `import { ${imports}, report } from "cudascript";`,
-    `import { ${kernel.name} } from ${JSON.stringify(options.importPath)};`,
+    `import { ${kernel.exportedAs === kernel.name ? kernel.name : `${kernel.exportedAs} as ${kernel.name}`} } from ${JSON.stringify(options.importPath)};`,
     ``,
     `type Store = { length: number; [i: number]: number };`,
     `function alloc(shape: number[], dtype: { arrayType: new (n: number) => Store }): Store {`,

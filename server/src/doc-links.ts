@@ -94,8 +94,13 @@ function toFilePath(url: string): string | undefined {
 }
 
 function candidates(): string[] {
-  // The repository (server/dist → docs/), then the extension bundle (dist/server.js + dist/docs/).
-  const out = [path.resolve(__dirname, "..", "..", "docs", "diagnostics.md"), path.join(__dirname, "docs", "diagnostics.md")];
+  // The repository (server/dist → docs/), the installed @cudascript/server package (dist/ → docs/, copied
+  // in at pack time), then the extension bundle (dist/server.js + dist/docs/).
+  const out = [
+    path.resolve(__dirname, "..", "..", "docs", "diagnostics.md"),
+    path.resolve(__dirname, "..", "docs", "diagnostics.md"),
+    path.join(__dirname, "docs", "diagnostics.md"),
+  ];
   for (const pkg of ["cudascript/package.json", "@cudascript/compiler/package.json"]) {
     try {
       const dir = path.dirname(require.resolve(pkg));

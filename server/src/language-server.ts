@@ -27,9 +27,19 @@ import { DocLinks } from "./doc-links";
 import { generatedCode } from "./generated-code";
 import { detectLocalGpuArch } from "./gpu";
 import { hover, kernelOccupancy, type HoverContext } from "./hover";
+import { listKernels } from "./kernels";
 import { renderOccupancyMarkdown } from "./occupancy-view";
 import { Positions } from "./positions";
-import { GeneratedCodeRequest, OccupancyRequest, type GeneratedCodeParams, type OccupancyParams, type OccupancyResultData } from "./protocol";
+import {
+  GeneratedCodeRequest,
+  KernelsRequest,
+  OccupancyRequest,
+  type GeneratedCodeParams,
+  type KernelsParams,
+  type KernelsResult,
+  type OccupancyParams,
+  type OccupancyResultData,
+} from "./protocol";
 import { ResourceService } from "./resources";
 import { DEFAULT_SETTINGS, mergeSettings, type ServerSettings } from "./settings";
 import { uriToPath } from "./uri";
@@ -81,8 +91,9 @@ export function startServer(connection: Connection): void {
     if (initialized && caps.codeLensRefresh && settings.codeLens.enabled) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   };
   const resources = new ResourceService({ updated: refreshLenses, error: logError });
-  const ctx: HoverContext & { nvrtcPath(): string } = {
+  const ctx: HoverContext & { nvrtcPath(): string; positions: Positions } = {
     ws,
+    positions,
     resources,
     arch,
     nvrtcPath: () => settings.nvrtcPath,
@@ -235,6 +246,10 @@ export function startServer(connection: Connection): void {
     guard("cudascript/generatedCode", { text: "", languageId: "", lineMap: [], error: "internal error (see the server log)" }, (p: GeneratedCodeParams) => generatedCode(ctx, p)),
   );
   connection.onRequest(
+    KernelsRequest,
+    guard("cudascript/kernels", { kernels: [] }, (p: KernelsParams): KernelsResult => ({ kernels: listKernels(ws, positions, p.uri).map((k) => k.listing) })),
+  );
+  connection.onRequest(
     OccupancyRequest,
     guard("cudascript/occupancy", null, (p: OccupancyParams): OccupancyResultData | null => {
       const checked = ws.isOpen(p.uri) ? ws.ensureChecked(p.uri)?.result : ws.resultForPath(uriToPath(p.uri));
@@ -273,7 +288,7 @@ function hasErrors(check: FileCheck): boolean {
   return check.diagnostics.some((d) => d.severity === "error");
 }
 
-function serverVersion(): string {
+export function serverVersion(): string {
   try {
     return (require("../package.json") as { version: string }).version;
   } catch {

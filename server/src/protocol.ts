@@ -67,3 +67,50 @@ export interface OccupancyResultData {
   }[];
   readonly markdown: string;
 }
+
+/**
+ * `cudascript/kernels`: the kernels of a document, as the checker sees them — only real
+ * `cuda.jit(…)` declarations (a commented-out one is not a kernel), through whatever name `cuda` is
+ * imported as (`import { cuda as gpu }`, `import * as cs`). Run Kernel and the CodeLens use it.
+ */
+export const KernelsRequest = "cudascript/kernels";
+
+export interface KernelsParams {
+  readonly uri: string;
+}
+
+/** A kernel parameter, typed by the checker (its IR type). */
+export interface KernelParameter {
+  readonly name: string;
+  /** `scalar` (f32, i32 …), `array` (a typed array or Array1D: rank 1) or `ndarray` (Array2D/Array3D). */
+  readonly kind: "scalar" | "array" | "ndarray";
+  readonly dtype: "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "bool";
+  /** 0 for scalars. */
+  readonly rank: number;
+  /** The annotation as written (for messages); "" when there is none. */
+  readonly type: string;
+}
+
+/** LSP positions (0-based line, UTF-16 character). */
+export interface KernelRange {
+  readonly start: { line: number; character: number };
+  readonly end: { line: number; character: number };
+}
+
+export interface KernelListing {
+  readonly name: string;
+  /** The name other modules import it by, when the module exports it (`export const`, `export { k as name }`). */
+  readonly exportedAs?: string;
+  /** The whole `const NAME = cuda.jit(…)` statement, without the comment above it. */
+  readonly range: KernelRange;
+  readonly nameRange: KernelRange;
+  readonly params: readonly KernelParameter[];
+  /** The JSDoc comment right above the declaration, when there is one. */
+  readonly docRange?: KernelRange;
+  /** The text of its `@run` block tag (`grid=… block=… args=[…]`, whitespace folded), when it has one. */
+  readonly run?: string;
+}
+
+export interface KernelsResult {
+  readonly kernels: readonly KernelListing[];
+}
