@@ -31,7 +31,7 @@ import {
   type MarkupContent,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
-import { nvrtcOrSkip } from "@cudascript/native-bindings/testing";
+import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { find, REPO, tempDir, uriOf } from "./harness";
 
 const PACKAGES = ["native-bindings", "compiler", "server"];
