@@ -57,7 +57,7 @@ test("when `cudascript run` is SIGKILLed, its program stops and the temporary fo
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
   let childPid: number | undefined;
   try {
-    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "0"]);
+    const run = await startRun(tmp, ["--timeout", "0", path.join(FIX, "busy-forever.ts")]);
     childPid = run.childPid;
     const parent = run.parent;
     assert.equal(runFolders(tmp).length, 1, "the run made its folder");
@@ -74,7 +74,7 @@ test("the program stops at its --timeout by itself when the `cudascript run` pro
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
   let childPid: number | undefined;
   try {
-    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "1"]);
+    const run = await startRun(tmp, ["--timeout", "1", path.join(FIX, "busy-forever.ts")]);
     childPid = run.childPid;
     const parent = run.parent;
     // A stopped parent runs no timers: only the program's own deadline can end it.
