@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Command } from "./args";
 import { parseRunOptions } from "./run-options";
+import { useColor } from "./color";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, type BackendChoice } from "../host/device";
 import { probeGpu } from "../host/gpu-probe";
@@ -126,7 +127,7 @@ async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ b
   const slot = new RunCacheSlot(entry, options);
   const found = slot.lookup();
   if (found.hit) {
-    process.stderr.write(process.stderr.isTTY ? found.warnings.color : found.warnings.plain);
+    process.stderr.write(useColor(process.stderr) ? found.warnings.color : found.warnings.plain);
     return { bundle: found.bundle };
   }
   const { bundleProgram } = require("./run-build") as typeof import("./run-build");
