@@ -67,9 +67,16 @@ function artifact(root: string, file: string): { uri: string; uriBaseId?: string
   return { uri: pathToFileURL(file).href };
 }
 
-/** docs/diagnostics.md beside the installation (the repository's docs/, or one a package ships), as a file URI. */
+/**
+ * docs/diagnostics.md beside the installation, as a file URI: the repository's docs/ (from
+ * runtime/dist/cli), a docs/ the package ships, or the one the VS Code extension bundles beside its CLI.
+ */
 function findDiagnosticsDoc(): string | undefined {
-  const candidates = [path.resolve(__dirname, "..", "..", "..", "docs", "diagnostics.md"), path.resolve(__dirname, "..", "..", "docs", "diagnostics.md")];
+  const candidates = [
+    path.resolve(__dirname, "..", "..", "..", "docs", "diagnostics.md"),
+    path.resolve(__dirname, "..", "..", "docs", "diagnostics.md"),
+    path.join(__dirname, "docs", "diagnostics.md"),
+  ];
   const found = candidates.find((f) => fs.existsSync(f));
   return found ? pathToFileURL(found).href : undefined;
 }
