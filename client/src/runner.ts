@@ -68,10 +68,12 @@ export class Runner {
     const resultsFile = path.join(this.resultsDir(), `${stamp}-${path.basename(req.program, ".ts")}.jsonl`);
     fs.writeFileSync(resultsFile, "");
     const rel = folder ? path.relative(folder, req.program) : req.program;
-    const args = ["run", req.program, "--backend", settings.backend, "--timeout", String(settings.timeoutSeconds)];
-    if (settings.sanitize) args.push("--sanitize");
-    if (settings.simulatorWorkers > 0) args.push("--workers", String(settings.simulatorWorkers));
-    const commandText = `cudascript ${["run", rel, ...args.slice(2)].join(" ")}`;
+    // Options before the program: `cudascript run` hands everything after the file to the program.
+    const options = ["--backend", settings.backend, "--timeout", String(settings.timeoutSeconds)];
+    if (settings.sanitize) options.push("--sanitize");
+    if (settings.simulatorWorkers > 0) options.push("--workers", String(settings.simulatorWorkers));
+    const args = ["run", ...options, req.program];
+    const commandText = `cudascript ${["run", ...options, rel].join(" ")}`;
 
     const panel = ResultsPanel.forProgram(req.panelKey, req.title, this.context.extensionUri);
     panel.reset({ title: req.headerTitle, program: req.program, command: commandText, startedAt: new Date().toISOString() }, resultsFile);

@@ -82,7 +82,7 @@ test("bad usage is a clear message with exit 2, never a stack trace", () => {
   assert.match(badFlag.err, /unknown option '--formt'/);
   const badFormat = run(["check", "examples", "--format", "xml"]);
   assert.equal(badFormat.code, 2);
-  assert.match(badFormat.err, /--format takes text or json/);
+  assert.match(badFormat.err, /--format takes text, json, sarif, not 'xml'/);
   const unknown = run(["chek"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.err, /unknown command 'chek'/);

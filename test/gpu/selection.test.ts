@@ -176,7 +176,7 @@ describe("cudascript run --backend (libcuda TEST DOUBLE)", () => {
   it("--backend gpu without a GPU fails before building, with the reason", (t) => {
     const lib = doublePathOrSkip(t);
     if (!lib) return;
-    const r = runCli(["run", PROGRAM, "--backend", "gpu"], childEnv(lib, { CUDASCRIPT_DOUBLE_DEVICES: "0" }));
+    const r = runCli(["run", "--backend", "gpu", PROGRAM], childEnv(lib, { CUDASCRIPT_DOUBLE_DEVICES: "0" }));
     assert.equal(r.code, 1, r.all);
     assert.match(r.err, /--backend gpu: CSR015: .*the CUDA driver was found, but it reports no CUDA device/);
     assert.equal(r.out, "");
@@ -187,14 +187,14 @@ describe("cudascript run --backend (libcuda TEST DOUBLE)", () => {
     if (!lib) return;
     const log = logFile();
     try {
-      const r = runCli(["run", PROGRAM, "--backend", "simulator"], childEnv(lib, { CUDASCRIPT_DOUBLE_LOG: log.file }));
+      const r = runCli(["run", "--backend", "simulator", PROGRAM], childEnv(lib, { CUDASCRIPT_DOUBLE_LOG: log.file }));
       assert.equal(r.code, 0, r.all);
       assert.match(r.err, /on the simulator$/m);
       assert.deepEqual(log.read(), [], "the driver was not even initialised");
-      const s = runCli(["run", PROGRAM, "--sanitize"], childEnv(lib));
+      const s = runCli(["run", "--sanitize", PROGRAM], childEnv(lib));
       assert.equal(s.code, 0, s.all);
       assert.match(s.err, /on the simulator \(--sanitize\), sanitizer on/);
-      assert.equal(runCli(["run", PROGRAM, "--sanitize", "--backend", "gpu"], childEnv(lib)).code, 2);
+      assert.equal(runCli(["run", "--sanitize", "--backend", "gpu", PROGRAM], childEnv(lib)).code, 2);
     } finally {
       log.cleanup();
     }

@@ -38,6 +38,12 @@ function cudascriptRun(ctx, dir, entry = "src/main.ts") {
   expectResult(ctx, out, "cudascript run");
 }
 
+/** `npx cudascript check` with a brace glob: the installed package brings its glob library (tinyglobby) along. */
+function cudascriptCheckGlob(ctx, dir) {
+  const out = ctx.run(process.execPath, [join(dir, "node_modules", "cudascript", "bin", "cudascript.js"), "check", "src/**/*.{ts,mts}"], dir);
+  if (!/^Checked [1-9]\d* files? \([1-9]\d* kernels?\): 0 errors/m.test(out)) throw new Error(`cudascript check with a glob: expected the sources checked clean:\n${out}`);
+}
+
 const strictOptions = { strict: true, types: [], skipLibCheck: false, sourceMap: true };
 
 export const projects = [
@@ -52,6 +58,7 @@ export const projects = [
       tsc(ctx, dir);
       expectResult(ctx, ctx.run(process.execPath, ["dist/main.js"], dir), "node on tsc's CommonJS output");
       cudascriptRun(ctx, dir);
+      cudascriptCheckGlob(ctx, dir);
     },
   },
   {

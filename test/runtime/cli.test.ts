@@ -22,14 +22,14 @@ describe("cudascript run", () => {
     assert.match(r.err, /simulator \(no CUDA driver found\)/);
   });
   it("--sanitize runs the sanitizer build", () => {
-    const r = run(["examples/histogram.ts", "--sanitize", "--workers", "2"]);
+    const r = run(["--sanitize", "--workers", "2", "examples/histogram.ts"]);
     assert.equal(r.code, 0, r.all);
     assert.match(r.err, /sanitizer on/);
     assert.match(r.out, /— OK$/m);
   });
   it("--timeout 1 stops a runaway kernel with a message and a non-zero exit", () => {
     const t0 = Date.now();
-    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "1"], 20_000);
+    const r = run(["--timeout", "1", path.join(FIX, "runaway.ts")], 20_000);
     assert.notEqual(r.code, 0, r.all);
     assert.ok(Date.now() - t0 < 10_000, "stopped promptly");
     assert.match(r.out, /launching a kernel that never ends/);
@@ -38,12 +38,12 @@ describe("cudascript run", () => {
     assert.doesNotMatch(r.err, /^\s+at /m, "no stack trace");
   });
   it("--timeout 1 --sanitize names the runaway loop's line", () => {
-    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "1", "--sanitize"], 20_000);
+    const r = run(["--timeout", "1", "--sanitize", path.join(FIX, "runaway.ts")], 20_000);
     assert.notEqual(r.code, 0, r.all);
     assert.match(r.err, /CSR024: runaway loop at test\/runtime\/fixtures\/runaway\.ts:7:3 in kernel 'spin'/);
   });
   it("--sanitize: GPU-Puzzles' matmul (unwritten tile elements read, never stored) finishes with a CSR023 warning, exit 0", () => {
-    const r = run([path.join(FIX, "puzzles-matmul.ts"), "--sanitize"]);
+    const r = run(["--sanitize", path.join(FIX, "puzzles-matmul.ts")]);
     assert.equal(r.code, 0, r.all);
     assert.match(r.out, /^matmul: OK$/m);
     const warnings = r.err.match(/CSR023 warning/g) ?? [];
@@ -51,7 +51,7 @@ describe("cudascript run", () => {
     assert.match(r.err, /cudascript: CSR023 warning: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:\d+ in kernel 'matmul', block \(\d+, \d+, 0\), thread \(\d+, \d+, 0\)/);
   });
   it("--sanitize --uninitialized-shared error stops the same program with CSR023, exit 1", () => {
-    const r = run([path.join(FIX, "puzzles-matmul.ts"), "--sanitize", "--uninitialized-shared", "error"]);
+    const r = run(["--sanitize", "--uninitialized-shared", "error", path.join(FIX, "puzzles-matmul.ts")]);
     assert.equal(r.code, 1, r.all);
     assert.match(r.err, /cudascript: error CSR023: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:/);
     assert.doesNotMatch(r.out, /matmul:/);
@@ -101,18 +101,18 @@ describe("cudascript run", () => {
     assert.doesNotMatch(r.out, /parity:/, "the program did not run");
   });
   it("--backend gpu fails clearly without a CUDA driver", () => {
-    const r = run(["examples/saxpy.ts", "--backend", "gpu"]);
+    const r = run(["--backend", "gpu", "examples/saxpy.ts"]);
     assert.equal(r.code, 1, r.all);
     assert.match(r.err, /CSR015.*no CUDA driver was found.*--backend simulator/);
   });
   it("--timeout longer than Node's timers can hold (3,000,000 s) lets the program finish", () => {
-    const r = run(["examples/saxpy.ts", "--timeout", "3000000"]);
+    const r = run(["--timeout", "3000000", "examples/saxpy.ts"]);
     assert.equal(r.code, 0, r.all);
     assert.match(r.out, /— OK$/m);
     assert.doesNotMatch(r.err, /was stopped/);
   });
   it("a fractional --timeout (2.0005 s) reaches the simulator, which stops the kernel itself (CSR024)", () => {
-    const r = run([path.join(FIX, "runaway.ts"), "--timeout", "2.0005"], 20_000);
+    const r = run(["--timeout", "2.0005", path.join(FIX, "runaway.ts")], 20_000);
     assert.notEqual(r.code, 0, r.all);
     assert.match(r.err, /CSR024.*kernel 'spin'.*--timeout 2\.0005 s/);
   });
@@ -128,19 +128,19 @@ describe("cudascript run", () => {
       [["--workers", "99999999999999999999"], /--workers takes a whole number from 1 to 1,024/],
       [["--workers="], /option '--workers' needs a value/],
     ] as const) {
-      const r = run(["examples/saxpy.ts", ...args]);
+      const r = run([...args, "examples/saxpy.ts"]);
       assert.equal(r.code, 2, `${args.join(" ")}: ${r.all}`);
       assert.match(r.err, expected, args.join(" "));
     }
   });
   it("usage errors", () => {
     assert.equal(run([]).code, 2);
-    assert.equal(run(["examples/saxpy.ts", "--backend", "tpu"]).code, 2);
+    assert.equal(run(["--backend", "tpu", "examples/saxpy.ts"]).code, 2);
     assert.equal(run(["examples/nope.ts"]).code, 2);
-    const bad = run(["examples/saxpy.ts", "--sanitize", "--uninitialized-shared", "ignore"]);
+    const bad = run(["--sanitize", "--uninitialized-shared", "ignore", "examples/saxpy.ts"]);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--uninitialized-shared takes warn or error, not 'ignore'/);
-    const alone = run(["examples/saxpy.ts", "--uninitialized-shared", "error"]);
+    const alone = run(["--uninitialized-shared", "error", "examples/saxpy.ts"]);
     assert.equal(alone.code, 2);
     assert.match(alone.err, /only applies with --sanitize/);
   });

@@ -94,7 +94,7 @@ test("when `cudascript run --timeout` is SIGKILLed, its program (a child process
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
   let childPid: number | undefined;
   try {
-    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "3600"]);
+    const run = await startRun(tmp, ["--timeout", "3600", path.join(FIX, "busy-forever.ts")]);
     childPid = run.childPid;
     const parent = run.parent;
     assert.equal(runFolders(tmp).length, 1, "the run made its folder");
@@ -111,7 +111,7 @@ test("the program stops at its --timeout by itself when the `cudascript run` pro
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cs-lifetime-"));
   let childPid: number | undefined;
   try {
-    const run = await startRun(tmp, [path.join(FIX, "busy-forever.ts"), "--timeout", "1"]);
+    const run = await startRun(tmp, ["--timeout", "1", path.join(FIX, "busy-forever.ts")]);
     childPid = run.childPid;
     const parent = run.parent;
     // A stopped parent runs no timers: only the program's own deadline can end it.

@@ -1,74 +1,48 @@
 /**
- * `cudascript check <files|dirs|globs> [--format text|json]`: reports every diagnostic like tsc
- * (`file:line:col - error CS1001: …`); exit 1 when there are errors, 0 otherwise.
+ * `cudascript check [--format text|json|sarif] [--watch] <files|dirs|globs>`: reports every diagnostic
+ * like tsc (`file:line:col - error CS1001: …`, 1-based); exit 1 when there are errors, 0 otherwise, 2
+ * for usage errors and inputs that name nothing.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { KernelChecker, type Diagnostic } from "@cudascript/compiler";
-import { parseArgs, printUsageError, type Command } from "./args";
-import { expandInputs } from "./inputs";
+import { printUsageError, startCommand, type Command, type OptionSpecs } from "./args";
+import { FORMATS, jsonReport, textReport, type Format } from "./check-report";
+import { checkInputs, reportInputProblems } from "./check-run";
 
-const USAGE = `Usage: cudascript check <files|dirs|globs> [--format text|json]
+const USAGE = `Usage: cudascript check [options] <files|dirs|globs...>
 
 Checks every TypeScript file that imports "cudascript" against the kernel-language rules.
-Exit code: 1 if any error was reported, 0 otherwise.`;
+Globs (quote them): *, **, ?, {a,b}, [abc]; a folder is searched for .ts/.mts/.cts files.
+
+Options:
+  --format text|json|sarif   text: file:line:col - error CSxxxx: message (1-based, as tsc; the VS Code
+                             extension's $cudascript problem matcher reads it); json; sarif: SARIF 2.1.0
+                             for code scanning
+  -w, --watch                check again whenever a checked file or one it imports changes (Ctrl-C ends)
+  -h, --help                 this text
+  --version                  the version of cudascript
+Exit code: 1 if any error was reported, 2 for usage errors or inputs that match nothing, 0 otherwise.`;
+
+const CHECK_OPTIONS: OptionSpecs = { format: { type: "string" }, watch: { type: "boolean", short: "w" } };
 
 export const checkCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["help"], ["format", "help", "h"]);
-  if ("error" in args) return printUsageError(args.error, USAGE);
-  if (args.flags.has("help") || args.flags.has("h")) {
-    console.log(USAGE);
+  const args = startCommand(argv, CHECK_OPTIONS, USAGE);
+  if (typeof args === "number") return args;
+  const format = ((args.flags.get("format") as string | undefined) ?? "text") as Format;
+  if (!FORMATS.includes(format)) return printUsageError(`--format takes ${FORMATS.join(", ")}, not '${format}'`, USAGE);
+  if (args.positional.length === 0) return printUsageError("name the files or folders to check, e.g. cudascript check examples/", USAGE);
+  if (args.flags.has("watch")) {
+    if (format !== "text") return printUsageError(`--watch prints text; --format ${format} writes one report: leave out one of them`, USAGE);
+    return (require("./check-watch") as typeof import("./check-watch")).watchCheck(args.positional);
+  }
+  const round = checkInputs(args.positional);
+  const inputProblems = reportInputProblems(round);
+  if (round.files.length === 0) {
+    if (inputProblems) return 2;
+    console.error("cudascript: no TypeScript files found");
     return 0;
   }
-  const format = (args.flags.get("format") as string | undefined) ?? "text";
-  if (format !== "text" && format !== "json") return printUsageError(`--format takes text or json, not '${format}'`, USAGE);
-  if (args.positional.length === 0) return printUsageError("name the files or folders to check, e.g. cudascript check examples/", USAGE);
-  const expanded = expandInputs(args.positional);
-  for (const missing of expanded.missing) console.error(`cudascript: no such file or folder: ${missing}`);
-  const rel = (f: string) => path.relative(process.cwd(), f) || f;
-  for (const s of expanded.skipped) console.error(`cudascript: skipped ${rel(s.path)}: ${s.reason}; only regular files are checked`);
-  if (expanded.files.length === 0) {
-    console.error("cudascript: no TypeScript files found");
-    return expanded.missing.length || expanded.skipped.length ? 2 : 0;
-  }
-  const checker = new KernelChecker();
-  const all: Diagnostic[] = [];
-  let kernels = 0;
-  for (const file of expanded.files) {
-    const r = checker.checkFile(file);
-    kernels += r.module.kernels.length;
-    all.push(...r.diagnostics);
-  }
-  const errors = all.filter((d) => d.severity === "error").length;
-  const warnings = all.filter((d) => d.severity === "warning").length;
-  if (format === "json") {
-    const out = {
-      files: expanded.files.length,
-      skipped: expanded.skipped.map((s) => ({ file: rel(s.path), reason: s.reason })),
-      kernels,
-      errors,
-      warnings,
-      diagnostics: all.map((d) => ({
-        file: rel(d.span.file),
-        line: d.span.line,
-        column: d.span.col,
-        start: d.span.start,
-        end: d.span.end,
-        code: d.code,
-        severity: d.severity,
-        message: d.message,
-        related: d.related.map((r) => ({ file: rel(r.span.file), line: r.span.line, column: r.span.col, message: r.message })),
-      })),
-    };
-    fs.writeSync(1, JSON.stringify(out, null, 2) + "\n");
-  } else {
-    for (const d of all) {
-      console.log(`${path.relative(process.cwd(), d.span.file) || d.span.file}:${d.span.line}:${d.span.col} - ${d.severity} ${d.code}: ${d.message}`);
-      for (const r of d.related) console.log(`  ${path.relative(process.cwd(), r.span.file)}:${r.span.line}:${r.span.col}: ${r.message}`);
-    }
-    const skippedNote = expanded.skipped.length ? `; skipped ${expanded.skipped.length} that ${expanded.skipped.length === 1 ? "is not a regular file" : "are not regular files"}` : "";
-    const summary = `Checked ${expanded.files.length} file${expanded.files.length === 1 ? "" : "s"} (${kernels} kernel${kernels === 1 ? "" : "s"}): ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${skippedNote}.`;
-    console.log(all.length ? `\n${summary}` : summary);
-  }
-  return errors > 0 ? 1 : 0;
+  const report = format === "json" ? jsonReport(round) : format === "sarif" ? (require("./check-sarif") as typeof import("./check-sarif")).sarifReport(round) : textReport(round);
+  fs.writeSync(1, report);
+  if (round.missing.length || round.unmatched.length) return 2;
+  return round.errors > 0 ? 1 : 0;
 };

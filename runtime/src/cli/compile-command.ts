@@ -15,10 +15,10 @@ import {
   type Diagnostic,
   type KernelResourceUsage,
 } from "@cudascript/compiler";
-import { parseArgs, printUsageError, type Command } from "./args";
+import { printUsageError, startCommand, type Command, type OptionSpecs } from "./args";
 import { notRegularFile } from "./inputs";
 
-const USAGE = `Usage: cudascript compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
+const USAGE = `Usage: cudascript compile [options] <file.ts>
 
 Compiles the kernels of a TypeScript file to CUDA C++ and, through NVRTC, to PTX.
   --arch sm_XX     target GPU (default sm_80)
@@ -28,18 +28,26 @@ Compiles the kernels of a TypeScript file to CUDA C++ and, through NVRTC, to PTX
   --lineinfo       line info for every kernel (PTX .loc lines point at the TypeScript)
   --no-cache       do not read or write the compile cache
   --nvrtc PATH     use this NVRTC library instead of looking for one
+  -h, --help       this text
+  --version        the version of cudascript
+Locations are file:line:column, 1-based, as tsc prints them.
 Exit code: 0 ok, 1 errors in the kernels, 2 usage errors or NVRTC not installed.`;
+
+const COMPILE_OPTIONS: OptionSpecs = {
+  arch: { type: "string" },
+  emit: { type: "string" },
+  out: { type: "string", short: "o" },
+  "no-cache": { type: "boolean" },
+  lineinfo: { type: "boolean" },
+  nvrtc: { type: "string" },
+};
 
 const EMITS = ["cuda", "ptx", "cubin", "resources"] as const;
 type Emit = (typeof EMITS)[number];
 
 export const compileCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["help", "h", "no-cache", "lineinfo"], ["arch", "emit", "o", "out", "no-cache", "lineinfo", "nvrtc", "help", "h"]);
-  if ("error" in args) return printUsageError(args.error, USAGE);
-  if (args.flags.has("help") || args.flags.has("h")) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = startCommand(argv, COMPILE_OPTIONS, USAGE);
+  if (typeof args === "number") return args;
   if (args.positional.length !== 1) return printUsageError(args.positional.length ? "compile one file at a time" : "name the file to compile, e.g. cudascript compile kernels.ts", USAGE);
   const arch = (args.flags.get("arch") as string | undefined) ?? "sm_80";
   if (parseComputeCapability(arch) === undefined) return printUsageError(`--arch takes a GPU architecture such as sm_80, not '${arch}'`, USAGE);
@@ -49,7 +57,7 @@ export const compileCommand: Command = async (argv) => {
     if (!(EMITS as readonly string[]).includes(e)) return printUsageError(`--emit takes ${EMITS.join(", ")}, not '${e}'`, USAGE);
     emits.add(e as Emit);
   }
-  const outDir = (args.flags.get("o") ?? args.flags.get("out")) as string | undefined;
+  const outDir = args.flags.get("out") as string | undefined;
   if (emits.has("cubin") && !outDir) return printUsageError("--emit cubin writes a binary file: give an output folder with -o", USAGE);
   const outProblem = outDir === undefined ? undefined : outputFolderProblem(outDir);
   if (outProblem) return printUsageError(outProblem, USAGE);

@@ -3,22 +3,20 @@
  * multiprocessors), or "no CUDA devices: running on the simulator" with the reason. Exit code 0
  * either way (2 for usage errors).
  */
-import { parseArgs, printUsageError, type Command } from "./args";
+import { printUsageError, startCommand, type Command } from "./args";
 import { deviceRow, formatDevice } from "./doctor-command";
 import { probeGpu, shortReason } from "../host/gpu-probe";
 
 const USAGE = `Usage: cudascript devices [--json]
 
 Lists the CUDA devices kernels can run on; without any, says why kernels run on the simulator.
-  --json    the list as JSON ([] when there is none)`;
+  --json      the list as JSON ([] when there is none)
+  -h, --help  this text
+  --version   the version of cudascript`;
 
 export const devicesCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["json", "help", "h"], ["json", "help", "h"]);
-  if ("error" in args) return printUsageError(args.error, USAGE);
-  if (args.flags.has("help") || args.flags.has("h")) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = startCommand(argv, { json: { type: "boolean" } }, USAGE);
+  if (typeof args === "number") return args;
   if (args.positional.length) return printUsageError(`unexpected argument '${args.positional[0]}'`, USAGE);
   const probe = probeGpu();
   const rows = probe.ok ? probe.devices.map((d) => deviceRow(d)) : [];

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CudaDeviceInfo, CudaProbe } from "@cudascript/native-bindings/cuda";
-import { parseArgs, printUsageError, type Command } from "./args";
+import { printUsageError, startCommand, type Command } from "./args";
 import { chooseBackend, withoutSimulatorNote } from "../host/device";
 import { probeGpu, shortReason } from "../host/gpu-probe";
 
@@ -20,7 +20,9 @@ const USAGE = `Usage: cudascript doctor [--json]
 
 Shows the CUDA driver, GPUs, NVRTC, compile cache and simulator CudaScript finds, which backend
 '--backend auto' picks, and how to fix what is missing.
-  --json    the same as JSON`;
+  --json      the same as JSON
+  -h, --help  this text
+  --version   the version of cudascript`;
 
 export interface DoctorProblem {
   readonly part: "native" | "driver" | "devices" | "nvrtc" | "jit" | "cache" | "simulator";
@@ -59,12 +61,8 @@ export interface DoctorReport {
 }
 
 export const doctorCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["json", "help", "h"], ["json", "help", "h"]);
-  if ("error" in args) return printUsageError(args.error, USAGE);
-  if (args.flags.has("help") || args.flags.has("h")) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = startCommand(argv, { json: { type: "boolean" } }, USAGE);
+  if (typeof args === "number") return args;
   if (args.positional.length) return printUsageError(`unexpected argument '${args.positional[0]}'`, USAGE);
   const report = doctorReport();
   if (args.flags.has("json")) console.log(JSON.stringify(report, null, 2));

@@ -4,7 +4,7 @@ import * as path from "node:path";
 
 const SKIP_DIRS = new Set(["node_modules", "dist", ".git", "out"]);
 
-function isSource(f: string): boolean {
+export function isSource(f: string): boolean {
   return /\.(c|m)?ts$/.test(f) && !f.endsWith(".d.ts");
 }
 
@@ -45,42 +45,47 @@ function walk(dir: string, out: string[], skipped: SkippedInput[]): void {
   }
 }
 
-/** `*` matches within a path segment, `**` across segments, `?` one character. */
-function globToRegExp(glob: string): RegExp {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      re += ".*";
-      i++;
-      if (glob[i + 1] === "/") i++;
-    } else if (c === "*") re += "[^/]*";
-    else if (c === "?") re += "[^/]";
-    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
+/** Loaded when a glob is given: `cudascript run` reads this module too, and never needs it. */
+function tinyglobby(): typeof import("tinyglobby") {
+  return require("tinyglobby") as typeof import("tinyglobby");
 }
 
 /**
- * `files`: the regular TypeScript files to read; `missing`: inputs that name nothing; `skipped`:
- * paths that are not regular files (FIFOs, devices, broken links), which are never opened.
+ * The source files a glob names, by tinyglobby (picomatch syntax, as npm scripts and bundlers read
+ * globs: `*`, `**`, `?`, `{a,b}`, `[k]`). Folders a walk skips (node_modules, dist, dot-folders) are
+ * skipped here too unless the glob names them itself.
  */
-export function expandInputs(inputs: readonly string[]): { files: string[]; missing: string[]; skipped: SkippedInput[] } {
+function expandGlob(pattern: string): { files: string[]; skipped: SkippedInput[] } {
+  const { globSync } = tinyglobby();
+  const ignore = [...SKIP_DIRS].filter((d) => !pattern.split("/").includes(d)).map((d) => `**/${d}/**`);
+  const matched = globSync(pattern, { absolute: true, onlyFiles: true, expandDirectories: false, followSymbolicLinks: true, ignore }).filter(isSource).sort();
+  const files: string[] = [];
+  const skipped: SkippedInput[] = [];
+  for (const file of matched) {
+    const reason = notRegularFile(file);
+    if (reason) skipped.push({ path: file, reason });
+    else files.push(path.normalize(file));
+  }
+  return { files, skipped };
+}
+
+/**
+ * `files`: the regular TypeScript files to read; `missing`: inputs that name nothing; `unmatched`:
+ * globs that match no TypeScript file; `skipped`: paths that are not regular files (FIFOs, devices,
+ * broken links), which are never opened. A path that exists is taken as it is, even with glob
+ * characters in its name.
+ */
+export function expandInputs(inputs: readonly string[]): { files: string[]; missing: string[]; unmatched: string[]; skipped: SkippedInput[] } {
   const files = new Set<string>();
   const missing: string[] = [];
+  const unmatched: string[] = [];
   const skipped: SkippedInput[] = [];
   for (const input of inputs) {
-    if (/[*?]/.test(input)) {
-      const base = input.split(/[*?]/)[0]!.replace(/[^/]*$/, "") || ".";
-      const re = globToRegExp(path.resolve(input));
-      const found: string[] = [];
-      const skippedHere: SkippedInput[] = [];
-      if (fs.existsSync(base)) walk(path.resolve(base), found, skippedHere);
-      const matched = found.filter((f) => re.test(f));
-      const skippedMatches = skippedHere.filter((k) => re.test(k.path));
-      skipped.push(...skippedMatches);
-      if (matched.length === 0 && skippedMatches.length === 0) missing.push(input);
-      matched.forEach((f) => files.add(f));
+    if (!fs.existsSync(input) && tinyglobby().isDynamicPattern(input)) {
+      const found = expandGlob(input);
+      skipped.push(...found.skipped);
+      if (found.files.length === 0 && found.skipped.length === 0) unmatched.push(input);
+      found.files.forEach((f) => files.add(f));
       continue;
     }
     const abs = path.resolve(input);
@@ -100,5 +105,5 @@ export function expandInputs(inputs: readonly string[]): { files: string[]; miss
     } else if (stat.isFile()) files.add(abs);
     else skipped.push({ path: abs, reason: notRegularFile(abs)! });
   }
-  return { files: [...files], missing, skipped };
+  return { files: [...files], missing, unmatched, skipped };
 }

@@ -4,7 +4,7 @@
  * `cudascript check` never loads NVRTC or the simulator.
  */
 import * as nodeModule from "node:module";
-import { printUsageError, type Command } from "./args";
+import { packageVersion, parseArgs, printUsageError, type Command } from "./args";
 
 // V8's code cache for the modules this process loads (Node 22.1+; NODE_DISABLE_COMPILE_CACHE=1 turns it
 // off): a build loads TypeScript, whose 9 MB of JavaScript otherwise take V8 longer to compile at each
@@ -22,23 +22,32 @@ const commands: Record<string, () => Command> = {
 const USAGE = `Usage: cudascript <command> [options]
 
 Commands:
-  check <files|dirs|globs> [--format text|json]   check kernels against the CudaScript rules
-  compile <file.ts> [--arch sm_80] [--emit cuda|ptx|cubin|resources] [-o dir]
-  run <file.ts> [--backend auto|gpu|simulator] [--sanitize [--uninitialized-shared warn|error]] [--timeout s]
-  doctor [--json]                                  driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
-  devices [--json]                                 list the CUDA devices (or why kernels run on the simulator)
+  check [options] <files|dirs|globs>   check kernels against the CudaScript rules
+                                       (--format text|json|sarif, --watch)
+  compile [options] <file.ts>          CUDA C++, PTX, CUBIN or resources (--arch, --emit, -o)
+  run [options] <file.ts> [args...]    build and run a program; arguments after the file are its own
+                                       (--backend auto|gpu|simulator, --sanitize, --timeout s, --workers n)
+  doctor [--json]                      driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
+  devices [--json]                     list the CUDA devices (or why kernels run on the simulator)
+
+Options:
+  -h, --help                           this text
+  -v, --version                        the version of cudascript
 
 Run 'cudascript <command> --help' for details.`;
 
 async function main(argv: string[]): Promise<number | undefined> {
-  const [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h") {
-    console.log(USAGE);
-    return name ? 0 : 2;
-  }
-  if (name === "--version" || name === "-v") {
-    console.log(require("../../package.json").version);
+  // Options of `cudascript` itself come before the command; everything after it is the command's.
+  const args = parseArgs(argv, { version: { type: "boolean", short: "v" } }, { program: true });
+  if ("error" in args) return printUsageError(args.error, USAGE);
+  if (args.flags.has("version")) {
+    console.log(packageVersion());
     return 0;
+  }
+  const name = args.positional[0];
+  if (!name || args.flags.has("help")) {
+    console.log(USAGE);
+    return name || args.flags.has("help") ? 0 : 2;
   }
   const load = commands[name];
   if (!load) return printUsageError(`unknown command '${name}'`, USAGE);
@@ -48,7 +57,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   } catch (err) {
     return printUsageError(`command '${name}' is not available in this build (${(err as Error).message.split("\n")[0]})`, USAGE);
   }
-  return command(rest);
+  return command(args.programArgs);
 }
 
 main(process.argv.slice(2)).then(

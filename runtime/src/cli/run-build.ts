@@ -9,6 +9,8 @@ import type { Message, Plugin } from "esbuild";
 import type { CudaScriptPluginOptions } from "../plugin/esbuild";
 import type { BuiltBundle } from "./run-cache";
 import { loadCompiler } from "../build/kernel-file";
+import { formatBuildMessages } from "./build-messages";
+import { useColor } from "./color";
 
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
 export async function buildProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<boolean> {
@@ -70,10 +72,10 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     }
     const result = await building;
     const warnings = {
-      plain: formatMessages(esbuild, result.warnings, "warning", false),
-      color: formatMessages(esbuild, result.warnings, "warning", true),
+      plain: formatBuildMessages(result.warnings, "warning", false),
+      color: formatBuildMessages(result.warnings, "warning", true),
     };
-    process.stderr.write(process.stderr.isTTY ? warnings.color : warnings.plain);
+    process.stderr.write(useColor(process.stderr) ? warnings.color : warnings.plain);
     const cwd = process.cwd();
     // esbuild names inputs relative to its working folder; a "namespace:" prefix marks a virtual module, which has no file.
     const inputs = Object.keys(result.metafile.inputs)
@@ -84,8 +86,8 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     const failure = e as { errors?: Message[]; warnings?: Message[] };
     if (!failure.errors && esbuildBinaryMissing(e)) return notRunWithoutEsbuild(entry, e);
     if (!failure.errors) throw e;
-    const color = process.stderr.isTTY;
-    process.stderr.write(formatMessages(esbuild, failure.warnings ?? [], "warning", color) + formatMessages(esbuild, failure.errors, "error", color));
+    const color = useColor(process.stderr);
+    process.stderr.write(formatBuildMessages(failure.warnings ?? [], "warning", color) + formatBuildMessages(failure.errors, "error", color));
     console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: ${failure.errors.length} error${failure.errors.length === 1 ? "" : "s"}.`);
     return undefined;
   }
@@ -128,10 +130,4 @@ function recordingWatchFiles(plugin: Plugin, into: Set<string>): Plugin {
       return plugin.setup(new Proxy(build, { get: (target, key, receiver) => (key === "onLoad" ? onLoad : Reflect.get(target, key, receiver)) }));
     },
   };
-}
-
-function formatMessages(esbuild: typeof import("esbuild"), messages: Message[], kind: "error" | "warning", color: boolean | undefined): string {
-  if (!messages.length) return "";
-  const rel = messages.map((m) => (m.location ? { ...m, location: { ...m.location, file: path.relative(process.cwd(), m.location.file) || m.location.file } } : m));
-  return esbuild.formatMessagesSync(rel, { kind, color, terminalWidth: process.stderr.columns }).join("");
 }

@@ -1,5 +1,6 @@
 /**
- * `cudascript run <file.ts> [--backend auto|gpu|simulator] [--sanitize] [--uninitialized-shared warn|error] [--timeout s] [--workers n] [-- args]`
+ * `cudascript run [--backend auto|gpu|simulator] [--sanitize] [--uninitialized-shared warn|error] [--timeout s] [--workers n] <file.ts> [program args...]`
+ * (the command line is read by run-options.ts)
  *
  * Bundles the host program with esbuild and the CudaScript plugin (kernels compiled at build time;
  * run-build.ts), or reuses the bundle of the previous run when none of its sources changed (the build
@@ -13,10 +14,11 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs, parseNumberOption, printUsageError, type Command } from "./args";
-import { notRegularFile } from "./inputs";
+import type { Command } from "./args";
+import { parseRunOptions } from "./run-options";
+import { useColor } from "./color";
 import { CudaScriptError } from "../errors";
-import { chooseBackend, type BackendChoice, type BackendRequest } from "../host/device";
+import { chooseBackend, type BackendChoice } from "../host/device";
 import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
@@ -26,62 +28,14 @@ export async function buildProgram(...args: Parameters<typeof import("./run-buil
   return (require("./run-build") as typeof import("./run-build")).buildProgram(...args);
 }
 
-const USAGE = `Usage: cudascript run <file.ts> [options] [-- program arguments]
-
-Builds the host program with its kernels and runs it.
-
-Options:
-  --backend auto|gpu|simulator   where kernels run (default auto, or CUDASCRIPT_BACKEND: the GPU when
-                                 the CUDA driver loads, cuInit succeeds and a device exists, else the
-                                 simulator, saying why; 'cudascript doctor' shows what is missing)
-  --sanitize                     simulator: detect shared-memory races, uninitialised shared reads,
-                                 divergent barriers and runaway loops (out-of-bounds is always on);
-                                 runs on the simulator even where a GPU is present
-  --uninitialized-shared warn|error
-                                 with --sanitize: a read of shared memory no thread wrote is a
-                                 warning and the run goes on (warn, the default) or stops it (error)
-  --timeout <s>                  stop the program after s seconds (default 0: no limit, as node; with
-                                 a limit the program runs in a child process that can be stopped)
-  --workers <n>                  simulator worker threads (default: the number of cores)`;
-
-/** About 31 years: longer is "no limit" (0). Keeps the deadline an exact whole number of milliseconds. */
-const MAX_TIMEOUT_S = 1e9;
-/** Each simulator worker is a thread with its own JavaScript heap: far more than any machine's cores only exhausts memory. */
-const MAX_WORKERS = 1024;
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer delay fires after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const runCommand: Command = async (argv) => {
-  const args = parseArgs(argv, ["sanitize", "help"], ["backend", "sanitize", "uninitialized-shared", "timeout", "workers", "help", "h"]);
-  if ("error" in args) return printUsageError(args.error, USAGE);
-  if (args.flags.has("help") || args.flags.has("h")) {
-    console.log(USAGE);
-    return 0;
-  }
-  const [file, ...programArgs] = args.positional;
-  if (!file) return printUsageError("name the program to run, e.g. cudascript run examples/saxpy.ts", USAGE);
-  const entry = path.resolve(file);
-  const unreadable = notRegularFile(entry);
-  if (unreadable) {
-    // Only a regular file: esbuild would wait forever on a FIFO.
-    console.error(fs.existsSync(entry) ? `cudascript: cannot run ${file}: ${unreadable}; give a TypeScript file` : `cudascript: no such file: ${file}`);
-    return 2;
-  }
-  const backendFlag = args.flags.get("backend") as string | undefined;
-  const backend = (backendFlag ?? (process.env.CUDASCRIPT_BACKEND || "auto")) as BackendRequest;
-  if (!["auto", "gpu", "simulator"].includes(backend))
-    return printUsageError(backendFlag !== undefined ? `--backend takes auto, gpu or simulator, not '${backend}'` : `CUDASCRIPT_BACKEND=${backend} is not a backend: use auto, gpu or simulator`, USAGE);
-  const timeoutText = (args.flags.get("timeout") as string | undefined) ?? "0";
-  const timeout = parseNumberOption("timeout", timeoutText, { integer: false, min: 0, max: MAX_TIMEOUT_S, unit: "of seconds (0 = no limit)" });
-  if (typeof timeout !== "number") return printUsageError(timeout.error, USAGE);
-  const workersText = args.flags.get("workers") as string | undefined;
-  const workers = workersText === undefined ? undefined : parseNumberOption("workers", workersText, { integer: true, min: 1, max: MAX_WORKERS });
-  if (typeof workers === "object") return printUsageError(workers.error, USAGE);
-  const sanitize = args.flags.has("sanitize");
-  if (sanitize && backend === "gpu") return printUsageError("--sanitize runs kernels on the simulator; it cannot be combined with --backend gpu", USAGE);
-  const uninit = args.flags.get("uninitialized-shared") as string | undefined;
-  if (uninit !== undefined && uninit !== "warn" && uninit !== "error") return printUsageError(`--uninitialized-shared takes warn or error, not '${uninit}'`, USAGE);
-  if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize (without it, uninitialised reads are not checked)", USAGE);
+  const options = parseRunOptions(argv);
+  if (typeof options === "number") return options;
+  const { entry, programArgs, backend, timeout, timeoutText, workers, sanitize } = options;
+  const uninit = options.uninitializedShared;
 
   // 1. Which backend (fails early and clearly for --backend gpu without a GPU). The decision is made
   //    here, printed once with its reason, and passed to the program's process.
@@ -199,7 +153,7 @@ async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ b
   const slot = new RunCacheSlot(entry, options);
   const found = slot.lookup();
   if (found.hit) {
-    process.stderr.write(process.stderr.isTTY ? found.warnings.color : found.warnings.plain);
+    process.stderr.write(useColor(process.stderr) ? found.warnings.color : found.warnings.plain);
     return { bundle: found.bundle };
   }
   const { bundleProgram } = require("./run-build") as typeof import("./run-build");

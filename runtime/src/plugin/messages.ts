@@ -46,7 +46,8 @@ export function toMessage(d: Diagnostic, file: string, text: string, withLocatio
   return {
     message: describe(d, withLocation),
     id: d.code,
-    // esbuild columns are 0-based, rollup's 0-based too (both print them 1-based).
+    // esbuild's and rollup's columns are 0-based (esbuild also prints them 0-based: `cudascript run`
+    // prints its build messages itself, 1-based, in cli/build-messages.ts).
     loc: { file: d.span.file, line: d.span.line, column: Math.max(0, d.span.col - 1) },
     ...(d.span.file === file ? { frame: frame(d, text) } : {}),
   };
