@@ -1,3 +1,5 @@
+// First: TypeScript loaded through V8's code cache before anything below loads ts-morph.
+import "./frontend/load-typescript";
 export * from "./ir/types";
 export * from "./ir/nodes";
 export * from "./diagnostics/codes";
