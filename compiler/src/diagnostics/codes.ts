@@ -43,6 +43,7 @@ export const Codes = {
   SyntaxError: def("CS1020", "error", "TypeScript syntax error"),
   TooDeeplyNested: def("CS1021", "error", "Code nested too deeply"),
   NumbaApiUnavailable: def("CS1022", "error", "Numba API not available in CudaScript"),
+  KernelLaunchInKernel: def("CS1023", "error", "Kernels cannot launch kernels (dynamic parallelism)"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),

@@ -16,6 +16,8 @@ export const UNARY_FLOAT_MATH = new Set<string>([
   "sqrt", "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
   "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
 ]);
+/** Methods that launch a kernel: CudaScript's `launch`, and Numba's `forall` shorthand people port. */
+const KERNEL_LAUNCH_METHODS = new Set<string>(["launch", "forall"]);
 export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]);
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
@@ -96,6 +98,13 @@ export abstract class CallLowerer extends ExpressionLowerer {
       this.report(Codes.UnsupportedExpression, call, "optional calls (?.) are not supported in kernels");
       return this.error(call);
     }
+    // `child.launch(g, b)(…)`: the outer call's callee is the launch call; `child.launch(g, b)` alone is
+    // caught too, so the whole launch gets one diagnostic however far it is written out.
+    const launched = this.launchedKernel(callee) ?? (ts.isCallExpression(callee) ? this.launchedKernel(callee.expression) : undefined);
+    if (launched) {
+      this.reportKernelLaunch(call, launched.kernel, launched.method);
+      return this.error(call);
+    }
     const path = this.cudaPath(callee);
     if (path) return this.lowerCudaCall(path, call);
     if (ts.isPropertyAccessExpression(callee)) {
@@ -123,13 +132,6 @@ export abstract class CallLowerer extends ExpressionLowerer {
       if (ARRAY_METHODS.has(callee.name.text) && base?.k === "var") {
         this.report(Codes.UnsupportedArrayMethod, callee.name, `'${callee.name.text}' is not available in kernels`);
         return this.error(call);
-      }
-      if (ts.isIdentifier(obj) && !base) {
-        const sym = this.host.front.resolveName(this.module, obj.text);
-        if (sym?.kind === "function" && sym.fn.kind === "kernel" && callee.name.text === "launch") {
-          this.report(Codes.NotADeviceFunction, call, "kernels cannot launch kernels (dynamic parallelism is not supported): launch from the host");
-          return this.error(call);
-        }
       }
       this.report(Codes.NotADeviceFunction, call, `'${callee.getText(this.sf)}' cannot be called in a kernel: only cuda.device functions, cuda.* and Math.* functions can be called`);
       return this.error(call);
@@ -173,6 +175,37 @@ export abstract class CallLowerer extends ExpressionLowerer {
     }
     this.report(Codes.UnsupportedExpression, call, "this call is not supported in kernels");
     return this.error(call);
+  }
+
+  /**
+   * `k.launch` or `k.forall` (Numba's launch shorthand) where `k` names a kernel, not a local: a kernel
+   * launch written in device code, which CUDA calls dynamic parallelism.
+   */
+  private launchedKernel(callee: ts.Expression): { kernel: string; method: string } | undefined {
+    const c = stripParensAndNonNull(callee);
+    if (!ts.isPropertyAccessExpression(c) || !KERNEL_LAUNCH_METHODS.has(c.name.text)) return undefined;
+    const obj = stripParensAndNonNull(c.expression);
+    if (!ts.isIdentifier(obj) || this.lookup(obj.text)) return undefined;
+    const sym = this.host.front.resolveName(this.module, obj.text);
+    return sym?.kind === "function" && sym.fn.kind === "kernel" ? { kernel: obj.text, method: c.name.text } : undefined;
+  }
+
+  /**
+   * Neither CudaScript nor Numba compiles dynamic parallelism (it needs relocatable device code and the
+   * device runtime library). The two rewrites that keep the program's meaning: launch the child from the
+   * host after the parent (launches on one stream run in order), or call a device function instead.
+   */
+  private reportKernelLaunch(call: ts.CallExpression, kernel: string, method: string): void {
+    const parent = this.decl.kind === "kernel" ? this.decl.name : "parent";
+    const where = this.decl.kind === "kernel" ? `after '${parent}' finishes` : `after the kernel that calls '${this.decl.name}' finishes`;
+    const forall = method === "forall" ? " (CudaScript has no forall: launches are k.launch(grid, block)(…))" : "";
+    this.report(
+      Codes.KernelLaunchInKernel,
+      call,
+      `kernels cannot launch kernels (dynamic parallelism is not supported)${forall}: launch '${kernel}' from the host ${where}, ` +
+        `e.g. ${parent}.launch(grid, block)(…); ${kernel}.launch(grid2, block2)(…) (launches on the same stream run in order), ` +
+        `or move the shared work into a cuda.device function and call it here`,
+    );
   }
 
   protected expectArgs(call: ts.CallExpression, min: number, max: number, what: string): boolean {
