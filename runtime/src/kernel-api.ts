@@ -180,4 +180,6 @@ export interface KernelNamespace {
   ffs(x: number): number;
   /** Fused multiply-add `a * b + c` with one rounding. */
   fma(a: number, b: number, c: number): number;
+  /** Cube root, as `Math.cbrt`: f32 stays f32 (`cbrtf`), f64 is `cbrt`; an integer becomes the kernel's float. */
+  cbrt(x: number): number;
 }

@@ -132,6 +132,7 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   brev: { signature: "cuda.brev(x: number): u32", doc: "The bits of the 32-bit integer `x` in reverse order.", cuda: "__brev(x)", numba: "cuda.brev(x)" },
   clz: { signature: "cuda.clz(x: number): i32", doc: "Number of leading zero bits of the 32-bit integer `x` (32 for 0).", cuda: "__clz(x)", numba: "cuda.clz(x)" },
   ffs: { signature: "cuda.ffs(x: number): i32", doc: "Position (1-based) of the least significant set bit of `x`, 0 if none.", cuda: "__ffs(x)", numba: "cuda.ffs(x)" },
+  cbrt: { signature: "cuda.cbrt(x: number): number", doc: "Cube root, the same as `Math.cbrt(x)`: f32 stays f32, an integer becomes the kernel's float.", cuda: "cbrtf(x) / cbrt(x)", numba: "cuda.cbrt(x)" },
   fma: { signature: "cuda.fma(a: number, b: number, c: number): number", doc: "`a * b + c` with a single rounding (fused multiply-add), in f32 or f64.", cuda: "fmaf(a, b, c) / fma(a, b, c)", numba: "cuda.fma(a, b, c)" },
 };
 for (const dim of ["threadIdx", "blockIdx", "blockDim", "gridDim"]) {

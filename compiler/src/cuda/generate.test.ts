@@ -115,6 +115,19 @@ test("f32 math stays f32; Math.round is cs_round (JavaScript's rounding); min/ma
   assert.doesNotMatch(body, /\bsqrt\(|\bdouble\b/);
 });
 
+test("Numba's cuda.cbrt is cbrtf on f32 and cbrt on f64, as Math.cbrt; a wrong argument count is CS2006 naming cuda.cbrt", () => {
+  const src = cuda(`export const kern = cuda.jit((x: Float32Array, y: Float64Array) => {
+  x[0] = cuda.cbrt(x[1]) + Math.cbrt(x[2]);
+  y[0] = cuda.cbrt(y[1]);
+});`);
+  assert.match(src, /x\[0\] = cbrtf\(x\[1\]\) \+ cbrtf\(x\[2\]\);/);
+  assert.match(src, /y\[0\] = cbrt\(y\[1\]\);/);
+  const bad = checkKernel(`export const kern = cuda.jit((x: Float32Array) => {
+  x[0] = cuda.cbrt(x[1], x[2]);
+});`);
+  assert.deepEqual(bad.diagnostics.map((d) => `${d.code} ${d.message}`), ["CS2006 cuda.cbrt takes 1 argument, got 2"]);
+});
+
 test("counted loops keep k++; other loop shapes become for/while/do-while", () => {
   const src = cuda(`export const kern = cuda.jit((x: Int32Array) => {
   let n = 0;

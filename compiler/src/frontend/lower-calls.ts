@@ -263,9 +263,9 @@ export abstract class CallLowerer extends ExpressionLowerer {
     return { k: "call", type: sig.returnType, fn: sig.id, args, span: this.span(call) };
   }
 
-  protected lowerMathCall(name: string, call: ts.CallExpression): IR.Expr {
+  /** `what` names the function in messages: `Math.cbrt`, or `cuda.cbrt` for Numba's spelling of it. */
+  protected lowerMathCall(name: string, call: ts.CallExpression, what = `Math.${name}`): IR.Expr {
     const span = this.span(call);
-    const what = `Math.${name}`;
     const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
     const floatOf = (e: IR.Expr): DType => {
       const d = (e.type as ScalarType).dtype;
@@ -436,6 +436,10 @@ export abstract class CallLowerer extends ExpressionLowerer {
         const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : this.defaultFloat;
         return { k: "intrinsic", type: scalar(d), name: "fma", args: [this.convertTo(a, d), this.convertTo(b, d), this.convertTo(c, d)], span };
       }
+      case "cbrt":
+        // Numba's cuda.cbrt is the libdevice cube root, the same function as Math.cbrt: one lowering, so
+        // every backend computes them alike.
+        return this.lowerMathCall("cbrt", call, "cuda.cbrt");
       case "shared.array":
       case "local.array":
       case "const.arrayLike":
