@@ -44,6 +44,28 @@ export function defaultCacheDir(env: Readonly<Record<string, string | undefined>
   return path.join(os.homedir(), ".cache", "cudascript");
 }
 
+/**
+ * Writes `file` through a uniquely named temporary file renamed over it, so that a reader sees the old
+ * content or the new, never half of it (the caches of the compiler and of the runtime all write so).
+ * Returns why it could not (an errno code), or undefined.
+ */
+export function writeAtomically(file: string, data: Uint8Array): string | undefined {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, data, { flag: "wx" });
+    fs.renameSync(tmp, file);
+    return undefined;
+  } catch (err) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing to clean up
+    }
+    return (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+}
+
 /** sha256 (hex) of a canonical JSON rendering of `parts`. */
 export function cacheKey(parts: Record<string, unknown>): string {
   const canonical = JSON.stringify(Object.keys(parts).sort().map((k) => [k, parts[k]]));
@@ -119,19 +141,6 @@ export class CompileCache {
     );
     const header = JSON.stringify({ key, bytes: payload.length, sha256: createHash("sha256").update(payload).digest("hex") });
     const data = Buffer.concat([Buffer.from(`${MAGIC}\n${header}\n`, "utf8"), payload]);
-    const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(tmp, data, { flag: "wx" });
-      fs.renameSync(tmp, file);
-      return file;
-    } catch {
-      try {
-        fs.rmSync(tmp, { force: true });
-      } catch {
-        // nothing to clean up
-      }
-      return undefined;
-    }
+    return writeAtomically(file, data) === undefined ? file : undefined;
   }
 }

@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import Module from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
-import { defaultCacheDir } from "../compile/cache";
+import { defaultCacheDir, writeAtomically } from "../compile/cache";
 
 /** The module object Node's CommonJS loader keeps in require.cache (its internals are not in the typings). */
 interface LoaderModule {
@@ -107,12 +107,6 @@ function preload(file: string, dir: string): boolean {
 }
 
 function writeCodeCache(file: string, script: vm.Script): void {
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData());
-    fs.renameSync(tmp, file);
-  } catch {
-    // An unwritable cache folder: TypeScript is compiled at each start, as without the cache.
-  }
+  // An unwritable cache folder: TypeScript is compiled at each start, as without the cache.
+  writeAtomically(file, script.createCachedData());
 }

@@ -2,7 +2,7 @@
  * File helpers shared by the two on-disk caches of the runtime: compile-from-source's artifacts
  * (host/from-source/disk-cache.ts) and `cudascript run`'s bundles (cli/run-cache.ts).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -10,26 +10,8 @@ export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/**
- * Writes `file` through a uniquely named temporary file renamed over it, so that a reader sees the old
- * content or the new, never half of it. Returns why it could not (an errno code), or undefined.
- */
-export function writeAtomically(file: string, data: Uint8Array): string | undefined {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, data, { flag: "wx" });
-    fs.renameSync(tmp, file);
-    return undefined;
-  } catch (err) {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      // nothing to clean up
-    }
-    return (err as NodeJS.ErrnoException).code ?? String(err);
-  }
-}
+/** Writes a file atomically (temporary file + rename); returns an errno code, or undefined. */
+export { writeAtomically } from "@cudascript/compiler/cache";
 
 /**
  * What identifies the build of a package whose output a cache keeps: its version when it is installed
