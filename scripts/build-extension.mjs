@@ -2,13 +2,13 @@
 /**
  * Bundles the VS Code extension with esbuild, from the TypeScript sources (no `tsc -b` needed first):
  *   dist/extension.js  the client (client/src/extension.ts; `vscode` external)
- *   dist/server.js     the language server (server/src/server.ts + compiler + ts-morph)
+ *   dist/server.js     the language server (server/src/server.ts + the compiler's small parts)
  *   dist/runtime/      the `cudascript` CLI (cli/main.js) the extension falls back to when a project has
  *                      none, with the runtime it runs programs on (index.js, worker.js, cli/run-child.js,
  *                      and cli/run-watchdog.js, the thread that stops a program whose `run` died)
  *   nvrtc-compile-child.js in dist/, dist/runtime/ and dist/runtime/cli/: the process NVRTC compiles in
  *   dist/webview.js    the results panel's script (uPlot included), dist/webview.css its styles
- *   dist/compiler.js   the compiler with TypeScript and ts-morph (~7 MB), once: the language server, the
+ *   dist/compiler.js   the compiler with TypeScript (~4 MB), once: the language server, the
  *                      CLI and the runtime's compile-from-source `require` it instead of bundling a copy
  * and lays out the native packages that must stay outside a bundle (esbuild's binary for `cudascript
  * run`, koffi for NVRTC and the CUDA driver) in dist/node_modules for this machine's platform
@@ -99,7 +99,7 @@ const optionalSubcommands = {
 };
 
 /**
- * `@cudascript/compiler` (its main entry: the front end, TypeScript, ts-morph) resolves to the one
+ * `@cudascript/compiler` (its main entry: the front end, TypeScript) resolves to the one
  * dist/compiler.js, `require`d at run time from the bundle's folder, so TypeScript ships once; its small
  * subpaths (`/cache`, `/occupancy`, dist/compile, dist/cuda) do not load TypeScript and stay inlined.
  */

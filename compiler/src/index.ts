@@ -1,12 +1,13 @@
-// First: TypeScript loaded through V8's code cache before anything below loads ts-morph.
+// First: TypeScript loaded through V8's code cache before anything below requires it.
 import "./frontend/load-typescript";
 export * from "./ir/types";
 export * from "./ir/nodes";
 export * from "./diagnostics/codes";
 export * from "./diagnostics/diagnostic";
 export { CudaProject, type TextChange } from "./frontend/project";
-/** The TypeScript API the front end parses with (ts-morph's bundled copy), for tools built on the compiler. */
-export { ts } from "ts-morph";
+/** The TypeScript API the front end parses with (the compiler's own `typescript` dependency), for tools built on the compiler. */
+import ts from "typescript";
+export { ts };
 export { FrontEnd } from "./frontend/program";
 export { HOST_CUDA_NAMES, KERNEL_ROOTS } from "./frontend/cuda-names";
 export { KernelChecker, STATIC_SHARED_LIMIT, type FileCheck } from "./checker/checker";

@@ -1,7 +1,7 @@
 /**
  * Which modules a program loads, every thread of it: LOAD_LOGGER is a `--require` preload that logs
  * each module load as a JSON line to $CUDASCRIPT_TEST_LOAD_LOG; assertNoBuildTimeModules fails on any
- * module only the build needs (TypeScript, ts-morph, esbuild, the compiler's front end).
+ * module only the build needs (TypeScript, esbuild, the compiler's front end).
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -44,7 +44,7 @@ const COMPILER_RUN_TIME_PARTS = ["occupancy", "cuda", "compile", "ir", "diagnost
 /** Why a loaded module is build-time only, or undefined when the run time may load it. */
 export function buildTimeOnly(file: string): string | undefined {
   const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1]?.replace(/\\/g, "/");
-  if (pkg && /^(typescript|ts-morph|@ts-morph\/.*|esbuild|@esbuild\/.*)$/.test(pkg)) return pkg;
+  if (pkg && /^(typescript|esbuild|@esbuild\/.*)$/.test(pkg)) return pkg;
   let real = file;
   try {
     real = fs.realpathSync(file);

@@ -5,7 +5,7 @@
  * - the repository's own `tsc` type-checks ESM (.mts) and CommonJS (.ts) consumers with `"types": []`
  *   (no @types/node) under every moduleResolution a project may use: node16, nodenext, bundler, node10;
  * - the declaration files that `cudascript` pulls into that check are its own plus the artifact's
- *   types-only module: never TypeScript's, ts-morph's, @types/node's or the driver bindings';
+ *   types-only module: never TypeScript's, @types/node's or the driver bindings';
  * - Node runs an ES module and a CommonJS consumer that launch a kernel (built by `cudascript/esbuild`),
  *   and both module systems see the same runtime instance.
  */

@@ -68,7 +68,7 @@ interface Run {
   code: number | null;
   out: string;
   err: string;
-  /** Build-time modules (esbuild, TypeScript, ts-morph, the compiler's front end) each process loaded, keyed by its main script's name. */
+  /** Build-time modules (esbuild, TypeScript, the compiler's front end) each process loaded, keyed by its main script's name. */
   buildTime: Map<string, string[]>;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Build time and run time are separate: a program built with the CudaScript esbuild plugin runs its
  * kernels (on simulator worker threads, or on the GPU backend, which compiles them to PTX with NVRTC)
- * and reports their occupancy without loading TypeScript, ts-morph, esbuild or the compiler's front end. Checked structurally — every module any thread of
+ * and reports their occupancy without loading TypeScript, esbuild or the compiler's front end. Checked structurally — every module any thread of
  * the program loads is logged by a `--require` hook — so a future import that drags the compiler into
  * the run-time path fails here, however fast the machine.
  */
@@ -76,7 +76,7 @@ async function buildAndRunLogged(env: NodeJS.ProcessEnv): Promise<LoggedRun> {
 }
 
 describe("run-time imports of cudascript", () => {
-  it("a built program runs a kernel on simulator workers and reports occupancy without loading typescript, ts-morph, esbuild or the compiler front end", async () => {
+  it("a built program runs a kernel on simulator workers and reports occupancy without loading typescript, esbuild or the compiler front end", async () => {
     const run = await buildAndRunLogged({
       CUDASCRIPT_BACKEND: "simulator",
       // Every launch on two worker threads, so that the workers' imports are checked too.
@@ -93,7 +93,7 @@ describe("run-time imports of cudascript", () => {
     assertNoBuildTimeModules(run.loads);
   });
 
-  it("on the GPU backend (libcuda TEST DOUBLE), compiling the kernel with NVRTC at its first launch loads no typescript, ts-morph, esbuild or compiler front end", async (t) => {
+  it("on the GPU backend (libcuda TEST DOUBLE), compiling the kernel with NVRTC at its first launch loads no typescript, esbuild or compiler front end", async (t) => {
     // The double runs nothing on a GPU (the array comes back unchanged); NVRTC is the real one.
     const double = driverDoubleOrSkip(t);
     if (!double || !nvrtcOrSkip(t)) return;

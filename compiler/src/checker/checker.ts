@@ -8,7 +8,7 @@
  * calls. An edit re-lowers only what it touched; functions that merely moved are relocated.
  */
 import { createHash } from "node:crypto";
-import { ts } from "ts-morph";
+import ts from "typescript";
 import * as path from "node:path";
 import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";

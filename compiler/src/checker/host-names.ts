@@ -5,7 +5,7 @@
  * diagnostic at check time instead: CS1022 for a Numba API CudaScript does not have (with what to write
  * instead), CS1014 for anything else (with a "did you mean" when a name is close).
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import { CUDA_NAMES, HOST_CUDA_NAMES, KERNEL_ROOTS, unknownCudaName } from "../frontend/cuda-names";

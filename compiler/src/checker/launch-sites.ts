@@ -3,7 +3,7 @@
  * configurations that can never run (CS4001–CS4003), argument counts and kinds against the kernel's
  * signature (CS4004, CS4005), dynamic shared memory without a size (CS4006).
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrFunction, Span } from "../ir/nodes";

@@ -3,7 +3,7 @@
  * only from integer literals are integer constants and must stay within 32-bit range (i32 or u32), so
  * that a constant means the same on the GPU as in JavaScript. Folding never throws.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 
 export interface ConstValue {
   readonly value: number | boolean;

@@ -3,7 +3,7 @@
  * diagnostics, constant folding, weak (literal) typing, implicit conversions and poisoning, so that one
  * reported mistake does not cascade into more diagnostics.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";

@@ -2,7 +2,7 @@
  * Lowering of calls: device functions (same module or imported), `cuda.*` intrinsics (grid,
  * barriers, warp operations, atomics, bit operations), `Math.*` with f32 staying f32, and `console.log`.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";

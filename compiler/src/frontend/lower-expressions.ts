@@ -2,7 +2,7 @@
  * Lowering of expressions: literals and names, operators with JavaScript's semantics and weak
  * literal typing, element and shape access, and `cuda.*` properties. Calls are in lower-calls.ts.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";

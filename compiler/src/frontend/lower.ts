@@ -8,7 +8,7 @@
  * Float32Array stays f32). A `let` without an annotation takes the type of its initialiser, widened by
  * later assignments (int → float, f32 → f64) — lowering re-runs with the widened types until stable.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";

@@ -3,7 +3,7 @@
  * (`cuda`, dtypes, `Array2D`…), its kernels and device functions, its constants, its mutable state, and
  * its imports. Later stages resolve names in kernels against this; it never needs the type checker.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import type { DType } from "../ir/types";
 import { ALL_DTYPES } from "../ir/types";
 

@@ -9,7 +9,7 @@
  * nodes, so a flat `a + b + c + …` (a left-deep tree of `+`) counts one level per operator, as it
  * costs one level of recursion in every pass. See docs/kernel-language.md.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 

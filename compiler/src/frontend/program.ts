@@ -3,7 +3,7 @@
  * device function, a CudaScript export, mutable host state…), following imports and re-exports.
  * Also folds module constants, memoised per file version.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import type { DType } from "../ir/types";
 import { TYPED_ARRAY_DTYPES } from "../ir/types";
 import { ConstantFolder, type ConstProblem, type ConstValue } from "./constants";

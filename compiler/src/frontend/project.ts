@@ -1,12 +1,12 @@
 /**
  * The set of TypeScript files the front end reads. Files come from disk or from in-memory text (the
- * language server's unsaved buffers); ts-morph holds them, and the front end walks the raw TypeScript
- * nodes (`compilerNode`) on its hot paths because creating ts-morph wrappers for every node costs more
- * than the whole check (see docs/architecture.md).
+ * language server's unsaved buffers), each parsed by TypeScript into a syntax tree that the front end
+ * walks. Nothing needs TypeScript's type checker (the kernel language's types are read from the syntax),
+ * so there is no `ts.Program`: a file is parsed once per version, incrementally after an editor edit.
  */
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
-import { Project, ts } from "ts-morph";
+import ts from "typescript";
 import { firstTooDeep, isStackOverflow, MAX_NESTING_DEPTH } from "./nesting";
 
 export interface ProjectFile {
@@ -69,7 +69,7 @@ function tooDeepPosition(text: string): number {
   const shared = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(LOCATE_IN_WORKER, {
     eval: true,
-    workerData: { text, shared, tsMorph: require.resolve("ts-morph"), nesting: require.resolve("./nesting") },
+    workerData: { text, shared, typescript: require.resolve("typescript"), nesting: require.resolve("./nesting") },
     resourceLimits: { stackSizeMb: 256 },
   });
   worker.on("error", () => undefined); // a failure leaves position 0 (the worker's finally still wakes us)
@@ -78,12 +78,9 @@ function tooDeepPosition(text: string): number {
   return shared[0] === 1 ? shared[1]! : 0;
 }
 
-/** TypeScript's own declaration files (lib.es2022.d.ts, …): part of the compiler's version, not of a program. */
-const TYPESCRIPT_LIB = /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/;
-
 const LOCATE_IN_WORKER = `
 const { workerData } = require("node:worker_threads");
-const { ts } = require(workerData.tsMorph);
+const ts = require(workerData.typescript);
 const { firstTooDeep } = require(workerData.nesting);
 try {
   const sf = ts.createSourceFile("nesting.ts", workerData.text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
@@ -98,11 +95,9 @@ try {
 `;
 
 export class CudaProject {
-  private readonly project: Project;
   private readonly versions = new Map<string, FileEntry>();
   private readonly resolutionCache = new Map<string, string | undefined>();
   private versionCounter = 0;
-  private readonly staleInTsMorph = new Set<string>();
   private readonly compilerOptions: ts.CompilerOptions = {
     strict: true,
     target: ts.ScriptTarget.ES2022,
@@ -111,14 +106,6 @@ export class CudaProject {
     allowImportingTsExtensions: true,
     noEmit: true,
   };
-
-  constructor() {
-    this.project = new Project({
-      compilerOptions: this.compilerOptions,
-      skipAddingFilesFromTsConfig: true,
-      skipFileDependencyResolution: true,
-    });
-  }
 
   /**
    * Sets (or replaces) a file's text, as for an unsaved editor buffer. With `change` (the range an
@@ -146,7 +133,6 @@ export class CudaProject {
     }
     const entry: FileEntry = { version: ++this.versionCounter, sf, text, unparsable };
     this.versions.set(abs, entry);
-    if (!unparsable) this.staleInTsMorph.add(abs);
     return this.entryFile(abs, entry);
   }
 
@@ -158,10 +144,7 @@ export class CudaProject {
   removeFile(filePath: string): void {
     const abs = path.resolve(filePath);
     this.versions.delete(abs);
-    this.staleInTsMorph.delete(abs);
     this.versionCounter++;
-    const sf = this.project.getSourceFile(abs);
-    if (sf) this.project.removeSourceFile(sf);
   }
 
   /** Increases whenever any file changes: caches spanning files key on it. */
@@ -216,33 +199,15 @@ export class CudaProject {
   };
 
   /**
-   * Every file on disk whose text the checks so far may have used: the files read or set here and
-   * those TypeScript's type checker loaded (type-only imports, declaration files), except
-   * TypeScript's own lib files, which come with the compiler. A build that is reused while these are
-   * unchanged (`cudascript run`'s cache, watch mode) needs them all.
+   * Every file on disk whose text the checks so far may have used (read or set here). A build that is
+   * reused while these are unchanged (`cudascript run`'s cache, watch mode) needs them all.
    */
   filesRead(): string[] {
-    const files = new Set(this.versions.keys());
-    for (const sf of this.project.getSourceFiles()) files.add(path.resolve(sf.getFilePath()));
-    // ts-morph keeps TypeScript's lib files at a path that is not on disk: existence filters them out too.
-    return [...files].filter((f) => !TYPESCRIPT_LIB.test(f) && ts.sys.fileExists(f));
+    return [...this.versions.keys()].filter((f) => ts.sys.fileExists(f));
   }
 
   /** Files whose import resolution may have changed (a file appeared or disappeared). */
   clearResolutionCache(): void {
     this.resolutionCache.clear();
-  }
-
-  /**
-   * The ts-morph project, for the rare paths that need TypeScript's type checker. Files changed
-   * since the last call are brought in first (the hot paths never need this).
-   */
-  get tsMorph(): Project {
-    for (const abs of this.staleInTsMorph) {
-      const v = this.versions.get(abs);
-      if (v) this.project.createSourceFile(abs, v.sf.text, { overwrite: true });
-    }
-    this.staleInTsMorph.clear();
-    return this.project;
   }
 }

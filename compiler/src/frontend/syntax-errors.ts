@@ -4,7 +4,7 @@
  * identifier for `x * ;`, a closing `)` …), so the lowering of the broken code would report mistakes
  * the user never wrote: the checker keeps only the syntax error for the top-level statement it is in.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 

@@ -2,7 +2,7 @@
  * Reads parameter and variable type annotations (`f32`, `Float32Array`, `Array2D<f32>`, user aliases of
  * those) into IR types, syntactically, following type aliases across files.
  */
-import { ts } from "ts-morph";
+import ts from "typescript";
 import { TYPED_ARRAY_DTYPES, scalar, type DType, type Type } from "../ir/types";
 import { numbaTypeGap } from "./cuda-names";
 import type { ModuleInfo } from "./module-info";

@@ -1,8 +1,8 @@
 /**
- * Loads TypeScript (ts-morph's bundled copy, 9 MB of JavaScript) and ts-morph (4 MB) with V8's code
- * cache, before the compiler asks for them. Everything that compiles kernels — `cudascript run` after an edit, `check`, the bundler
- * plugins, compile-from-source, the language server — loads it first, and reading and compiling that
- * file is most of their start-up: about 0.55 s of a 1.2 s cold `cudascript run` measured here. With the
+ * Loads TypeScript (9 MB of JavaScript) with V8's code cache, before the compiler asks for it.
+ * Everything that compiles kernels — `cudascript run` after an edit, `check`, the bundler plugins,
+ * compile-from-source, the language server — loads it first, and reading and compiling that file is
+ * most of their start-up. With the
  * cache (`<cacheDir>/v8-code-cache/`) V8 deserialises the compiled functions instead, and the file is
  * read as Latin-1 (it is ASCII) rather than decoded as UTF-8.
  *
@@ -34,18 +34,13 @@ const ModuleClass = Module as unknown as {
   wrap(source: string): string;
 };
 
-/**
- * ts-morph's three big files, in the order they require each other (TypeScript, then
- * @ts-morph/common, then ts-morph), as ts-morph itself resolves them; empty when they cannot be found.
- */
-function heavyFiles(): string[] {
+/** TypeScript's main file, as the compiler's `require("typescript")` resolves it; undefined when it cannot be found (a bundle). */
+function typescriptFile(): string | undefined {
   try {
-    const tsMorph = require.resolve("ts-morph");
-    const common = require.resolve("@ts-morph/common", { paths: [path.dirname(tsMorph)] });
-    const files = [path.join(path.dirname(common), "typescript.js"), common, tsMorph];
-    return files.every((f) => fs.existsSync(f)) ? files : [];
+    const file = require.resolve("typescript");
+    return path.isAbsolute(file) && fs.existsSync(file) ? file : undefined;
   } catch {
-    return [];
+    return undefined;
   }
 }
 
@@ -54,16 +49,11 @@ function disabled(): boolean {
   return off(process.env.CUDASCRIPT_NO_CODE_CACHE) || off(process.env.NODE_DISABLE_COMPILE_CACHE);
 }
 
-/** Loads TypeScript and ts-morph into require.cache through the code cache; returns how many files it loaded so. */
-export function preloadTypeScript(): number {
-  if (disabled()) return 0;
-  const dir = path.join(defaultCacheDir(), "v8-code-cache");
-  let loaded = 0;
-  for (const file of heavyFiles()) {
-    if (!preload(file, dir)) break; // the rest require it: they load the ordinary way
-    loaded++;
-  }
-  return loaded;
+/** Loads TypeScript into require.cache through the code cache; false when it did not (it then loads the ordinary way). */
+export function preloadTypeScript(): boolean {
+  const file = typescriptFile();
+  if (disabled() || !file) return false;
+  return preload(file, path.join(defaultCacheDir(), "v8-code-cache"));
 }
 
 /** Runs one CommonJS file as Node's loader would, its compiled code taken from (and later put in) `dir`. */

@@ -2,7 +2,7 @@
  * The shapes of a KernelArtifact, in a module that declares types only and imports nothing but the IR's
  * type declarations. The runtime's public declarations (`cudascript`'s index.d.ts) reach the artifact
  * through here (`@cudascript/compiler/artifact`), so a program that type-checks against `cudascript`
- * never pulls in the front end, ts-morph or TypeScript's own declarations.
+ * never pulls in the front end or TypeScript's own declarations.
  */
 import type { IrModule, ParamSignature } from "../ir/nodes";
 import type { DType } from "../ir/types";

@@ -3,7 +3,7 @@
  * compile-from-source (first launch of a kernel that has no artifact). One file in, its checked
  * kernels out as an artifact plus the rewritten text that hands the artifact to each `cuda.jit` call.
  *
- * Loads the compiler (TypeScript, ts-morph): never import this module on the run-time path; require it
+ * Loads the compiler (TypeScript): never import this module on the run-time path; require it
  * lazily where something must be compiled.
  */
 import type { Diagnostic, FileCheck, KernelArtifact, KernelChecker, ts } from "@cudascript/compiler";

@@ -59,7 +59,7 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
         const source = readText(tsFile);
         const compiled = source !== undefined && (tsFile !== file || (source !== code && !looksLikeTypeScriptOf(source, code)));
         const text = compiled ? source : code;
-        // Loaded lazily: the front end (ts-morph, TypeScript) is only needed when kernels are built.
+        // Loaded lazily: the front end (TypeScript) is only needed when kernels are built.
         const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
         const built = buildKernelFile(checker, tsFile, text, { includeIr: options.includeIr });

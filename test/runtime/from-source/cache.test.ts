@@ -20,7 +20,7 @@ function cacheEntries(dir: string): string[] {
 }
 
 describe("the compile-from-source disk cache", () => {
-  it("a second process reuses the cached kernels and loads no typescript, ts-morph or compiler front end", () => {
+  it("a second process reuses the cached kernels and loads no typescript or compiler front end", () => {
     const p = makeProject({ "src/kernels.ts": KERNELS_TS, "src/sizes.ts": SIZES_TS, "src/main.ts": MAIN_TS, "load-logger.cjs": LOAD_LOGGER }, ["cudascript", "@types/node"]);
     try {
       tsc(p, [...TSC_CJS, "--sourceMap", "--rootDir", "src", "--outDir", "dist", "src/main.ts"]);
