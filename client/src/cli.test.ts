@@ -18,15 +18,16 @@ function extension(target: string | undefined): string {
 test("outside a project, the bundled CLI runs when the .vsix was built for this platform", () => {
   const cli = findCli(os.tmpdir(), extension(platformTarget()));
   assert.equal(cli?.source, "extension");
-  assert.equal(cli?.unusable, undefined);
+  assert.equal(cli?.simulatorOnly, undefined);
 });
 
-test("the universal or another platform's .vsix says what to install instead of running a CLI without its binaries", () => {
+test("the universal or another platform's .vsix runs its bundled CLI on the simulator, and says how to get the GPU", () => {
   for (const target of ["universal", platformTarget() === "win32-x64" ? "linux-x64" : "win32-x64", undefined]) {
     const cli = findCli(os.tmpdir(), extension(target));
     assert.equal(cli?.source, "extension");
-    assert.match(cli?.unusable ?? "", /npm install --save-dev cudascript/);
-    assert.match(cli?.unusable ?? "", new RegExp(`cudascript-vscode-<version>-${platformTarget()}\\.vsix`));
+    assert.match(cli?.simulatorOnly ?? "", /in the simulator only, never on a GPU/);
+    assert.match(cli?.simulatorOnly ?? "", /npm install --save-dev cudascript/);
+    assert.match(cli?.simulatorOnly ?? "", new RegExp(`cudascript-vscode-<version>-${platformTarget()}\\.vsix`));
   }
 });
 

@@ -10,8 +10,8 @@ export interface CliLocation {
   /** JavaScript entry to run with Node. */
   readonly script: string;
   readonly source: "project" | "extension";
-  /** The bundled CLI cannot run here (no native binaries for this platform in this .vsix): what to do instead. */
-  readonly unusable?: string;
+  /** The bundled CLI runs kernels here on the simulator only (no native binaries for this platform in this .vsix): why, and how to get the GPU. */
+  readonly simulatorOnly?: string;
 }
 
 /** This machine's name for a platform-specific .vsix (`vsce package --target`). */
@@ -20,11 +20,12 @@ export function platformTarget(): string {
 }
 
 /**
- * What is wrong with the CLI bundled in the extension on this machine, if anything: the build writes
- * dist/node_modules/.cudascript-native ({ target, packages }) for the platform whose binaries (esbuild,
- * koffi) it packed; the universal .vsix packs none and relies on the project's own install.
+ * What the CLI bundled in the extension cannot do on this machine, if anything: the build writes
+ * dist/node_modules/.cudascript-native ({ target, packages }) for the platform whose koffi binary it
+ * packed (NVRTC and the CUDA driver go through it); the universal .vsix packs none. Without it the CLI
+ * still runs programs (from their TypeScript source, as every bundled CLI does), on the simulator.
  */
-export function bundledCliProblem(extensionRoot: string): string | undefined {
+export function bundledCliLimitation(extensionRoot: string): string | undefined {
   const here = platformTarget();
   let target: string | undefined;
   try {
@@ -34,7 +35,7 @@ export function bundledCliProblem(extensionRoot: string): string | undefined {
   }
   if (target === here) return undefined;
   const which = !target || target === "universal" ? "the universal build of the CudaScript extension, which carries no native binaries" : `the ${target} build of the CudaScript extension`;
-  return `this is ${which}, so its bundled CLI cannot run programs on ${here}. Install CudaScript in the program's project (npm install --save-dev cudascript), or install the extension's ${here} build (cudascript-vscode-<version>-${here}.vsix; the Marketplace picks it by itself).`;
+  return `this is ${which}, so its bundled CLI runs kernels on ${here} in the simulator only, never on a GPU. For the GPU, install CudaScript in the program's project (npm install --save-dev cudascript), or install the extension's ${here} build (cudascript-vscode-<version>-${here}.vsix; the Marketplace picks it by itself).`;
 }
 
 export function findProjectCli(fromDir: string): string | undefined {
@@ -64,8 +65,8 @@ export function findCli(fromDir: string, extensionRoot: string): CliLocation | u
   if (project) return { script: project, source: "project" };
   const bundled = path.join(extensionRoot, "dist", "runtime", "cli", "main.js");
   if (fs.existsSync(bundled)) {
-    const unusable = bundledCliProblem(extensionRoot);
-    return unusable ? { script: bundled, source: "extension", unusable } : { script: bundled, source: "extension" };
+    const simulatorOnly = bundledCliLimitation(extensionRoot);
+    return simulatorOnly ? { script: bundled, source: "extension", simulatorOnly } : { script: bundled, source: "extension" };
   }
   return undefined;
 }

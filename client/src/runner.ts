@@ -95,11 +95,7 @@ export class Runner {
       void vscode.window.showErrorMessage(`CudaScript: ${msg}`);
       return finish("failed", null, "could not start", "");
     }
-    if (cli.unusable) {
-      this.channel.appendLine(cli.unusable);
-      void vscode.window.showErrorMessage(`CudaScript: ${cli.unusable}`);
-      return finish("failed", null, "could not start", "");
-    }
+    if (cli.simulatorOnly) this.channel.appendLine(`  (${cli.simulatorOnly})`);
     this.channel.appendLine(cli.source === "project" ? `  (CLI from the workspace: ${cli.script})` : `  (CLI bundled with the extension: ${cli.script})`);
 
     const env: NodeJS.ProcessEnv = {

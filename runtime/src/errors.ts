@@ -35,6 +35,8 @@ export const ErrorCodes = {
   SourceNotFound: "CSR051",
   SourceDoesNotCompile: "CSR052",
   KernelNotIdentified: "CSR053",
+  /** `cudascript run` without esbuild runs the program from its TypeScript source, and a file of it does not parse. */
+  ProgramDoesNotParse: "CSR055",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,7 +1,7 @@
 /**
- * The native packages a platform-specific .vsix carries, for its bundled `cudascript` CLI: esbuild's
- * binary (`cudascript run` bundles the program with it) and koffi's `koffi.node` (NVRTC and the CUDA
- * driver). Each target's packages come from the npm registry at the exact versions of package-lock.json
+ * The native package a platform-specific .vsix carries, for its bundled `cudascript` CLI: koffi's
+ * `koffi.node` (NVRTC and the CUDA driver). Not esbuild (its binary alone is 11 MB, two thirds of the
+ * .vsix): the bundled CLI runs programs from their TypeScript source (runtime/src/cli/typescript-hooks.ts). Each target's packages come from the npm registry at the exact versions of package-lock.json
  * (`npm pack`, cached in ~/.cache/cudascript-vsix/), or from node_modules when the installed copy is that
  * version — the host's own platform needs no network.
  */
@@ -15,7 +15,7 @@ export const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"
 
 /** Names of the native packages for `target`, and the platform-neutral loaders that find them. */
 export function nativePackages(target) {
-  return { loaders: ["esbuild", "koffi"], platform: [`@esbuild/${target}`, `@koromix/koffi-${target}`] };
+  return { loaders: ["koffi"], platform: [`@koromix/koffi-${target}`] };
 }
 
 function lockVersion(root, name) {
@@ -53,8 +53,6 @@ export function packageFolder(root, name) {
 
 /** What of each package runs: no docs, typings, C/C++ sources, vendored headers or build tools. */
 const KEEP = {
-  // the JS API; bin/ holds a second copy of the host's binary
-  esbuild: (p) => p === "package.json" || p === "lib" || p === "lib/main.js" || /^LICENSE/.test(p),
   // the loader (index.cjs → src/koffi/index.cjs and its .cjs helpers); not cnoke.cjs (its build tool),
   // src/**/*.cc, lib/native (C++), vendor/ (headers) or doc/
   koffi: (p) => p === "package.json" || /^LICENSE/.test(p) || /^(index|indirect)\.c?js$/.test(p) || p === "src" || p === "src/koffi" || p === "src/koffi/src" || /^src\/koffi\/(src\/)?[\w-]+\.c?js$/.test(p),

@@ -1,7 +1,7 @@
 /**
  * `cudascript run` and `doctor` where koffi's and esbuild's binaries are not installed for this platform
  * (a .vsix packed for another one, an install with --omit=optional): a message that says what to install,
- * never an internal error. The simulator's worker script doctor checks is the one the simulator starts.
+ * never an internal error; `run` then runs the program from its source on the simulator. The simulator's worker script doctor checks is the one the simulator starts.
  */
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -24,12 +24,13 @@ function cli(args: string[], hideNatives: boolean) {
 }
 
 describe("without the platform's native packages", () => {
-  it("run says esbuild's binary for this platform is missing and what to install, with no internal error", () => {
+  it("run says esbuild for this platform is missing and what to install, and runs the program from its TypeScript source (run-from-source.test.ts)", () => {
     const r = cli(["run", "examples/saxpy.ts"], true);
-    assert.notEqual(r.code, 0, r.all);
+    assert.equal(r.code, 0, r.all);
     assert.doesNotMatch(r.all, /internal error/);
-    assert.match(r.err, new RegExp(`saxpy\\.ts was not run: 'cudascript run' bundles programs with esbuild, whose binary for ${process.platform}-${process.arch} is not installed here`));
+    assert.match(r.err, new RegExp(`esbuild for ${process.platform}-${process.arch} is not installed here .*: running examples/saxpy\\.ts from its TypeScript source`));
     assert.match(r.err, /npm install --save-dev cudascript/);
+    assert.match(r.out, /saxpy: .* — OK/);
   });
 
   it("doctor reports the native bindings as one problem with its fix and still checks the simulator", () => {

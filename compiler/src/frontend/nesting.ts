@@ -64,6 +64,20 @@ export function firstTooDeep(root: ts.Node): ts.Node | undefined {
   return undefined;
 }
 
+/**
+ * Parses `text` and returns where its first construct nested more than MAX_NESTING_DEPTH levels deep
+ * starts, or -1. TypeScript's parser recurses per level: project.ts runs this in a worker thread with
+ * a large stack for a text the parser could not parse on the main thread.
+ */
+export function firstTooDeepOffset(text: string): number {
+  const sf = ts.createSourceFile("nesting.ts", text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  for (const st of sf.statements) {
+    const node = firstTooDeep(st);
+    if (node) return node.getStart(sf);
+  }
+  return -1;
+}
+
 /** Whether an exception is the JavaScript engine running out of stack (a recursion too deep). */
 export function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);

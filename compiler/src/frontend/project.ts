@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import ts from "typescript";
-import { firstTooDeep, isStackOverflow, MAX_NESTING_DEPTH } from "./nesting";
+import { isStackOverflow, MAX_NESTING_DEPTH } from "./nesting";
 
 export interface ProjectFile {
   readonly path: string;
@@ -69,7 +69,7 @@ function tooDeepPosition(text: string): number {
   const shared = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(LOCATE_IN_WORKER, {
     eval: true,
-    workerData: { text, shared, typescript: require.resolve("typescript"), nesting: require.resolve("./nesting") },
+    workerData: { text, shared, nesting: nestingModule() },
     resourceLimits: { stackSizeMb: 256 },
   });
   worker.on("error", () => undefined); // a failure leaves position 0 (the worker's finally still wakes us)
@@ -78,16 +78,24 @@ function tooDeepPosition(text: string): number {
   return shared[0] === 1 ? shared[1]! : 0;
 }
 
+/**
+ * The module the worker takes firstTooDeepOffset from: nesting.js beside this file, or, where the
+ * compiler is bundled into one file (the VS Code extension's dist/compiler.js, whose entry re-exports
+ * it), that file.
+ */
+function nestingModule(): string {
+  try {
+    return require.resolve("./nesting");
+  } catch {
+    return __filename;
+  }
+}
+
 const LOCATE_IN_WORKER = `
 const { workerData } = require("node:worker_threads");
-const ts = require(workerData.typescript);
-const { firstTooDeep } = require(workerData.nesting);
 try {
-  const sf = ts.createSourceFile("nesting.ts", workerData.text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  for (const st of sf.statements) {
-    const node = firstTooDeep(st);
-    if (node) { workerData.shared[1] = node.getStart(sf); break; }
-  }
+  const at = require(workerData.nesting).firstTooDeepOffset(workerData.text);
+  if (at >= 0) workerData.shared[1] = at;
 } finally {
   Atomics.store(workerData.shared, 0, 1);
   Atomics.notify(workerData.shared, 0);

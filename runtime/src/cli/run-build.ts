@@ -12,9 +12,29 @@ import { loadCompiler } from "../build/kernel-file";
 import { formatBuildMessages } from "./build-messages";
 import { useColor } from "./color";
 
+/**
+ * esbuild cannot build here: its package or its binary for this platform is not installed (the VS Code
+ * extension's bundled CLI ships without it; `npm install --omit=optional` leaves the binary out).
+ * `cudascript run` then runs the program from its TypeScript source (typescript-hooks.ts).
+ */
+export class EsbuildUnavailable extends Error {
+  constructor(cause: unknown) {
+    const why = String((cause as Error | undefined)?.message ?? cause).split("\n").find((line) => line.trim())?.trim();
+    super(`esbuild for ${process.platform}-${process.arch} is not installed here (${why})`);
+    this.name = "EsbuildUnavailable";
+  }
+}
+
 /** Bundles `entry` (TypeScript) with the kernels compiled; prints errors and returns false on failure. */
 export async function buildProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<boolean> {
-  const built = await bundleProgram(entry, outfile, pluginOptions);
+  let built: BuiltBundle | undefined;
+  try {
+    built = await bundleProgram(entry, outfile, pluginOptions);
+  } catch (e) {
+    if (!(e instanceof EsbuildUnavailable)) throw e;
+    console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not built: ${e.message}. Install cudascript in the program's project with npm (npm install --save-dev cudascript), which installs esbuild for this platform; do not pass --omit=optional.`);
+    return false;
+  }
   if (!built) return false;
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
   fs.writeFileSync(outfile, built.contents);
@@ -24,7 +44,7 @@ export async function buildProgram(entry: string, outfile: string, pluginOptions
 /**
  * Bundles `entry` in memory as if written to `outfile` (the source map's paths are relative to its
  * folder), and lists every file the bundle depends on. Prints the build's warnings and errors;
- * undefined when it failed.
+ * undefined when it failed; throws EsbuildUnavailable when esbuild cannot run here.
  */
 export async function bundleProgram(entry: string, outfile: string, pluginOptions: CudaScriptPluginOptions = {}): Promise<BuiltBundle | undefined> {
   const startedAt = Date.now();
@@ -32,7 +52,7 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
   try {
     esbuild = await import("esbuild");
   } catch (e) {
-    return notRunWithoutEsbuild(entry, e);
+    throw new EsbuildUnavailable(e);
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cudascriptPlugin } = require("../plugin/esbuild") as typeof import("../plugin/esbuild");
@@ -84,7 +104,7 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     return { contents: result.outputFiles[0]!.contents, inputs: [...new Set([...inputs, ...dependencies])], warnings, startedAt };
   } catch (e) {
     const failure = e as { errors?: Message[]; warnings?: Message[] };
-    if (!failure.errors && esbuildBinaryMissing(e)) return notRunWithoutEsbuild(entry, e);
+    if (!failure.errors && esbuildBinaryMissing(e)) throw new EsbuildUnavailable(e);
     if (!failure.errors) throw e;
     const color = useColor(process.stderr);
     process.stderr.write(formatBuildMessages(failure.warnings ?? [], "warning", color) + formatBuildMessages(failure.errors, "error", color));
@@ -103,14 +123,6 @@ function esbuildBinaryMissing(e: unknown): boolean {
   return code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND" || /"@esbuild\/[\w-]+" could not be found|esbuild.*(for another platform|could not be found)/.test(String((e as Error | undefined)?.message));
 }
 
-function notRunWithoutEsbuild(entry: string, e: unknown): undefined {
-  const why = String((e as Error | undefined)?.message ?? e).split("\n").find((line) => line.trim())?.trim();
-  console.error(
-    `cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: 'cudascript run' bundles programs with esbuild, whose binary for ${process.platform}-${process.arch} is not installed here (${why}). ` +
-      `Install cudascript in the program's project with npm (npm install --save-dev cudascript), which installs esbuild for this platform; do not pass --omit=optional.`,
-  );
-  return undefined;
-}
 
 /**
  * The plugin, also collecting the files each of its loads says the output depends on (`watchFiles`:

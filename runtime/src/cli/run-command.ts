@@ -50,7 +50,7 @@ export const runCommand: Command = async (argv) => {
     throw e;
   }
   const description = sanitize && backend === "auto" ? "simulator (--sanitize)" : choice.description;
-  const why = choice.reason ? ` — ${choice.reason}; 'npx cudascript doctor' shows how to fix it` : "";
+  const why = choice.reason ? ` — ${choice.reason.replace(/\.$/, "")}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build, or reuse the previous run's build.
   // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
@@ -156,8 +156,27 @@ async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ b
     process.stderr.write(useColor(process.stderr) ? found.warnings.color : found.warnings.plain);
     return { bundle: found.bundle };
   }
-  const { bundleProgram } = require("./run-build") as typeof import("./run-build");
+  const { bundleProgram, EsbuildUnavailable } = require("./run-build") as typeof import("./run-build");
   removeAbandonedTempDirs();
+  try {
+    return await buildInto(slot, entry, options, bundleProgram);
+  } catch (e) {
+    if (!(e instanceof EsbuildUnavailable)) throw e;
+    // The program runs from its TypeScript source (run-program.ts), its kernels compiled at their first launch.
+    console.error(
+      `cudascript: ${e.message}: running ${path.relative(process.cwd(), entry) || entry} from its TypeScript source, its kernels compiled at their first launch. ` +
+        `Installing cudascript in the program's project (npm install --save-dev cudascript) builds it first: faster, and kernel errors are reported before it runs.`,
+    );
+    return { bundle: entry };
+  }
+}
+
+async function buildInto(
+  slot: RunCacheSlot,
+  entry: string,
+  options: RunBuildOptions,
+  bundleProgram: typeof import("./run-build").bundleProgram,
+): Promise<{ bundle: string; tempDir?: string } | undefined> {
   if (slot.writable()) {
     const built = await bundleProgram(entry, slot.outfile, options);
     if (!built) return undefined;

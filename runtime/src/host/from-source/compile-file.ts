@@ -105,5 +105,13 @@ function sourceCache(): SourceArtifactCache {
  * the front end makes of a file both belong to it. Read from disk, without loading the compiler.
  */
 function compilerStamp(): string {
-  return (stamp ??= packageStamp(require.resolve("@cudascript/compiler/package.json")));
+  if (stamp) return stamp;
+  let packageJson: string | undefined;
+  try {
+    packageJson = require.resolve("@cudascript/compiler/package.json");
+  } catch {
+    // Bundled (the VS Code extension's runtime): the compiler came with this bundle, built with it.
+    packageJson = undefined;
+  }
+  return (stamp = packageJson ? packageStamp(packageJson) : `${runtimeVersion()}+bundle-${fs.statSync(__filename).mtimeMs}`);
 }
