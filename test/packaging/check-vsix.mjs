@@ -164,6 +164,9 @@ async function checkBundledCli(entries, target, fail) {
     if (doctor.status !== 0) fail(`the bundled CLI's doctor failed (${said(doctor)})`);
     if (run.status !== 0 || !/saxpy out\[0\] = 5/.test(run.stdout)) fail(`the ${target} CLI did not run a program on ${here} (${said(run)})`);
     if (!/running main\.ts from its TypeScript source/.test(run.stderr)) fail(`the ${target} CLI's run on ${here} does not say that it runs the program from its source (${said(run)})`);
+    // The bundled compiler finds a too-deep construct in a worker that loads it from the bundle itself.
+    const deep = spawnSync(process.execPath, ["-e", `const c = require(${JSON.stringify(join(dir, "extension", "dist", "compiler.js"))}); const f = new c.CudaProject().setFileText("/deep.ts", "let x = " + "a ? b : ".repeat(20000) + "c;"); console.log(JSON.stringify(f.unparsable));`], { encoding: "utf8", timeout: 60_000 });
+    if (deep.status !== 0 || !(JSON.parse(deep.stdout || "{}").position > 0)) fail(`the bundled compiler does not locate a construct nested too deeply (${said(deep)})`);
     if (target !== here && !/\[native\].*\n\s*fix: install cudascript with npm/.test(doctor.stdout)) fail(`the ${target} CLI's doctor on ${here} does not say that the native bindings are missing and what to install (${said(doctor)})`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
