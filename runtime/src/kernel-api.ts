@@ -95,8 +95,17 @@ export interface Atomics {
   /** `(old === 0 || old > value) ? value : old - 1`, on u32 arrays. */
   dec(array: AtomicArray, index: AtomicIndex, value: number): number;
   exch(array: AtomicArray, index: AtomicIndex, value: number): number;
+  /**
+   * `array[index] = value` if `value > old`; returns the old value. As Numba: a NaN element or a NaN
+   * value leaves the element unchanged, and so does an equal value (+0 does not replace -0).
+   */
   max(array: AtomicArray, index: AtomicIndex, value: number): number;
+  /** `array[index] = value` if `value < old`; returns the old value. NaN as in `max`. */
   min(array: AtomicArray, index: AtomicIndex, value: number): number;
+  /** `max` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
+  nanmax(array: AtomicArray, index: AtomicIndex, value: number): number;
+  /** `min` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
+  nanmin(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** Stores `value` if the element equals `expected`; returns the old value. */
   compareAndSwap(array: AtomicArray, index: AtomicIndex, expected: number, value: number): number;
 }

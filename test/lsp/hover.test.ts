@@ -179,7 +179,7 @@ describe("API hover docs", () => {
     "threadIdx.x", "blockIdx.y", "blockDim.z", "gridDim.x", "laneid", "warpsize", "grid", "gridsize", "shared.array", "local.array",
     "const.arrayLike", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
     "threadfenceSystem", "syncwarp", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
-    "atomic.exch", "atomic.max", "atomic.min", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
+    "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
     "allSync", "anySync", "ballotSync", "activemask", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
   ];
   const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);

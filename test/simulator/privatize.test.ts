@@ -255,6 +255,20 @@ describe("privatized global atomics", () => {
     assert.ok(Object.is(real[0], -0), "an untouched -0 stays -0 (x + -0 === x)");
     assert.equal(real[1], 1.5);
   });
+
+  it("merging float max/min follows the atomics' rule: a NaN in the real array stays, +0 does not replace -0", () => {
+    for (const op of ["max", "min"] as const) {
+      const real = new Float64Array(new SharedArrayBuffer(3 * 8));
+      real.set([NaN, -0, 1]);
+      const args: unknown[] = [real];
+      const { copies } = privatizeArgs(args, [{ param: 0, name: "r", op, dtype: "f64" }]);
+      (args[0] as Float64Array).set([5, 0, op === "max" ? 2 : 0.5]);
+      mergePrivate(copies[0]!);
+      assert.ok(Number.isNaN(real[0]!), `${op}: the real NaN stays (as cuda.atomic.${op} keeps a NaN element)`);
+      assert.ok(Object.is(real[1], -0), `${op}: -0 stays (+0 is not greater or smaller)`);
+      assert.equal(real[2], op === "max" ? 2 : 0.5);
+    }
+  });
 });
 
 describe("global atomics that stay Atomics: worker count", () => {

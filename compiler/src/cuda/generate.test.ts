@@ -183,6 +183,22 @@ test("helpers are emitted only when used", () => {
   assert.doesNotMatch(src, /float cs_atomicMin/);
 });
 
+test("atomic.nanmax/nanmin: a NaN-rule CAS loop on floats, atomicMax/atomicMin on integers (no NaN there)", () => {
+  const src = cuda(`export const kern = cuda.jit((f: Float32Array, d: Float64Array, i: Int32Array, u: Uint32Array) => {
+  cuda.atomic.nanmax(f, 0, 1.5);
+  cuda.atomic.nanmin(d, 0, 2.5);
+  cuda.atomic.nanmax(i, 0, 3);
+  cuda.atomic.nanmin(u, 0, 4);
+});`);
+  assert.match(src, /cs_atomicNanMax\(&f\[0\], 1\.5f\);/);
+  assert.match(src, /cs_atomicNanMin\(&d\[0\], 2\.5\);/);
+  assert.match(src, /atomicMax\(&i\[0\], 3\);/);
+  assert.match(src, /atomicMin\(&u\[0\], 4u\);/);
+  assert.match(src, /static __device__ __forceinline__ float cs_atomicNanMax\(float\* address, float value\)/);
+  assert.match(src, /static __device__ __forceinline__ double cs_atomicNanMin\(double\* address, double value\)/);
+  assert.doesNotMatch(src, /double cs_atomicNanMax|float cs_atomicNanMin|cs_atomicMax|cs_atomicMin/);
+});
+
 test("device functions take arrays as pointer plus extents; static shared arrays pass their shape", () => {
   const src = cuda(`const total = cuda.device((r: Float32Array): f32 => {
   let s: f32 = 0;

@@ -15,7 +15,7 @@ import { isFloat, type ArrayType, type DType } from "../ir/types";
 import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
-import { preludeFor, type HelperName } from "./prelude";
+import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
@@ -895,11 +895,18 @@ class FunctionGen {
         return call("atomicDec", [addr, value.t]);
       case "max":
       case "min":
+      case "nanmax":
+      case "nanmin": {
+        const max = e.op === "max" || e.op === "nanmax";
         if (isFloat(d)) {
-          this.m.helpers.add(`atomic${e.op === "max" ? "Max" : "Min"}F${d === "f32" ? "32" : "64"}` as HelperName);
-          return call(e.op === "max" ? "cs_atomicMax" : "cs_atomicMin", [addr, value.t]);
+          // Numba's NaN rule needs a CAS loop (compiler/src/cuda/prelude.ts).
+          const op: FloatMinMaxOp = `${e.op.startsWith("nan") ? "Nan" : ""}${max ? "Max" : "Min"}`;
+          this.m.helpers.add(`atomic${op}F${d === "f32" ? "32" : "64"}` as HelperName);
+          return call(`cs_atomic${op}`, [addr, value.t]);
         }
-        return call(e.op === "max" ? "atomicMax" : "atomicMin", [addr, value.t]);
+        // Integers have no NaN: nanmax/nanmin are max/min, as in Numba.
+        return call(max ? "atomicMax" : "atomicMin", [addr, value.t]);
+      }
       case "compareAndSwap": {
         if (!e.expected) throw new CudaGenError("compareAndSwap without an expected value", e.span);
         return call("atomicCAS", [addr, this.expr(e.expected).t, value.t]);

@@ -16,10 +16,50 @@ export type HelperName =
   | "atomicMinF32"
   | "atomicMaxF64"
   | "atomicMinF64"
+  | "atomicNanMaxF32"
+  | "atomicNanMinF32"
+  | "atomicNanMaxF64"
+  | "atomicNanMinF64"
   | "atomicAddF64"
   | "f32Bits"
   | "f64Bits"
   | "printfBytes";
+
+export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
+
+/** When the element `o` is replaced by `value` (never NaN here: a NaN value returns first). */
+const REPLACES: Record<FloatMinMaxOp, string> = {
+  Max: "o < value", // a NaN element compares false: it stays
+  Min: "o > value",
+  NanMax: "!(o >= value)", // true for a NaN element: it takes the value
+  NanMin: "!(o <= value)",
+};
+
+/**
+ * cuda.atomic.max/min/nanmax/nanmin on floats (no native instruction): a compare-and-swap loop with
+ * Numba's rule (numba-cuda's ___numba_atomic_{float,double}_{nan,}{max,min}, docs/abi.md): a NaN value
+ * leaves the element unchanged; a NaN element stays for max/min and takes the value for nanmax/nanmin;
+ * otherwise only a strictly greater (smaller) value replaces it, so +0 and -0 never replace each
+ * other. (fmaxf would replace a NaN element, and may pick either zero.) Returns the element's value
+ * just before this update.
+ */
+function floatMinMax(op: FloatMinMaxOp, t: "float" | "double"): string {
+  const [bitsT, toBits, fromBits] =
+    t === "float"
+      ? ["int", "__float_as_int(value)", "__int_as_float(old)"]
+      : ["unsigned long long", "(unsigned long long)__double_as_longlong(value)", "__longlong_as_double((long long)old)"];
+  return `static __device__ __forceinline__ ${t} cs_atomic${op}(${t}* address, ${t} value) {
+  ${bitsT}* bits = (${bitsT}*)address;
+  ${bitsT} old = *bits;
+  if (value != value) return ${fromBits};
+  for (${t} o = ${fromBits}; ${REPLACES[op]}; o = ${fromBits}) {
+    const ${bitsT} seen = atomicCAS(bits, old, ${toBits});
+    if (seen == old) break;
+    old = seen;
+  }
+  return ${fromBits};
+}`;
+}
 
 const HELPERS: Record<HelperName, string> = {
   laneid: `#ifndef CUDASCRIPT_EMULATION
@@ -60,54 +100,14 @@ static __device__ __forceinline__ double cs_round(double x) {
   const double r = floor(x);
   return copysign(x - r >= 0.5 ? r + 1.0 : r, x);
 }`,
-  atomicMaxF32: `/* cuda.atomic.max on f32 (no native instruction): compare-and-swap loop, fmaxf semantics. */
-static __device__ __forceinline__ float cs_atomicMax(float* address, float value) {
-  int* bits = (int*)address;
-  int old = *bits;
-  while (true) {
-    const int desired = __float_as_int(fmaxf(__int_as_float(old), value));
-    if (desired == old) return __int_as_float(old);
-    const int seen = atomicCAS(bits, old, desired);
-    if (seen == old) return __int_as_float(old);
-    old = seen;
-  }
-}`,
-  atomicMinF32: `/* cuda.atomic.min on f32 (no native instruction): compare-and-swap loop, fminf semantics. */
-static __device__ __forceinline__ float cs_atomicMin(float* address, float value) {
-  int* bits = (int*)address;
-  int old = *bits;
-  while (true) {
-    const int desired = __float_as_int(fminf(__int_as_float(old), value));
-    if (desired == old) return __int_as_float(old);
-    const int seen = atomicCAS(bits, old, desired);
-    if (seen == old) return __int_as_float(old);
-    old = seen;
-  }
-}`,
-  atomicMaxF64: `/* cuda.atomic.max on f64: compare-and-swap loop, fmax semantics. */
-static __device__ __forceinline__ double cs_atomicMax(double* address, double value) {
-  unsigned long long* bits = (unsigned long long*)address;
-  unsigned long long old = *bits;
-  while (true) {
-    const unsigned long long desired = (unsigned long long)__double_as_longlong(fmax(__longlong_as_double((long long)old), value));
-    if (desired == old) return __longlong_as_double((long long)old);
-    const unsigned long long seen = atomicCAS(bits, old, desired);
-    if (seen == old) return __longlong_as_double((long long)old);
-    old = seen;
-  }
-}`,
-  atomicMinF64: `/* cuda.atomic.min on f64: compare-and-swap loop, fmin semantics. */
-static __device__ __forceinline__ double cs_atomicMin(double* address, double value) {
-  unsigned long long* bits = (unsigned long long*)address;
-  unsigned long long old = *bits;
-  while (true) {
-    const unsigned long long desired = (unsigned long long)__double_as_longlong(fmin(__longlong_as_double((long long)old), value));
-    if (desired == old) return __longlong_as_double((long long)old);
-    const unsigned long long seen = atomicCAS(bits, old, desired);
-    if (seen == old) return __longlong_as_double((long long)old);
-    old = seen;
-  }
-}`,
+  atomicMaxF32: floatMinMax("Max", "float"),
+  atomicMinF32: floatMinMax("Min", "float"),
+  atomicMaxF64: floatMinMax("Max", "double"),
+  atomicMinF64: floatMinMax("Min", "double"),
+  atomicNanMaxF32: floatMinMax("NanMax", "float"),
+  atomicNanMinF32: floatMinMax("NanMin", "float"),
+  atomicNanMaxF64: floatMinMax("NanMax", "double"),
+  atomicNanMinF64: floatMinMax("NanMin", "double"),
   atomicAddF64: `#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
 /* f64 atomicAdd is native from sm_60; before that, a compare-and-swap loop. */
 static __device__ double atomicAdd(double* address, double value) {
@@ -143,6 +143,10 @@ const ORDER: HelperName[] = [
   "atomicMinF32",
   "atomicMaxF64",
   "atomicMinF64",
+  "atomicNanMaxF32",
+  "atomicNanMinF32",
+  "atomicNanMaxF64",
+  "atomicNanMinF64",
   "f32Bits",
   "f64Bits",
   "printfBytes",

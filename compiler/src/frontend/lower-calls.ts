@@ -27,6 +27,9 @@ export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
   exch: ["i32", "u32", "f32"],
   max: ["i32", "u32", "f32", "f64"],
   min: ["i32", "u32", "f32", "f64"],
+  // Numba's NaN-ignoring max/min; on integers (no NaN) the same as max/min.
+  nanmax: ["i32", "u32", "f32", "f64"],
+  nanmin: ["i32", "u32", "f32", "f64"],
   and: ["i32", "u32"],
   or: ["i32", "u32"],
   xor: ["i32", "u32"],

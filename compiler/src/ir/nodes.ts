@@ -153,7 +153,7 @@ export interface IntrinsicExpr extends ExprBase {
   readonly args: readonly Expr[];
 }
 
-export type AtomicOp = "add" | "sub" | "and" | "or" | "xor" | "inc" | "dec" | "exch" | "max" | "min" | "compareAndSwap";
+export type AtomicOp = "add" | "sub" | "and" | "or" | "xor" | "inc" | "dec" | "exch" | "max" | "min" | "nanmax" | "nanmin" | "compareAndSwap";
 
 /** `cuda.atomic.op(array, index, value)`; returns the old value. `expected` only for compareAndSwap. */
 export interface AtomicExpr extends ExprBase {

@@ -275,10 +275,17 @@ class ModuleEmitter {
           return `${o} ^ v`;
         case "exch":
           return "v";
+        // Numba's rule (docs/kernel-language.md, as the CUDA prelude's CAS loops): only a strictly
+        // greater (smaller) value replaces the element, so a NaN on either side and +0 vs -0 leave it;
+        // nanmax/nanmin also replace a NaN element with a non-NaN value. Integers: max/min.
         case "max":
-          return `Math.max(${o}, v)`;
+          return `(v > ${o} ? v : ${o})`;
         case "min":
-          return `Math.min(${o}, v)`;
+          return `(v < ${o} ? v : ${o})`;
+        case "nanmax":
+          return `(v > ${o} || (${o} !== ${o} && v === v) ? v : ${o})`;
+        case "nanmin":
+          return `(v < ${o} || (${o} !== ${o} && v === v) ? v : ${o})`;
         case "inc":
           return `(${o} >= v ? 0 : ${o} + 1)`;
         case "dec":

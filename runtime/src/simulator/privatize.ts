@@ -115,7 +115,8 @@ export function mergePrivate(c: PrivateCopy): void {
     }
     return;
   }
-  const combine = spec.op === "add" ? (o: number, v: number) => o + v : spec.op === "max" ? Math.max : Math.min;
+  // max/min as the kernel's atomics (Numba's rule): a NaN in the real array stays, ties keep it.
+  const combine = spec.op === "add" ? (o: number, v: number) => o + v : spec.op === "max" ? (o: number, v: number) => (v > o ? v : o) : (o: number, v: number) => (v < o ? v : o);
   if (spec.dtype === "f32") {
     const iv = new Int32Array(real.buffer, real.byteOffset, real.length);
     for (let i = 0; i < n; i++) {
