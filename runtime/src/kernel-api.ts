@@ -27,6 +27,12 @@ export interface JitOptions {
   fma?: boolean;
   /** Cap registers per thread (`--maxrregcount`), like Numba's `max_registers`. */
   maxRegisters?: number;
+  /**
+   * `__launch_bounds__`, like Numba's `launch_bounds`: the most threads a block of this kernel may have
+   * (a launch with more is refused, CSR008), and optionally how many blocks each multiprocessor should
+   * keep resident (the compiler limits registers so that they fit). A constant: `256` or `[256, 2]`.
+   */
+  launchBounds?: number | readonly [maxThreadsPerBlock: number, minBlocksPerMultiprocessor?: number];
   /** Emit line information so profilers map PTX back to TypeScript lines. */
   lineinfo?: boolean;
   /** Compile with device debug information (`-G`). */

@@ -251,7 +251,7 @@ class FunctionGen {
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
     const head =
       fn.kind === "kernel"
-        ? `extern "C" __global__ void ${cName}(${decls.join(", ")}) {`
+        ? `extern "C" __global__ void${launchBoundsAttribute(fn.options.launchBounds)} ${cName}(${decls.join(", ")}) {`
         : `static __device__ __forceinline__ ${ret} ${cName}(${decls.join(", ")}) {`;
     this.emit(head, fn.span);
     this.indent++;
@@ -991,6 +991,12 @@ function usedConstArrays(fns: readonly IR.IrFunction[]): Set<string> {
 function displayName(moduleFile: string, file: string): string {
   const rel = path.relative(path.dirname(moduleFile), file) || path.basename(file);
   return rel.split(path.sep).join("/");
+}
+
+/** ` __launch_bounds__(max, minBlocks)` of a kernel that has `launchBounds` (NVRTC emits `.maxntid`, `.minnctapersm`). */
+function launchBoundsAttribute(b: IR.LaunchBounds | undefined): string {
+  if (!b) return "";
+  return ` __launch_bounds__(${b.maxThreadsPerBlock}${b.minBlocksPerMultiprocessor !== undefined ? `, ${b.minBlocksPerMultiprocessor}` : ""})`;
 }
 
 /** Generates the CUDA C++ of a module's kernels (all, or `options.kernels`) and what they reach. */

@@ -246,3 +246,33 @@ test("i32 vs u32 comparisons and Math.max widen the original values, never throu
   assert.equal(inner.k === "var" && inner.v.name, "s", "s is widened directly, not converted to u32 first");
   assert.equal(varType(kernel(r), "m"), "f64");
 });
+
+test("launchBounds takes a constant max threads per block, or [max, minBlocksPerMultiprocessor]; anything else is CS2014", () => {
+  const one = checkKernel(`const MAX = 128;
+export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: MAX * 2 });`);
+  assert.deepEqual(codes(one), []);
+  assert.deepEqual(kernel(one).options.launchBounds, { maxThreadsPerBlock: 256 });
+  const two = checkKernel(`export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: [256, 2] });`);
+  assert.deepEqual(kernel(two).options.launchBounds, { maxThreadsPerBlock: 256, minBlocksPerMultiprocessor: 2 });
+  for (const bad of ["2048", "0", "[128, 0]", "[128, 2, 1]", "[]", "1.5", "true", "[n, 2]"]) {
+    const r = checkKernel(`let n = 4;
+export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: ${bad} });`);
+    assert.deepEqual(codes(r), ["CS2014@2"], bad);
+    assert.match(r.diagnostics[0]!.message, /launchBounds: \[256, 2\]/, bad);
+    assert.equal(kernel(r).options.launchBounds, undefined, bad);
+  }
+});
+
+test("a constant launch with more threads per block than the kernel's launchBounds is CS4007", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] = 0;
+}, { launchBounds: [128, 4] });
+export function main(x: Float32Array) {
+  k.launch(4, [16, 16])(x);
+  k.launch(4, 128)(x);
+  k.launch(4, 2048)(x);
+}`);
+  assert.deepEqual(codes(r), ["CS4007@6", "CS4001@8"]);
+  assert.match(r.diagnostics[0]!.message, /256 threads is over the launchBounds of 'k' \(128 threads per block\).*at most 128 threads/);
+});
