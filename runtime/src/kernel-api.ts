@@ -83,6 +83,10 @@ export interface LocalMemory {
 export interface ConstMemory {
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
   arrayLike<A extends AnyTypedArray>(hostArray: A): A & Array1D;
+  /** A 2-D constant: a module-level `cuda.ndarray(new Float32Array([…]), [rows, cols])`, indexed `m[i][j]`. */
+  arrayLike(hostArray: Array2D<number>): Array2D<number>;
+  /** A 3-D constant: a module-level `cuda.ndarray(data, [d0, d1, d2])`, indexed `m[i][j][k]`. */
+  arrayLike(hostArray: Array3D<number>): Array3D<number>;
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */

@@ -469,14 +469,23 @@ class FunctionLowerer extends CallLowerer {
     if (space === "const") {
       const arg = call.arguments[0];
       const sym = arg && ts.isIdentifier(arg) && !this.lookup(arg.text) ? this.host.front.resolveName(this.module, arg.text) : undefined;
-      const arr = sym?.kind === "const" ? this.host.front.moduleConst(sym.module, sym.decl).array : undefined;
+      const folded = sym?.kind === "const" ? this.host.front.moduleConst(sym.module, sym.decl) : undefined;
+      const arr = folded?.array;
       if (!arr || call.arguments.length !== 1) {
-        this.report(Codes.ConstArrayInvalid, arg ?? call, "cuda.const.arrayLike takes a module-level constant typed array: const FILTER = new Float32Array([0.25, 0.5, 0.25]) at module level, then cuda.const.arrayLike(FILTER)");
-        const v = this.newVar(name, { kind: "array", dtype: "f32", rank: 1, space: "const", shape: [1] }, false, false, d.name);
-        return [{ k: "constArrayDecl", span, v, constName: name }];
+        this.report(
+          Codes.ConstArrayInvalid,
+          arg ?? call,
+          folded?.arrayProblem && call.arguments.length === 1
+            ? `'${arg!.getText(this.sf)}' cannot go to constant memory: ${folded.arrayProblem}`
+            : "cuda.const.arrayLike takes a module-level constant typed array: const FILTER = new Float32Array([0.25, 0.5, 0.25]) at module level, then cuda.const.arrayLike(FILTER) (or a 2-D/3-D one: cuda.ndarray(new Float32Array([…]), [rows, cols]))",
+        );
+        // Its rank and dtype are unknown: uses of it stay quiet rather than guess (m[i][j] on a 1-D guess).
+        this.bind(name, { k: "poison" });
+        return [];
       }
-      const constName = this.host.useConstArray(arr.module, arr.decl, arr.dtype, arr.values);
-      const v = this.newVar(name, { kind: "array", dtype: arr.dtype, rank: 1, space: "const", shape: [arr.values.length] }, false, false, d.name);
+      const constName = this.host.useConstArray(arr.module, arr.decl, arr.dtype, arr.values, arr.shape);
+      const rank = arr.shape.length as 1 | 2 | 3;
+      const v = this.newVar(name, { kind: "array", dtype: arr.dtype, rank, space: "const", shape: arr.shape }, false, false, d.name);
       return [{ k: "constArrayDecl", span, v, constName }];
     }
     const [shapeArg, dtypeArg] = call.arguments;

@@ -318,7 +318,10 @@ export interface IrFunction {
 export interface ConstArray {
   readonly name: string;
   readonly dtype: DType;
+  /** Row-major elements. */
   readonly values: readonly number[];
+  /** `[values.length]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
+  readonly shape: readonly number[];
   readonly span: Span;
 }
 
