@@ -27,6 +27,12 @@ export interface JitOptions {
   fma?: boolean;
   /** Cap registers per thread (`--maxrregcount`), like Numba's `max_registers`. */
   maxRegisters?: number;
+  /**
+   * `__launch_bounds__`, like Numba's `launch_bounds`: the most threads a block of this kernel may have
+   * (a launch with more is refused, CSR008), and optionally how many blocks each multiprocessor should
+   * keep resident (the compiler limits registers so that they fit). A constant: `256` or `[256, 2]`.
+   */
+  launchBounds?: number | readonly [maxThreadsPerBlock: number, minBlocksPerMultiprocessor?: number];
   /** Emit line information so profilers map PTX back to TypeScript lines. */
   lineinfo?: boolean;
   /** Compile with device debug information (`-G`). */
@@ -77,6 +83,10 @@ export interface LocalMemory {
 export interface ConstMemory {
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
   arrayLike<A extends AnyTypedArray>(hostArray: A): A & Array1D;
+  /** A 2-D constant: a module-level `cuda.ndarray(new Float32Array([…]), [rows, cols])`, indexed `m[i][j]`. */
+  arrayLike(hostArray: Array2D<number>): Array2D<number>;
+  /** A 3-D constant: a module-level `cuda.ndarray(data, [d0, d1, d2])`, indexed `m[i][j][k]`. */
+  arrayLike(hostArray: Array3D<number>): Array3D<number>;
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */

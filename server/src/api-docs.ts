@@ -40,10 +40,10 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
     numba: "from numba import cuda",
   },
   jit: {
-    signature: "cuda.jit(fn: (...args) => void, options?: { fastmath?, fma?, maxRegisters?, lineinfo?, debug?, cache? }): Kernel",
-    doc: "Compiles `fn` as a kernel. Parameters are typed arrays (global memory) or annotated scalars (`f32`, `i32`, …); a kernel returns nothing. Launch it from host code with `kernel.launch(grid, block, { sharedMem? })(...args)`.",
+    signature: "cuda.jit(fn: (...args) => void, options?: { fastmath?, fma?, maxRegisters?, launchBounds?, lineinfo?, debug?, cache? }): Kernel",
+    doc: "Compiles `fn` as a kernel. Parameters are typed arrays (global memory) or annotated scalars (`f32`, `i32`, …); a kernel returns nothing. Launch it from host code with `kernel.launch(grid, block, { sharedMem? })(...args)`. `launchBounds: max` or `[max, minBlocksPerSM]` is `__launch_bounds__`: no launch may have more than `max` threads per block.",
     cuda: "__global__ void name(...)",
-    numba: "@cuda.jit (options: fastmath=, max_registers=, lineinfo=, debug=, cache=)",
+    numba: "@cuda.jit (options: fastmath=, max_registers=, launch_bounds=, lineinfo=, debug=, cache=)",
   },
   device: {
     signature: "cuda.device(fn: (...args) => T): typeof fn",
@@ -85,9 +85,9 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   },
   const: { signature: "cuda.const", doc: "Constant memory: read-only, cached, fastest when every thread of a warp reads the same element.", cuda: "__constant__", numba: "cuda.const" },
   "const.arrayLike": {
-    signature: "cuda.const.arrayLike(hostArray: TypedArray): TypedArray",
-    doc: "A copy of a module-level constant typed array (`const W = new Float32Array([…])` with literal values) in constant memory; read-only inside kernels.",
-    cuda: "__constant__ T name[N] = { … };",
+    signature: "cuda.const.arrayLike(hostArray: TypedArray | NDArray): TypedArray | Array2D | Array3D",
+    doc: "A copy of a module-level constant typed array (`const W = new Float32Array([…])` with literal values) in constant memory; read-only inside kernels. A 2-D/3-D one is a module `cuda.ndarray(data, [rows, cols])` with a constant shape, indexed `w[i][j]`.",
+    cuda: "__constant__ T name[N] = { … }; (T name[R][C] for 2-D)",
     numba: "cuda.const.array_like(ary)",
   },
   syncthreads: {

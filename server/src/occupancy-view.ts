@@ -8,7 +8,9 @@ import {
   DEFAULT_BLOCK_SIZES,
   formatBytes,
   formatPercent,
+  launchBoundsRegisterCap,
   parseArch,
+  type KernelLaunchBounds,
   type FileCheck,
   type IrFunction,
   type IrModule,
@@ -48,6 +50,8 @@ export interface OccupancyReport {
   readonly dynamicSharedBytes: number;
   /** How the dynamic size was found: "launch" (constant at the launch), "none" (kernel uses none), "unknown". */
   readonly dynamicSource: "launch" | "none" | "unknown";
+  /** The kernel's `launchBounds`: the table and the suggestion stay at or below its block size. */
+  readonly launchBounds?: KernelLaunchBounds;
   readonly launch?: LaunchFacts;
   readonly rows: readonly OccupancyRow[];
   /** The row the suggestion and the CodeLens summary are about. */
@@ -120,7 +124,9 @@ export function occupancyReport(facts: KernelFacts, arch: string, registers: Reg
     registersPerThread: registers.known ? registers.registers : undefined,
     staticSharedBytes: facts.staticSharedBytes,
     dynamicSharedBytes,
+    launchBounds: facts.kernel.options.launchBounds,
   };
+  const bound = base.launchBounds?.maxThreadsPerBlock;
   const rows: OccupancyRow[] = [];
   const add = (threadsPerBlock: number, fromLaunch: boolean) => {
     if (rows.some((r) => r.threadsPerBlock === threadsPerBlock)) return;
@@ -129,10 +135,12 @@ export function occupancyReport(facts: KernelFacts, arch: string, registers: Reg
   if (launch?.threadsPerBlock !== undefined) add(launch.threadsPerBlock, true);
   else {
     for (const l of constantLaunches) add(l.threadsPerBlock!, true);
-    for (const t of DEFAULT_BLOCK_SIZES) add(t, false);
+    // Common sizes the kernel can launch with, and its bound itself.
+    for (const t of DEFAULT_BLOCK_SIZES) if (bound === undefined || t <= bound) add(t, false);
+    if (bound !== undefined) add(bound, false);
     rows.sort((a, b) => a.threadsPerBlock - b.threadsPerBlock);
   }
-  const focus = rows.find((r) => r.threadsPerBlock === focusLaunch?.threadsPerBlock) ?? rows.find((r) => r.threadsPerBlock === 256) ?? rows[0]!;
+  const focus = rows.find((r) => r.threadsPerBlock === focusLaunch?.threadsPerBlock) ?? rows.find((r) => r.threadsPerBlock === 256) ?? rows.find((r) => r.threadsPerBlock === bound) ?? rows[0]!;
   let unknownArch: string | undefined;
   try {
     parseArch(arch);
@@ -147,6 +155,7 @@ export function occupancyReport(facts: KernelFacts, arch: string, registers: Reg
     staticSharedBytes: facts.staticSharedBytes,
     dynamicSharedBytes,
     dynamicSource,
+    ...(base.launchBounds ? { launchBounds: base.launchBounds } : {}),
     launch: focusLaunch,
     rows,
     focus,
@@ -193,7 +202,9 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
       : r.dynamicSource === "launch"
         ? `${bytes(r.dynamicSharedBytes)} per block (launch)${optInNote(r)}`
         : "sized at launch, not constant here (counted as 0)";
-  out.push(`| Dynamic shared memory | ${dyn} |`, "");
+  out.push(`| Dynamic shared memory | ${dyn} |`);
+  if (r.launchBounds) out.push(`| Launch bounds | ${launchBoundsText(r.launchBounds, r.arch)} |`);
+  out.push("");
   if (r.launch?.threadsPerBlock !== undefined) out.push(`Launch at line ${r.launch.line}: ${r.launch.threadsPerBlock} threads per block.`, "");
   else if (r.launch) out.push(`Launch at line ${r.launch.line}: block size not constant; common block sizes:`, "");
   out.push("| Threads per block | Active blocks per SM | Occupancy | Limited by |", "|---:|---:|---:|---|");
@@ -206,6 +217,15 @@ export function renderOccupancyMarkdown(r: OccupancyReport): string {
   if (!r.registers.known) out.push("", "_Registers unknown: the register limit is left out, so occupancy is an upper bound._");
   out.push("", r.suggestion ? `**Suggestion** (${r.focus.threadsPerBlock} threads): ${r.suggestion}` : `No change suggested at ${r.focus.threadsPerBlock} threads.`);
   return out.join("\n");
+}
+
+/** `at most 128 threads per block; 4 blocks per SM, so registers ≤ 128 per thread`. */
+function launchBoundsText(b: KernelLaunchBounds, arch: string): string {
+  const max = `at most ${b.maxThreadsPerBlock} threads per block (launchBounds)`;
+  if (b.minBlocksPerMultiprocessor === undefined) return max;
+  const cap = launchBoundsRegisterCap(arch, b);
+  const blocks = `${b.minBlocksPerMultiprocessor} block${b.minBlocksPerMultiprocessor === 1 ? "" : "s"} per SM`;
+  return `${max}; ${blocks}, so the compiler keeps ${cap === undefined ? "registers as low as it can" : `registers ≤ ${cap} per thread`}`;
 }
 
 /**

@@ -3,7 +3,8 @@
 // driver JIT-compiles (the double, like ptxas, never gives a capped kernel more registers than
 // `.maxnreg` / CU_JIT_MAX_REGISTERS allow, and says so in its resource report); dynamic shared memory
 // above 48 KiB is allowed up to the device's opt-in limit and opted in before the launch (the
-// double, like the driver, refuses such a launch otherwise).
+// double, like the driver, refuses such a launch otherwise); a launch over a kernel's launchBounds is
+// refused before the driver is asked, as a GPU would refuse it.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CU_FUNC_ATTRIBUTE } from "@cudascript/native-bindings/cuda";
@@ -34,6 +35,26 @@ export const uncapped = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); 
     assert.equal(backend.kernelAttributes(art, "uncapped")?.numRegs, 64, "only the capped kernel is capped");
     const report = backend.loaded(art).jitInfo.join("\n");
     assert.match(report, /Function properties for capped\n.*\n.*Used 32 registers/);
+    cuda.synchronize();
+    d.free();
+  });
+
+  it("launchBounds: a block over the bound is CSR008 before the driver is asked, as on the simulator; one at the bound launches", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const art = compileSource(`
+import { cuda } from "cudascript";
+export const bounded = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) x[i] = i; }, { launchBounds: [128, 2] });
+`);
+    const d = cuda.toDevice(new Float32Array(256));
+    assert.throws(
+      () => kernel(art, "bounded").launch(1, 256),
+      (e: unknown) => e instanceof CudaScriptError && e.code === "CSR008" && /compiled with launchBounds 128/.test(e.message),
+    );
+    assert.deepEqual(double.calls("cuLaunchKernel"), []);
+    kernel(art, "bounded").launch(2, 128)(d);
+    assert.deepEqual(double.calls("cuLaunchKernel").map((e) => e.result), [0]);
     cuda.synchronize();
     d.free();
   });

@@ -76,6 +76,27 @@ describe("occupancy hover", () => {
     assert.match(md, /upper bound/);
   });
 
+  it("a launch-bounded kernel: the bound and its register cap are shown, no row or suggestion above the bound", async () => {
+    // launchBounds [192, 2] on sm_80: 192 threads = 6 warps, warps limit floor(64 / 6) = 10 blocks = 60 of
+    // 64 warps = 93.75 %; 128 threads reach 100 % (256 would too, but is above the bound).
+    // Register cap: 2 blocks of 6 warps need floor(4 · floor(16384 / Rw) / 6) ≥ 2 → Rw ≤ 5376 → R ≤ 168.
+    const boundedText = `import { cuda } from "cudascript";
+export const bounded = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] *= 2;
+}, { launchBounds: [192, 2] });
+`;
+    const boundedUri = uriOf(path.join(dir, "bounded.ts"));
+    assert.deepEqual(await client.openAndWait(boundedUri, boundedText), []);
+    const md = await client.hoverText(boundedUri, find(boundedText, "const bounded", 8));
+    assert.ok(md, "no hover");
+    assert.match(md, /\| Launch bounds \| at most 192 threads per block \(launchBounds\); 2 blocks per SM, so the compiler keeps registers ≤ 168 per thread \|/);
+    assert.match(md, /\| 128 \| 16 \| ≤ 100% \| warps \|/);
+    assert.match(md, /\| 192 \| 10 \| ≤ 93.8% \| warps \|/);
+    assert.doesNotMatch(md, /\| (256|512|1024) \|/);
+    assert.match(md, /\*\*Suggestion\*\* \(192 threads\): .*use 128 threads per block/);
+  });
+
   it("dynamic shared memory from the launch options", async () => {
     const md = await client.hoverText(uri, find(text, "dyn.launch", 1));
     assert.match(md ?? "", /\| Dynamic shared memory \| 16 KiB \(16384 bytes\) per block \(launch\) \|/);

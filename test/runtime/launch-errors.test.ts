@@ -28,11 +28,16 @@ export const dyn = cuda.jit((out: Float32Array) => {
   cuda.syncthreads();
   out[cuda.grid(1)] = s[t];
 });
+export const bounded = cuda.jit((out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = i;
+}, { launchBounds: [128, 2] });
 `);
 const saxpy = kernel(art, "saxpy");
 const fill2d = kernel(art, "fill2d");
 const count = kernel(art, "count");
 const dyn = kernel(art, "dyn");
+const bounded = kernel(art, "bounded");
 
 function throwsCode(f: () => unknown, code: string, pattern?: RegExp): void {
   assert.throws(f, (e: unknown) => {
@@ -102,6 +107,13 @@ describe("launch configuration", () => {
     throwsCode(() => saxpy.launch(1, 2048), "CSR008", /2048 threads.*at most 1024/);
     throwsCode(() => saxpy.launch(1, [32, 32, 2]), "CSR008", /2048 threads/);
     throwsCode(() => saxpy.launch(1, [1, 1, 128]), "CSR008", /block size z = 128/);
+  });
+  it("CSR008 a block with more threads than the kernel's launchBounds, which a GPU refuses too; a block at the bound runs", () => {
+    throwsCode(() => bounded.launch(1, 256), "CSR008", /256 threads.*launchBounds 128.*at most 128 threads per block/);
+    throwsCode(() => bounded.launch(1, [16, 16]), "CSR008", /launchBounds 128/);
+    const out = new Float32Array(256);
+    bounded.launch(2, 128)(out);
+    assert.equal(out[255], 255);
   });
   it("CSR007 invalid grid and block sizes", () => {
     throwsCode(() => saxpy.launch(0, 32), "CSR007", /grid size x must be a whole number ≥ 1, got 0/);

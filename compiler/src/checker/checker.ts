@@ -191,7 +191,7 @@ export class KernelChecker implements LowerHost {
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
   }
 
-  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: readonly number[]): string {
+  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: readonly number[], shape: readonly number[]): string {
     const base = ts.isIdentifier(decl.name) ? decl.name.text : "const_array";
     let name = base;
     const existing = this.constArrays.get(name);
@@ -199,7 +199,7 @@ export class KernelChecker implements LowerHost {
     const sf = module.sourceFile;
     const start = decl.getStart(sf);
     const lc = sf.getLineAndCharacterOfPosition(start);
-    this.constArrays.set(name, { name, dtype, values, span: { file: module.file, start, end: decl.end, line: lc.line + 1, col: lc.character + 1 } });
+    this.constArrays.set(name, { name, dtype, values, shape, span: { file: module.file, start, end: decl.end, line: lc.line + 1, col: lc.character + 1 } });
     return name;
   }
 

@@ -1,6 +1,6 @@
 /**
  * Host-side checks at `kernel.launch(grid, block, options?)(...args)` sites: constant launch
- * configurations that can never run (CS4001–CS4003), argument counts and kinds against the kernel's
+ * configurations that can never run (CS4001–CS4003, CS4007 over the kernel's launchBounds), argument counts and kinds against the kernel's
  * signature (CS4004, CS4005), dynamic shared memory without a size (CS4006).
  */
 import ts from "typescript";
@@ -98,8 +98,17 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
     if (grid) limitsOk(grid, "grid");
     if (block && limitsOk(block, "block")) {
       threads = block.reduce((a, d) => a * d.dims[0]!, 1);
+      const bound = fn.options.launchBounds?.maxThreadsPerBlock;
       if (threads > 1024)
         diagnostics.push(makeDiagnostic(Codes.BlockTooLarge, where, `a block of ${block.map((d) => d.dims[0]).join(" × ")} = ${threads} threads is over CUDA's 1024-thread limit: use at most 1024 (e.g. 256) and more blocks`));
+      else if (bound !== undefined && threads > bound)
+        diagnostics.push(
+          makeDiagnostic(
+            Codes.BlockOverLaunchBounds,
+            where,
+            `a block of ${block.map((d) => d.dims[0]).join(" × ")} = ${threads} threads is over the launchBounds of '${fn.name}' (${bound} threads per block), so the launch would fail: use blocks of at most ${bound} threads, or raise launchBounds in cuda.jit(fn, { launchBounds })`,
+          ),
+        );
     }
     let sharedMemBytes: number | undefined;
     let hasSharedMemOption = false;

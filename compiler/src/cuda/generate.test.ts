@@ -282,3 +282,28 @@ test("name table: reserved words and prefixes get suffixes", () => {
   assert.equal(n.fresh("cs_helper"), "vcs_helper");
   assert.equal(n.fresh("$x"), "v_Sx");
 });
+
+test("launchBounds becomes __launch_bounds__ on the kernel, and NVRTC's PTX carries .maxntid and .minnctapersm", (t) => {
+  const body = (options: string) => `export const scale = cuda.jit((x: Float32Array, s: f32) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] *= s;
+}${options});`;
+  const both = cuda(body(", { launchBounds: [128, 4] }"));
+  assert.match(both, /^extern "C" __global__ void __launch_bounds__\(128, 4\) scale\(float\* __restrict__ x, int x_len, float s\) \{$/m);
+  const maxOnly = cuda(body(", { launchBounds: 256 }"));
+  assert.match(maxOnly, /^extern "C" __global__ void __launch_bounds__\(256\) scale\(/m);
+  assert.doesNotMatch(cuda(body("")), /__launch_bounds__/);
+  const nvrtc = nvrtcOrSkip(t);
+  if (!nvrtc) return;
+  const ptxOf = (src: string) => {
+    const r = nvrtc.compile({ source: src, name: "k.cu", options: ["--gpu-architecture=compute_80"] });
+    assert.ok(r.ok, r.log);
+    return r.ptx!;
+  };
+  const ptx = ptxOf(both);
+  assert.match(ptx, /\.maxntid 128, 1, 1/);
+  assert.match(ptx, /\.minnctapersm 4/);
+  const ptxMax = ptxOf(maxOnly);
+  assert.match(ptxMax, /\.maxntid 256, 1, 1/);
+  assert.doesNotMatch(ptxMax, /\.minnctapersm/);
+});

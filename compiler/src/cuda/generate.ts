@@ -184,8 +184,8 @@ type ArrayInfo =
   | { kind: "static"; name: string; dtype: DType; rank: number; shape: readonly number[] }
   /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
   | { kind: "dynamic"; name: string; dtype: DType; rank: 1 }
-  /** Module `__constant__` array (bit-pattern unions when it holds NaN/infinity). */
-  | { kind: "const"; name: string; dtype: DType; rank: 1; length: number; bits: boolean };
+  /** Module `__constant__` array, a C array of its shape (bit-pattern unions when it holds NaN/infinity). */
+  | { kind: "const"; name: string; dtype: DType; rank: number; shape: readonly number[]; bits: boolean };
 
 // ───────────────────────── generated lines ─────────────────────────
 
@@ -251,7 +251,7 @@ class FunctionGen {
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
     const head =
       fn.kind === "kernel"
-        ? `extern "C" __global__ void ${cName}(${decls.join(", ")}) {`
+        ? `extern "C" __global__ void${launchBoundsAttribute(fn.options.launchBounds)} ${cName}(${decls.join(", ")}) {`
         : `static __device__ __forceinline__ ${ret} ${cName}(${decls.join(", ")}) {`;
     this.emit(head, fn.span);
     this.indent++;
@@ -328,8 +328,9 @@ class FunctionGen {
         const c = this.m.consts.get(s.constName);
         if (!c) throw new CudaGenError(`unknown constant array '${s.constName}'`, s.span);
         const name = this.declareName(s.v);
-        this.arrays.set(s.v.id, { kind: "const", name: c.name, dtype: c.array.dtype, rank: 1, length: c.array.values.length, bits: c.bits });
-        return this.emit(`/* ${name}: the __constant__ array ${c.name}[${c.array.values.length}] */`, s.span);
+        const shape = constShape(c.array);
+        this.arrays.set(s.v.id, { kind: "const", name: c.name, dtype: c.array.dtype, rank: shape.length, shape, bits: c.bits });
+        return this.emit(`/* ${name}: the __constant__ array ${c.name}${shape.map((n) => `[${n}]`).join("")} */`, s.span);
       }
       case "assign":
         return this.emit(`${this.assignText(s)};`, s.span);
@@ -746,7 +747,7 @@ class FunctionGen {
       case "dynamic":
         return `${info.name}[${idx[0]!.t}]`;
       case "const":
-        return info.bits ? `${info.name}[${idx[0]!.t}].value` : `${info.name}[${idx[0]!.t}]`;
+        return `${info.name}${idx.map((i) => `[${i.t}]`).join("")}${info.bits ? ".value" : ""}`;
       case "pointer": {
         // Row-major: ((i * e1 + j) * e2 + k). The product stays in int: arrays hold < 2^31 elements.
         let lin = idx[0]!;
@@ -773,7 +774,7 @@ class FunctionGen {
       case "static":
         return { t: String(info.shape[dim]), p: P.primary };
       case "const":
-        return { t: String(info.length), p: P.primary };
+        return { t: String(info.shape[dim]), p: P.primary };
       case "dynamic":
         return cast("int", { t: `cs_dynamic_smem_size() / sizeof(${cElementType(info.dtype)})`, p: P.mul });
     }
@@ -790,7 +791,7 @@ class FunctionGen {
       case "static":
         return [info.rank === 1 ? info.name : `&${info.name}${"[0]".repeat(info.rank)}`, ...extents];
       case "const":
-        return [info.bits ? `&${info.name}[0].value` : info.name, ...extents];
+        return [info.bits || info.rank > 1 ? `&${info.name}${"[0]".repeat(info.rank)}${info.bits ? ".value" : ""}` : info.name, ...extents];
     }
   }
 
@@ -1000,6 +1001,12 @@ function displayName(moduleFile: string, file: string): string {
   return rel.split(path.sep).join("/");
 }
 
+/** ` __launch_bounds__(max, minBlocks)` of a kernel that has `launchBounds` (NVRTC emits `.maxntid`, `.minnctapersm`). */
+function launchBoundsAttribute(b: IR.LaunchBounds | undefined): string {
+  if (!b) return "";
+  return ` __launch_bounds__(${b.maxThreadsPerBlock}${b.minBlocksPerMultiprocessor !== undefined ? `, ${b.minBlocksPerMultiprocessor}` : ""})`;
+}
+
 /** Generates the CUDA C++ of a module's kernels (all, or `options.kernels`) and what they reach. */
 export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions = {}): GeneratedCuda {
   const directives = options.lineDirectives ?? true;
@@ -1089,6 +1096,11 @@ function printfArgKind(e: IR.Expr): PrintfArgKind {
   return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) ? "double" : "int";
 }
 
+/** The shape of a constant array (IR from before N-D constants has none: it is 1-D). */
+function constShape(c: IR.ConstArray): readonly number[] {
+  return c.shape ?? [c.values.length];
+}
+
 function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers: Set<HelperName>): Line[] {
   const n = c.values.length;
   let items: string[];
@@ -1113,7 +1125,15 @@ function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers:
   // C++ has no zero-length arrays (NVRTC refuses `E[0]`): an empty constant array gets one padding
   // element of storage. Its length stays 0 everywhere (`.length` and bounds come from the value count,
   // see the constArrayDecl case), so a correct kernel never reads the padding.
-  const head = `__constant__ ${type} ${name}[${Math.max(n, 1)}] = {`;
+  // An N-D constant is a C array of its shape, initialised row by row ({{…}, {…}}).
+  const shape = constShape(c);
+  for (let d = shape.length - 1; d > 0; d--) {
+    const rows: string[] = [];
+    for (let i = 0; i < items.length; i += shape[d]!) rows.push(`{${items.slice(i, i + shape[d]!).join(", ")}}`);
+    items = rows;
+  }
+  const dims = shape.length === 1 ? `[${Math.max(n, 1)}]` : shape.map((k) => `[${k}]`).join("");
+  const head = `__constant__ ${type} ${name}${dims} = {`;
   const one = `${head}${items.join(", ")}};`;
   if (one.length <= 120) return [{ text: one, indent: 0, span: c.span }];
   const lines: Line[] = [{ text: head, indent: 0, span: c.span }];

@@ -246,3 +246,61 @@ test("i32 vs u32 comparisons and Math.max widen the original values, never throu
   assert.equal(inner.k === "var" && inner.v.name, "s", "s is widened directly, not converted to u32 first");
   assert.equal(varType(kernel(r), "m"), "f64");
 });
+
+test("launchBounds takes a constant max threads per block, or [max, minBlocksPerMultiprocessor]; anything else is CS2014", () => {
+  const one = checkKernel(`const MAX = 128;
+export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: MAX * 2 });`);
+  assert.deepEqual(codes(one), []);
+  assert.deepEqual(kernel(one).options.launchBounds, { maxThreadsPerBlock: 256 });
+  const two = checkKernel(`export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: [256, 2] });`);
+  assert.deepEqual(kernel(two).options.launchBounds, { maxThreadsPerBlock: 256, minBlocksPerMultiprocessor: 2 });
+  for (const bad of ["2048", "0", "[128, 0]", "[128, 2, 1]", "[]", "1.5", "true", "[n, 2]"]) {
+    const r = checkKernel(`let n = 4;
+export const k = cuda.jit((x: Float32Array) => { x[0] = 1; }, { launchBounds: ${bad} });`);
+    assert.deepEqual(codes(r), ["CS2014@2"], bad);
+    assert.match(r.diagnostics[0]!.message, /launchBounds: \[256, 2\]/, bad);
+    assert.equal(kernel(r).options.launchBounds, undefined, bad);
+  }
+});
+
+test("a constant launch with more threads per block than the kernel's launchBounds is CS4007", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) x[i] = 0;
+}, { launchBounds: [128, 4] });
+export function main(x: Float32Array) {
+  k.launch(4, [16, 16])(x);
+  k.launch(4, 128)(x);
+  k.launch(4, 2048)(x);
+}`);
+  assert.deepEqual(codes(r), ["CS4007@6", "CS4001@8"]);
+  assert.match(r.diagnostics[0]!.message, /256 threads is over the launchBounds of 'k' \(128 threads per block\).*at most 128 threads/);
+});
+
+test("a 2-D/3-D constant array is a module cuda.ndarray with a constant shape; otherwise CS3007 says what to write", () => {
+  const ok = checkKernel(`const ROWS = 2;
+const DATA = new Float32Array([1, 2, 3, 4, 5, 6]);
+const M = cuda.ndarray(DATA, [ROWS, 3]);
+const C = cuda.ndarray(Int32Array.of(1, 2, 3, 4, 5, 6, 7, 8), [2, 2, 2]);
+export const k = cuda.jit((out: Float32Array) => {
+  const m = cuda.const.arrayLike(M);
+  const c = cuda.const.arrayLike(C);
+  out[0] = m[1][2] + c[1][0][1];
+});`);
+  assert.deepEqual(codes(ok), []);
+  assert.deepEqual(ok.module.constArrays.map((c) => [c.name, c.dtype, c.shape, c.values.length]), [["M", "f32", [2, 3], 6], ["C", "i32", [2, 2, 2], 8]]);
+  const bad = (decl: string) =>
+    checkKernel(`let rows = 2;
+const M = ${decl};
+export const k = cuda.jit((out: Float32Array) => {
+  const m = cuda.const.arrayLike(M);
+  out[0] = m[0][0];
+});`);
+  const nonConstant = bad("cuda.ndarray(new Float32Array([1, 2, 3, 4, 5, 6]), [rows, 3])");
+  assert.deepEqual(codes(nonConstant), ["CS3007@4"]);
+  assert.match(nonConstant.diagnostics[0]!.message, /'M' cannot go to constant memory: the shape of a constant N-D array must be 1 to 3 constant whole numbers/);
+  const mismatch = bad("cuda.ndarray(new Float32Array([1, 2, 3, 4, 5]), [2, 3])");
+  assert.match(mismatch.diagnostics[0]!.message, /shape \[2, 3\] holds 6 elements but the data has 5/);
+  const notLiteral = bad("cuda.ndarray(new Float32Array(6), [2, 3])");
+  assert.match(notLiteral.diagnostics[0]!.message, /typed array of literal numbers/);
+});

@@ -17,17 +17,9 @@ import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
 import { CallLowerer, ROUNDING_MATH } from "./lower-calls";
+import { readKernelOptions } from "./kernel-options";
 
 export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
-
-const KERNEL_OPTIONS: Record<string, "boolean" | "registers"> = {
-  fastmath: "boolean",
-  fma: "boolean",
-  maxRegisters: "registers",
-  lineinfo: "boolean",
-  debug: "boolean",
-  cache: "boolean",
-};
 
 /** Lowers `decl` (a kernel or device function) to IR. */
 export function lowerFunction(host: LowerHost, module: ModuleInfo, decl: FunctionDecl): LoweredFunction {
@@ -143,34 +135,8 @@ class FunctionLowerer extends CallLowerer {
   }
 
   protected readOptions(node: ts.Expression | undefined): IR.KernelOptions {
-    if (!node) return {};
-    const e = stripParensAndNonNull(node);
-    if (!ts.isObjectLiteralExpression(e)) {
-      this.report(Codes.InvalidKernelOption, node, "kernel options must be an object literal such as { fastmath: true, maxRegisters: 32 }");
-      return {};
-    }
-    const out: Record<string, boolean | number> = {};
-    for (const p of e.properties) {
-      if (!ts.isPropertyAssignment(p) || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) {
-        this.report(Codes.InvalidKernelOption, p, "write kernel options as `name: value` pairs");
-        continue;
-      }
-      const name = p.name.text;
-      const kind = KERNEL_OPTIONS[name];
-      if (!kind) {
-        this.report(Codes.InvalidKernelOption, p.name, `unknown kernel option '${name}': the options are ${Object.keys(KERNEL_OPTIONS).join(", ")}`);
-        continue;
-      }
-      const v = new ConstantFolder((n) => this.host.front.constOf(this.module, n)).fold(p.initializer);
-      if (kind === "boolean") {
-        if (v && typeof v.value === "boolean") out[name] = v.value;
-        else this.report(Codes.InvalidKernelOption, p.initializer, `option '${name}' takes true or false`);
-      } else {
-        if (v && typeof v.value === "number" && Number.isInteger(v.value) && v.value >= 16 && v.value <= 255) out[name] = v.value;
-        else this.report(Codes.InvalidKernelOption, p.initializer, `option '${name}' takes a constant whole number of registers from 16 to 255`);
-      }
-    }
-    return out as IR.KernelOptions;
+    const folder = new ConstantFolder((n) => this.host.front.constOf(this.module, n));
+    return readKernelOptions(node, { fold: (e) => folder.fold(e), report: (def, n, message) => this.report(def, n, message) });
   }
 
   protected lowerParam(p: ts.ParameterDeclaration): IR.Var {
@@ -503,14 +469,23 @@ class FunctionLowerer extends CallLowerer {
     if (space === "const") {
       const arg = call.arguments[0];
       const sym = arg && ts.isIdentifier(arg) && !this.lookup(arg.text) ? this.host.front.resolveName(this.module, arg.text) : undefined;
-      const arr = sym?.kind === "const" ? this.host.front.moduleConst(sym.module, sym.decl).array : undefined;
+      const folded = sym?.kind === "const" ? this.host.front.moduleConst(sym.module, sym.decl) : undefined;
+      const arr = folded?.array;
       if (!arr || call.arguments.length !== 1) {
-        this.report(Codes.ConstArrayInvalid, arg ?? call, "cuda.const.arrayLike takes a module-level constant typed array: const FILTER = new Float32Array([0.25, 0.5, 0.25]) at module level, then cuda.const.arrayLike(FILTER)");
-        const v = this.newVar(name, { kind: "array", dtype: "f32", rank: 1, space: "const", shape: [1] }, false, false, d.name);
-        return [{ k: "constArrayDecl", span, v, constName: name }];
+        this.report(
+          Codes.ConstArrayInvalid,
+          arg ?? call,
+          folded?.arrayProblem && call.arguments.length === 1
+            ? `'${arg!.getText(this.sf)}' cannot go to constant memory: ${folded.arrayProblem}`
+            : "cuda.const.arrayLike takes a module-level constant typed array: const FILTER = new Float32Array([0.25, 0.5, 0.25]) at module level, then cuda.const.arrayLike(FILTER) (or a 2-D/3-D one: cuda.ndarray(new Float32Array([…]), [rows, cols]))",
+        );
+        // Its rank and dtype are unknown: uses of it stay quiet rather than guess (m[i][j] on a 1-D guess).
+        this.bind(name, { k: "poison" });
+        return [];
       }
-      const constName = this.host.useConstArray(arr.module, arr.decl, arr.dtype, arr.values);
-      const v = this.newVar(name, { kind: "array", dtype: arr.dtype, rank: 1, space: "const", shape: [arr.values.length] }, false, false, d.name);
+      const constName = this.host.useConstArray(arr.module, arr.decl, arr.dtype, arr.values, arr.shape);
+      const rank = arr.shape.length as 1 | 2 | 3;
+      const v = this.newVar(name, { kind: "array", dtype: arr.dtype, rank, space: "const", shape: arr.shape }, false, false, d.name);
       return [{ k: "constArrayDecl", span, v, constName }];
     }
     const [shapeArg, dtypeArg] = call.arguments;

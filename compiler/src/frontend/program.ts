@@ -6,14 +6,17 @@
 import ts from "typescript";
 import type { DType } from "../ir/types";
 import { TYPED_ARRAY_DTYPES } from "../ir/types";
-import { ConstantFolder, type ConstProblem, type ConstValue } from "./constants";
-import { readModuleInfo, type CudaScriptExport, type FunctionDecl, type ImportBinding, type ModuleInfo, CUDASCRIPT_MODULE } from "./module-info";
+import { ConstantFolder, stripParensAndNonNull, type ConstProblem, type ConstValue } from "./constants";
+import { isCudaReference, readModuleInfo, type CudaScriptExport, type FunctionDecl, type ImportBinding, type ModuleInfo, CUDASCRIPT_MODULE } from "./module-info";
 import type { CudaProject } from "./project";
 
-/** A module constant typed array usable with `cuda.const.arrayLike`. */
+/** A module constant typed array (or `cuda.ndarray` of one) usable with `cuda.const.arrayLike`. */
 export interface ConstArrayValue {
   readonly dtype: DType;
+  /** Row-major elements. */
   readonly values: readonly number[];
+  /** `[values.length]` for a typed array; the constant shape of a `cuda.ndarray`. */
+  readonly shape: readonly number[];
   readonly decl: ts.VariableDeclaration;
   readonly module: ModuleInfo;
 }
@@ -31,6 +34,8 @@ export type ModuleSymbol =
 export interface ModuleConstResult {
   readonly value?: ConstValue;
   readonly array?: ConstArrayValue;
+  /** Why a `cuda.ndarray(…)` constant cannot be a constant array (what to write instead). */
+  readonly arrayProblem?: string;
   readonly problems: readonly ConstProblem[];
 }
 
@@ -103,8 +108,9 @@ export class FrontEnd {
     this.constCache.set(decl, "inProgress");
     let result: ModuleConstResult = { problems: [] };
     if (decl.initializer) {
-      const array = readConstArray(decl.initializer);
-      if (array) result = { array: { ...array, decl, module }, problems: [] };
+      const array = readConstArray(decl.initializer) ?? this.readConstNDArray(module, decl.initializer);
+      if (array && "problem" in array) result = { arrayProblem: array.problem, problems: [] };
+      else if (array) result = { array: { shape: [array.values.length], ...array, decl, module }, problems: [] };
       else {
         const folder = new ConstantFolder((name) => this.constOf(module, name));
         const value = folder.fold(decl.initializer);
@@ -113,6 +119,40 @@ export class FrontEnd {
     }
     this.constCache.set(decl, result);
     return result;
+  }
+
+  /**
+   * `cuda.ndarray(DATA, [rows, cols])` (or 3 dimensions) at module level, where DATA is a typed array of
+   * literal numbers or a module constant holding one, and the shape folds to constants: a constant N-D
+   * array. `undefined` when `init` is not a `cuda.ndarray` call at all.
+   */
+  private readConstNDArray(module: ModuleInfo, init: ts.Expression): { dtype: DType; values: number[]; shape: number[] } | { problem: string } | undefined {
+    const call = stripParensAndNonNull(init);
+    if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== "ndarray") return undefined;
+    if (!isCudaReference(call.expression.expression, module.cudascript)) return undefined;
+    const example = "const WEIGHTS = cuda.ndarray(new Float32Array([1, 2, 3, 4, 5, 6]), [2, 3])";
+    const [dataArg, shapeArg] = call.arguments;
+    let data: { dtype: DType; values: readonly number[] } | undefined;
+    if (dataArg) {
+      const d = stripParensAndNonNull(dataArg);
+      if (ts.isIdentifier(d)) {
+        const sym = this.resolveName(module, d.text);
+        const inner = sym?.kind === "const" ? this.moduleConst(sym.module, sym.decl).array : undefined;
+        if (inner && inner.shape.length === 1) data = inner;
+      } else data = readConstArray(d);
+    }
+    if (!data || call.arguments.length !== 2)
+      return { problem: `a constant N-D array is cuda.ndarray(data, shape) with data a typed array of literal numbers (or a module constant one): ${example}` };
+    const x = shapeArg ? stripParensAndNonNull(shapeArg) : undefined;
+    const dims = x && ts.isArrayLiteralExpression(x) ? x.elements : [];
+    const folder = new ConstantFolder((name) => this.constOf(module, name));
+    const shape = dims.map((e) => folder.fold(e)?.value);
+    if (dims.length < 1 || dims.length > 3 || !shape.every((n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 1))
+      return { problem: `the shape of a constant N-D array must be 1 to 3 constant whole numbers ≥ 1, written in place (module constants or literals): ${example}` };
+    const size = shape.reduce((a, b) => a * b, 1);
+    if (size !== data.values.length)
+      return { problem: `shape [${shape.join(", ")}] holds ${size} elements but the data has ${data.values.length}: give the shape of the data, row-major` };
+    return { dtype: data.dtype, values: [...data.values], shape };
   }
 
   /** The constant value of a module-level name, if it is one. */

@@ -273,9 +273,18 @@ export interface KernelOptions {
   /** Let the compiler contract `a * b + c` into fused multiply-adds (implied by fastmath; off by default). */
   fma?: boolean;
   maxRegisters?: number;
+  /** `__launch_bounds__`: no launch may have more threads per block than this bound (CUDA refuses it). */
+  launchBounds?: LaunchBounds;
   lineinfo?: boolean;
   debug?: boolean;
   cache?: boolean;
+}
+
+/** `cuda.jit(fn, { launchBounds: max | [max, minBlocks] })`, like Numba's `launch_bounds`. */
+export interface LaunchBounds {
+  readonly maxThreadsPerBlock: number;
+  /** Blocks the compiler should keep resident per multiprocessor (it limits registers to fit them). */
+  readonly minBlocksPerMultiprocessor?: number;
 }
 
 /** What the host runtime needs to check and pack one kernel argument. */
@@ -309,7 +318,10 @@ export interface IrFunction {
 export interface ConstArray {
   readonly name: string;
   readonly dtype: DType;
+  /** Row-major elements. */
   readonly values: readonly number[];
+  /** `[values.length]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
+  readonly shape: readonly number[];
   readonly span: Span;
 }
 

@@ -4,7 +4,7 @@
  * through here (`@cudascript/compiler/artifact`), so a program that type-checks against `cudascript`
  * never pulls in the front end or TypeScript's own declarations.
  */
-import type { IrModule, ParamSignature } from "../ir/nodes";
+import type { IrModule, LaunchBounds, ParamSignature } from "../ir/nodes";
 import type { DType } from "../ir/types";
 
 export type ArtifactFormat = "cudascript-artifact@1";
@@ -50,6 +50,8 @@ export interface KernelEntry {
   readonly staticSharedBytes: number;
   /** Whether it declares `cuda.shared.array(0, dtype)` (dynamic shared memory sized at launch). */
   readonly usesDynamicShared: boolean;
+  /** `cuda.jit(fn, { launchBounds })`: every backend refuses a launch with more threads per block. */
+  readonly launchBounds?: LaunchBounds;
   readonly simulator: SimKernelInfo;
 }
 

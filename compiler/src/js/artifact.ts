@@ -33,6 +33,7 @@ export function makeArtifact(module: IrModule, opts: ArtifactOptions = {}): Kern
       signature: kernelSignature(k),
       staticSharedBytes: opts.staticSharedBytes?.get(k.id) ?? 0,
       usesDynamicShared: usesDynamicShared(module, k.id),
+      ...(k.options.launchBounds ? { launchBounds: k.options.launchBounds } : {}),
       simulator: fast.kernels[i]!,
     };
   });

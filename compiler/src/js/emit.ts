@@ -440,7 +440,9 @@ class FnEmitter {
     if (s.k === "constArrayDecl") {
       const js = this.me.constNames.get(s.constName) ?? "$missingConst";
       const t = s.v.type as ArrayType;
-      this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "const", data: js, dims: [`${js}.length`] });
+      // A 2-D/3-D constant (cuda.ndarray) is its row-major values with the constant shape as extents.
+      const dims = t.rank === 1 ? [`${js}.length`] : (t.shape ?? []).map(String);
+      this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "const", data: js, dims });
       return;
     }
     const t = s.arrayType;

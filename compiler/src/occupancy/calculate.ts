@@ -16,6 +16,19 @@ export interface OccupancyInput {
   staticSharedBytes: number;
   /** Bytes of dynamic shared memory given at launch. */
   dynamicSharedBytes: number;
+  /** The kernel's `launchBounds` (`__launch_bounds__`): no block may have more threads than its maximum. */
+  launchBounds?: KernelLaunchBounds;
+}
+
+/** `cuda.jit(fn, { launchBounds })` (the IR's LaunchBounds; repeated here so this module imports nothing else). */
+export interface KernelLaunchBounds {
+  readonly maxThreadsPerBlock: number;
+  readonly minBlocksPerMultiprocessor?: number;
+}
+
+/** The most threads a block of this kernel may have on `arch`: the arch's limit, lowered by `launchBounds`. */
+export function maxThreadsPerBlockOf(arch: ArchSpec, input: Pick<OccupancyInput, "launchBounds">): number {
+  return Math.min(arch.maxThreadsPerBlock, input.launchBounds?.maxThreadsPerBlock ?? Infinity);
 }
 
 export type LimitingFactor = "warps" | "registers" | "sharedMemory" | "blocks";
@@ -75,6 +88,12 @@ export function calculate(arch: ArchSpec, input: OccupancyInput): OccupancyResul
   const threads = input.threadsPerBlock;
   if (!Number.isInteger(threads) || threads <= 0) {
     return unusable(arch, input, `threadsPerBlock must be a positive integer (got ${threads}).`);
+  }
+  const bound = input.launchBounds?.maxThreadsPerBlock;
+  // cudaOccMaxActiveBlocksPerMultiprocessor gives 0 for a block above the function's maxThreadsPerBlock,
+  // and the launch itself fails.
+  if (bound !== undefined && threads > bound) {
+    return unusable(arch, input, `the kernel's launchBounds allows at most ${bound} threads per block.`);
   }
   const reasons: string[] = [];
   const note = (l: { blocks: number; reason?: string }): number => {

@@ -17,7 +17,7 @@ import { describe, test } from "node:test";
 import { loadNvrtc } from "@cudascript/native-bindings";
 
 import { alignUpToCarveout, ARCHS, KNOWN_ARCH_NAMES, parseArch, UnknownArchError } from "./archs";
-import { computeOccupancy, maxPotentialBlockSize, occupancyForBlockSizes, type OccupancyInput } from "./occupancy";
+import { computeOccupancy, launchBoundsRegisterCap, maxPotentialBlockSize, occupancyForBlockSizes, type OccupancyInput } from "./occupancy";
 
 const KiB = 1024;
 
@@ -384,5 +384,42 @@ describe("block-size helpers", () => {
       activeBlocksPerSM: 2,
       occupancy: 1,
     });
+  });
+});
+
+describe("launchBounds", () => {
+  const base = { arch: "sm_80", registersPerThread: 32, staticSharedBytes: 0, dynamicSharedBytes: 0 };
+
+  test("a block above the kernel's launchBounds cannot launch, and the suggestion says the bound", () => {
+    const r = computeOccupancy({ ...base, threadsPerBlock: 256, launchBounds: { maxThreadsPerBlock: 128 } });
+    assert.equal(r.activeBlocksPerSM, 0);
+    assert.match(r.reason!, /launchBounds allows at most 128 threads per block/);
+    assert.match(r.suggestion!, /use at most 128/);
+    // At the bound: the same as without it (W = 4, 16 blocks, 100%).
+    const at = computeOccupancy({ ...base, threadsPerBlock: 128, launchBounds: { maxThreadsPerBlock: 128 } });
+    assert.equal(at.activeBlocksPerSM, 16);
+    assert.equal(at.occupancy, 1);
+  });
+
+  test("no suggested block size is above the bound", () => {
+    // 32 threads: 32 blocks × 1 warp = 50%, limited by the 32 blocks-per-SM cap; 64 threads would give 100%.
+    const free = computeOccupancy({ ...base, threadsPerBlock: 32 });
+    assert.match(free.suggestion!, /use 64 threads per block/);
+    const bounded = computeOccupancy({ ...base, threadsPerBlock: 32, launchBounds: { maxThreadsPerBlock: 32 } });
+    assert.equal(bounded.occupancy, 0.5);
+    assert.equal(bounded.suggestion, undefined);
+    // 100 threads: rounding up to a warp multiple (128) would pass the bound of 100, so round down.
+    const ragged = computeOccupancy({ ...base, threadsPerBlock: 100, launchBounds: { maxThreadsPerBlock: 100 } });
+    assert.match(ragged.suggestion!, /such as 96\./);
+    assert.ok(maxPotentialBlockSize({ ...base, launchBounds: { maxThreadsPerBlock: 96 } }).threadsPerBlock <= 96);
+    assert.equal(maxPotentialBlockSize(base).threadsPerBlock, 1024);
+  });
+
+  test("[max, minBlocks] caps registers so that minBlocks blocks of max threads fit on an SM", () => {
+    // 128 threads = 4 warps; 4 blocks need floor(16384 / Rw) ≥ 4, Rw = 32·R ≤ 4096 → R ≤ 128.
+    assert.equal(launchBoundsRegisterCap("sm_80", { maxThreadsPerBlock: 128, minBlocksPerMultiprocessor: 4 }), 128);
+    // 1024 threads = 32 warps; 2 blocks need floor(4 · floor(16384 / Rw) / 32) ≥ 2 → Rw ≤ 1024 → R ≤ 32.
+    assert.equal(launchBoundsRegisterCap("sm_80", { maxThreadsPerBlock: 1024, minBlocksPerMultiprocessor: 2 }), 32);
+    assert.equal(launchBoundsRegisterCap("sm_80", { maxThreadsPerBlock: 1024 }), undefined);
   });
 });

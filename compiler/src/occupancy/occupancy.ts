@@ -15,11 +15,12 @@
  * Invalid inputs never throw: they yield `activeBlocksPerSM: 0` with a `reason`.
  */
 import { parseArch, type ArchSpec } from "./archs";
-import { calculate, calculateByName, type OccupancyInput, type OccupancyResult } from "./calculate";
+import { calculate, calculateByName, maxThreadsPerBlockOf, type KernelLaunchBounds, type OccupancyInput, type OccupancyResult } from "./calculate";
+import { registersLimit } from "./limits";
 import { suggest } from "./suggest";
 
-export { LIMITING_FACTORS } from "./calculate";
-export type { LimitingFactor, OccupancyInput, OccupancyResult } from "./calculate";
+export { LIMITING_FACTORS, maxThreadsPerBlockOf } from "./calculate";
+export type { KernelLaunchBounds, LimitingFactor, OccupancyInput, OccupancyResult } from "./calculate";
 
 /** Occupancy of one kernel launch configuration, with a suggestion when it can be improved. */
 export function computeOccupancy(input: OccupancyInput): OccupancyResult {
@@ -74,7 +75,7 @@ export function maxPotentialBlockSize(
     return best;
   }
   let bestThreads = 0;
-  const limit = Math.min(arch.maxThreadsPerBlock, kernelMaxThreadsPerBlock);
+  const limit = Math.min(maxThreadsPerBlockOf(arch, base), kernelMaxThreadsPerBlock);
   const g = arch.warpSize;
   for (let aligned = Math.ceil(limit / g) * g; aligned > 0; aligned -= g) {
     const threadsPerBlock = Math.min(limit, aligned);
@@ -87,4 +88,22 @@ export function maxPotentialBlockSize(
     if (bestThreads === arch.maxThreadsPerSM) break;
   }
   return best;
+}
+
+/**
+ * The registers per thread a kernel with `launchBounds: [max, minBlocks]` is compiled to fit in: the most
+ * that still let `minBlocks` blocks of `max` threads reside on one multiprocessor of `arch` (ptxas
+ * limits registers the same way). `undefined` without a minimum, or when even 0 registers do not fit.
+ */
+export function launchBoundsRegisterCap(archName: string, bounds: KernelLaunchBounds): number | undefined {
+  const minBlocks = bounds.minBlocksPerMultiprocessor;
+  if (minBlocks === undefined) return undefined;
+  let arch: ArchSpec;
+  try {
+    arch = parseArch(archName);
+  } catch {
+    return undefined;
+  }
+  for (let r = arch.maxRegistersPerThread; r >= 0; r--) if (registersLimit(arch, bounds.maxThreadsPerBlock, r).blocks >= minBlocks) return r;
+  return undefined;
 }

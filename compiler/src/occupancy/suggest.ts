@@ -3,7 +3,7 @@
  * what-if inputs (fewer registers, less shared memory, another block size).
  */
 import type { ArchSpec } from "./archs";
-import { calculate, type OccupancyInput, type OccupancyResult } from "./calculate";
+import { calculate, maxThreadsPerBlockOf, type OccupancyInput, type OccupancyResult } from "./calculate";
 import { registersLimit, warpsPerBlock } from "./limits";
 
 /** `0.5` → `"50%"`, `2/3` → `"66.7%"`. */
@@ -25,7 +25,8 @@ const jitCap = (r: number): string => `\`cuda.jit(fn, { maxRegisters: ${r} })\``
  */
 export function betterBlockSize(arch: ArchSpec, input: OccupancyInput, current: OccupancyResult): { threads: number; result: OccupancyResult } | undefined {
   let best: { threads: number; result: OccupancyResult } | undefined;
-  for (let t = arch.warpSize; t <= arch.maxThreadsPerBlock; t += arch.warpSize) {
+  // Never above the kernel's launchBounds: such a block cannot launch.
+  for (let t = arch.warpSize; t <= maxThreadsPerBlockOf(arch, input); t += arch.warpSize) {
     const r = calculate(arch, { ...input, threadsPerBlock: t });
     const dist = Math.abs(t - input.threadsPerBlock);
     if (
@@ -56,13 +57,17 @@ function sharedBytesFor(arch: ArchSpec, targetBlocks: number): number | undefine
 /** A fix for an input that cannot launch (`activeBlocksPerSM === 0`). */
 function suggestForInvalid(arch: ArchSpec, input: OccupancyInput, result: OccupancyResult): string | undefined {
   const { threadsPerBlock: t, registersPerThread: regs } = input;
+  const bound = input.launchBounds?.maxThreadsPerBlock;
+  if (bound !== undefined && t > bound && bound <= arch.maxThreadsPerBlock) {
+    return `Blocks of ${t} threads cannot launch: the kernel's launchBounds allows at most ${bound} threads per block; use at most ${bound}, or raise launchBounds.`;
+  }
   if (result.limits.warps === 0 && t > arch.maxThreadsPerBlock) {
     return `Blocks of ${t} threads cannot launch: use at most ${arch.maxThreadsPerBlock} threads per block.`;
   }
   if (result.limits.registers === 0 && regs !== undefined && regs <= arch.maxRegistersPerThread) {
     const r = registersFor(arch, t, regs, 1);
     let maxThreads = 0;
-    for (let c = arch.warpSize; c <= arch.maxThreadsPerBlock; c += arch.warpSize) {
+    for (let c = arch.warpSize; c <= maxThreadsPerBlockOf(arch, input); c += arch.warpSize) {
       if (registersLimit(arch, c, regs).blocks > 0) maxThreads = c;
     }
     if (r !== undefined && maxThreads > 0) {
@@ -203,8 +208,11 @@ export function suggest(arch: ArchSpec, input: OccupancyInput, result: Occupancy
   }
   if (s === undefined && input.threadsPerBlock % arch.warpSize !== 0) {
     const up = Math.ceil(input.threadsPerBlock / arch.warpSize) * arch.warpSize;
+    const down = up - arch.warpSize;
+    // Rounding up past the kernel's launchBounds would not launch: then round down.
+    const to = up <= maxThreadsPerBlockOf(arch, input) ? up : down;
     const idle = up - input.threadsPerBlock;
-    s = `Block size ${input.threadsPerBlock} leaves ${idle} lanes of its last warp idle: use a multiple of ${arch.warpSize} such as ${up}.`;
+    if (to > 0) s = `Block size ${input.threadsPerBlock} leaves ${idle} lanes of its last warp idle: use a multiple of ${arch.warpSize} such as ${to}.`;
   }
   return s;
 }

@@ -78,6 +78,14 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     const threads = b[0] * b[1] * b[2];
     if (threads > L.maxThreadsPerBlock)
       throw new CudaScriptError("CSR008", `kernel '${name}': a block of (${b.join(", ")}) has ${threads} threads, but a block can have at most ${L.maxThreadsPerBlock}: use a smaller block and a larger grid`);
+    const bound = this.artifact.kernels[name]!.launchBounds?.maxThreadsPerBlock;
+    // A GPU refuses such a launch (CUDA_ERROR_INVALID_VALUE: the code was compiled for at most `bound`
+    // threads); the check is here so that the simulator refuses it the same way.
+    if (bound !== undefined && threads > bound)
+      throw new CudaScriptError(
+        "CSR008",
+        `kernel '${name}': a block of (${b.join(", ")}) has ${threads} threads, but the kernel was compiled with launchBounds ${bound}, so it can run at most ${bound} threads per block: launch blocks of at most ${bound} threads, or raise launchBounds in cuda.jit(fn, { launchBounds })`,
+      );
     b.forEach((n, i) => {
       if (n > L.maxBlockDim[i]!) throw new CudaScriptError("CSR008", `kernel '${name}': block size ${"xyz"[i]} = ${n} is over the limit of ${L.maxBlockDim[i]} for that dimension`);
     });

@@ -82,7 +82,7 @@ export function reportLaunch(
     // An arch neither knows gets no occupancy rather than a made-up 0 %.
     const fromDriver = gpu?.kernelOccupancy?.(artifact, kernel, threads, config.sharedMem);
     const known = archKnown(calc, arch);
-    const o = known ? calc.computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem }) : undefined;
+    const o = known ? calc.computeOccupancy({ arch, threadsPerBlock: threads, registersPerThread: registers, staticSharedBytes: entry?.staticSharedBytes ?? 0, dynamicSharedBytes: config.sharedMem, launchBounds: entry?.launchBounds }) : undefined;
     const fraction = fromDriver?.occupancy ?? o?.occupancy;
     if (fraction !== undefined)
       occupancy = { arch, percent: Math.round(fraction * 1000) / 10, limitedBy: o ? [...o.limitedBy] : [], registers, source: fromDriver ? "driver" : "calculator" };
