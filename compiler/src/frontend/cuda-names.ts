@@ -12,7 +12,7 @@
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
 ]);
 
 /** Every kernel-side name, for suggestions. */
@@ -39,10 +39,6 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
   ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
   ["fp16", { instead: "compute in f32 (half precision is not available)" }],
-  ["eqSync", { instead: "compare with one lane's value, cuda.allSync(mask, v === cuda.shflSync(mask, v, 0))" }],
-  ["matchAnySync", { instead: "build the mask with cuda.ballotSync(mask, v === cuda.shflSync(mask, v, lane)) for the lane you compare with" }],
-  ["matchAllSync", { instead: "test with cuda.allSync(mask, v === cuda.shflSync(mask, v, 0)) and take cuda.activemask() as the mask" }],
-  ["lanemaskLt", { instead: "write ((1 << cuda.laneid) - 1) >>> 0" }],
   ["float16", { instead: "compute in f32 (half precision is not available)" }],
   ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
