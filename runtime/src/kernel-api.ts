@@ -177,6 +177,12 @@ export interface KernelNamespace {
   matchAllSync(mask: number, value: number | boolean): number;
   /** The bits of the lanes below this one in its warp (`%lanemask_lt`): `(1 << cuda.laneid) - 1`. */
   lanemaskLt(): number;
+  /**
+   * Numba's `selp`: `condition ? ifTrue : ifFalse`, exactly (same typing; only the chosen value is
+   * evaluated, as with `?:`).
+   */
+  selp(condition: boolean | number, ifTrue: number, ifFalse: number): number;
+  selp(condition: boolean | number, ifTrue: boolean, ifFalse: boolean): boolean;
 
   /** Number of set bits. */
   popc(x: number): number;

@@ -142,6 +142,23 @@ test("warp match intrinsics: __match_any_sync on the value's own type, matchAllS
   assert.match(src, /mov\.u32 %0, %%lanemask_lt;/);
 });
 
+test("cuda.selp(c, a, b) generates exactly what c ? a : b generates (typing, conversions, booleans); wrong arity is CS2006", () => {
+  const body = (select: (c: string, a: string, b: string) => string) => `export const kern = cuda.jit((x: Float32Array, k: Int32Array, out: Float64Array) => {
+  const i = cuda.grid(1);
+  const a = ${select("i < k.length", "k[i]", "x[i]")};
+  const b = ${select("k[i]", "x[i] > 0", "false")};
+  out[i] = ${select("b", "a", "1.5")} + ${select("i % 2 === 0", "Math.sqrt(a)", "k[i]")};
+});`;
+  const viaSelp = cuda(body((c, a, b) => `cuda.selp(${c}, ${a}, ${b})`));
+  const viaTernary = cuda(body((c, a, b) => `(${c} ? ${a} : ${b})`));
+  assert.equal(viaSelp, viaTernary);
+  assert.match(viaSelp, /const float a = i < k_len \? \(float\)k\[i\] : x\[i\];/);
+  const bad = checkKernel(`export const kern = cuda.jit((x: Float32Array) => {
+  x[0] = cuda.selp(x[1] > 0, x[2]);
+});`);
+  assert.deepEqual(bad.diagnostics.map((d) => `${d.code} ${d.message}`), ["CS2006 cuda.selp takes 3 arguments, got 2"]);
+});
+
 test("counted loops keep k++; other loop shapes become for/while/do-while", () => {
   const src = cuda(`export const kern = cuda.jit((x: Int32Array) => {
   let n = 0;

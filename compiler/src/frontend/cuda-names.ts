@@ -12,7 +12,7 @@
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
 ]);
 
 /** Every kernel-side name, for suggestions. */
@@ -32,7 +32,7 @@ const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
 /**
  * Numba CUDA features CudaScript knows about but does not support (yet), keyed by the camelCased
  * first segments of the path (`fp16` covers `cuda.fp16.hadd`): `instead` says what to write. A
- * `renamed` entry exists under another name (`cuda.selp` is `?:`).
+ * `renamed` entry exists under another name (`cuda.libdevice.*` are the `Math` functions).
  */
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
@@ -45,7 +45,6 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
   ["mappedArray", { instead: "use cuda.pinnedArray(…) and copy with cuda.toDevice" }],
   ["managedArray", { instead: "use cuda.deviceArray(…) and copy explicitly" }],
-  ["selp", { renamed: true, instead: "cond ? a : b" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);
 

@@ -416,6 +416,10 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
         return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
       }
+      case "selp":
+        // Numba's selp (select without branching) is the ternary: the same typing and the same IR.
+        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
+        return this.lowerSelect(call, call.arguments[0]!, call.arguments[1]!, call.arguments[2]!, "cuda.selp");
       case "lanemaskLt":
         this.expectArgs(call, 0, 0, `cuda.${name}`);
         return { k: "intrinsic", type: U32, name: "lanemaskLt", args: [], span };
