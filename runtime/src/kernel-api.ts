@@ -188,6 +188,20 @@ export interface KernelNamespace {
   anySync(mask: number, predicate: boolean | number): boolean;
   ballotSync(mask: number, predicate: boolean | number): number;
   activemask(): number;
+  /** Numba's `eq_sync`: true when `predicate` is the same (all true or all false) in every lane of `mask`. */
+  eqSync(mask: number, predicate: boolean | number): boolean;
+  /** The lanes of `mask` whose `value` has the same bits as this lane's (`__match_any_sync`; sm_70+). */
+  matchAnySync(mask: number, value: number | boolean): number;
+  /** `mask` when `value` has the same bits in every lane of `mask`, else 0 (`__match_all_sync`; sm_70+). */
+  matchAllSync(mask: number, value: number | boolean): number;
+  /** The bits of the lanes below this one in its warp (`%lanemask_lt`): `(1 << cuda.laneid) - 1`. */
+  lanemaskLt(): number;
+  /**
+   * Numba's `selp`: `condition ? ifTrue : ifFalse`, exactly (same typing; only the chosen value is
+   * evaluated, as with `?:`).
+   */
+  selp(condition: boolean | number, ifTrue: number, ifFalse: number): number;
+  selp(condition: boolean | number, ifTrue: boolean, ifFalse: boolean): boolean;
 
   /** Number of set bits. */
   popc(x: number): number;

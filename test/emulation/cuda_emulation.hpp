@@ -141,6 +141,23 @@ inline unsigned ballot(bool p) {
   return mask;
 }
 
+// Every lane publishes the bits of `v`; returns the lanes of `mask` (among the live ones) whose bits
+// equal this lane's, as __match_any_sync compares them.
+template <class T>
+inline unsigned match(unsigned mask, T v) {
+  Warp& w = warp();
+  const int lane = tl_tid & 31;
+  const unsigned long long mine = to_bits(v);
+  w.slot[lane] = mine;
+  w.bar.arrive_and_wait();
+  const unsigned peers = mask & w.live.load();
+  unsigned same = 0;
+  for (int l = 0; l < 32; l++)
+    if ((peers >> l & 1u) && w.slot[l] == mine) same |= 1u << l;
+  w.bar.arrive_and_wait();
+  return same;
+}
+
 inline int block_vote(bool p, int what) {
   Block* b = tl_block;
   b->arrived.fetch_add(1);
@@ -235,6 +252,20 @@ inline int __all_sync(unsigned mask, int p) {
   return (cs_emu::ballot(p != 0) & mask) == (mask & live);
 }
 inline unsigned __activemask() { return cs_emu::warp().live.load(); }
+inline int __uni_sync(unsigned mask, int p) {
+  const unsigned live = cs_emu::warp().live.load();
+  const unsigned b = cs_emu::ballot(p != 0) & mask;
+  return b == 0 || b == (mask & live);
+}
+template <class T>
+inline unsigned __match_any_sync(unsigned mask, T v) { return cs_emu::match(mask, v); }
+template <class T>
+inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
+  const unsigned live = cs_emu::warp().live.load();
+  *pred = cs_emu::match(mask, v) == (mask & live);
+  return *pred ? mask : 0u;
+}
+inline unsigned cs_lanemask_lt() { return (1u << (cs_emu::tl_tid & 31)) - 1u; }
 
 template <class T, class V>
 inline T atomicAdd(T* a, V v) { return std::atomic_ref<T>(*a).fetch_add((T)v); }

@@ -201,7 +201,7 @@ describe("API hover docs", () => {
     "const.arrayLike", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
     "threadfenceSystem", "syncwarp", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
     "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
-    "allSync", "anySync", "ballotSync", "activemask", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
+    "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
   ];
   const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);
   const text = ['import { cuda, f32 } from "cudascript";', "export const k = cuda.jit((x: Float32Array) => {", ...lines, "  const m = Math.sqrt(x[0]) + Math.PI + Math.max(1, 2);", "  const y: f32 = 1;", "});", ""].join("\n");

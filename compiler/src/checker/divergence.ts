@@ -137,6 +137,11 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
 
 
 
+/** Intrinsics (besides the shuffles) whose value differs between the lanes of a warp. */
+const LANE_DEPENDENT_INTRINSICS: ReadonlySet<string> = new Set([
+  "ballotSync", "allSync", "anySync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt",
+]);
+
 function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): boolean {
   let dep = false;
   visitExpr(e, (x) => {
@@ -155,7 +160,7 @@ function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): bo
         dep = true;
         break;
       case "intrinsic":
-        if (x.name.startsWith("shfl") || x.name === "ballotSync" || x.name === "allSync" || x.name === "anySync" || x.name === "activemask") dep = true;
+        if (x.name.startsWith("shfl") || LANE_DEPENDENT_INTRINSICS.has(x.name)) dep = true;
         break;
       case "call":
         if (facts.threadDependentFunctions.has(x.fn)) dep = true;

@@ -128,6 +128,37 @@ test("Numba's cuda.cbrt is cbrtf on f32 and cbrt on f64, as Math.cbrt; a wrong a
   assert.deepEqual(bad.diagnostics.map((d) => `${d.code} ${d.message}`), ["CS2006 cuda.cbrt takes 1 argument, got 2"]);
 });
 
+test("warp match intrinsics: __match_any_sync on the value's own type, matchAllSync through a helper returning the mask or 0, eqSync is __uni_sync, lanemaskLt reads %lanemask_lt", () => {
+  const src = cuda(`export const kern = cuda.jit((k: Int32Array, x: Float64Array, out: Uint32Array) => {
+  out[0] = cuda.matchAnySync(0xffffffff, k[0]) | cuda.matchAnySync(0xffffffff, x[0]);
+  out[1] = cuda.matchAllSync(0xffffffff, k[1] > 0);
+  out[2] = cuda.eqSync(0xffffffff, x[2]) ? cuda.lanemaskLt() : 0;
+});`);
+  assert.match(src, /out\[0\] = __match_any_sync\(0xffffffffu, k\[0\]\) \| __match_any_sync\(0xffffffffu, x\[0\]\);/);
+  // A boolean goes as an int (CUDA has no bool overload).
+  assert.match(src, /out\[1\] = cs_match_all_sync\(0xffffffffu, \(int\)\(k\[1\] > 0\)\);/);
+  assert.match(src, /out\[2\] = __uni_sync\(0xffffffffu, x\[2\] != 0\.0 && x\[2\] == x\[2\]\) != 0 \? cs_lanemask_lt\(\) : 0u;/);
+  assert.match(src, /__match_all_sync\(mask, value, &all\)/);
+  assert.match(src, /mov\.u32 %0, %%lanemask_lt;/);
+});
+
+test("cuda.selp(c, a, b) generates exactly what c ? a : b generates (typing, conversions, booleans); wrong arity is CS2006", () => {
+  const body = (select: (c: string, a: string, b: string) => string) => `export const kern = cuda.jit((x: Float32Array, k: Int32Array, out: Float64Array) => {
+  const i = cuda.grid(1);
+  const a = ${select("i < k.length", "k[i]", "x[i]")};
+  const b = ${select("k[i]", "x[i] > 0", "false")};
+  out[i] = ${select("b", "a", "1.5")} + ${select("i % 2 === 0", "Math.sqrt(a)", "k[i]")};
+});`;
+  const viaSelp = cuda(body((c, a, b) => `cuda.selp(${c}, ${a}, ${b})`));
+  const viaTernary = cuda(body((c, a, b) => `(${c} ? ${a} : ${b})`));
+  assert.equal(viaSelp, viaTernary);
+  assert.match(viaSelp, /const float a = i < k_len \? \(float\)k\[i\] : x\[i\];/);
+  const bad = checkKernel(`export const kern = cuda.jit((x: Float32Array) => {
+  x[0] = cuda.selp(x[1] > 0, x[2]);
+});`);
+  assert.deepEqual(bad.diagnostics.map((d) => `${d.code} ${d.message}`), ["CS2006 cuda.selp takes 3 arguments, got 2"]);
+});
+
 test("counted loops keep k++; other loop shapes become for/while/do-while", () => {
   const src = cuda(`export const kern = cuda.jit((x: Int32Array) => {
   let n = 0;

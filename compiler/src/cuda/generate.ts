@@ -864,6 +864,17 @@ class FunctionGen {
         return call("__ballot_sync", t);
       case "activemask":
         return call("__activemask", []);
+      case "eqSync":
+        // Numba's eq_sync is vote.sync.uni: true when the predicate is the same in every lane of the mask.
+        return { t: `${call("__uni_sync", t).t} != 0`, p: P.eq };
+      case "matchAnySync":
+        return call("__match_any_sync", t);
+      case "matchAllSync":
+        this.m.helpers.add("matchAll");
+        return call("cs_match_all_sync", t);
+      case "lanemaskLt":
+        this.m.helpers.add("lanemaskLt");
+        return call("cs_lanemask_lt", []);
     }
   }
 

@@ -8,6 +8,8 @@ import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
 
 export type HelperName =
   | "laneid"
+  | "lanemaskLt"
+  | "matchAll"
   | "dynamicShared"
   | "truthy"
   | "sign"
@@ -70,6 +72,21 @@ static __device__ __forceinline__ int cs_laneid() {
   return (int)lane;
 }
 #endif`,
+  lanemaskLt: `#ifndef CUDASCRIPT_EMULATION
+/* cuda.lanemaskLt(): the bits of the lanes below this one in its warp (the %lanemask_lt register). */
+static __device__ __forceinline__ unsigned cs_lanemask_lt() {
+  unsigned mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+}
+#endif`,
+  matchAll: `/* cuda.matchAllSync(mask, v): the mask when every lane in it has the same v, else 0 (CUDA's predicate
+   is then just whether the result is non-zero, so it is not returned separately). Compute capability 7.0+. */
+template <class T>
+static __device__ __forceinline__ unsigned cs_match_all_sync(unsigned mask, T value) {
+  int all;
+  return __match_all_sync(mask, value, &all);
+}`,
   dynamicShared: `#ifndef CUDASCRIPT_EMULATION
 /* cuda.shared.array(0, dtype): every dynamic shared array of a kernel views this one buffer. */
 extern __shared__ __align__(16) unsigned char cs_dynamic_smem[];
@@ -134,6 +151,8 @@ union cs_f64_bits { unsigned long long bits; double value; };`,
 
 const ORDER: HelperName[] = [
   "laneid",
+  "lanemaskLt",
+  "matchAll",
   "dynamicShared",
   "truthy",
   "sign",

@@ -12,7 +12,7 @@
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
 ]);
 
 /** Every kernel-side name, for suggestions. */
@@ -32,24 +32,19 @@ const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
 /**
  * Numba CUDA features CudaScript knows about but does not support (yet), keyed by the camelCased
  * first segments of the path (`fp16` covers `cuda.fp16.hadd`): `instead` says what to write. A
- * `renamed` entry exists under another name (`cuda.selp` is `?:`).
+ * `renamed` entry exists under another name (`cuda.libdevice.*` are the `Math` functions).
  */
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
   ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
   ["fp16", { instead: "compute in f32 (half precision is not available)" }],
-  ["eqSync", { instead: "compare with one lane's value, cuda.allSync(mask, v === cuda.shflSync(mask, v, 0))" }],
-  ["matchAnySync", { instead: "build the mask with cuda.ballotSync(mask, v === cuda.shflSync(mask, v, lane)) for the lane you compare with" }],
-  ["matchAllSync", { instead: "test with cuda.allSync(mask, v === cuda.shflSync(mask, v, 0)) and take cuda.activemask() as the mask" }],
-  ["lanemaskLt", { instead: "write ((1 << cuda.laneid) - 1) >>> 0" }],
   ["float16", { instead: "compute in f32 (half precision is not available)" }],
   ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
   ["mappedArray", { instead: "use cuda.pinnedArray(…) and copy with cuda.toDevice" }],
   ["managedArray", { instead: "use cuda.deviceArray(…) and copy explicitly" }],
-  ["selp", { renamed: true, instead: "cond ? a : b" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);
 

@@ -419,6 +419,26 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
         return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
       }
+      case "selp":
+        // Numba's selp (select without branching) is the ternary: the same typing and the same IR.
+        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
+        return this.lowerSelect(call, call.arguments[0]!, call.arguments[1]!, call.arguments[2]!, "cuda.selp");
+      case "lanemaskLt":
+        this.expectArgs(call, 0, 0, `cuda.${name}`);
+        return { k: "intrinsic", type: U32, name: "lanemaskLt", args: [], span };
+      case "matchAnySync":
+      case "matchAllSync": {
+        // CUDA's __match_*_sync take 32/64-bit integers, float and double and compare bit patterns:
+        // booleans and narrow integers go as i32, like the shuffles.
+        if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
+        const mask = this.convertTo(arg(0), "u32");
+        const v = arg(1);
+        let d = (v.type as ScalarType).dtype;
+        if (WEAK.has(v)) d = this.weakDefault(v);
+        if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
+        return { k: "intrinsic", type: U32, name, args: [mask, this.convertTo(v, d)], span };
+      }
+      case "eqSync":
       case "allSync":
       case "anySync":
       case "ballotSync": {

@@ -421,15 +421,25 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected lowerConditional(e: ts.ConditionalExpression): IR.Expr {
-    const cond = this.lowerCondition(e.condition);
-    const a = this.lowerExpr(e.whenTrue), b = this.lowerExpr(e.whenFalse);
+    return this.lowerSelect(e, e.condition, e.whenTrue, e.whenFalse, "?:");
+  }
+
+  /**
+   * `condition ? whenTrue : whenFalse`, also spelt `cuda.selp(condition, whenTrue, whenFalse)` (`what`
+   * names the spelling in messages): one typing rule and one IR select for both, so every backend
+   * evaluates only the chosen operand for either spelling.
+   */
+  protected lowerSelect(e: ts.Node, condition: ts.Expression, whenTrue: ts.Expression, whenFalse: ts.Expression, what: string): IR.Expr {
+    const cond = this.lowerCondition(condition);
+    const a = this.lowerExpr(whenTrue), b = this.lowerExpr(whenFalse);
     if (a.type.kind === "array" || b.type.kind === "array") {
-      const cond = e.condition.getText(this.sf);
-      this.report(Codes.TypeMismatch, e, `?: cannot choose between arrays (array names are fixed in kernels): choose the element instead, ${cond} ? ${e.whenTrue.getText(this.sf)}[i] : ${e.whenFalse.getText(this.sf)}[i]; or ${ARRAY_SWAP_ADVICE}`);
+      const c = condition.getText(this.sf), x = whenTrue.getText(this.sf), y = whenFalse.getText(this.sf);
+      const instead = what === "?:" ? `${c} ? ${x}[i] : ${y}[i]` : `${what}(${c}, ${x}[i], ${y}[i])`;
+      this.report(Codes.TypeMismatch, e, `${what} cannot choose between arrays (array names are fixed in kernels): choose the element instead, ${instead}; or ${ARRAY_SWAP_ADVICE}`);
       return this.error(e);
     }
     if (a.type.kind !== "scalar" || b.type.kind !== "scalar") {
-      this.report(Codes.TypeMismatch, e, "both branches of ?: must be numbers or booleans in kernels");
+      this.report(Codes.TypeMismatch, e, `both ${what === "?:" ? "branches of ?:" : `values of ${what}`} must be numbers or booleans in kernels`);
       return this.error(e);
     }
     const span = this.span(e);

@@ -141,7 +141,8 @@ export type MathFunction =
 export type BitFunction = "popc" | "brev" | "clz" | "ffs";
 export type BarrierFunction = "syncthreads" | "syncthreadsCount" | "syncthreadsAnd" | "syncthreadsOr" | "syncwarp";
 export type FenceFunction = "threadfence" | "threadfenceBlock" | "threadfenceSystem";
-export type WarpFunction = "shflSync" | "shflUpSync" | "shflDownSync" | "shflXorSync" | "allSync" | "anySync" | "ballotSync" | "activemask";
+export type WarpFunction = "shflSync" | "shflUpSync" | "shflDownSync" | "shflXorSync" | "allSync" | "anySync" | "ballotSync" | "activemask"
+  | "eqSync" | "matchAnySync" | "matchAllSync" | "lanemaskLt";
 
 export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction;
 

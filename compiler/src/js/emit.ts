@@ -30,7 +30,7 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
-import { typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
@@ -781,6 +781,9 @@ class FnEmitter {
         return `Math.clz32(${args[0]})`;
       case "ffs":
         return `rt.ffs(${args[0]})`;
+      case "lanemaskLt":
+        // %lanemask_lt: the bits of the lanes below this one (lane 31: 0x7fffffff).
+        return `(((1 << ${this.special({ k: "special", type: e.type as ScalarType, reg: "laneid", axis: "x", span: e.span })}) - 1) >>> 0)`;
       case "fma":
         return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
       case "threadfence":
@@ -1690,12 +1693,33 @@ class FnEmitter {
           }
           case "ballotSync":
           case "allSync":
-          case "anySync": {
+          case "anySync":
+          case "eqSync": {
             const p = this.argAt(s.args[1]!, "$u");
             const mask = this.argAt(s.args[0]!, "$u");
             lines.push(`let $bal = 0; for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0 && ${p}) $bal |= 1 << (${lane});`);
-            const r = s.name === "ballotSync" ? `(($bal & ${mask}) >>> 0)` : s.name === "anySync" ? `(($bal & ${mask}) !== 0)` : `((($am & ${mask}) & ~$bal) === 0)`;
+            const allTrue = `((($am & ${mask}) & ~$bal) === 0)`;
+            const r =
+              s.name === "ballotSync" ? `(($bal & ${mask}) >>> 0)`
+              : s.name === "anySync" ? `(($bal & ${mask}) !== 0)`
+              : s.name === "eqSync" ? `(${allTrue} || ($bal & ${mask}) === 0)`
+              : allTrue;
             lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) ${this.setResult(s, "$u", r)}`);
+            break;
+          }
+          case "matchAnySync":
+          case "matchAllSync": {
+            // CUDA compares bit patterns: for floats Object.is (-0 is not 0, NaN matches NaN), else ===.
+            const v = (i: string) => this.argAt(s.args[1]!, i);
+            const float = isFloat((s.args[1]!.type as ScalarType).dtype);
+            const same = float ? `Object.is(${v("$q")}, ${v("$u")})` : `${v("$q")} === ${v("$u")}`;
+            const mask = this.argAt(s.args[0]!, "$u");
+            const peer = "$st[$q] === 0 && (($m >>> ($q - $w)) & 1) !== 0";
+            lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) { const $m = ${mask};`);
+            if (s.name === "matchAnySync") lines.push(`let $r = 0; for (let $q = $w; $q < $e; $q++) if (${peer} && ${same}) $r |= 1 << ($q - $w);`);
+            // __match_all_sync: the mask when every lane in it has the same value, else 0.
+            else lines.push(`let $r = $m >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`);
+            lines.push(`${this.setResult(s, "$u", "($r >>> 0)")} }`);
             break;
           }
           default:

@@ -16,7 +16,7 @@ import type * as IR from "../ir/nodes";
 import { BOOL, type ScalarType, type Type } from "../ir/types";
 
 export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
-export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask"]);
+export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync"]);
 export const SYNC_OPS: ReadonlySet<string> = new Set([...BARRIER_OPS, ...WARP_OPS]);
 
 export interface SyncStmt {

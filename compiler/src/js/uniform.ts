@@ -16,7 +16,7 @@
  * live once per block (a plain JavaScript local) instead of once per thread.
  */
 import type * as IR from "../ir/nodes";
-import { stmtHasSync, type NIf, type NLoop, type NStmt } from "./normalize";
+import { stmtHasSync, SYNC_OPS, type NIf, type NLoop, type NStmt } from "./normalize";
 
 export interface Uniformity {
   readonly uniformVars: ReadonlySet<IR.Var>;
@@ -273,7 +273,8 @@ export function uniformExpr(e: IR.Expr, uniform: ReadonlySet<IR.Var>): boolean {
     case "truthy":
       return uniformExpr(e.value, uniform);
     case "intrinsic":
-      return !["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask"].includes(e.name) && e.args.every((a) => uniformExpr(a, uniform));
+      // Synchronising operations and the lane mask give each thread its own value.
+      return !SYNC_OPS.has(e.name) && e.name !== "lanemaskLt" && e.args.every((a) => uniformExpr(a, uniform));
     case "index":
     case "call":
     case "atomic":
