@@ -220,6 +220,16 @@ export abstract class CallLowerer extends ExpressionLowerer {
     return true;
   }
 
+  /**
+   * The type a warp shuffle or match moves `v` as: CUDA's __shfl*_sync / __match_*_sync take 32-bit
+   * integers, float and double, so booleans and narrow integers go as i32.
+   */
+  private warpValueDType(v: IR.Expr): DType {
+    let d = (v.type as ScalarType).dtype;
+    if (WEAK.has(v)) d = this.weakDefault(v);
+    return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32") ? "i32" : d;
+  }
+
   protected lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
     const sig = this.host.deviceSignature(fn);
     if (sig === "recursive") {
@@ -414,9 +424,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
-        let d = (v.type as ScalarType).dtype;
-        if (WEAK.has(v)) d = this.weakDefault(v);
-        if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
+        const d = this.warpValueDType(v);
         return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
       }
       case "selp":
@@ -428,15 +436,11 @@ export abstract class CallLowerer extends ExpressionLowerer {
         return { k: "intrinsic", type: U32, name: "lanemaskLt", args: [], span };
       case "matchAnySync":
       case "matchAllSync": {
-        // CUDA's __match_*_sync take 32/64-bit integers, float and double and compare bit patterns:
-        // booleans and narrow integers go as i32, like the shuffles.
+        // CUDA's __match_*_sync take 32/64-bit integers, float and double and compare bit patterns.
         if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
-        let d = (v.type as ScalarType).dtype;
-        if (WEAK.has(v)) d = this.weakDefault(v);
-        if (d === "bool" || (isInt(d) && d !== "i32" && d !== "u32")) d = "i32";
-        return { k: "intrinsic", type: U32, name, args: [mask, this.convertTo(v, d)], span };
+        return { k: "intrinsic", type: U32, name, args: [mask, this.convertTo(v, this.warpValueDType(v))], span };
       }
       case "eqSync":
       case "allSync":
