@@ -11,6 +11,7 @@ import type { BuiltBundle } from "./run-cache";
 import { loadCompiler } from "../build/kernel-file";
 import { formatBuildMessages } from "./build-messages";
 import { useColor } from "./color";
+import { ESM_REQUIRE_BANNER } from "./typescript-hooks";
 
 /**
  * esbuild cannot build here: its package or its binary for this platform is not installed (the VS Code
@@ -71,7 +72,7 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
       sourcemap: "inline",
       sourcesContent: false,
       logLevel: "silent",
-      banner: { js: 'import { createRequire as __cudascriptCreateRequire } from "node:module"; const require = __cudascriptCreateRequire(import.meta.url);' },
+      banner: { js: ESM_REQUIRE_BANNER },
       plugins: [
         {
           // The program uses the runtime this CLI belongs to.
@@ -122,7 +123,6 @@ function esbuildBinaryMissing(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND" || /"@esbuild\/[\w-]+" could not be found|esbuild.*(for another platform|could not be found)/.test(String((e as Error | undefined)?.message));
 }
-
 
 /**
  * The plugin, also collecting the files each of its loads says the output depends on (`watchFiles`:

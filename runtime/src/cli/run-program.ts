@@ -7,6 +7,7 @@
 import Module from "node:module";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { TYPESCRIPT_FILE } from "./typescript-hooks";
 
 /** The runtime package (its dist, and its src that source maps point to). */
 const RUNTIME_DIR = path.join(__dirname, "..", "..") + path.sep;
@@ -19,7 +20,7 @@ export function programCallSite(e: Error, bundle: string): string | undefined {
     if (!m) continue;
     let file = m[1]!.replace(/^file:\/\//, "");
     // The bundle's own lines (its banner) are not the program's: its frames are mapped to the sources.
-    if (file.startsWith(RUNTIME_DIR) || file.startsWith("node:") || file.includes("/node_modules/") || (file === bundle && !/\.[cm]?ts$/.test(bundle))) continue;
+    if (file.startsWith(RUNTIME_DIR) || file.startsWith("node:") || file.includes("/node_modules/") || (file === bundle && !TYPESCRIPT_FILE.test(bundle))) continue;
     file = path.relative(process.cwd(), file) || file;
     return `${file}:${m[2]}:${m[3]}`;
   }
@@ -34,7 +35,7 @@ export function programCallSite(e: Error, bundle: string): string | undefined {
  */
 export function runProgram(bundle: string, args: readonly string[]): void {
   const BUNDLE = path.resolve(bundle);
-  if (/\.[cm]?ts$/.test(BUNDLE)) Module.register(pathToFileURL(path.join(__dirname, "typescript-hooks.js")));
+  if (TYPESCRIPT_FILE.test(BUNDLE)) Module.register(pathToFileURL(path.join(__dirname, "typescript-hooks.js")));
   process.argv = [process.argv[0]!, BUNDLE, ...args];
   let reported = false;
   const report = (e: unknown): void => {

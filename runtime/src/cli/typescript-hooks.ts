@@ -37,7 +37,8 @@ type NextLoad = (url: string, context?: { format?: string | null }) => Promise<L
 /** The runtime this CLI belongs to (dist/index.js beside dist/cli/), as `cudascript run`'s bundles use. */
 const RUNTIME_URL = pathToFileURL(path.join(__dirname, "..", "index.js")).href;
 
-const TYPESCRIPT_FILE = /\.(?:ts|mts|cts)$/;
+/** A TypeScript module: transpiled here; as `cudascript run`'s program, it runs from source (run-program.ts). */
+export const TYPESCRIPT_FILE = /\.[cm]?ts$/;
 
 let typescript: typeof TypeScript | undefined;
 function ts(): typeof TypeScript {
@@ -50,7 +51,7 @@ function ts(): typeof TypeScript {
 export function typescriptTwins(specifier: string): string[] {
   const m = /^(.*?)\.([cm]?)js$/.exec(specifier);
   if (m) return [`${m[1]}.${m[2]}ts`];
-  if (/\.[cm]?ts$/.test(specifier)) return [];
+  if (TYPESCRIPT_FILE.test(specifier)) return [];
   return [`${specifier}.ts`, `${specifier}.mts`, `${specifier}/index.ts`];
 }
 
@@ -103,10 +104,11 @@ export function transpile(file: string, text: string, commonjs = false): string 
   }
   // An ES module has no `require`: one that calls it and declares none gets one, as `cudascript run`'s
   // bundles do (on the first line, so that the source map's lines stay right).
-  return commonjs || !needsRequire(out.outputText) ? out.outputText : `${REQUIRE_BANNER} ${out.outputText}`;
+  return commonjs || !needsRequire(out.outputText) ? out.outputText : `${ESM_REQUIRE_BANNER} ${out.outputText}`;
 }
 
-const REQUIRE_BANNER = 'import { createRequire as __cudascriptCreateRequire } from "node:module"; const require = __cudascriptCreateRequire(import.meta.url);';
+/** Gives an ES module a CommonJS `require`: the first line of `cudascript run`'s bundles (run-build.ts) and of a transpiled module that calls `require`. */
+export const ESM_REQUIRE_BANNER = 'import { createRequire as __cudascriptCreateRequire } from "node:module"; const require = __cudascriptCreateRequire(import.meta.url);';
 
 function needsRequire(js: string): boolean {
   return /\brequire\s*[(.]/.test(js) && !/\b(?:const|let|var|function|class|import)\s+(?:\{[^}]*\b)?require\b/.test(js);
