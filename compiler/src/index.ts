@@ -6,7 +6,7 @@ export * from "./diagnostics/codes";
 export * from "./diagnostics/diagnostic";
 export { CudaProject, type TextChange } from "./frontend/project";
 /** @internal The worker that finds a too-deep construct loads it from the bundle where the compiler is bundled (frontend/project.ts). */
-export { firstTooDeepOffset } from "./frontend/nesting";
+export { firstTooDeepOffset, isStackOverflow, MAX_NESTING_DEPTH } from "./frontend/nesting";
 /** The TypeScript API the front end parses with (the compiler's own `typescript` dependency), for tools built on the compiler. */
 import ts from "typescript";
 export { ts };

@@ -35,7 +35,7 @@ export const ErrorCodes = {
   SourceNotFound: "CSR051",
   SourceDoesNotCompile: "CSR052",
   KernelNotIdentified: "CSR053",
-  /** `cudascript run` without esbuild runs the program from its TypeScript source, and a file of it does not parse. */
+  /** `cudascript run` without esbuild runs the program from its TypeScript source, and a file of it does not parse (or nests too deeply to). */
   ProgramDoesNotParse: "CSR055",
 } as const;
 

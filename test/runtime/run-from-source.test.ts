@@ -78,6 +78,9 @@ describe("cudascript run without esbuild: the program runs from its TypeScript s
         ].join("\n"),
       );
       fs.writeFileSync(path.join(dir, "broken.ts"), 'import { cuda } from "cudascript";\nconst x: number = ;\n');
+      // Past what TypeScript's parser (parentheses) and emitter (a ?: chain) can recurse through.
+      fs.writeFileSync(path.join(dir, "deep-parens.ts"), `const x = ${"(".repeat(20000)}1${")".repeat(20000)};\n`);
+      fs.writeFileSync(path.join(dir, "deep-ternary.ts"), `const y = 1;\nconst x = ${"a ? b : ".repeat(20000)}c;\n`);
     });
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -97,6 +100,15 @@ describe("cudascript run without esbuild: the program runs from its TypeScript s
       assert.equal(r.code, 1, r.err);
       assert.match(r.err, /cudascript: error CSR055: broken\.ts:2:19 - error TS1109: Expression expected\./);
       assert.doesNotMatch(r.err, /^\s+at /m, "no stack trace");
+    });
+
+    it("a file nested too deeply for TypeScript is CSR055 at the first too-deep construct, not a stack overflow's trace", () => {
+      for (const [file, at] of [["deep-parens.ts", "1:523"], ["deep-ternary.ts", "2:4075"]] as const) {
+        const r = run([file], { cwd: dir, withoutEsbuild: true });
+        assert.equal(r.code, 1, r.err);
+        assert.match(r.err, new RegExp(`cudascript: error CSR055: ${file.replace(".", "\\.")}:${at} - the program nests too deeply for TypeScript \\(more than 512 levels here\\)`));
+        assert.doesNotMatch(r.err, /^\s+at |RangeError/m, "no stack trace");
+      }
     });
   });
 });

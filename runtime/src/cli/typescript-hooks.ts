@@ -40,11 +40,10 @@ const RUNTIME_URL = pathToFileURL(path.join(__dirname, "..", "index.js")).href;
 /** A TypeScript module: transpiled here; as `cudascript run`'s program, it runs from source (run-program.ts). */
 export const TYPESCRIPT_FILE = /\.[cm]?ts$/;
 
-let typescript: typeof TypeScript | undefined;
-function ts(): typeof TypeScript {
+let compilerModule: typeof import("@cudascript/compiler") | undefined;
+function compiler(): typeof import("@cudascript/compiler") {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  typescript ??= (require("@cudascript/compiler") as typeof import("@cudascript/compiler")).ts;
-  return typescript;
+  return (compilerModule ??= require("@cudascript/compiler") as typeof import("@cudascript/compiler"));
 }
 
 /** What a relative import that finds no file may mean in TypeScript: `./x.js` is `./x.ts`, `./x` is `./x.ts` or `./x/index.ts`. */
@@ -83,28 +82,50 @@ export async function load(url: string, context: { format?: string | null }, nex
 
 /** TypeScript to JavaScript, types removed, with an inline source map; throws CSR055 naming the first syntax error's line. */
 export function transpile(file: string, text: string, commonjs = false): string {
-  const t = ts();
-  const out = t.transpileModule(text, {
-    fileName: file,
-    reportDiagnostics: true,
-    compilerOptions: {
-      module: commonjs ? t.ModuleKind.CommonJS : t.ModuleKind.ESNext,
-      target: t.ScriptTarget.ES2022,
-      esModuleInterop: true,
-      inlineSourceMap: true,
-      inlineSources: false,
-    },
-  });
+  const t = compiler().ts;
+  const shown = path.relative(process.cwd(), file) || file;
+  let out: TypeScript.TranspileOutput;
+  try {
+    out = t.transpileModule(text, {
+      fileName: file,
+      reportDiagnostics: true,
+      compilerOptions: {
+        module: commonjs ? t.ModuleKind.CommonJS : t.ModuleKind.ESNext,
+        target: t.ScriptTarget.ES2022,
+        esModuleInterop: true,
+        inlineSourceMap: true,
+        inlineSources: false,
+      },
+    });
+  } catch (e) {
+    if (!compiler().isStackOverflow(e)) throw e;
+    throw tooDeeplyNested(text, shown);
+  }
   const error = out.diagnostics?.find((d) => d.category === t.DiagnosticCategory.Error);
   if (error) {
     const at = error.file && error.start !== undefined ? error.file.getLineAndCharacterOfPosition(error.start) : undefined;
-    const shown = path.relative(process.cwd(), file) || file;
     const where = at ? `${shown}:${at.line + 1}:${at.character + 1}` : shown;
     throw new CudaScriptError("CSR055", `${where} - error TS${error.code}: ${t.flattenDiagnosticMessageText(error.messageText, "\n")} (the program was run from its TypeScript source; fix the syntax there)`);
   }
   // An ES module has no `require`: one that calls it and declares none gets one, as `cudascript run`'s
   // bundles do (on the first line, so that the source map's lines stay right).
   return commonjs || !needsRequire(out.outputText) ? out.outputText : `${ESM_REQUIRE_BANNER} ${out.outputText}`;
+}
+
+/**
+ * TypeScript's parser or emitter recurses per level of nesting and ran out of stack. Where: the
+ * compiler's project locates it when the parser fails (as for `cudascript check`'s CS1021), else the
+ * first construct past MAX_NESTING_DEPTH in the parsed file.
+ */
+function tooDeeplyNested(text: string, shown: string): CudaScriptError {
+  const c = compiler();
+  const at = new c.CudaProject().setFileText(shown, text).unparsable?.position ?? c.firstTooDeepOffset(text);
+  const before = text.slice(0, Math.max(0, at));
+  const where = at >= 0 ? `${shown}:${before.split("\n").length}:${at - before.lastIndexOf("\n")}` : shown;
+  return new CudaScriptError(
+    "CSR055",
+    `${where} - the program nests too deeply for TypeScript (more than ${c.MAX_NESTING_DEPTH} levels${at >= 0 ? " here" : ""}): split deep expressions and statements into named partial results or loops (the program was run from its TypeScript source)`,
+  );
 }
 
 /** Gives an ES module a CommonJS `require`: the first line of `cudascript run`'s bundles (run-build.ts) and of a transpiled module that calls `require`. */
