@@ -77,12 +77,15 @@ export function normalFloat32(w: Uint32Array, i: number): number {
 
 /**
  * Numba's `xoroshiro128p_normal_float64`. Numba draws its two uniforms as **f32** here too (so do the
- * current numba-cuda sources), then computes in f64; CudaScript keeps that so the sequences match.
+ * current numba-cuda sources), and its typing makes `math.log(u1)` of an f32 an f32 (`logf`); the rest
+ * is f64: `sqrt(-2.0 * (double)logf(u1)) * cos(TWO_PI_FLOAT64 * u2)` on the GPU, the same here.
+ * (Numba's CUDA *simulator* runs the Python with a float64 `log`, so its values differ from its GPU's
+ * by about 1e-7 relative.)
  */
 export function normalFloat64(w: Uint32Array, i: number): number {
   const u1 = uniformFloat32(w, i);
   const u2 = uniformFloat32(w, i);
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+  return Math.sqrt(-2 * Math.fround(Math.log(u1))) * Math.cos(2 * Math.PI * u2);
 }
 
 /** The jump polynomial of xoroshiro128+ (advance by 2^64 draws), as 32-bit halves, low first. */
