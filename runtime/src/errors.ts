@@ -37,6 +37,8 @@ export const ErrorCodes = {
   KernelNotIdentified: "CSR053",
   /** `cudascript run` without esbuild runs the program from its TypeScript source, and a file of it does not parse (or nests too deeply to). */
   ProgramDoesNotParse: "CSR055",
+  /** A device-array view (`slice` with a step, `reshape`/`ravel` in Fortran order) that would need strides. */
+  ViewNeedsStrides: "CSR057",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -9,6 +9,7 @@ import { CudaScriptError } from "../errors";
 import { formatBytes } from "./sizes";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
+import { isFContiguousShape, raveledShape, reshapedShape, rowShape, slicedRange, type Order } from "./views";
 
 export type Shape = number | readonly number[];
 
@@ -150,14 +151,20 @@ export class DeviceNDArray<T = unknown> {
   readonly id = nextArrayId++;
   readonly shape: readonly number[];
   readonly dtype: DType;
-  /** @internal backend allocation */
+  /** @internal backend allocation (a view shares its base's) */
   readonly buffer: DeviceBuffer;
+  /** @internal where this array starts in `buffer` (0 unless it is a view) */
+  readonly byteOffset: number;
+  /** The array this one is a view of (`reshape`, `ravel`, `slice`, `row`), or undefined. */
+  readonly base: DeviceNDArray | undefined;
   private isFreed = false;
 
-  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer) {
+  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer, view?: { base: DeviceNDArray; byteOffset: number }) {
     this.shape = Object.freeze([...shape]);
     this.dtype = dtype;
-    this.buffer = buffer ?? currentBackend().alloc(this.nbytes);
+    this.base = view?.base.base ?? view?.base;
+    this.byteOffset = view?.byteOffset ?? 0;
+    this.buffer = view ? view.base.buffer : (buffer ?? currentBackend().alloc(this.nbytes));
   }
 
   get ndim(): number {
@@ -173,46 +180,104 @@ export class DeviceNDArray<T = unknown> {
     return this.size * this.dtype.bytes;
   }
   get freed(): boolean {
-    return this.isFreed;
+    return this.isFreed || (this.base?.freed ?? false);
   }
 
   /** @internal */
   checkAlive(what: string): void {
     if (this.isFreed)
       throw new CudaScriptError("CSR010", `${what}: this device array (${this.dtype.name}, shape [${this.shape.join(", ")}]) was freed with .free(); allocate a new one with cuda.toDevice(…) or cuda.deviceArray(…)`);
+    if (this.base?.freed)
+      throw new CudaScriptError("CSR010", `${what}: this device array is a view of a ${this.base.dtype.name} array with shape [${this.base.shape.join(", ")}], which was freed with .free(); a view does not keep the memory alive`);
+  }
+
+  /** Always true: CudaScript arrays are row-major with no gaps (Numba's `is_c_contiguous`). */
+  isCContiguous(): boolean {
+    return true;
+  }
+  /** True when the elements are also in column-major order: at most one dimension above 1. */
+  isFContiguous(): boolean {
+    return isFContiguousShape(this.shape);
+  }
+
+  /**
+   * A view with another shape over the same memory (Numba's `reshape`): `d.reshape(rows, cols)` or
+   * `d.reshape([rows, cols])`, one dimension may be -1; `{ order: "F" }` only where that needs no copy.
+   */
+  reshape(...args: (number | readonly number[] | { order?: Order })[]): DeviceNDArray<any> {
+    this.checkAlive("reshape");
+    const last = args[args.length - 1];
+    const options = typeof last === "object" && last !== null && !Array.isArray(last) ? (args.pop() as { order?: Order }) : undefined;
+    const dims = args.length === 1 && Array.isArray(args[0]) ? (args[0] as readonly unknown[]) : args;
+    return this.view(reshapedShape(this.shape, dims, options?.order), 0);
+  }
+
+  /** A 1-D view of every element (Numba's `ravel`); `"F"` only where that needs no copy. */
+  ravel(order?: Order): DeviceNDArray<T extends TypedArray ? T : any> {
+    this.checkAlive("ravel");
+    return this.view(raveledShape(this.shape, order), 0);
+  }
+
+  /**
+   * A view of rows `begin` to `end` (exclusive) of the first dimension (Numba's `d[begin:end]`), with
+   * `Array.prototype.slice`'s rules for negative and missing bounds. Unlike a typed array's `slice` it
+   * copies nothing: writes through the view change `d`. A step other than 1 is CSR057.
+   */
+  slice(begin?: number, end?: number, step?: number): DeviceNDArray<T> {
+    this.checkAlive("slice");
+    const { first, shape } = slicedRange(this.shape, begin, end, step);
+    return this.view(shape, first);
+  }
+
+  /** Row `i` of a 2-D or 3-D array (Numba's `d[i]`) as a view of one dimension less. */
+  row(i: number): DeviceNDArray<any> {
+    this.checkAlive("row");
+    const { first, shape } = rowShape(this.shape, i);
+    return this.view(shape, first);
+  }
+
+  /** A view of `shape` starting at row `firstRow` of this array. */
+  private view(shape: readonly number[], firstRow: number): DeviceNDArray<any> {
+    const rowBytes = this.shape.slice(1).reduce((a, b) => a * b, 1) * this.dtype.bytes;
+    return new DeviceNDArray(shape, this.dtype, undefined, { base: this, byteOffset: this.byteOffset + firstRow * rowBytes });
   }
 
   /**
    * Copies the array to the host: into `out` when given (a typed array or NDArray of the same size and
    * dtype), else into a new one. With a stream, synchronise the stream before reading the result.
    */
-  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray, stream?: Stream): R {
+  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
+    const stream = streamOption(options);
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
     const target = out ?? (this.ndim === 1 ? fresh() : new NDArray(fresh(), this.shape));
     const data = hostData(target, this, "copyToHost");
-    currentBackend().copyDtoH(data, this.buffer, 0, streamHandle(stream));
+    currentBackend().copyDtoH(data, this.buffer, this.byteOffset, streamHandle(stream));
     return target as unknown as R;
   }
 
   /** Copies host data (same size and dtype) into this array. */
-  copyToDevice(host: TypedArray | NDArray | DeviceNDArray, stream?: Stream): void {
+  copyToDevice(host: TypedArray | NDArray | DeviceNDArray, options?: Stream | { stream?: Stream }): void {
     this.checkAlive("copyToDevice");
+    const stream = streamOption(options);
     if (host instanceof DeviceNDArray) {
       host.checkAlive("copyToDevice");
       if (host.size !== this.size || host.dtype !== this.dtype)
         throw new CudaScriptError("CSR011", `copyToDevice: source is ${host.dtype.name}[${host.shape.join(", ")}], this array is ${this.dtype.name}[${this.shape.join(", ")}]`);
-      currentBackend().copyDtoD(this.buffer, 0, host.buffer, 0, this.nbytes, streamHandle(stream));
+      currentBackend().copyDtoD(this.buffer, this.byteOffset, host.buffer, host.byteOffset, this.nbytes, streamHandle(stream));
       return;
     }
-    currentBackend().copyHtoD(this.buffer, 0, hostData(host, this, "copyToDevice"), streamHandle(stream));
+    currentBackend().copyHtoD(this.buffer, this.byteOffset, hostData(host, this, "copyToDevice"), streamHandle(stream));
   }
 
-  /** Releases the device memory now; later use is an error (CSR010). */
+  /**
+   * Releases the device memory now; later use is an error (CSR010), also through views of it. On a view
+   * it releases only the view: the memory belongs to the array it views.
+   */
   free(): void {
     if (this.isFreed) return;
     this.isFreed = true;
-    currentBackend().free(this.buffer);
+    if (!this.base) currentBackend().free(this.buffer);
   }
 
   toString(): string {
@@ -238,6 +303,14 @@ function hostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
   return data;
 }
 
+/** A stream given as itself (`copyToHost(out, stream)`) or as Numba's keyword (`{ stream }`). */
+function streamOption(options: Stream | { stream?: Stream } | undefined): Stream | undefined {
+  if (options === undefined || options === null) return undefined;
+  if ((options as { handle?: unknown }).handle !== undefined) return options as Stream;
+  if (typeof options === "object" && !ArrayBuffer.isView(options)) return (options as { stream?: Stream }).stream;
+  return options as Stream; // streamHandle reports what it is
+}
+
 export function streamHandle(stream: Stream | undefined | null): StreamHandle | null {
   if (stream === undefined || stream === null) return null;
   const h = (stream as { handle?: StreamHandle }).handle;
@@ -252,7 +325,18 @@ export type CanonicalArray<H> = H extends Float32Array ? Float32Array : H extend
 
 type DeviceOf<H> = H extends TypedArray ? DeviceNDArray<CanonicalArray<H>> : H extends { shape: readonly [number, number, number] } ? DeviceNDArray<Array3D<number>> : DeviceNDArray<Array2D<number>>;
 
-export function toDevice<H extends TypedArray | NDArray>(host: H, stream?: Stream): DeviceOf<H> {
+/** Numba's `to_device(obj, stream, copy, to)` keywords. */
+export interface ToDeviceOptions {
+  readonly stream?: Stream;
+  /** `false`: allocate without copying (the contents are undefined on a GPU, zero on the simulator). */
+  readonly copy?: boolean;
+  /** Copy into this existing device array (same size and dtype) and return it, instead of allocating. */
+  readonly to?: DeviceNDArray;
+}
+
+export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stream | ToDeviceOptions): DeviceOf<H> {
+  const stream = streamOption(options);
+  const { copy = true, to } = options !== undefined && !(options as { handle?: unknown }).handle ? (options as ToDeviceOptions) : {};
   let data: TypedArray, shape: readonly number[];
   if (isHostNDArray(host)) {
     data = host.data;
@@ -263,8 +347,14 @@ export function toDevice<H extends TypedArray | NDArray>(host: H, stream?: Strea
   } else if (Array.isArray(host))
     throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array or cuda.ndarray, got a plain JavaScript array: pass Float32Array.from(values) (or the dtype you need)`);
   else throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array (Float32Array, Int32Array, …) or cuda.ndarray(data, shape), got ${describeValue(host)}`);
+  if (to !== undefined) {
+    if (!(to instanceof DeviceNDArray)) throw new CudaScriptError("CSR004", `cuda.toDevice: 'to' is a device array (cuda.deviceArray(…)), got ${describeValue(to)}`);
+    to.copyToDevice(host, stream);
+    return to as DeviceOf<H>;
+  }
   const d = new DeviceNDArray(shape, dtypes[dtypeOfTypedArray(data)!]);
-  d.copyToDevice(data, stream);
+  if (copy) d.copyToDevice(data, stream);
+  else currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
   return d as DeviceOf<H>;
 }
 

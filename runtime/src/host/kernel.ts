@@ -166,7 +166,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
           return;
         }
         if (v instanceof DeviceNDArray) {
-          out.push({ kind: "array", buffer: v.buffer, byteOffset: 0, dtype: p.dtype, shape: v.shape });
+          out.push({ kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape });
           return;
         }
         const host = isHostNDArray(v) ? v.data : (v as TypedArray);
