@@ -163,6 +163,41 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
     for (const a of [m, v, flags]) a.free();
   });
 
+  it("a device-array view (slice, row, reshape) is its base's pointer + byte offset with the view's extents; its copies start there", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const base = cuda.toDevice(cuda.ndarray(new Float32Array(6 * 7), [6, 7]));
+    const grid = cuda.toDevice(cuda.ndarray(new Int32Array(2 * 3 * 5), [2, 3, 5]));
+    const flags = cuda.toDevice(new Uint8Array([1, 0, 1, 1]));
+    const basePtr = (base as unknown as { buffer: GpuBuffer }).buffer.pointer;
+    const gridPtr = (grid as unknown as { buffer: GpuBuffer }).buffer.pointer;
+    const flagsPtr = (flags as unknown as { buffer: GpuBuffer }).buffer.pointer;
+    // rows 2..5 of m; the second 3×5 plane of v reshaped to 5×3 then taken as 1×5×3; flags from 1.
+    kernel(artifact, "ndarrays").launch([1, 1], [8, 8])(base.slice(2, 5), grid.row(1).reshape(1, 5, 3), 0.5, flags.slice(1));
+    const [launch] = double.calls("cuLaunchKernel");
+    const p = launch!.params as string[];
+    const ptr = (i: number) => Buffer.from(p[i]!, "hex").readBigUInt64LE();
+    assert.equal(ptr(0), basePtr + BigInt(2 * 7 * 4), "m starts at row 2: 2 × 7 f32 past the base");
+    assert.deepEqual(p.slice(1, 3), ["03000000", "07000000"], "m is 3 × 7");
+    assert.equal(ptr(3), gridPtr + BigInt(3 * 5 * 4), "v starts at plane 1: 3 × 5 i32 past the base");
+    assert.deepEqual(p.slice(4, 7), ["01000000", "05000000", "03000000"], "v is 1 × 5 × 3");
+    assert.equal(ptr(8), flagsPtr + 1n, "flags from element 1");
+    assert.equal(p[9], "03000000", "flags_len = 3");
+    double.clearLog();
+    base.slice(4).copyToHost(new Float32Array(2 * 7));
+    base.row(1).copyToDevice(new Float32Array(7));
+    const copies = double.log().filter((e) => e.call === "cuMemcpyDtoH_v2" || e.call === "cuMemcpyHtoD_v2");
+    assert.deepEqual(
+      copies.map((c) => [c.call, c.call === "cuMemcpyDtoH_v2" ? c.src : c.dst, c.bytes]),
+      [
+        ["cuMemcpyDtoH_v2", hex(basePtr + BigInt(4 * 7 * 4)), 2 * 7 * 4],
+        ["cuMemcpyHtoD_v2", hex(basePtr + BigInt(7 * 4)), 7 * 4],
+      ],
+    );
+    for (const a of [base, grid, flags]) a.free();
+  });
+
   it("host typed arrays passed to a launch are copied in, pointed to, copied back and freed", (t) => {
     const env = gpuOnDouble(t);
     if (!env) return;
