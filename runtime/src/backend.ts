@@ -113,6 +113,17 @@ export interface Backend {
    * otherwise `cuda.pinnedArray` uses ordinary memory.
    */
   allocPinnedHost?(bytes: number): ArrayBuffer;
+  /**
+   * Host memory that kernels use in place, with no copies (`cuda.mappedArray`: mapped pinned memory;
+   * `cuda.managedArray`: unified memory): the host's view and the device buffer kernels get. Freed
+   * when the host view is garbage-collected. The simulator's device memory is host memory already.
+   */
+  allocHostVisible(bytes: number, kind: "mapped" | "managed"): { readonly host: ArrayBufferLike; readonly device: DeviceBuffer };
+  /**
+   * Page-locks `view`'s memory in place for fast copies (`cuda.pinned`) until the returned function
+   * is called; undefined where there is nothing to lock (the simulator).
+   */
+  registerHost?(view: ArrayBufferView): () => void;
   /** Releases workers / contexts; the backend is unusable afterwards. */
   dispose(): void;
 }

@@ -10,6 +10,7 @@ import { deviceArray, deviceArrayLike, DeviceNDArray, ndarray, NDArray, pinnedAr
 import { currentBackend } from "./host/device";
 import { CompiledKernel } from "./host/kernel";
 import { captureCallSite } from "./host/from-source/call-site";
+import { managedArray, mappedArray, pinned } from "./host/host-memory";
 import { SourceKernel } from "./host/from-source/source-kernel";
 import { Event, eventElapsedTime, Stream } from "./host/streams";
 
@@ -44,6 +45,12 @@ export interface HostApi {
   pinnedArray: typeof pinnedArray;
   /** A host N-D view of row-major data, accepted wherever a kernel takes Array2D/Array3D. */
   ndarray: typeof ndarray;
+  /** Host memory kernels read and write in place, with no copies (page-locked and mapped on a GPU). */
+  mappedArray: typeof mappedArray;
+  /** Unified memory: one array for the host and the GPUs (cuMemAllocManaged). */
+  managedArray: typeof managedArray;
+  /** Page-locks existing host arrays for fast copies while `work` runs (or until disposed, with `using`). */
+  pinned: typeof pinned;
   stream(): Stream;
   event(): Event;
   /** Milliseconds between two recorded events. */
@@ -65,6 +72,9 @@ const host = {
   deviceArrayLike,
   pinnedArray,
   ndarray,
+  mappedArray,
+  managedArray,
+  pinned,
   stream: () => new Stream(),
   event: () => new Event(),
   eventElapsedTime,

@@ -39,6 +39,8 @@ export const ErrorCodes = {
   ProgramDoesNotParse: "CSR055",
   /** A device-array view (`slice` with a step, `reshape`/`ravel` in Fortran order) that would need strides. */
   ViewNeedsStrides: "CSR057",
+  /** `cuda.pinned` of memory that is pinned already (the same array twice, or two views of one buffer). */
+  PinnedTwice: "CSR058",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

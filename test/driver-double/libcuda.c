@@ -364,6 +364,7 @@ static struct {
     Device devices[MAX_DEVICES];
     VEC(Allocation) allocs; /* sorted by base */
     VEC(Pinned) pinned;
+    VEC(Pinned) registered; /* cuMemHostRegister: the program's own memory (never poisoned or freed here) */
     VEC(struct CUmod_st *) modules;
     VEC(struct CUstream_st *) streams;
     VEC(struct CUevent_st *) events;
@@ -766,6 +767,11 @@ static int is_pinned(const void *p, size_t bytes) {
         if (S.pinned.v[i].ctx != current_ && !(S.pinned.v[i].flags & 0x1u)) continue;
         uintptr_t b = (uintptr_t)S.pinned.v[i].p;
         if (x >= b && x - b <= S.pinned.v[i].size && bytes <= S.pinned.v[i].size - (x - b)) return 1;
+    }
+    for (size_t i = 0; i < S.registered.n; i++) {
+        if (S.registered.v[i].ctx != current_ && !(S.registered.v[i].flags & 0x1u)) continue;
+        uintptr_t b = (uintptr_t)S.registered.v[i].p;
+        if (x >= b && x - b <= S.registered.v[i].size && bytes <= S.registered.v[i].size - (x - b)) return 1;
     }
     return 0;
 }
@@ -1203,6 +1209,11 @@ static int reclaim(CUcontext ctx) {
             VEC_REMOVE(S.pinned, i);
             n++;
         }
+    for (size_t i = S.registered.n; i-- > 0;)
+        if (!ctx || S.registered.v[i].ctx == ctx) {
+            VEC_REMOVE(S.registered, i);
+            n++;
+        }
     for (size_t i = S.modules.n; i-- > 0;)
         if (!ctx || S.modules.v[i]->ctx == ctx) {
             free_module(S.modules.v[i]);
@@ -1547,6 +1558,81 @@ EXPORT CUresult CUDAAPI cuMemFreeHost(void *p) {
             RETURN(R_SUCCESS);
         }
     RETURN(R_INVALID_VALUE);
+}
+
+/* cuMemHostRegister: page-locks the program's memory in place. The double records the range (copies
+   from and to it count as pinned) and refuses overlaps, as the driver does. */
+EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
+    BEGIN("cuMemHostRegister_v2");
+    f_ptr(&E, "host", p);
+    f_uint(&E, "bytes", bytesize);
+    f_uint(&E, "flags", Flags);
+    REQUIRE_CTX();
+    if (!p || bytesize == 0 || (Flags & ~0xfu)) RETURN(R_INVALID_VALUE);
+    uintptr_t b = (uintptr_t)p;
+    for (size_t i = 0; i < S.registered.n; i++) {
+        uintptr_t o = (uintptr_t)S.registered.v[i].p;
+        if (b < o + S.registered.v[i].size && o < b + bytesize) RETURN(712); /* CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED */
+    }
+    Pinned r = {(unsigned char *)p, bytesize, Flags, current_};
+    VEC_PUSH(S.registered, r);
+    RETURN(R_SUCCESS);
+}
+
+EXPORT CUresult CUDAAPI cuMemHostUnregister(void *p) {
+    BEGIN("cuMemHostUnregister");
+    f_ptr(&E, "host", p);
+    REQUIRE_CTX();
+    for (size_t i = 0; i < S.registered.n; i++)
+        if (S.registered.v[i].p == p) {
+            VEC_REMOVE(S.registered, i);
+            RETURN(R_SUCCESS);
+        }
+    RETURN(713); /* CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED */
+}
+
+/* The device address of mapped host memory (cuMemHostAlloc with DEVICEMAP, or registered with
+   DEVICEMAP). With unified addressing (every 64-bit platform CUDA supports) it is the host address. */
+EXPORT CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags) {
+    BEGIN("cuMemHostGetDevicePointer_v2");
+    f_ptr(&E, "host", p);
+    REQUIRE_CTX();
+    if (!pdptr || Flags != 0) RETURN(R_INVALID_VALUE);
+    uintptr_t x = (uintptr_t)p;
+    for (size_t i = 0; i < S.pinned.n; i++) {
+        uintptr_t b = (uintptr_t)S.pinned.v[i].p;
+        if (x >= b && x - b < S.pinned.v[i].size && (S.pinned.v[i].flags & 0x2u)) {
+            *pdptr = (CUdeviceptr)x;
+            f_hex(&E, "dptr", (uint64_t)x);
+            RETURN(R_SUCCESS);
+        }
+    }
+    RETURN(R_INVALID_VALUE); /* not mapped: allocated without CU_MEMHOSTALLOC_DEVICEMAP */
+}
+
+/* Unified memory: one address for the host and every device. The double backs it with host memory
+   whose address is the allocation's base, so the host can read it as the program does on a GPU. */
+EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
+    BEGIN("cuMemAllocManaged");
+    f_uint(&E, "bytes", bytesize);
+    f_uint(&E, "flags", flags);
+    REQUIRE_CTX();
+    if (!dptr || bytesize == 0 || (flags != 0x1u && flags != 0x2u)) RETURN(R_INVALID_VALUE);
+    Device *d = &S.devices[current_->device];
+    unsigned long long live = 0;
+    for (size_t i = 0; i < S.allocs.n; i++) live += S.allocs.v[i].size;
+    if (bytesize > d->totalMem - live) RETURN(R_OUT_OF_MEMORY);
+    unsigned char *host = calloc(1, bytesize);
+    if (!host) RETURN(R_OUT_OF_MEMORY);
+    Allocation a = {(uint64_t)(uintptr_t)host, bytesize, host, current_, NULL};
+    size_t at = 0;
+    while (at < S.allocs.n && S.allocs.v[at].base < a.base) at++;
+    VEC_PUSH(S.allocs, a); /* keep S.allocs sorted by base */
+    memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
+    S.allocs.v[at] = a;
+    *dptr = a.base;
+    f_hex(&E, "dptr", a.base);
+    RETURN(R_SUCCESS);
 }
 
 static void write_log_option(void *buffer, void **sizeSlot, const char *text) {

@@ -147,3 +147,30 @@ describe("Numba's keywords for copies, and stream.autoSynchronize", () => {
     throwsCode(() => s.autoSynchronize(42 as never), "CSR004", /takes a function/);
   });
 });
+
+describe("mapped and managed arrays, cuda.pinned (simulator)", () => {
+  it("a kernel writes a mapped or managed array in place: the host sees the result without a copy back", () => {
+    for (const make of [cuda.mappedArray, cuda.managedArray]) {
+      const a = make(5, f32);
+      assert.ok(a instanceof Float32Array);
+      a.fill(10);
+      addIndex.launch(1, 32)(a);
+      assert.deepEqual([...a], [10, 11, 12, 13, 14]);
+      const part = a.subarray(2);
+      addIndex.launch(1, 32)(part);
+      assert.deepEqual([...a], [10, 11, 12, 14, 16], "a subarray is the same memory, from its offset");
+    }
+    const m = cuda.managedArray([3, 4], f32);
+    markRows.launch([1, 1], [8, 8])(m);
+    assert.deepEqual([...m.data], [0, 1, 2, 3, 100, 101, 102, 103, 200, 201, 202, 203]);
+  });
+
+  it("cuda.pinned runs the work and returns its result (the simulator has nothing to pin); bad arguments are CSR004", () => {
+    const a = new Float32Array(4);
+    assert.equal(cuda.pinned(a, cuda.ndarray(new Int32Array(4), [2, 2]), () => 7), 7);
+    const scope = cuda.pinned(a);
+    scope[Symbol.dispose]();
+    throwsCode(() => cuda.pinned([1, 2] as never, () => 0), "CSR004", /pass typed arrays/);
+    throwsCode(() => cuda.mappedArray(-1, f32), "CSR013");
+  });
+});

@@ -24,7 +24,7 @@ export const KERNEL_ROOTS: ReadonlySet<string> = new Set(CUDA_NAMES.map((n) => n
 /** The host half of `cuda` (runtime/src/cuda.ts `host`), usable outside kernels. */
 export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "jit", "device", "toDevice", "deviceArray", "deviceArrayLike", "pinnedArray", "ndarray", "stream", "event",
-  "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend",
+  "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend", "mappedArray", "managedArray", "pinned",
 ]);
 
 const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
@@ -43,8 +43,6 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
-  ["mappedArray", { instead: "use cuda.pinnedArray(…) and copy with cuda.toDevice" }],
-  ["managedArray", { instead: "use cuda.deviceArray(…) and copy explicitly" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);
 

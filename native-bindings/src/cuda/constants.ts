@@ -85,5 +85,11 @@ export const CU_STREAM = { DEFAULT: 0x0, NON_BLOCKING: 0x1 } as const;
 /** cuMemHostAlloc flags (#defines in cuda.h). */
 export const CU_MEMHOSTALLOC = { PORTABLE: 0x01, DEVICEMAP: 0x02, WRITECOMBINED: 0x04 } as const;
 
+/** cuMemHostRegister flags (#defines in cuda.h). */
+export const CU_MEMHOSTREGISTER = { PORTABLE: 0x01, DEVICEMAP: 0x02 } as const;
+
+/** CUmemAttach_flags for cuMemAllocManaged. */
+export const CU_MEM_ATTACH = { GLOBAL: 0x1, HOST: 0x2 } as const;
+
 /** CUlimit values for cuCtxSetLimit / cuCtxGetLimit. */
 export const CU_LIMIT = { STACK_SIZE: 0x00, PRINTF_FIFO_SIZE: 0x01, MALLOC_HEAP_SIZE: 0x02 } as const;

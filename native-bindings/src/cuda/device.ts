@@ -8,7 +8,7 @@
 // cuStreamQuery / cuEventQuery from the event loop instead.
 import { createHash } from "node:crypto";
 import { koffi } from "../koffi";
-import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
+import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_MEM_ATTACH, CU_MEMHOSTALLOC, CU_MEMHOSTREGISTER, CU_STREAM } from "./constants";
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
 import { PinnedBuffer, zeroPinnedMemory, type PinnedOwner } from "./pinned";
@@ -279,6 +279,9 @@ export class CudaContext implements PinnedOwner {
   // Pinned buffers whose memory has not gone back to the driver (including freed ones whose views
   // are still alive: see pinned.ts).
   private readonly pinned = new Set<PinnedBuffer>();
+  // Host memory page-locked in place (cuMemHostRegister, always PORTABLE): start address → the
+  // registered view (held, so the memory cannot be collected while the driver may DMA into it).
+  private readonly registered = new Map<bigint, ArrayBufferView>();
   private readonly modules = new Map<string, CudaModule>();
   private readonly streams = new Set<CudaStream>();
   private readonly events = new Set<CudaEvent>();
@@ -446,6 +449,7 @@ export class CudaContext implements PinnedOwner {
         if (context !== this && (buffer.flags & CU_MEMHOSTALLOC.PORTABLE) === 0) continue;
         if (start >= buffer.pointer && end <= buffer.pointer + BigInt(buffer.byteLength)) return true;
       }
+      for (const [at, view] of context.registered) if (start >= at && end <= at + BigInt(view.byteLength)) return true;
     }
     return false;
   }
@@ -605,13 +609,77 @@ export class CudaContext implements PinnedOwner {
       this.makeCurrent();
       if (this.usable) this.synchronize();
     }
-    const result = api.cuMemFreeHost(buffer.pointer);
-    if (!quiet) this.call("cuMemFreeHost", result);
+    const result = buffer.kind === "managed" ? api.cuMemFree_v2(buffer.pointer) : api.cuMemFreeHost(buffer.pointer);
+    if (!quiet) this.call(buffer.kind === "managed" ? "cuMemFree_v2" : "cuMemFreeHost", result);
     // The last pinned memory of a released context: the primary context was held for it.
     if (this.released && !this.releasing && this.pinned.size === 0) {
       heldForViews.get(this.driver)?.delete(this);
       this.releasePrimary(false);
     }
+  }
+
+  /**
+   * Mapped pinned memory (cuMemHostAlloc with DEVICEMAP): host memory that kernels read and write
+   * directly at `devicePointer` (cuMemHostGetDevicePointer), with no copies. Freed as allocPinned's.
+   */
+  allocMapped(bytes: number): { buffer: PinnedBuffer; devicePointer: bigint } {
+    const buffer = this.allocPinned(bytes, CU_MEMHOSTALLOC.PORTABLE | CU_MEMHOSTALLOC.DEVICEMAP);
+    const out = new BigUint64Array(1);
+    const result = this.driver.api.cuMemHostGetDevicePointer_v2(out, buffer.pointer, 0);
+    if (result !== CUDA_SUCCESS) {
+      buffer.free();
+      this.call("cuMemHostGetDevicePointer_v2", result);
+    }
+    return { buffer, devicePointer: out[0] ?? 0n };
+  }
+
+  /**
+   * Unified (managed) memory (cuMemAllocManaged, attached globally): one address valid on the host
+   * and on every device, viewed as an ArrayBuffer like pinned memory and freed (cuMemFree) the same
+   * way, once no view of it is left.
+   */
+  allocManaged(bytes: number): PinnedBuffer {
+    if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new CudaUsageError("CSD006", `cannot allocate ${bytes} bytes of managed memory (need a positive integer)`);
+    this.makeCurrent();
+    const out = new BigUint64Array(1);
+    this.call("cuMemAllocManaged", this.driver.api.cuMemAllocManaged(out, bytes, CU_MEM_ATTACH.GLOBAL));
+    const pointer = out[0] ?? 0n;
+    try {
+      zeroPinnedMemory(pointer, bytes);
+    } catch (e) {
+      this.driver.api.cuMemFree_v2(pointer);
+      throw new CudaUsageError("CSD007", `managed memory cannot be exposed as an ArrayBuffer in this JavaScript runtime (${e instanceof Error ? e.message : String(e)})`);
+    }
+    const buffer = new PinnedBuffer(this, pointer, bytes, 0, "managed");
+    this.pinned.add(buffer);
+    return buffer;
+  }
+
+  /**
+   * Page-locks the memory of `view` where it is (cuMemHostRegister, PORTABLE) until `unregisterHost`:
+   * copies from and to it are then asynchronous DMA, as from pinned memory. CSD008 if part of it is
+   * registered already.
+   */
+  registerHost(view: ArrayBufferView): void {
+    if (view.byteLength === 0) return;
+    const start = koffi.address(view);
+    const end = start + BigInt(view.byteLength);
+    for (const [at, other] of this.registered)
+      if (start < at + BigInt(other.byteLength) && at < end) throw new CudaUsageError("CSD008", "this memory (or part of it) is registered already");
+    this.makeCurrent();
+    this.call("cuMemHostRegister_v2", this.driver.api.cuMemHostRegister_v2(view, view.byteLength, CU_MEMHOSTREGISTER.PORTABLE));
+    this.registered.set(start, view);
+  }
+
+  /** Ends `registerHost(view)`, after waiting for every copy that may still use the memory. */
+  unregisterHost(view: ArrayBufferView): void {
+    if (view.byteLength === 0) return;
+    const start = koffi.address(view);
+    if (this.registered.get(start) !== view) throw new CudaUsageError("CSD008", "this memory is not registered");
+    this.registered.delete(start);
+    this.makeCurrent();
+    if (this.usable) this.synchronize();
+    this.call("cuMemHostUnregister", this.driver.api.cuMemHostUnregister(view));
   }
 
   /** Pinned buffers whose memory is still allocated, freed or not (views may still reach it). */

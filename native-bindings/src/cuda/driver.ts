@@ -54,6 +54,14 @@ export interface CudaDriverApi {
   /** `pointer` receives the host address in element 0. */
   cuMemHostAlloc(pointer: BigUint64Array, bytes: number, flags: number): number;
   cuMemFreeHost(pointer: bigint): number;
+  /** Page-locks existing host memory (a typed array's bytes) for fast copies; CU_MEMHOSTREGISTER flags. */
+  cuMemHostRegister_v2(host: ArrayBufferView, bytes: number, flags: number): number;
+  /** `host` is the same memory (the same typed array) that was registered. */
+  cuMemHostUnregister(host: ArrayBufferView): number;
+  /** `pointer` receives the device address of mapped host memory (CU_MEMHOSTALLOC_DEVICEMAP) in element 0. */
+  cuMemHostGetDevicePointer_v2(pointer: BigUint64Array, host: bigint, flags: number): number;
+  /** `pointer` receives the address of unified memory, valid on the host and every device, in element 0. */
+  cuMemAllocManaged(pointer: BigUint64Array, bytes: number, flags: number): number;
   /**
    * `image` is NUL-terminated PTX (or a cubin). `options` holds CUjit_option values; `optionValues`
    * the matching `void *` slots (sizes as integers, buffers as addresses) — the driver writes
@@ -365,6 +373,10 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuMemsetD8_v2: lib.func("cuMemsetD8_v2", "int", ["uint64_t", "uint8_t", "size_t"]),
     cuMemHostAlloc: lib.func("cuMemHostAlloc", "int", ["void *", "size_t", "uint"]),
     cuMemFreeHost: lib.func("cuMemFreeHost", "int", ["void *"]),
+    cuMemHostRegister_v2: lib.func("cuMemHostRegister_v2", "int", ["void *", "size_t", "uint"]),
+    cuMemHostUnregister: lib.func("cuMemHostUnregister", "int", ["void *"]),
+    cuMemHostGetDevicePointer_v2: lib.func("cuMemHostGetDevicePointer_v2", "int", ["void *", "void *", "uint"]),
+    cuMemAllocManaged: lib.func("cuMemAllocManaged", "int", ["void *", "size_t", "uint"]),
     cuModuleLoadDataEx: lib.func("cuModuleLoadDataEx", "int", [out(t.module), "void *", "uint", "void *", "void *"]),
     cuModuleGetFunction: lib.func("cuModuleGetFunction", "int", [out(t.fn), t.module, "str"]),
     cuModuleUnload: lib.func("cuModuleUnload", "int", [t.module]),

@@ -76,7 +76,9 @@ export type CudaUsageCode =
   /** An invalid argument: sizes, dimensions, argument buffers that do not match the kernel. */
   | "CSD006"
   /** Pinned memory cannot be exposed as an ArrayBuffer in this JavaScript runtime. */
-  | "CSD007";
+  | "CSD007"
+  /** Registering host memory that is registered already, or unregistering memory that is not. */
+  | "CSD008";
 
 /** A mistake caught by the bindings; no driver call was made for it. */
 export class CudaUsageError extends Error {

@@ -35,6 +35,8 @@ export class PinnedBuffer {
     readonly byteLength: number,
     /** The cuMemHostAlloc flags (CU_MEMHOSTALLOC_*). */
     readonly flags: number,
+    /** "host": cuMemHostAlloc (freed with cuMemFreeHost); "managed": cuMemAllocManaged (cuMemFree). */
+    readonly kind: "host" | "managed" = "host",
   ) {}
 
   /**

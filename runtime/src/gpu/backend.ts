@@ -550,6 +550,52 @@ export class GpuBackend implements Backend {
 
   // ───────────────────────── modules and launches ─────────────────────────
 
+  /**
+   * `cuda.mappedArray` (cuMemHostAlloc with DEVICEMAP + cuMemHostGetDevicePointer) and
+   * `cuda.managedArray` (cuMemAllocManaged): the host view and a device buffer at the address kernels
+   * use. The memory is freed (after synchronizing) once the view has been garbage-collected, as a
+   * pinned array's; the device buffer owns no allocation of its own.
+   */
+  allocHostVisible(bytes: number, kind: "mapped" | "managed"): { host: ArrayBuffer; device: DeviceBuffer } {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new CudaScriptError("CSR013", `cannot allocate ${bytes} bytes of ${kind} memory`);
+    const state = this.current;
+    const record: AllocationRecord = { freed: false, pointer: 0n, allocation: undefined, bytes, device: state };
+    if (bytes === 0) return { host: new ArrayBuffer(0), device: new GpuBuffer(0, state.info.ordinal, 0n, record) };
+    const ctx = this.contextOf(state);
+    let pinned: PinnedBuffer;
+    let pointer: bigint;
+    try {
+      if (kind === "mapped") ({ buffer: pinned, devicePointer: pointer } = ctx.allocMapped(bytes));
+      else pointer = (pinned = ctx.allocManaged(bytes)).pointer;
+    } catch (e) {
+      throw this.mapError(e, state, `allocating ${bytes} bytes of ${kind} memory`);
+    }
+    const host = pinned.buffer;
+    pinned.freeWhenUnreachable();
+    this.pinnedViews.register(host, null);
+    this.stats.livePinned++;
+    return { host, device: new GpuBuffer(bytes, state.info.ordinal, pointer, { ...record, pointer }) };
+  }
+
+  /** `cuda.pinned`: cuMemHostRegister now, cuMemHostUnregister (after synchronizing) when the returned function is called. */
+  registerHost(view: ArrayBufferView): () => void {
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    try {
+      ctx.registerHost(view);
+    } catch (e) {
+      if (isUsageError(e) && e.code === "CSD008") throw new CudaScriptError("CSR058", `cuda.pinned: this ${view.constructor.name} (or memory it shares) is pinned already: pin each array once`);
+      throw this.mapError(e, state, `pinning ${view.byteLength} bytes of host memory`);
+    }
+    return () => {
+      try {
+        ctx.unregisterHost(view);
+      } catch (e) {
+        throw this.mapError(e, state, `unpinning ${view.byteLength} bytes of host memory`);
+      }
+    };
+  }
+
   loadModule(artifact: KernelArtifact): ModuleHandle {
     let m = this.modules.get(artifact);
     if (!m) this.modules.set(artifact, (m = { artifact }));

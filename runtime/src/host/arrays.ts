@@ -388,7 +388,7 @@ export function deviceArrayLike<A extends TypedArray | NDArray | DeviceNDArray>(
   return d as never;
 }
 
-type HostForShape<S, N extends DTypeName> = S extends number | readonly [number]
+export type HostForShape<S, N extends DTypeName> = S extends number | readonly [number]
   ? InstanceType<DType<N>["arrayType"]>
   : S extends readonly [number, number]
     ? NDArray<InstanceType<DType<N>["arrayType"]>> & Array2D<number>

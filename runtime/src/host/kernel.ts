@@ -9,6 +9,7 @@ import { dtypes, type DTypeName, type TypedArray } from "../dtypes";
 import { CudaScriptError } from "../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
+import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
 import { formatBytes } from "./sizes";
 import { reportFault, reportingLaunches, reportLaunch } from "../report/launches";
@@ -171,6 +172,12 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         }
         const host = isHostNDArray(v) ? v.data : (v as TypedArray);
         const shape = isHostNDArray(v) ? v.shape : [host.length];
+        const inPlace = hostVisibleBuffer(host);
+        if (inPlace) {
+          // A mapped or managed array: the kernel uses the memory itself, no copies.
+          out.push({ kind: "array", buffer: inPlace, byteOffset: host.byteOffset, dtype: p.dtype, shape });
+          return;
+        }
         const dev = new DeviceNDArray(shape, dtypes[p.dtype]);
         currentBackend().copyHtoD(dev.buffer, 0, host, null);
         copyBack.push({ host, dev });

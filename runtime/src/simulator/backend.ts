@@ -165,6 +165,12 @@ export class SimulatorBackend implements Backend {
     return buffer;
   }
 
+  /** The simulated device's memory is host memory: a mapped or managed array is a device buffer's own. */
+  allocHostVisible(bytes: number): { host: SharedArrayBuffer; device: DeviceBuffer } {
+    const device = this.alloc(bytes);
+    return { host: this.mem(device), device };
+  }
+
   private outOfMemory(bytes: number, why: string): CudaScriptError {
     return new CudaScriptError(
       "CSR016",
