@@ -124,6 +124,11 @@ export interface Backend {
    * is called; undefined where there is nothing to lock (the simulator).
    */
   registerHost?(view: ArrayBufferView): () => void;
+  /**
+   * The block size (a multiple of the warp size, at most `maxThreads`) that keeps the most threads
+   * resident for `kernel` (`kernel.forall`); where absent (the simulator) `forall` uses 256.
+   */
+  suggestBlockSize?(artifact: KernelArtifact, kernel: string, dynamicSharedBytes: number, maxThreads: number): number;
   /** Releases workers / contexts; the backend is unusable afterwards. */
   dispose(): void;
 }

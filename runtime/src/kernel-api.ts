@@ -120,10 +120,21 @@ export interface Atomics {
   compareAndSwap(array: AtomicArray, index: AtomicIndex, expected: number, value: number): number;
 }
 
+/** Options of `kernel.forall(n, options)`: Numba's `forall(ntasks, tpb, stream, sharedmem)`. */
+export interface ForallOptions extends LaunchOptions {
+  /** Threads per block; by default the size that keeps the most threads resident on the GPU (occupancy), 256 on the simulator. */
+  tpb?: number;
+}
+
 /** A compiled kernel. Launch it with `kernel.launch(grid, block)(...args)`. */
 export interface Kernel<Args extends unknown[]> {
   readonly name: string;
   launch(grid: LaunchDim, block: LaunchDim, options?: LaunchOptions): (...args: HostArgs<Args>) => void;
+  /**
+   * Numba's `kernel.forall(n)`: a 1-D launch of at least `n` threads (`Math.ceil(n / tpb)` blocks of
+   * `tpb`); the kernel compares `cuda.grid(1)` with its data's length. `n = 0` launches nothing.
+   */
+  forall(n: number, options?: ForallOptions): (...args: HostArgs<Args>) => void;
 }
 
 /**

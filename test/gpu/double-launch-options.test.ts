@@ -91,4 +91,30 @@ export const bounded = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); i
     cuda.synchronize();
     out.free();
   });
+
+  it("kernel.forall(n) launches the block size with the most resident threads (the driver's occupancy), ceil(n / block) blocks", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double, backend } = env;
+    const art = compileSource(`
+import { cuda } from "cudascript";
+export const heavy = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if (i < x.length) x[i] = Math.tan(x[i]); });
+`);
+    // 128 registers per thread: 65536 registers per SM hold 512 threads, so blocks above 512 fit no block at all.
+    double.setFunctionAttribute("heavy", CU_FUNC_ATTRIBUTE.NUM_REGS, 128);
+    const k = kernel(art, "heavy") as unknown as { forall(n: number, o?: object): (...a: unknown[]) => void };
+    const x = cuda.deviceArray(10000, f32);
+    k.forall(10000)(x);
+    const [launch] = double.calls("cuLaunchKernel");
+    const block = (launch!.block as number[])[0]!;
+    const occupancy = (size: number) => backend.kernelOccupancy(art, "heavy", size, 0)!.activeBlocksPerSM * size;
+    const best = Math.max(...Array.from({ length: 32 }, (_, j) => occupancy(32 * (j + 1))));
+    assert.equal(block % 32, 0);
+    assert.equal(occupancy(block), best, `block ${block} keeps the most threads resident (${best})`);
+    assert.ok(block <= 512, "no block size the SM cannot hold");
+    assert.deepEqual(launch!.grid, [Math.ceil(10000 / block), 1, 1]);
+    k.forall(10000, { tpb: 96 })(x);
+    assert.deepEqual(double.calls("cuLaunchKernel")[1]!.block, [96, 1, 1]);
+    x.free();
+  });
 });

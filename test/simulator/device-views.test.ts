@@ -174,3 +174,43 @@ describe("mapped and managed arrays, cuda.pinned (simulator)", () => {
     throwsCode(() => cuda.mappedArray(-1, f32), "CSR013");
   });
 });
+
+describe("kernel.forall(n) (Numba's forall)", () => {
+  const art = compileSource(`
+import { cuda, type i32 } from "cudascript";
+export const fill = cuda.jit((a: Int32Array, size: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i === 0) { size[0] = cuda.gridsize(1); size[1] = cuda.blockDim.x; }
+  if (i < a.length) a[i] = i;
+});
+export const bounded = cuda.jit((a: Int32Array, size: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i === 0) { size[0] = cuda.gridsize(1); size[1] = cuda.blockDim.x; }
+  if (i < a.length) a[i] = i;
+}, { launchBounds: 64 });
+`);
+  type Forall = { forall(n: number, o?: object): (...a: unknown[]) => void };
+  const fill = kernel(art, "fill") as unknown as Forall;
+  const bounded = kernel(art, "bounded") as unknown as Forall;
+
+  it("launches ceil(n / tpb) blocks: 256 threads per block on the simulator, tpb when given, within launchBounds", () => {
+    const a = new Int32Array(1000), size = new Int32Array(2);
+    fill.forall(1000)(a, size);
+    assert.deepEqual([...size], [1024, 256]);
+    assert.deepEqual([...a.subarray(995)], [995, 996, 997, 998, 999]);
+    fill.forall(1000, { tpb: 100 })(a, size);
+    assert.deepEqual([...size], [1000, 100]);
+    bounded.forall(1000)(a, size);
+    assert.deepEqual([...size], [1024, 64], "a kernel compiled with launchBounds 64 gets blocks of 64");
+  });
+
+  it("forall(0) launches nothing; a bad count or tpb is CSR007, a tpb over launchBounds CSR008", () => {
+    const size = new Int32Array(2).fill(-1);
+    fill.forall(0)(new Int32Array(0), size);
+    assert.deepEqual([...size], [-1, -1]);
+    throwsCode(() => fill.forall(2.5), "CSR007", /whole number ≥ 0/);
+    throwsCode(() => fill.forall(-1), "CSR007");
+    throwsCode(() => fill.forall(10, { tpb: 0 }), "CSR007", /tpb/);
+    throwsCode(() => bounded.forall(10, { tpb: 128 }), "CSR008", /launchBounds 64/);
+  });
+});

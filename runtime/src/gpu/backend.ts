@@ -645,6 +645,21 @@ export class GpuBackend implements Backend {
   }
 
   /**
+   * The block size with the most resident threads per SM for this kernel (what
+   * cuOccupancyMaxPotentialBlockSize computes, and Numba's `forall` asks for): every multiple of the
+   * warp size up to `maxThreads`, the largest of the best.
+   */
+  suggestBlockSize(artifact: KernelArtifact, kernel: string, dynamicSharedBytes: number, maxThreads: number): number {
+    const warp = this.current.info.warpSize;
+    let best = warp, bestThreads = -1;
+    for (let size = Math.floor(maxThreads / warp) * warp; size >= warp; size -= warp) {
+      const threads = (this.kernelOccupancy(artifact, kernel, size, dynamicSharedBytes)?.activeBlocksPerSM ?? 0) * size;
+      if (threads > bestThreads) [best, bestThreads] = [size, threads];
+    }
+    return best;
+  }
+
+  /**
    * The driver's occupancy of a loaded kernel on the current device: resident blocks per SM from
    * cuOccupancyMaxActiveBlocksPerMultiprocessor (which knows every GPU the driver runs, unlike a
    * table), as a fraction of the device's warp slots per SM.

@@ -7,7 +7,7 @@
 import type { Dim3Tuple, KernelArg, KernelArtifact } from "../backend";
 import { dtypes, type DTypeName, type TypedArray } from "../dtypes";
 import { CudaScriptError } from "../errors";
-import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
+import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
@@ -68,6 +68,21 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
 
   toString(): string {
     return `Kernel ${signatureText(this.name, this.signature)}`;
+  }
+
+  forall(n: number, options: ForallOptions = {}): (...args: any[]) => void {
+    const name = this.name;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0)
+      throw new CudaScriptError("CSR007", `kernel '${name}': forall(n) takes the number of tasks, a whole number ≥ 0, got ${describeValue(n)}`);
+    if (typeof options !== "object" || options === null) throw new CudaScriptError("CSR007", `kernel '${name}': forall options must be an object like { tpb, stream, sharedMem }, got ${describeValue(options)}`);
+    const { tpb, ...launchOptions } = options;
+    const backend = currentBackend();
+    const maxThreads = Math.min(backend.limits.maxThreadsPerBlock, this.artifact.kernels[name]!.launchBounds?.maxThreadsPerBlock ?? Infinity);
+    const block = tpb ?? backend.suggestBlockSize?.(this.artifact, name, options.sharedMem ?? 0, maxThreads) ?? Math.min(256, maxThreads);
+    if (typeof block !== "number" || !Number.isInteger(block) || block < 1)
+      throw new CudaScriptError("CSR007", `kernel '${name}': forall's tpb is the number of threads per block, a whole number ≥ 1, got ${describeValue(block)}`);
+    if (n === 0) return () => {};
+    return this.launch(Math.ceil(n / block), block, launchOptions);
   }
 
   launch(grid: LaunchDim, block: LaunchDim, options: LaunchOptions = {}): (...args: any[]) => void {

@@ -6,7 +6,7 @@
  */
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
-import type { Kernel, LaunchDim, LaunchOptions } from "../../kernel-api";
+import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../../kernel-api";
 import { CompiledKernel } from "../kernel";
 import type { PendingCallSite } from "./call-site";
 import type { CompiledSource } from "./compile-file";
@@ -32,6 +32,10 @@ export class SourceKernel<Args extends unknown[]> implements Kernel<Args> {
 
   launch(grid: LaunchDim, block: LaunchDim, options?: LaunchOptions): (...args: any[]) => void {
     return this.compile().launch(grid, block, options);
+  }
+
+  forall(n: number, options?: ForallOptions): (...args: any[]) => void {
+    return this.compile().forall(n, options);
   }
 
   /** Compiles (once) and returns the kernel; throws CSR051, CSR052 or CSR053. */
