@@ -2,3 +2,4 @@ export { CODEGEN_VERSION, CudaGenError, generateCuda } from "./generate";
 export type { CudaKernel, CudaParam, GenerateCudaOptions, GeneratedCuda, LineMapEntry } from "./generate";
 export { cElementType, cType } from "./literals";
 export { PRINTF_BYTES_SYMBOL, printfRecordLowerBound } from "./printf-bytes";
+export { XOROSHIRO128P_CPP } from "./random";
