@@ -2,6 +2,7 @@
 // Simulator throughput: threads per second for four kernels, against a hand-written single-threaded
 // JavaScript loop of the same algorithm, on 1 executor vs all workers, sanitizer off vs on.
 // usage: node bench/sim.mjs [--quick]      (build first: npx tsc -b)
+// Then the fixed cost of a tiny launch (bench/sim-launch-overhead.mjs).
 // The modes are interleaved rep by rep (best of REPS each), and the machine's parallel capacity is
 // probed before and after: on a shared machine the 2-worker figure is only meaningful next to it.
 // Targets (issue #4): ≥ 20M threads/s vector add, ≥ 5M threads/s reduction, within 3× of the
@@ -265,4 +266,6 @@ console.log(`\nTargets: vector add ≥ 20M/s, reduction ≥ 5M/s, hand/sim ≤ 3
 const add = rows.find((r) => r.name.startsWith("vector add")), red = rows.find((r) => r.name.startsWith("reduction"));
 if (add) console.log(`vector add ${M(add.one)}/s (1 executor) ${add.one >= 20e6 ? "meets" : "misses"} 20M.`);
 if (red) console.log(`reduction ${M(red.one)}/s (1 executor) ${red.one >= 5e6 ? "meets" : "misses"} 5M.`);
+const { simulatorLaunchOverhead, printSimulatorLaunchOverhead } = await import("./sim-launch-overhead.mjs");
+printSimulatorLaunchOverhead(simulatorLaunchOverhead({ quick }));
 process.exit(0);
