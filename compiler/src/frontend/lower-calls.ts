@@ -5,11 +5,12 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F32, F64, I32, U32, VOID, isComplex, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
-import { ARRAY_METHODS, ExpressionLowerer } from "./lower-expressions";
+import { ARRAY_METHODS } from "./lower-expressions";
+import { ComplexLowerer } from "./lower-complex";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
@@ -42,7 +43,7 @@ export function typedArrayNameOf(d: DType): string {
   return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
 }
 
-export abstract class CallLowerer extends ExpressionLowerer {
+export abstract class CallLowerer extends ComplexLowerer {
 
   // ───────────────────────── calls ─────────────────────────
 
@@ -478,6 +479,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
         return this.error(call);
     }
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
+    if (path[0] === "complex" && path.length === 2) return this.lowerComplexCall(path[1]!, call);
     this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);
@@ -501,6 +503,16 @@ export abstract class CallLowerer extends ExpressionLowerer {
     const at = arr.type;
     if (at.space === "const" || at.space === "local") {
       this.report(Codes.WrongDType, arrNode, `atomics work on global and shared arrays, not ${at.space} arrays`);
+    }
+    if (isComplex(at.dtype)) {
+      // CUDA has no atomic on float2/double2: a complex element is written whole (CS2024).
+      const a = arrNode.getText(this.sf);
+      this.report(
+        Codes.ComplexPartWrite,
+        arrNode,
+        `CUDA has no atomic operations on complex numbers (${typeToString(at)}): keep the real and imaginary parts in two real arrays and cuda.atomic.${op} each (e.g. cuda.atomic.${op}(${a}Re, i, z.re)), or reduce per block first`,
+      );
+      return this.error(call);
     }
     if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
       this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);
