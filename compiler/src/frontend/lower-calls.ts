@@ -5,8 +5,9 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, isComplex, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
+import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
@@ -55,6 +56,8 @@ export abstract class CallLowerer extends ComplexLowerer {
   protected lowerPrint(call: ts.CallExpression): IR.Stmt {
     const parts: string[] = [];
     const args: IR.Expr[] = [];
+    /** Temporaries of complex values printed part by part (so that each is evaluated once). */
+    const temps: IR.Stmt[] = [];
     for (const a of call.arguments) {
       const x = stripParensAndNonNull(a);
       if (ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) {
@@ -66,9 +69,9 @@ export abstract class CallLowerer extends ComplexLowerer {
         for (const span of x.templateSpans) {
           const v = this.lowerExpr(span.expression);
           if (v.type.kind === "scalar") {
-            const c = this.printable(v);
+            const c = this.printable(this.onceForPrint(v, span.expression, temps));
             s += c.fmt;
-            args.push(c.e);
+            args.push(...c.args);
           } else this.report(Codes.TypeMismatch, span.expression, "console.log prints numbers and booleans in kernels");
           s += span.literal.text.replace(/%/g, "%%");
         }
@@ -80,20 +83,36 @@ export abstract class CallLowerer extends ComplexLowerer {
         this.report(Codes.TypeMismatch, a, "console.log prints numbers and booleans in kernels: print one element, e.g. x[i]");
         continue;
       }
-      const c = this.printable(v);
+      const c = this.printable(this.onceForPrint(v, a, temps));
       parts.push(c.fmt);
-      args.push(c.e);
+      args.push(...c.args);
     }
-    return { k: "print", span: this.span(call), format: parts.join(" ") + "\n", args };
+    const print: IR.PrintStmt = { k: "print", span: this.span(call), format: parts.join(" ") + "\n", args };
+    return temps.length ? { k: "block", span: print.span, body: [...temps, print] } : print;
   }
 
-  protected printable(v: IR.Expr): { fmt: string; e: IR.Expr } {
+  /** A complex value printed as two parts, held in a temporary unless reading it twice is harmless. */
+  private onceForPrint(v: IR.Expr, node: ts.Node, temps: IR.Stmt[]): IR.Expr {
+    if (v.type.kind !== "scalar" || !isComplex(v.type.dtype) || v.k === "var" || isPure(v)) return v;
+    this.pushScope();
+    const t = this.newVar("printed", v.type, false, false, node);
+    this.popScope();
+    temps.push({ k: "decl", v: t, init: v, span: v.span });
+    return { k: "var", type: v.type, v: t, span: v.span };
+  }
+
+  protected printable(v: IR.Expr): { fmt: string; args: IR.Expr[] } {
     const d = (v.type as ScalarType).dtype;
-    if (d === "u32") return { fmt: "%u", e: v };
-    if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
+    if (d === "u32") return { fmt: "%u", args: [v] };
+    if (isInt(d)) return { fmt: "%d", args: [this.convertTo(v, "i32")] };
     // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
-    if (d === "bool") return { fmt: "%s", e: v };
-    return { fmt: "%g", e: d === "f32" ? this.convertTo(v, "f64") : v };
+    if (d === "bool") return { fmt: "%s", args: [v] };
+    if (isComplex(d)) {
+      // As Python prints a complex number: (1+2j), (1-2j).
+      const part = (name: "complexRe" | "complexIm"): IR.Expr => this.convertTo({ k: "intrinsic", type: scalar(complexPart(d)), name, args: [v], span: v.span }, "f64");
+      return { fmt: "(%g%+gj)", args: [part("complexRe"), part("complexIm")] };
+    }
+    return { fmt: "%g", args: [d === "f32" ? this.convertTo(v, "f64") : v] };
   }
 
   protected lowerCall(call: ts.CallExpression): IR.Expr {
