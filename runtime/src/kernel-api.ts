@@ -208,6 +208,7 @@ export interface KernelNamespace {
    */
   selp(condition: boolean | number, ifTrue: number, ifFalse: number): number;
   selp(condition: boolean | number, ifTrue: boolean, ifFalse: boolean): boolean;
+  selp<Z extends ComplexValue>(condition: boolean | number, ifTrue: Z, ifFalse: Z): Z;
 
   /** Number of set bits. */
   popc(x: number): number;

@@ -12,7 +12,7 @@ import { compileSource, kernel } from "./helpers";
 after(() => configureSimulator({ print: (t) => process.stdout.write(t) }));
 
 const art = compileSource(`
-import { cuda, c64, c128, f64, type Array1D } from "cudascript";
+import { cuda, c64, c128, f64, type Array1D, type Array2D } from "cudascript";
 
 const scaleBy = cuda.device((z: c128, s: c128): c128 => cuda.complex.mul(z, s));
 
@@ -24,6 +24,14 @@ export const scale = cuda.jit((z: Array1D<c128>, s: c128, out: Array1D<c128>) =>
 export const show = cuda.jit((z: Array1D<c64>) => {
   const i = cuda.grid(1);
   if (i < z.length) console.log("z", z[i], "sqrt", cuda.complex.sqrt(z[i]));
+});
+
+export const across = cuda.jit((z: Array1D<c64>, m: Array2D<c128>, out: Array1D<c64>) => {
+  const i = cuda.grid(1);
+  let acc = cuda.complex.c64(0, 0);
+  if (i < z.length) acc = cuda.complex.add(acc, z[i]);
+  cuda.syncthreads();
+  if (i < out.length) out[i] = cuda.selp(i > 0, cuda.complex.mul(acc, cuda.complex.c64(m[1][i])), z[i]);
 });
 
 export const special = cuda.jit((z: Array1D<c128>, out: Array1D<c128>) => {
@@ -90,6 +98,21 @@ describe("complex kernels on the simulator", () => {
     assert.ok(host instanceof Complex128Array);
     assert.deepEqual(parts(host), [[2, 2], [4, -2]]);
     assert.throws(() => out.copyToHost(new Complex64Array(2) as never), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR029");
+  });
+
+  it("a complex local lives across a barrier (per-thread storage), Array2D<c128> device arrays, cuda.selp of complex values", () => {
+    for (const sanitize of [false, true]) {
+      configureSimulator({ sanitize });
+      const m = cuda.deviceArray([2, 3], c128);
+      const rows = new Complex128Array(6);
+      for (let i = 0; i < 6; i++) rows.set(i, { re: i, im: 0 });
+      m.copyToDevice(rows);
+      const out = new Complex64Array(3);
+      kernel(art, "across").launch(1, 3)(Complex64Array.wrap(Float32Array.of(1, 1, 2, 2, 3, 3)), m, out);
+      // out[0] = z[0]; out[i] = z[i] * m[1][i] = (i+1)(1+i) * (3+i)
+      assert.deepEqual(parts(out), [[1, 1], [8, 8], [15, 15]]);
+    }
+    configureSimulator({ sanitize: false });
   });
 
   it("console.log prints a complex value as Python does, (re+imj)", () => {

@@ -247,6 +247,9 @@ export abstract class CallLowerer extends ComplexLowerer {
   private warpValueDType(v: IR.Expr): DType {
     let d = (v.type as ScalarType).dtype;
     if (WEAK.has(v)) d = this.weakDefault(v);
+    // No shuffle moves a float2/double2: a complex value converts to its part type, which is CS2023
+    // (shuffle z.re and z.im).
+    if (isComplex(d)) return complexPart(d);
     return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32") ? "i32" : d;
   }
 
@@ -445,7 +448,9 @@ export abstract class CallLowerer extends ComplexLowerer {
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
         const d = this.warpValueDType(v);
-        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
+        const value = this.convertTo(v, d);
+        if (POISON.has(value)) return this.error(call);
+        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, value, this.convertTo(arg(2), "i32")], span };
       }
       case "selp":
         // Numba's selp (select without branching) is the ternary: the same typing and the same IR.
@@ -460,7 +465,9 @@ export abstract class CallLowerer extends ComplexLowerer {
         if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
-        return { k: "intrinsic", type: U32, name, args: [mask, this.convertTo(v, this.warpValueDType(v))], span };
+        const value = this.convertTo(v, this.warpValueDType(v));
+        if (POISON.has(value)) return this.error(call);
+        return { k: "intrinsic", type: U32, name, args: [mask, value], span };
       }
       case "eqSync":
       case "allSync":

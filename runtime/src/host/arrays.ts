@@ -188,7 +188,7 @@ export class DeviceNDArray<T = unknown> {
    * Copies the array to the host: into `out` when given (a typed array or NDArray of the same size and
    * dtype), else into a new one. With a stream, synchronise the stream before reading the result.
    */
-  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray, stream?: Stream): R {
+  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray | Complex64Array | Complex128Array, stream?: Stream): R {
     this.checkAlive("copyToHost");
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
     // A complex array comes back as a Complex64Array / Complex128Array of all its elements, row-major.
@@ -200,7 +200,7 @@ export class DeviceNDArray<T = unknown> {
   }
 
   /** Copies host data (same size and dtype) into this array. */
-  copyToDevice(host: TypedArray | NDArray | DeviceNDArray, stream?: Stream): void {
+  copyToDevice(host: TypedArray | NDArray | DeviceNDArray | Complex64Array | Complex128Array, stream?: Stream): void {
     this.checkAlive("copyToDevice");
     if (host instanceof DeviceNDArray) {
       host.checkAlive("copyToDevice");

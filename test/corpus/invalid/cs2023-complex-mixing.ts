@@ -12,4 +12,5 @@ export const mixing = cuda.jit((z: Array1D<c64>, acc: Array1D<c128>, re: Float32
   if (z[i]) re[i] = 1; // @expect CS2023
   z[i] = cuda.complex.exp(re[i]); // @expect CS2023
   z[i] = cuda.complex.c64(z[i], 1); // @expect CS2023
+  z[i] = cuda.shflSync(0xffffffff, z[i], 0); // @expect CS2023
 });
