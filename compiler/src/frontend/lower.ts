@@ -64,7 +64,8 @@ class FunctionLowerer extends CallLowerer {
     // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
     // function's declared interface mentions f64 — a parameter or the declared result — so that
     // `(n: i32): f64 => n / 3` divides in f64 as Numba (float64 division) and plain TypeScript do.
-    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && t.dtype === "f64";
+    // A c128 is two f64 parts: its kernels compute in f64 as an f64 parameter's do.
+    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "f64" || t.dtype === "c128");
     this.defaultFloat = params.some((p) => mentionsF64(p.type)) || mentionsF64(returnType) ? "f64" : "f32";
 
     let body: IR.Stmt[];

@@ -65,7 +65,10 @@ function cmathCase(kernel: "cmath128" | "cmath64", n: number): CorpusCase {
       out: complexArray(f32 ? new Float32Array(24 * n) : new Float64Array(24 * n)),
       reals: f32 ? new Float32Array(2 * n) : new Float64Array(3 * n),
     }),
-    launches: [{ kernel, grid: Math.ceil(n / 32), block: 32, args: ["z", "w", "out", "reals"] }],
+    launches: [
+      { kernel, grid: Math.ceil(n / 32), block: 32, args: ["z", "w", "out", "reals"] },
+      f32 ? { kernel: "trig64", grid: Math.ceil(n / 32), block: 32, args: ["z", "out"] } : { kernel: "trig128", grid: Math.ceil(n / 32), block: 32, args: ["z", "w", "out"] },
+    ],
     reference: (inp) => {
       const z = inp.z as HostComplexArray, w = inp.w as HostComplexArray;
       const out = new Float64Array(24 * n);

@@ -12,7 +12,11 @@ export const rotate = cuda.jit((z: Array1D<c64>, angle: f32, out: Array1D<c64>) 
   if (i < z.length) out[i] = cuda.complex.mul(z[i], cuda.complex.exp(cuda.complex.c64(0, angle)));
 });
 
-/** Every function of one element pair, c128: out[12 * i + k] (k as listed), reals[3 * i + k]. */
+/**
+ * Every function of one element pair, c128: out[12 * i + k] (k as listed), reals[3 * i + k]; the
+ * trigonometric ones in trig128 (kept apart so that no kernel is large enough for ptxas releases to
+ * allocate its registers very differently).
+ */
 export const cmath128 = cuda.jit((z: Array1D<c128>, w: Array1D<c128>, out: Array1D<c128>, reals: Float64Array) => {
   const i = cuda.grid(1);
   if (i >= z.length) return;
@@ -28,12 +32,19 @@ export const cmath128 = cuda.jit((z: Array1D<c128>, w: Array1D<c128>, out: Array
   out[o + 6] = cuda.complex.exp(a);
   out[o + 7] = cuda.complex.log(a);
   out[o + 8] = cuda.complex.sqrt(a);
-  out[o + 9] = cuda.complex.sin(a);
-  out[o + 10] = cuda.complex.cos(a);
-  out[o + 11] = cuda.complex.rect(cuda.complex.abs(a), cuda.complex.arg(a) + b.re);
   reals[3 * i] = cuda.complex.abs(a);
   reals[3 * i + 1] = cuda.complex.arg(a);
   reals[3 * i + 2] = cuda.complex.eq(a, a) && !cuda.complex.eq(a, b) ? a.re + 2 * b.im : 0;
+});
+
+export const trig128 = cuda.jit((z: Array1D<c128>, w: Array1D<c128>, out: Array1D<c128>) => {
+  const i = cuda.grid(1);
+  if (i >= z.length) return;
+  const a = z[i];
+  const o = 12 * i;
+  out[o + 9] = cuda.complex.sin(a);
+  out[o + 10] = cuda.complex.cos(a);
+  out[o + 11] = cuda.complex.rect(cuda.complex.abs(a), cuda.complex.arg(a) + w[i].re);
 });
 
 /** The same on c64 (parts rounded to f32 after every step), with a real operand made complex. */
@@ -52,11 +63,18 @@ export const cmath64 = cuda.jit((z: Array1D<c64>, w: Array1D<c64>, out: Array1D<
   out[o + 6] = cuda.complex.exp(a);
   out[o + 7] = cuda.complex.log(a);
   out[o + 8] = cuda.complex.sqrt(a);
+  reals[2 * i] = cuda.complex.abs(a);
+  reals[2 * i + 1] = cuda.complex.arg(a);
+});
+
+export const trig64 = cuda.jit((z: Array1D<c64>, out: Array1D<c64>) => {
+  const i = cuda.grid(1);
+  if (i >= z.length) return;
+  const a = z[i];
+  const o = 12 * i;
   out[o + 9] = cuda.complex.sin(a);
   out[o + 10] = cuda.complex.cos(a);
   out[o + 11] = cuda.complex.rect(cuda.complex.abs(a), cuda.complex.arg(a));
-  reals[2 * i] = cuda.complex.abs(a);
-  reals[2 * i + 1] = cuda.complex.arg(a);
 });
 
 const TPB = 64;
