@@ -10,7 +10,7 @@
  * implementation of the same contract. Errors are CudaScriptErrors (see errors.ts).
  */
 import type { KernelArtifact } from "@cudascript/compiler/artifact";
-import type { DTypeName } from "./dtypes";
+import type { AnyDTypeName, ComplexValue, DTypeName } from "./dtypes";
 
 export type { KernelArtifact };
 
@@ -48,8 +48,8 @@ export interface LaunchConfig {
 
 /** One kernel argument, already checked against the kernel's signature. */
 export type KernelArg =
-  | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: DTypeName; readonly shape: readonly number[] }
-  | { readonly kind: "scalar"; readonly dtype: DTypeName; readonly value: number | boolean };
+  | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
+  | { readonly kind: "scalar"; readonly dtype: AnyDTypeName; readonly value: number | boolean | ComplexValue };
 
 export interface DeviceLimits {
   readonly maxThreadsPerBlock: number;

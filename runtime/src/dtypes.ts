@@ -6,6 +6,8 @@
  * `tsc --strict` accepts; the CudaScript front end reads the annotation itself to know the width.
  */
 
+import { Complex128Array, Complex64Array, type ComplexValue } from "./complex-array";
+
 export type f32 = number;
 export type f64 = number;
 export type i8 = number;
@@ -15,6 +17,13 @@ export type u16 = number;
 export type i32 = number;
 export type u32 = number;
 export type bool = boolean;
+/**
+ * Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): c64 = two f32 parts, c128 = two
+ * f64. In kernels they are built and combined with `cuda.complex.*`; on the host a scalar parameter
+ * takes `{ re, im }` and arrays are Complex64Array / Complex128Array.
+ */
+export type c64 = ComplexValue;
+export type c128 = ComplexValue;
 
 /** Maps a dtype name to the JavaScript typed array that stores it. */
 export interface TypedArrayOf {
@@ -59,6 +68,30 @@ export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
 export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
 
+/** A complex dtype: the value of `c64` / `c128` (`cuda.shared.array(n, c64)`); elements are `bytes` wide (both parts). */
+export interface ComplexDType<N extends ComplexDTypeName = ComplexDTypeName> {
+  readonly name: N;
+  readonly bytes: N extends "c64" ? 8 : 16;
+  readonly isFloat: false;
+  /** The host array class of this dtype (interleaved parts). */
+  readonly arrayType: N extends "c64" ? typeof Complex64Array : typeof Complex128Array;
+  /** The part dtype (f32 / f64). */
+  readonly part: DType<N extends "c64" ? "f32" : "f64">;
+}
+export type ComplexDTypeName = "c64" | "c128";
+/** Every dtype a kernel parameter can have. */
+export type AnyDTypeName = DTypeName | ComplexDTypeName;
+
+export function isComplexDTypeName(d: string): d is ComplexDTypeName {
+  return d === "c64" || d === "c128";
+}
+
+export const c64: ComplexDType<"c64"> = Object.freeze({ name: "c64", bytes: 8, isFloat: false, arrayType: Complex64Array, part: f32, toString: () => "c64" });
+export const c128: ComplexDType<"c128"> = Object.freeze({ name: "c128", bytes: 16, isFloat: false, arrayType: Complex128Array, part: f64, toString: () => "c128" });
+export const complexDtypes: { readonly [N in ComplexDTypeName]: ComplexDType<N> } = { c64, c128 };
+
+export { Complex64Array, Complex128Array, type ComplexValue } from "./complex-array";
+
 /*
  * Kernel array types read their elements as `any`, on purpose. Under TypeScript's strictest settings
  * (`tsc --init`: noUncheckedIndexedAccess) every read through an index signature is `T | undefined`
@@ -74,7 +107,7 @@ export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u
  * which have no typed array of their own (`Uint8Array` is u8). At a launch it takes a typed array or a
  * device array (`cuda.toDevice(x)`, `cuda.deviceArray(n, f32)`), like a typed-array parameter.
  */
-export interface Array1D<T extends number | boolean = number> {
+export interface Array1D<T extends number | boolean | ComplexValue = number> {
   readonly shape: readonly [number];
   readonly length: number;
   /** Reads are `any` (see above); the element type is `T`. */
@@ -82,7 +115,7 @@ export interface Array1D<T extends number | boolean = number> {
 }
 
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
-export interface Array2D<T extends number | boolean = number> {
+export interface Array2D<T extends number | boolean | ComplexValue = number> {
   readonly shape: readonly [number, number];
   /** Number of rows (the first dimension), like a NumPy array's `len()`. */
   readonly length: number;
@@ -91,7 +124,7 @@ export interface Array2D<T extends number | boolean = number> {
 }
 
 /** A 3-D array indexed `a[i][j][k]`, row-major, with `.shape`. */
-export interface Array3D<T extends number | boolean = number> {
+export interface Array3D<T extends number | boolean | ComplexValue = number> {
   readonly shape: readonly [number, number, number];
   readonly length: number;
   /** `a[i][j][k]` reads are `any` (see above); the element type is `T`. */

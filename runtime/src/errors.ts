@@ -29,6 +29,8 @@ export const ErrorCodes = {
   UninitializedShared: "CSR023",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
+  /** A c64/c128 kernel parameter given something else than `{ re, im }` / a Complex64Array / Complex128Array (host/complex-args.ts). */
+  ComplexArgument: "CSR029",
   Internal: "CSR030",
   /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
   PrintfOutputLost: "CSR050",
@@ -37,6 +39,8 @@ export const ErrorCodes = {
   KernelNotIdentified: "CSR053",
   /** `cudascript run` without esbuild runs the program from its TypeScript source, and a file of it does not parse (or nests too deeply to). */
   ProgramDoesNotParse: "CSR055",
+  /** A Complex64Array / Complex128Array made from a bad length, buffer or parts, or indexed outside it (complex-array.ts). */
+  ComplexArray: "CSR056",
   /** A device-array view (`slice` with a step, `reshape`/`ravel` in Fortran order) that would need strides. */
   ViewNeedsStrides: "CSR057",
   /** `cuda.pinned` of memory that is pinned already (the same array twice, or two views of one buffer). */

@@ -5,7 +5,7 @@
  * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
-import type { Array1D, Array2D, Array3D, DType, DTypeName, TypedArrayOf } from "./dtypes";
+import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, TypedArrayOf } from "./dtypes";
 
 export interface Dim3 {
   readonly x: number;
@@ -73,12 +73,18 @@ export interface SharedMemory {
    * dynamic shared array whose size is given at launch (`launch(grid, block, { sharedMem })`).
    */
   array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
+  /** A shared array of complex numbers (c64 / c128). */
+  array<const S extends Shape>(shape: S, dtype: ComplexDType): ComplexArrayForShape<S>;
 }
 
 export interface LocalMemory {
   /** A per-thread array. The shape must be a compile-time constant. */
   array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
+  /** A per-thread array of complex numbers (c64 / c128). */
+  array<const S extends Shape>(shape: S, dtype: ComplexDType): ComplexArrayForShape<S>;
 }
+
+type ComplexArrayForShape<S> = S extends number | readonly [number] ? Array1D<ComplexValue> : S extends readonly [number, number] ? Array2D<ComplexValue> : Array3D<ComplexValue>;
 
 export interface ConstMemory {
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
@@ -213,6 +219,7 @@ export interface KernelNamespace {
    */
   selp(condition: boolean | number, ifTrue: number, ifFalse: number): number;
   selp(condition: boolean | number, ifTrue: boolean, ifFalse: boolean): boolean;
+  selp<Z extends ComplexValue>(condition: boolean | number, ifTrue: Z, ifFalse: Z): Z;
 
   /** Number of set bits. */
   popc(x: number): number;
@@ -226,4 +233,35 @@ export interface KernelNamespace {
   fma(a: number, b: number, c: number): number;
   /** Cube root, as `Math.cbrt`: f32 stays f32 (`cbrtf`), f64 is `cbrt`; an integer becomes the kernel's float. */
   cbrt(x: number): number;
+
+  /** Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): TypeScript has no operator overloading. */
+  readonly complex: ComplexFunctions;
+}
+
+/** `cuda.complex.*`: a real operand of add/sub/mul/div/eq is the complex number x + 0i. */
+export interface ComplexFunctions {
+  /** The c64 `re + im·i` (im defaults to 0), or a c128 converted to c64. */
+  c64(re: number, im?: number): c64;
+  c64(z: ComplexValue): c64;
+  /** The c128 `re + im·i` (im defaults to 0), or a c64 converted to c128. */
+  c128(re: number, im?: number): c128;
+  c128(z: ComplexValue): c128;
+  add<Z extends ComplexValue>(a: Z | number, b: Z | number): Z;
+  sub<Z extends ComplexValue>(a: Z | number, b: Z | number): Z;
+  mul<Z extends ComplexValue>(a: Z | number, b: Z | number): Z;
+  div<Z extends ComplexValue>(a: Z | number, b: Z | number): Z;
+  eq(a: ComplexValue | number, b: ComplexValue | number): boolean;
+  neg<Z extends ComplexValue>(z: Z): Z;
+  conj<Z extends ComplexValue>(z: Z): Z;
+  /** The modulus |z| (hypot of the parts). */
+  abs(z: ComplexValue): number;
+  /** The phase, atan2(im, re). */
+  arg(z: ComplexValue): number;
+  exp<Z extends ComplexValue>(z: Z): Z;
+  log<Z extends ComplexValue>(z: Z): Z;
+  sqrt<Z extends ComplexValue>(z: Z): Z;
+  sin<Z extends ComplexValue>(z: Z): Z;
+  cos<Z extends ComplexValue>(z: Z): Z;
+  /** The complex number of modulus r and phase phi (Python's cmath.rect). */
+  rect(r: number, phi: number): ComplexValue;
 }

@@ -141,7 +141,37 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   ffs: { signature: "cuda.ffs(x: number): i32", doc: "Position (1-based) of the least significant set bit of `x`, 0 if none.", cuda: "__ffs(x)", numba: "cuda.ffs(x)" },
   cbrt: { signature: "cuda.cbrt(x: number): number", doc: "Cube root, the same as `Math.cbrt(x)`: f32 stays f32, an integer becomes the kernel's float.", cuda: "cbrtf(x) / cbrt(x)", numba: "cuda.cbrt(x)" },
   fma: { signature: "cuda.fma(a: number, b: number, c: number): number", doc: "`a * b + c` with a single rounding (fused multiply-add), in f32 or f64.", cuda: "fmaf(a, b, c) / fma(a, b, c)", numba: "cuda.fma(a, b, c)" },
+  ...complexDocs(),
 };
+
+/** `cuda.complex.*` (docs/kernel-language.md#complex-numbers-c64-c128; compiler/src/cuda/complex.ts). */
+function complexDocs(): Record<string, ApiDoc> {
+  const fn = (name: string, params: string, result: string, doc: string, numba: string): [string, ApiDoc] => [
+    `complex.${name}`,
+    { signature: `cuda.complex.${name}(${params}): ${result}`, doc, cuda: name === "c64" || name === "c128" ? `cs_make_${name}(re, im)` : `cs_c${name}(…)`, numba },
+  ];
+  const z = "Z (c64 or c128)";
+  return Object.fromEntries([
+    ["complex", { signature: "cuda.complex", doc: "Complex numbers (c64 = two f32, c128 = two f64) as functions, since TypeScript has no operator overloading: c64, c128, add, sub, mul, div, neg, conj, abs, arg, exp, log, sqrt, sin, cos, rect, eq. Read the parts with z.re and z.im.", numba: "complex64 / complex128 and cmath" }],
+    fn("c64", "re: number, im = 0", "c64", "A c64 from two parts (rounded to f32), or `cuda.complex.c64(z)` converts a c128.", "numpy.complex64(complex(re, im))"),
+    fn("c128", "re: number, im = 0", "c128", "A c128 from two parts, or `cuda.complex.c128(z)` converts a c64 exactly.", "complex(re, im)"),
+    fn("add", "a: Z, b: Z", "Z", "a + b. A real operand is x + 0i; c64 and c128 do not mix (CS2023).", "a + b"),
+    fn("sub", "a: Z, b: Z", "Z", "a − b.", "a - b"),
+    fn("mul", "a: Z, b: Z", "Z", "a · b (the schoolbook product).", "a * b"),
+    fn("div", "a: Z, b: Z", "Z", "a / b by Smith's algorithm (no overflow of |b|²).", "a / b"),
+    fn("neg", `z: ${z}`, "Z", "−z.", "-z"),
+    fn("conj", `z: ${z}`, "Z", "The complex conjugate re − im·i.", "z.conjugate()"),
+    fn("abs", `z: ${z}`, "f32 | f64", "The modulus |z| = hypot(re, im).", "abs(z)"),
+    fn("arg", `z: ${z}`, "f32 | f64", "The phase atan2(im, re), in (−π, π].", "cmath.phase(z)"),
+    fn("exp", `z: ${z}`, "Z", "e^z = e^re · (cos im + i sin im).", "cmath.exp(z)"),
+    fn("log", `z: ${z}`, "Z", "The principal logarithm log|z| + i·arg z.", "cmath.log(z)"),
+    fn("sqrt", `z: ${z}`, "Z", "The principal square root (Kahan's form; branch cut on the negative real axis).", "cmath.sqrt(z)"),
+    fn("sin", `z: ${z}`, "Z", "sin z = sin re · cosh im + i cos re · sinh im.", "cmath.sin(z)"),
+    fn("cos", `z: ${z}`, "Z", "cos z = cos re · cosh im − i sin re · sinh im.", "cmath.cos(z)"),
+    fn("rect", "r: number, phi: number", "c64 | c128", "The complex number of modulus r and phase phi (c128 when an argument is f64).", "cmath.rect(r, phi)"),
+    fn("eq", "a: Z, b: Z", "bool", "Whether both parts are equal (`===` on complex values would compare objects: CS2022).", "a == b"),
+  ]);
+}
 for (const dim of ["threadIdx", "blockIdx", "blockDim", "gridDim"]) {
   const base = CUDA_API_DOCS[dim]!;
   for (const axis of ["x", "y", "z"])
@@ -217,6 +247,8 @@ export const DTYPE_DOCS: Readonly<Record<string, string>> = {
   i8: "8-bit signed integer (`signed char`; Numba `int8`); arrays only, computed in i32.",
   u8: "8-bit unsigned integer (`unsigned char`; Numba `uint8`); arrays only, computed in i32.",
   bool: "Boolean (`bool`; Numba `boolean`).",
+  c64: "Complex number of two f32 parts (`cs_c64`, the layout of `float2`; Numba `complex64`). Build it with `cuda.complex.c64(re, im)`, read `z.re` / `z.im`; host arrays are `Complex64Array`.",
+  c128: "Complex number of two f64 parts (`cs_c128`, the layout of `double2`; Numba `complex128`). Build it with `cuda.complex.c128(re, im)`; host arrays are `Complex128Array`.",
 };
 
 export function renderApiDoc(d: ApiDoc): string {

@@ -24,6 +24,23 @@ export function nd(data: HostTypedArray, shape: readonly number[]): HostNDArray 
   return { data, shape };
 }
 
+/**
+ * A 1-D complex array (c64 over a Float32Array, c128 over a Float64Array) of interleaved parts: an
+ * N-D array whose shape counts complex elements, so the g++ emulation passes the right extent; the
+ * simulator's runner makes it a Complex64Array / Complex128Array.
+ */
+export interface HostComplexArray extends HostNDArray {
+  readonly complex: "c64" | "c128";
+}
+
+export function complexArray(parts: Float32Array | Float64Array): HostComplexArray {
+  return { data: parts, shape: [parts.length / 2], complex: parts instanceof Float32Array ? "c64" : "c128" };
+}
+
+export function isComplexArray(v: unknown): v is HostComplexArray {
+  return typeof v === "object" && v !== null && "complex" in v;
+}
+
 /** A kernel argument: a typed array (1-D), an N-D array, or a scalar (its dtype comes from the kernel signature). */
 export type HostValue = HostTypedArray | HostNDArray | number | boolean;
 

@@ -232,7 +232,7 @@ async function runChild(file) {
   let sim, gpu;
   try {
     const { compileFile, kernel } = require(path.join(REPO, "test", "dist", "simulator", "helpers.js"));
-    const { cuda } = require(path.join(REPO, "runtime", "dist", "index.js"));
+    const { cuda, Complex64Array, Complex128Array } = require(path.join(REPO, "runtime", "dist", "index.js"));
     const { useBackend } = require(path.join(REPO, "runtime", "dist", "host", "device.js"));
     const { GpuBackend } = require(path.join(REPO, "runtime", "dist", "gpu", "backend.js"));
     const { SimulatorBackend } = require(path.join(REPO, "runtime", "dist", "simulator", "backend.js"));
@@ -266,6 +266,8 @@ async function runChild(file) {
     const toDevice = (v) => {
       if (typeof v === "number" || typeof v === "boolean") return v;
       if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
+      // A complex corpus array (test/corpus/case.ts complexArray): interleaved parts.
+      if (v.complex) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data) : Complex128Array.wrap(v.data));
       return cuda.toDevice(cuda.ndarray(v.data, v.shape));
     };
     const hostData = (v) => (ArrayBuffer.isView(v) ? v : v.data);

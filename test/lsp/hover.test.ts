@@ -202,6 +202,7 @@ describe("API hover docs", () => {
     "threadfenceSystem", "syncwarp", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
     "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
     "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
+    ...["c64", "c128", "add", "sub", "mul", "div", "neg", "conj", "abs", "arg", "exp", "log", "sqrt", "sin", "cos", "rect", "eq"].map((f) => `complex.${f}`),
   ];
   const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);
   const text = ['import { cuda, f32 } from "cudascript";', "export const k = cuda.jit((x: Float32Array) => {", ...lines, "  const m = Math.sqrt(x[0]) + Math.PI + Math.max(1, 2);", "  const y: f32 = 1;", "});", ""].join("\n");

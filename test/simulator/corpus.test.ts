@@ -7,8 +7,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it, after } from "node:test";
-import { configureSimulator, cuda } from "cudascript";
-import type { CorpusCase, HostNDArray, HostTypedArray, HostValue } from "../corpus/case";
+import { Complex128Array, Complex64Array, configureSimulator, cuda } from "cudascript";
+import { isComplexArray, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue } from "../corpus/case";
 import { compileFile, kernel, REPO } from "./helpers";
 
 const VALID = path.join(REPO, "test", "corpus", "valid");
@@ -23,6 +23,7 @@ const MODES: Mode[] = [
 
 function toDevice(v: HostValue): unknown {
   if (typeof v === "number" || typeof v === "boolean") return v;
+  if (isComplexArray(v)) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data as Float32Array) : Complex128Array.wrap(v.data as Float64Array));
   if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
   const nd = v as HostNDArray;
   return cuda.toDevice(cuda.ndarray(nd.data, nd.shape));

@@ -16,6 +16,8 @@ import { forEachRootExpr, visitExpr } from "../ir/visit";
 const MATH_WITH_LIBRARY_FMA = new Set<IntrinsicName>([
   "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
   "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow", "hypot",
+  // cuda.complex functions built on those (compiler/src/cuda/complex.ts): abs/sqrt/log use hypot, arg atan2.
+  "complexAbs", "complexArg", "complexExp", "complexLog", "complexSqrt", "complexSin", "complexCos", "complexRect",
 ]);
 
 /** Whether `name` may put a fma.rn in the PTX without contraction: cuda.fma, or a libdevice function. */

@@ -14,6 +14,7 @@ import type * as IR from "../ir/nodes";
 import { isFloat, type ArrayType, type DType } from "../ir/types";
 import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
+import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
@@ -875,6 +876,10 @@ class FunctionGen {
       case "lanemaskLt":
         this.m.helpers.add("lanemaskLt");
         return call("cs_lanemask_lt", []);
+      case "complex": case "complexRe": case "complexIm": case "complexConvert": case "complexAdd": case "complexSub": case "complexMul":
+      case "complexDiv": case "complexNeg": case "complexConj": case "complexAbs": case "complexArg": case "complexExp": case "complexLog":
+      case "complexSqrt": case "complexSin": case "complexCos": case "complexRect": case "complexEq":
+        return { t: complexCall(e.name, d, t), p: P.primary };
     }
   }
 
@@ -1060,6 +1065,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span });
   }
 
+  // Any mention of a complex type (a parameter, a local, an array, a function) needs the structs.
+  if (bodies.some((b) => b.some((l) => usesComplex(l.text)))) m.helpers.add("complex");
   const usedConsts = usedConstArrays([...devices, ...selected]);
   const constLines: Line[] = [];
   for (const [constName, c] of m.consts) {

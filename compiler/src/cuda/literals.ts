@@ -22,6 +22,10 @@ export function cType(d: DType): string {
       return "unsigned char";
     case "bool":
       return "bool";
+    case "c64":
+    case "c128":
+      // Structs of the complex prelude (compiler/src/cuda/complex.ts).
+      return `cs_${d}`;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
+import { COMPLEX_PRELUDE } from "./complex";
 
 export type HelperName =
   | "laneid"
@@ -25,7 +26,8 @@ export type HelperName =
   | "atomicAddF64"
   | "f32Bits"
   | "f64Bits"
-  | "printfBytes";
+  | "printfBytes"
+  | "complex";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -137,6 +139,7 @@ static __device__ double atomicAdd(double* address, double value) {
   return __longlong_as_double((long long)old);
 }
 #endif`,
+  complex: COMPLEX_PRELUDE,
   printfBytes: `/* Bytes of console.log output this module wrote into CUDA's printf FIFO since the program started
    (a lower bound per record, see compiler/src/cuda/printf-bytes.ts). The GPU backend reads it at each
    synchronization (cuModuleGetGlobal) to report output the circular FIFO overwrote. */
@@ -169,6 +172,7 @@ const ORDER: HelperName[] = [
   "f32Bits",
   "f64Bits",
   "printfBytes",
+  "complex",
 ];
 
 /** The helpers' source, in a fixed order, for the names used. */

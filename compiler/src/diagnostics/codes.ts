@@ -63,6 +63,9 @@ export const Codes = {
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
+  ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
+  ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
+  ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

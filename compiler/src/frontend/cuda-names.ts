@@ -13,6 +13,8 @@ export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
   "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
+  ...["c64", "c128", "add", "sub", "mul", "div", "eq", "neg", "conj", "exp", "log", "sqrt", "sin", "cos", "abs", "arg", "rect"].map((f) => `complex.${f}`),
 ]);
 
 /** Every kernel-side name, for suggestions. */
@@ -43,18 +45,20 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
+  ["complex.polar", { renamed: true, instead: "the pair [cuda.complex.abs(z), cuda.complex.arg(z)] (cuda.complex.rect(r, phi) is the inverse)" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);
 
 export const INT64_ADVICE =
   "64-bit integers are not supported yet (JavaScript numbers cannot hold them exactly): use i32 or u32, or f64 for whole numbers up to 2^53";
-const COMPLEX_ADVICE = "complex numbers are not supported yet: keep the real and imaginary parts in two arrays (or two f32/f64 parameters)";
+/** Numba's spellings of the complex types: CudaScript calls them c64 / c128 (docs/kernel-language.md). */
+const COMPLEX_ADVICE = "CudaScript's complex types are c64 (two f32) and c128 (two f64), imported from \"cudascript\"";
 
 /** Numba types (and their CudaScript-style spellings) that are known but not supported as parameter types. */
 const NUMBA_TYPE_GAPS: ReadonlyMap<string, string> = new Map([
   ...["i64", "u64", "int64", "uint64", "bigint", "BigInt64Array", "BigUint64Array"].map((n): [string, string] => [n, INT64_ADVICE]),
   ...["f16", "float16", "half", "Float16Array"].map((n): [string, string] => [n, HALF_ADVICE]),
-  ...["complex64", "complex128", "c8", "c16", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
+  ...["complex64", "complex128", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
 ]);
 
 /** What to write instead of a known-but-unsupported type name (`i64`, `f16`, `complex64`), or undefined. */

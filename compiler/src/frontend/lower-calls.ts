@@ -5,11 +5,13 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
+import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
-import { ARRAY_METHODS, ExpressionLowerer } from "./lower-expressions";
+import { ARRAY_METHODS } from "./lower-expressions";
+import { ComplexLowerer } from "./lower-complex";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
@@ -42,7 +44,7 @@ export function typedArrayNameOf(d: DType): string {
   return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
 }
 
-export abstract class CallLowerer extends ExpressionLowerer {
+export abstract class CallLowerer extends ComplexLowerer {
 
   // ───────────────────────── calls ─────────────────────────
 
@@ -54,6 +56,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
   protected lowerPrint(call: ts.CallExpression): IR.Stmt {
     const parts: string[] = [];
     const args: IR.Expr[] = [];
+    /** Temporaries of complex values printed part by part (so that each is evaluated once). */
+    const temps: IR.Stmt[] = [];
     for (const a of call.arguments) {
       const x = stripParensAndNonNull(a);
       if (ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) {
@@ -65,9 +69,9 @@ export abstract class CallLowerer extends ExpressionLowerer {
         for (const span of x.templateSpans) {
           const v = this.lowerExpr(span.expression);
           if (v.type.kind === "scalar") {
-            const c = this.printable(v);
+            const c = this.printable(this.onceForPrint(v, span.expression, temps));
             s += c.fmt;
-            args.push(c.e);
+            args.push(...c.args);
           } else this.report(Codes.TypeMismatch, span.expression, "console.log prints numbers and booleans in kernels");
           s += span.literal.text.replace(/%/g, "%%");
         }
@@ -79,20 +83,36 @@ export abstract class CallLowerer extends ExpressionLowerer {
         this.report(Codes.TypeMismatch, a, "console.log prints numbers and booleans in kernels: print one element, e.g. x[i]");
         continue;
       }
-      const c = this.printable(v);
+      const c = this.printable(this.onceForPrint(v, a, temps));
       parts.push(c.fmt);
-      args.push(c.e);
+      args.push(...c.args);
     }
-    return { k: "print", span: this.span(call), format: parts.join(" ") + "\n", args };
+    const print: IR.PrintStmt = { k: "print", span: this.span(call), format: parts.join(" ") + "\n", args };
+    return temps.length ? { k: "block", span: print.span, body: [...temps, print] } : print;
   }
 
-  protected printable(v: IR.Expr): { fmt: string; e: IR.Expr } {
+  /** A complex value printed as two parts, held in a temporary unless reading it twice is harmless. */
+  private onceForPrint(v: IR.Expr, node: ts.Node, temps: IR.Stmt[]): IR.Expr {
+    if (v.type.kind !== "scalar" || !isComplex(v.type.dtype) || v.k === "var" || isPure(v)) return v;
+    this.pushScope();
+    const t = this.newVar("printed", v.type, false, false, node);
+    this.popScope();
+    temps.push({ k: "decl", v: t, init: v, span: v.span });
+    return { k: "var", type: v.type, v: t, span: v.span };
+  }
+
+  protected printable(v: IR.Expr): { fmt: string; args: IR.Expr[] } {
     const d = (v.type as ScalarType).dtype;
-    if (d === "u32") return { fmt: "%u", e: v };
-    if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
+    if (d === "u32") return { fmt: "%u", args: [v] };
+    if (isInt(d)) return { fmt: "%d", args: [this.convertTo(v, "i32")] };
     // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
-    if (d === "bool") return { fmt: "%s", e: v };
-    return { fmt: "%g", e: d === "f32" ? this.convertTo(v, "f64") : v };
+    if (d === "bool") return { fmt: "%s", args: [v] };
+    if (isComplex(d)) {
+      // As Python prints a complex number: (1+2j), (1-2j).
+      const part = (name: "complexRe" | "complexIm"): IR.Expr => this.convertTo({ k: "intrinsic", type: scalar(complexPart(d)), name, args: [v], span: v.span }, "f64");
+      return { fmt: "(%g%+gj)", args: [part("complexRe"), part("complexIm")] };
+    }
+    return { fmt: "%g", args: [d === "f32" ? this.convertTo(v, "f64") : v] };
   }
 
   protected lowerCall(call: ts.CallExpression): IR.Expr {
@@ -227,6 +247,9 @@ export abstract class CallLowerer extends ExpressionLowerer {
   private warpValueDType(v: IR.Expr): DType {
     let d = (v.type as ScalarType).dtype;
     if (WEAK.has(v)) d = this.weakDefault(v);
+    // No shuffle moves a float2/double2: a complex value converts to its part type, which is CS2023
+    // (shuffle z.re and z.im).
+    if (isComplex(d)) return complexPart(d);
     return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32") ? "i32" : d;
   }
 
@@ -425,7 +448,9 @@ export abstract class CallLowerer extends ExpressionLowerer {
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
         const d = this.warpValueDType(v);
-        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, this.convertTo(v, d), this.convertTo(arg(2), "i32")], span };
+        const value = this.convertTo(v, d);
+        if (POISON.has(value)) return this.error(call);
+        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, value, this.convertTo(arg(2), "i32")], span };
       }
       case "selp":
         // Numba's selp (select without branching) is the ternary: the same typing and the same IR.
@@ -440,7 +465,9 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
         const mask = this.convertTo(arg(0), "u32");
         const v = arg(1);
-        return { k: "intrinsic", type: U32, name, args: [mask, this.convertTo(v, this.warpValueDType(v))], span };
+        const value = this.convertTo(v, this.warpValueDType(v));
+        if (POISON.has(value)) return this.error(call);
+        return { k: "intrinsic", type: U32, name, args: [mask, value], span };
       }
       case "eqSync":
       case "allSync":
@@ -478,6 +505,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
         return this.error(call);
     }
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
+    if (path[0] === "complex" && path.length === 2) return this.lowerComplexCall(path[1]!, call);
     this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);
@@ -501,6 +529,16 @@ export abstract class CallLowerer extends ExpressionLowerer {
     const at = arr.type;
     if (at.space === "const" || at.space === "local") {
       this.report(Codes.WrongDType, arrNode, `atomics work on global and shared arrays, not ${at.space} arrays`);
+    }
+    if (isComplex(at.dtype)) {
+      // CUDA has no atomic on float2/double2: a complex element is written whole (CS2024).
+      const a = arrNode.getText(this.sf);
+      this.report(
+        Codes.ComplexPartWrite,
+        arrNode,
+        `CUDA has no atomic operations on complex numbers (${typeToString(at)}): keep the real and imaginary parts in two real arrays and cuda.atomic.${op} each (e.g. cuda.atomic.${op}(${a}Re, i, z.re)), or reduce per block first`,
+      );
+      return this.error(call);
     }
     if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
       this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);

@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, I32, U32, F64, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
+import { BOOL, I32, U32, F64, isComplex, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import { isPure } from "../ir/visit";
@@ -269,6 +269,7 @@ export abstract class ExpressionLowerer extends LowererBase {
       case ts.SyntaxKind.MinusToken: {
         const v = this.scalarOperand(this.lowerExpr(e.operand), e.operand);
         const t = v.type as ScalarType;
+        if (isComplex(t.dtype)) return this.complexNegation(e);
         const dtype = t.dtype === "bool" ? "i32" : isInt(t.dtype) ? promoteForArith(t.dtype) : t.dtype;
         return { k: "unary", type: scalar(dtype), op: "-", operand: this.convertTo(v, dtype), span };
       }
@@ -541,6 +542,8 @@ export abstract class ExpressionLowerer extends LowererBase {
       }
     }
     if (base && POISON.has(base)) return this.error(e);
+    const part = base && this.complexPartAccess(e, base);
+    if (part) return part;
     if (base && base.type.kind === "scalar") {
       this.report(Codes.UnsupportedExpression, e, `numbers have no properties in kernels ('${name}')`);
       return this.error(e);
@@ -592,6 +595,10 @@ export abstract class ExpressionLowerer extends LowererBase {
     this.reportUnknownCuda(path.join("."), node);
     return this.error(node);
   }
+
+  /** `-z` on a complex value; `z.re` / `z.im` (undefined when `base` is not complex): implemented by ComplexLowerer. */
+  protected abstract complexNegation(e: ts.PrefixUnaryExpression): IR.Expr;
+  protected abstract complexPartAccess(e: ts.PropertyAccessExpression, base: IR.Expr): IR.Expr | undefined;
 
   /** Calls of device functions, `cuda.*`, `Math.*`; implemented by CallLowerer. */
   protected abstract lowerCall(call: ts.CallExpression): IR.Expr;

@@ -11,7 +11,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
+import { ALL_DTYPES, commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
@@ -64,7 +64,8 @@ class FunctionLowerer extends CallLowerer {
     // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
     // function's declared interface mentions f64 — a parameter or the declared result — so that
     // `(n: i32): f64 => n / 3` divides in f64 as Numba (float64 division) and plain TypeScript do.
-    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && t.dtype === "f64";
+    // A c128 is two f64 parts: its kernels compute in f64 as an f64 parameter's do.
+    const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "f64" || t.dtype === "c128");
     this.defaultFloat = params.some((p) => mentionsF64(p.type)) || mentionsF64(returnType) ? "f64" : "f32";
 
     let body: IR.Stmt[];
@@ -515,9 +516,9 @@ class FunctionLowerer extends CallLowerer {
       if (cs?.kind === "dtype" && !this.lookup(x.text)) return cs.dtype;
     } else if (ts.isPropertyAccessExpression(x) && ts.isIdentifier(x.expression) && this.module.cudascript.get(x.expression.text)?.kind === "namespace") {
       const n = x.name.text;
-      if (["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(n)) return n as DType;
+      if ((ALL_DTYPES as readonly string[]).includes(n)) return n as DType;
     }
-    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, i32, u32, i16, u16, i8, u8, bool imported from "cudascript"`);
+    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, i32, u32, i16, u16, i8, u8, bool, c64, c128 imported from "cudascript"`);
     return undefined;
   }
 
@@ -673,6 +674,10 @@ class FunctionLowerer extends CallLowerer {
       return { k: "assign", span, target, value: this.convertTo(value, elem, rhsNode) };
     }
     if (ts.isPropertyAccessExpression(t)) {
+      if (this.complexPartAssignment(t)) {
+        rhs();
+        return undefined;
+      }
       this.report(Codes.InvalidAssignmentTarget, t, `'${t.getText(this.sf)}' is read-only in kernels`);
       rhs();
       return undefined;

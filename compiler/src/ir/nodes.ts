@@ -144,7 +144,18 @@ export type FenceFunction = "threadfence" | "threadfenceBlock" | "threadfenceSys
 export type WarpFunction = "shflSync" | "shflUpSync" | "shflDownSync" | "shflXorSync" | "allSync" | "anySync" | "ballotSync" | "activemask"
   | "eqSync" | "matchAnySync" | "matchAllSync" | "lanemaskLt";
 
-export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction;
+/**
+ * Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): `complex` builds one from its two
+ * parts (already of the part type), `complexRe`/`complexIm` read them, `complexConvert` is c64 <-> c128;
+ * the rest are `cuda.complex.<name>` with every operand already of the result's complex dtype
+ * (`complexAbs`/`complexArg` return the part type, `complexEq` bool, `complexRect` takes two reals).
+ */
+export type ComplexFunction =
+  | "complex" | "complexRe" | "complexIm" | "complexConvert" | "complexAdd" | "complexSub" | "complexMul" | "complexDiv"
+  | "complexNeg" | "complexConj" | "complexAbs" | "complexArg" | "complexExp" | "complexLog" | "complexSqrt" | "complexSin"
+  | "complexCos" | "complexRect" | "complexEq";
+
+export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction;
 
 /** A built-in operation with value arguments; operand types already converted to what it takes. */
 export interface IntrinsicExpr extends ExprBase {

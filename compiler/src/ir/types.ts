@@ -6,9 +6,11 @@
 export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32";
 export type FloatDType = "f32" | "f64";
 export type NumericDType = IntDType | FloatDType;
-export type DType = NumericDType | "bool";
+/** Complex numbers: c64 = two f32 (re, im), c128 = two f64, interleaved in memory like CUDA's float2/double2. */
+export type ComplexDType = "c64" | "c128";
+export type DType = NumericDType | "bool" | ComplexDType;
 
-export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"];
+export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool", "c64", "c128"];
 
 export type MemorySpace = "global" | "shared" | "local" | "const";
 
@@ -58,8 +60,15 @@ export const F64 = scalar("f64");
 export function isFloat(d: DType): d is FloatDType {
   return d === "f32" || d === "f64";
 }
+export function isComplex(d: DType): d is ComplexDType {
+  return d === "c64" || d === "c128";
+}
+/** The float type of each part of a complex dtype. */
+export function complexPart(d: ComplexDType): FloatDType {
+  return d === "c64" ? "f32" : "f64";
+}
 export function isInt(d: DType): d is IntDType {
-  return d !== "f32" && d !== "f64" && d !== "bool";
+  return d !== "f32" && d !== "f64" && d !== "bool" && !isComplex(d);
 }
 export function isSigned(d: DType): boolean {
   return d === "i8" || d === "i16" || d === "i32" || d === "f32" || d === "f64";
@@ -78,7 +87,10 @@ export function bitWidth(d: DType): number {
     case "f32":
       return 32;
     case "f64":
+    case "c64":
       return 64;
+    case "c128":
+      return 128;
   }
 }
 export function byteSize(d: DType): number {
@@ -143,6 +155,8 @@ const TYPED_ARRAY_NAMES: Record<DType, string> = {
   i32: "Int32Array",
   u32: "Uint32Array",
   bool: "Uint8Array",
+  c64: "Complex64Array",
+  c128: "Complex128Array",
 };
 export function typedArrayName(d: DType): string {
   return TYPED_ARRAY_NAMES[d];
@@ -156,6 +170,8 @@ export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map([
   ["Uint16Array", "u16"],
   ["Int32Array", "i32"],
   ["Uint32Array", "u32"],
+  ["Complex64Array", "c64"],
+  ["Complex128Array", "c128"],
 ] as [string, DType][]);
 
 export function sameType(a: Type, b: Type): boolean {

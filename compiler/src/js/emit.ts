@@ -30,7 +30,7 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
-import { isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { complexPart, isComplex, isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
@@ -73,9 +73,19 @@ export interface SimModule {
 }
 
 
-/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed). */
+/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed; complex values as objects). */
 function storeArrayName(d: DType): string {
+  if (isComplex(d)) return "Array";
   return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
+}
+
+/** The typed array holding an array's elements: complex arrays hold interleaved parts (two per element). */
+function storageArrayName(d: DType): string {
+  return isComplex(d) ? typedArrayName(complexPart(d)) : typedArrayName(d);
+}
+/** Typed-array slots per element. */
+function slotsPerElement(d: DType): number {
+  return isComplex(d) ? 2 : 1;
 }
 
 const EXIT = 1;
@@ -143,6 +153,33 @@ export function convertJs(x: string, from: DType, to: DType): string {
       return `((${x} << 16) >> 16)`;
     case "u16":
       return `(${x} & 65535)`;
+    case "c64":
+    case "c128":
+      // Complex values never convert through a convert node (the front end makes complexConvert intrinsics).
+      throw new Error(`CudaScript simulator: internal error (a ${from} value converted to ${to})`);
+  }
+}
+
+/** A complex intrinsic as a call of the simulator's complex functions (runtime/src/simulator/complex-math.ts). */
+function complexJs(e: IR.IntrinsicExpr, args: readonly string[]): string {
+  const name = e.name as IR.ComplexFunction;
+  const result = e.type.kind === "scalar" ? e.type.dtype : "c64";
+  const operand = e.args[0]?.type.kind === "scalar" ? e.args[0].type.dtype : result;
+  switch (name) {
+    case "complex":
+      return `rt.${result}.make(${args[0]}, ${args[1]})`;
+    case "complexRect":
+      return `rt.${result}.rect(${args[0]}, ${args[1]})`;
+    case "complexConvert":
+      return `rt.${result}.from(${args[0]})`;
+    case "complexRe":
+      return `${args[0]}.re`;
+    case "complexIm":
+      return `${args[0]}.im`;
+    default: {
+      const fn = name.slice("complex".length).toLowerCase();
+      return `rt.${operand}.${fn}(${args.join(", ")})`;
+    }
   }
 }
 
@@ -154,6 +191,18 @@ const MATH_JS: Record<string, string> = {
 };
 /** Math functions whose result of an f32 argument is exactly representable in f32. */
 const EXACT_F32 = new Set(["floor", "ceil", "round", "trunc", "abs", "min", "max", "sign"]);
+
+/** JavaScript reading element `flat` of an array (a complex element is an object of its two parts). */
+function elementRead(a: ArrayInfo, flat: string): string {
+  return isComplex(a.dtype) ? `rt.cget(${a.data}, ${flat})` : `${a.data}[${flat}]`;
+}
+function elementWrite(a: ArrayInfo, flat: string, value: string): string {
+  return isComplex(a.dtype) ? `rt.cset(${a.data}, ${flat}, ${value})` : `${a.data}[${flat}] = ${value}`;
+}
+/** Whether storing `$sv` changes element `flat` (for the sanitizer's benign-race rule). */
+function elementChanged(a: ArrayInfo, flat: string): string {
+  return isComplex(a.dtype) ? `!rt.${a.dtype}.eq(rt.cget(${a.data}, ${flat}), $sv)` : `${a.data}[${flat}] !== $sv`;
+}
 
 interface ArrayInfo {
   readonly name: string;
@@ -419,7 +468,7 @@ class FnEmitter {
     const t = p.type as ArrayType;
     const n = this.vn(p);
     if (t.rank === 1) {
-      setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length;`);
+      setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length${isComplex(t.dtype) ? " >> 1" : ""};`);
       this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
     } else {
       const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
@@ -453,19 +502,20 @@ class FnEmitter {
       const st = this.me.sharedStorage(dynamic ? `$dyn:${t.dtype}` : key, t, s.v.name);
       const local = this.mode === "device" ? st.js : this.vn(s.v);
       if (this.mode !== "device") {
-        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${typedArrayName(t.dtype)}.BYTES_PER_ELEMENT));`);
-        else setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
+        const ctor = storageArrayName(t.dtype), slots = slotsPerElement(t.dtype);
+        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${ctor}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${ctor}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
+        else setup.push(`const ${local} = ${st.js} = new ${ctor}(${shape.reduce((a, b) => a * b, 1) * slots});`);
         perBlock.push(`${local}.fill(0);`);
         if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
       }
-      const dims = dynamic ? [`${local}.length`] : shape.map(String);
+      const dims = dynamic ? [`(${local}.length / ${slotsPerElement(t.dtype)})`] : shape.map(String);
       this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });
       return;
     }
     // local
     const n = this.vn(s.v);
     const size = shape.reduce((a, b) => a * b, 1);
-    setup.push(`let ${n} = new ${typedArrayName(t.dtype)}(${size});`);
+    setup.push(`let ${n} = new ${storageArrayName(t.dtype)}(${size * slotsPerElement(t.dtype)});`);
     // In a fission kernel every local array may need one copy per thread; decided after the pieces are known.
     this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "local", data: n, dims: shape.map(String), perThread: this.mode === "fission" ? "?" : undefined });
   }
@@ -670,14 +720,14 @@ class FnEmitter {
       // The write of the same element that follows in this statement replaces the reader record anyway.
       if (!this.rmwReads.has(e))
         pre.push(`(($sr = $RP${id}[${x}]) >= $E ? ($sr < $E1 || ($sr >= $M2 && $sr < $M3) || (($RP${id}[${x}] = $E + ${site}), true)) : $sr < $BS ? (($RP${id}[${x}] = $M2 + ${site}), true) : $S.rr(${id}, ${x}, $t, ${site}))`);
-      let v = `${a.data}[${x}]`;
+      let v = elementRead(a, x);
       if (a.dtype === "bool") v = `(${v} !== 0)`;
       return `(${pre.join(", ")}, ${v})`;
     } else {
       const s = this.sanCall(a, "r", flat, site);
       if (s) pre.push(s);
     }
-    let v = `${a.data}[${flat}]`;
+    let v = elementRead(a, flat);
     if (a.dtype === "bool") v = `(${v} !== 0)`;
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
   }
@@ -704,13 +754,13 @@ class FnEmitter {
       const idx: string[] = [];
       const x = this.flatTemp(flat, idx);
       const fast = `(($sw = $WP${id}[${x}]) < $BS || ($sw >= $M1 && $sw < $M2)) && (($sr = $RP${id}[${x}]) < $BS || ($sr >= $M2 && $sr < $M3))`;
-      return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${a.data}[${x}] !== $sv); ${a.data}[${x}] = $sv; }`;
+      return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${elementChanged(a, x)}); ${elementWrite(a, x, "$sv")}; }`;
     }
     if (this.san && a.shId !== undefined) {
-      const s = this.sanCall(a, "w", flat, site, `, ${a.data}[${flat}] !== $sv`)!;
-      return `{ ${checks}const $sv = ${v}; ${s}; ${a.data}[${flat}] = $sv; }`;
+      const s = this.sanCall(a, "w", flat, site, `, ${elementChanged(a, flat)}`)!;
+      return `{ ${checks}const $sv = ${v}; ${s}; ${elementWrite(a, flat, "$sv")}; }`;
     }
-    return `${checks}${a.data}[${flat}] = ${v};`;
+    return `${checks}${elementWrite(a, flat, v)};`;
   }
 
   private atomic(e: IR.AtomicExpr): string {
@@ -791,6 +841,7 @@ class FnEmitter {
       case "threadfenceSystem":
         return "undefined";
       default:
+        if (name.startsWith("complex")) return complexJs(e, args);
         break;
     }
     const js = MATH_JS[name];
@@ -804,6 +855,7 @@ class FnEmitter {
   // ───────────────────────── thread-level statements ─────────────────────────
 
   private zero(t: IR.Type): string {
+    if (t.kind === "scalar" && isComplex(t.dtype)) return `rt.${t.dtype}.make(0, 0)`;
     return t.kind === "scalar" && t.dtype === "bool" ? "false" : "0";
   }
 
@@ -1497,7 +1549,7 @@ class FnEmitter {
       const a = this.arrays.get(v)!;
       const size = a.dims.reduce((x, y) => x * Number(y), 1);
       a.perThread = `$LA_${a.data}`;
-      setup.push(`const ${a.perThread} = rt.perThread(${typedArrayName(a.dtype)}, ${size}, $nT);`);
+      setup.push(`const ${a.perThread} = rt.perThread(${storageArrayName(a.dtype)}, ${size * slotsPerElement(a.dtype)}, $nT);`);
     }
     // Local arrays used by one piece only were registered as plain lets; re-point the others.
     for (const [v, a] of this.arrays) if (a.perThread === "?" && !this.perThreadArrays.has(v)) a.perThread = undefined;

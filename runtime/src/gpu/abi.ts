@@ -14,7 +14,7 @@
  * cuLaunchKernel copies them before returning, so the same buffer serves every launch.
  */
 import type { KernelArg } from "../backend";
-import type { DTypeName } from "../dtypes";
+import type { AnyDTypeName as DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
 
 /** One C parameter of the generated kernel. */
@@ -52,6 +52,9 @@ export interface PtxParamLike {
 }
 
 const C_SIZES: Readonly<Record<string, number>> = {
+  // The complex structs of the generated code (compiler/src/cuda/complex.ts), float2 / double2 layout.
+  cs_c64: 8,
+  cs_c128: 16,
   float: 4,
   double: 8,
   int: 4,
@@ -75,6 +78,8 @@ const SCALAR_C: Readonly<Record<DTypeName, string>> = {
   i8: "signed char",
   u8: "unsigned char",
   bool: "bool",
+  c64: "cs_c64",
+  c128: "cs_c128",
 };
 
 /** The C element type of an array of `dtype` (bool arrays are `unsigned char*`). */
@@ -143,7 +148,8 @@ export class ArgPlan {
         }
         own.push(slots.length);
         slots.push({ decl, kind, param: index, dim: kind === "extent" ? j - 1 : 0, cType: c.type, size, offset });
-        offset += 8; // every slot 8-byte aligned: the driver copies `size` bytes from each
+        // Every slot 8-byte aligned (a c128 slot takes 16): the driver copies `size` bytes from each.
+        offset += Math.max(8, Math.ceil(size / 8) * 8);
       });
       byParam.push(own);
     });
@@ -207,8 +213,21 @@ function checkExtent(kernel: string, name: string, n: number): number {
   return n;
 }
 
-export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean): void {
+export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean | { re: number; im: number }): void {
   switch (dtype) {
+    case "c64": {
+      const z = value as { re: number; im: number };
+      v.setFloat32(offset, z.re, true);
+      v.setFloat32(offset + 4, z.im, true);
+      return;
+    }
+    case "c128": {
+      // The slot is 16-byte aligned for double2 (see the plan's offsets).
+      const z = value as { re: number; im: number };
+      v.setFloat64(offset, z.re, true);
+      v.setFloat64(offset + 8, z.im, true);
+      return;
+    }
     case "f32":
       v.setFloat32(offset, value as number, true);
       return;

@@ -3,7 +3,8 @@
  * Numba's host API camelCased.
  */
 import type { DeviceBuffer, StreamHandle } from "../backend";
-import { dtypes, type Array2D, type Array3D, type DType, type DTypeName, type TypedArray } from "../dtypes";
+import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type TypedArray } from "../dtypes";
+import { isComplexArray, type Complex128Array, type Complex64Array } from "../complex-array";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
 import { formatBytes } from "./sizes";
@@ -77,10 +78,11 @@ function allocHost(t: DType, count: number, what: string, make: () => TypedArray
 /** V8's limit on a typed array's length (2^32 on 64-bit Node 20). */
 const MAX_TYPED_ARRAY_LENGTH = 2 ** 32;
 
-export function toDType(d: DType | DTypeName | undefined, what: string): DType {
+export function toDType(d: DType | DTypeName | ComplexDType | ComplexDTypeName | undefined, what: string): DType {
   if (d === undefined) throw new CudaScriptError("CSR013", `${what}: give a dtype (f32, f64, i32, u32, i16, u16, i8, u8 or bool from "cudascript")`);
   const name = typeof d === "string" ? d : d?.name;
-  const t = name ? (dtypes as Record<string, DType>)[name] : undefined;
+  // Complex dtypes hold two parts per element; a device array needs only their name and byte size.
+  const t = name ? ((dtypes as Record<string, DType>)[name] ?? (complexDtypes as Record<string, unknown>)[name] as DType | undefined) : undefined;
   if (!t) throw new CudaScriptError("CSR013", `${what}: ${JSON.stringify(d)} is not a dtype; use f32, f64, i32, u32, i16, u16, i8, u8 or bool from "cudascript"`);
   return t;
 }
@@ -246,18 +248,20 @@ export class DeviceNDArray<T = unknown> {
    * Copies the array to the host: into `out` when given (a typed array or NDArray of the same size and
    * dtype), else into a new one. With a stream, synchronise the stream before reading the result.
    */
-  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray, options?: Stream | { stream?: Stream }): R {
+  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
     const stream = streamOption(options);
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
-    const target = out ?? (this.ndim === 1 ? fresh() : new NDArray(fresh(), this.shape));
+    // A complex array comes back as a Complex64Array / Complex128Array of all its elements, row-major.
+    const complex = isComplexDTypeName(this.dtype.name);
+    const target = out ?? (this.ndim === 1 || complex ? fresh() : new NDArray(fresh(), this.shape));
     const data = hostData(target, this, "copyToHost");
     currentBackend().copyDtoH(data, this.buffer, this.byteOffset, streamHandle(stream));
     return target as unknown as R;
   }
 
   /** Copies host data (same size and dtype) into this array. */
-  copyToDevice(host: TypedArray | NDArray | DeviceNDArray, options?: Stream | { stream?: Stream }): void {
+  copyToDevice(host: TypedArray | NDArray | DeviceNDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): void {
     this.checkAlive("copyToDevice");
     const stream = streamOption(options);
     if (host instanceof DeviceNDArray) {
@@ -286,6 +290,7 @@ export class DeviceNDArray<T = unknown> {
 }
 
 function hostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
+  if (isComplexArray(host) || isComplexDTypeName(dev.dtype.name)) return complexHostData(host, dev, what);
   let data: TypedArray;
   let shape: readonly number[];
   if (isHostNDArray(host)) {
@@ -311,6 +316,17 @@ function streamOption(options: Stream | { stream?: Stream } | undefined): Stream
   return options as Stream; // streamHandle reports what it is
 }
 
+/** The interleaved parts of a complex host array matching the complex device array `dev`. */
+function complexHostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
+  const name: string = dev.dtype.name;
+  const want = name === "c64" ? "Complex64Array" : name === "c128" ? "Complex128Array" : dev.dtype.arrayType.name;
+  if (!isComplexArray(host) || host.constructor.name !== want)
+    throw new CudaScriptError("CSR029", `${what}: the device array is ${dev.dtype.name}, the host array ${isComplexArray(host) ? `a ${host.constructor.name}` : describeValue(host)}: use a ${want}`);
+  if (host.length !== dev.size)
+    throw new CudaScriptError("CSR011", `${what}: the host array has ${host.length} complex elements but the device array has ${dev.size} (shape [${dev.shape.join(", ")}])`);
+  return host.data;
+}
+
 export function streamHandle(stream: Stream | undefined | null): StreamHandle | null {
   if (stream === undefined || stream === null) return null;
   const h = (stream as { handle?: StreamHandle }).handle;
@@ -334,9 +350,22 @@ export interface ToDeviceOptions {
   readonly to?: DeviceNDArray;
 }
 
-export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stream | ToDeviceOptions): DeviceOf<H> {
+export function toDevice<H extends Complex64Array | Complex128Array>(host: H, options?: Stream | ToDeviceOptions): DeviceNDArray<H>;
+export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stream | ToDeviceOptions): DeviceOf<H>;
+export function toDevice(host: TypedArray | NDArray | Complex64Array | Complex128Array, options?: Stream | ToDeviceOptions): DeviceNDArray {
   const stream = streamOption(options);
   const { copy = true, to } = options !== undefined && !(options as { handle?: unknown }).handle ? (options as ToDeviceOptions) : {};
+  if (to !== undefined) {
+    if (!(to instanceof DeviceNDArray)) throw new CudaScriptError("CSR004", `cuda.toDevice: 'to' is a device array (cuda.deviceArray(…)), got ${describeValue(to)}`);
+    to.copyToDevice(host, stream);
+    return to;
+  }
+  if (isComplexArray(host)) {
+    const d = new DeviceNDArray([host.length], toDType(host instanceof complexDtypes.c64.arrayType ? "c64" : "c128", "cuda.toDevice"));
+    if (copy) d.copyToDevice(host as unknown as TypedArray, stream);
+    else currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
+    return d;
+  }
   let data: TypedArray, shape: readonly number[];
   if (isHostNDArray(host)) {
     data = host.data;
@@ -347,15 +376,10 @@ export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stre
   } else if (Array.isArray(host))
     throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array or cuda.ndarray, got a plain JavaScript array: pass Float32Array.from(values) (or the dtype you need)`);
   else throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array (Float32Array, Int32Array, …) or cuda.ndarray(data, shape), got ${describeValue(host)}`);
-  if (to !== undefined) {
-    if (!(to instanceof DeviceNDArray)) throw new CudaScriptError("CSR004", `cuda.toDevice: 'to' is a device array (cuda.deviceArray(…)), got ${describeValue(to)}`);
-    to.copyToDevice(host, stream);
-    return to as DeviceOf<H>;
-  }
   const d = new DeviceNDArray(shape, dtypes[dtypeOfTypedArray(data)!]);
   if (copy) d.copyToDevice(data, stream);
   else currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
-  return d as DeviceOf<H>;
+  return d;
 }
 
 type DeviceForShape<S, N extends DTypeName> = S extends number | readonly [number]
@@ -364,11 +388,14 @@ type DeviceForShape<S, N extends DTypeName> = S extends number | readonly [numbe
     ? DeviceNDArray<Array2D<number>>
     : DeviceNDArray<Array3D<number>>;
 
-export function deviceArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): DeviceForShape<S, N> {
+export function deviceArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): DeviceForShape<S, N>;
+/** A zeroed device array of complex numbers; `copyToHost()` returns a Complex64Array / Complex128Array of its elements. */
+export function deviceArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>): DeviceNDArray<N extends "c64" ? Complex64Array : Complex128Array>;
+export function deviceArray(shape: Shape, dtype: DType | ComplexDType): DeviceNDArray {
   const s = normalizeShape(shape, "cuda.deviceArray");
   const d = new DeviceNDArray(s, toDType(dtype, "cuda.deviceArray"));
   currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
-  return d as DeviceForShape<S, N>;
+  return d;
 }
 
 export function deviceArrayLike<A extends TypedArray | NDArray | DeviceNDArray>(a: A): A extends DeviceNDArray ? A : DeviceOf<A> {

@@ -5,7 +5,8 @@
  * typed arrays are copied to the device and back around the launch, as Numba does.
  */
 import type { Dim3Tuple, KernelArg, KernelArtifact } from "../backend";
-import { dtypes, type DTypeName, type TypedArray } from "../dtypes";
+import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../dtypes";
+import { checkComplexArg, prepareComplexArg } from "./complex-args";
 import { CudaScriptError } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
@@ -28,6 +29,7 @@ const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
 
 export function paramTypeName(p: ParamSignature): string {
   if (p.kind === "scalar") return p.dtype;
+  if (isComplexDTypeName(p.dtype)) return p.rank === 1 ? (p.dtype === "c64" ? "Complex64Array" : "Complex128Array") : `Array${p.rank}D<${p.dtype}>`;
   // bool has no typed array of its own (Uint8Array is u8): 1-D bool parameters are Array1D<bool>.
   if (p.rank === 1 && p.dtype !== "bool") return dtypes[p.dtype].arrayType.name;
   return `Array${p.rank}D<${p.dtype}>`;
@@ -177,6 +179,10 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     try {
       sig.forEach((p, i) => {
         const v = args[i];
+        if (isComplexDTypeName(p.dtype)) {
+          out.push(prepareComplexArg({ ...p, dtype: p.dtype }, v, copyBack));
+          return;
+        }
         if (p.kind === "scalar") {
           out.push({ kind: "scalar", dtype: p.dtype, value: scalarValue(p, v) });
           return;
@@ -208,6 +214,8 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
   private checkArg(p: ParamSignature, i: number, v: unknown): void {
     const which = `argument ${i + 1} '${p.name}' of kernel '${this.name}'`;
     const want = paramTypeName(p);
+    if (isComplexDTypeName(p.dtype)) return checkComplexArg({ ...p, dtype: p.dtype }, which, want, v);
+    const dtype = p.dtype;
     if (p.kind === "scalar") {
       if (p.dtype === "bool") {
         if (typeof v !== "boolean" && !(typeof v === "number" && (v === 0 || v === 1)))

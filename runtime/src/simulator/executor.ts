@@ -9,14 +9,14 @@ import * as path from "node:path";
 import * as fs from "node:fs";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { CudaScriptError, type FaultDetails } from "../errors";
-import type { DTypeName } from "../dtypes";
+import { isComplexDTypeName, type AnyDTypeName, type ComplexValue } from "../dtypes";
 import { ModuleCache, type LaunchData, type ModuleVariant, type WarnContext } from "./module-cache";
 import { KernelFault } from "./rt";
 import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
 export type ArgDesc =
-  | { readonly kind: "array"; readonly buffer: ArrayBufferLike; readonly byteOffset: number; readonly length: number; readonly dtype: DTypeName; readonly shape: readonly number[] }
-  | { readonly kind: "scalar"; readonly value: number | boolean };
+  | { readonly kind: "array"; readonly buffer: ArrayBufferLike; readonly byteOffset: number; readonly length: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
+  | { readonly kind: "scalar"; readonly value: number | boolean | ComplexValue };
 
 export interface ExecRequest {
   readonly variant: ModuleVariant;
@@ -106,7 +106,10 @@ export interface SerializedFault {
   readonly details?: FaultDetails;
 }
 
-const CTORS: Record<DTypeName, new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>> = {
+/** The typed array a kernel sees an array argument through: complex arrays as their interleaved parts. */
+const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>> = {
+  c64: Float32Array,
+  c128: Float64Array,
   f32: Float32Array,
   f64: Float64Array,
   i8: Int8Array,
@@ -121,7 +124,7 @@ const CTORS: Record<DTypeName, new (buffer: ArrayBufferLike, byteOffset: number,
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {
   return args.map((a) => {
     if (a.kind === "scalar") return a.value;
-    const data = new CTORS[a.dtype](a.buffer, a.byteOffset, a.length);
+    const data = new CTORS[a.dtype](a.buffer, a.byteOffset, isComplexDTypeName(a.dtype) ? 2 * a.length : a.length);
     return a.shape.length === 1 ? data : { data, shape: a.shape };
   });
 }
@@ -201,7 +204,7 @@ function mergeAll(copies: readonly PrivateCopy[]): void {
   for (const c of copies) mergePrivate(c);
 }
 
-const BYTES: Record<DTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, bool: 1 };
+const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, bool: 1, c64: 8, c128: 16 };
 
 /**
  * The privatizable arrays of a launch that are privatized: not bound to another parameter's memory

@@ -4,6 +4,7 @@
  * Runs in the main thread and in workers alike, so it depends on nothing but the language.
  */
 import type { FaultDetails } from "../errors";
+import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 
 export interface SimSite {
   readonly kind: string;
@@ -110,6 +111,11 @@ export interface Rt {
   perThread(ctor: new (n: number) => ArrayLike<number>, size: number, n: number): unknown[];
   sanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number): Sanitizer;
   watchdog(site: SimSite): number;
+  /** Complex functions of each complex dtype and element access of interleaved storage (complex-math.ts). */
+  readonly c64: ComplexMath;
+  readonly c128: ComplexMath;
+  cget(parts: ArrayLike<number>, i: number): Complex;
+  cset(parts: { [i: number]: number }, i: number, z: Complex): void;
 }
 
 export function createRt(opts: RtOptions): Rt {
@@ -118,6 +124,10 @@ export function createRt(opts: RtOptions): Rt {
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
   return {
+    c64: c64Math,
+    c128: c128Math,
+    cget: complexGet,
+    cset: complexSet,
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {
       const access = site.kind === "write" ? "write" : site.kind === "atomic" ? `atomic ${site.op ?? ""}`.trim() : "read";
