@@ -49,7 +49,7 @@ export interface LaunchConfig {
 /** One kernel argument, already checked against the kernel's signature. */
 export type KernelArg =
   | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: DTypeName; readonly shape: readonly number[] }
-  | { readonly kind: "scalar"; readonly dtype: DTypeName; readonly value: number | boolean };
+  | { readonly kind: "scalar"; readonly dtype: DTypeName; readonly value: number | boolean | bigint };
 
 export interface DeviceLimits {
   readonly maxThreadsPerBlock: number;

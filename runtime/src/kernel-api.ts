@@ -55,7 +55,9 @@ export type AnyTypedArray = TypedArrayOf[DTypeName];
  * A 1-D kernel array of dtype N: its typed array (so it passes where a device function takes one) that is
  * also an `Array1D`, whose `any`-typed reads keep `noUncheckedIndexedAccess` from demanding `!` (dtypes.ts).
  */
-export type KernelArray1D<N extends DTypeName> = TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
+export type KernelArray1D<N extends DTypeName> = N extends "i64" | "u64"
+  ? TypedArrayOf[N] // bigint reads: an `any` read would make `~a[i]` a number to TypeScript
+  : TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
 
 type ArrayForShape<S, N extends DTypeName> = S extends number
   ? KernelArray1D<N>

@@ -622,6 +622,10 @@ class FunctionGen {
       case "~":
         return { t: `~${operand(this.expr(x), P.unary)}`, p: P.unary };
       case "-": {
+        if (e.type.dtype === "i64") {
+          this.m.helpers.add("int64");
+          return call("cs_wrap64", [`0ull - (unsigned long long)${operand(this.expr(x), P.unary)}`]);
+        }
         if (e.type.dtype === "i32" && !signedIndex) return cast("int", this.ring(e));
         const o = operand(this.expr(x, signedIndex), P.unary);
         return { t: `-${o.startsWith("-") ? `(${o})` : o}`, p: P.unary };
@@ -632,6 +636,7 @@ class FunctionGen {
   private binary(e: IR.BinaryExpr, signedIndex: boolean): Out {
     const d = e.type.dtype;
     const prec = ARITH_PREC[e.op];
+    if (d === "i64" || d === "u64") return this.binary64(e);
     if (wraps(e)) {
       if (signedIndex && e.op !== "<<") {
         return bin(this.expr(e.left, true), e.op, this.expr(e.right, true), prec);
@@ -650,6 +655,22 @@ class FunctionGen {
         break;
     }
     return bin(this.expr(e.left), e.op, this.expr(e.right), prec);
+  }
+
+  /** i64/u64 arithmetic (prelude `int64`): wrap-around made well defined, shifts clamped as PTX does. */
+  private binary64(e: IR.BinaryExpr): Out {
+    const l = this.expr(e.left), r = this.expr(e.right);
+    if (e.op === "<<" || e.op === ">>") {
+      this.m.helpers.add("int64");
+      return call(e.op === "<<" ? "cs_shl64" : "cs_shr64", [l.t, r.t]);
+    }
+    if (e.type.dtype === "i64" && (e.op === "+" || e.op === "-" || e.op === "*")) {
+      this.m.helpers.add("int64");
+      const u = (o: Out) => `(unsigned long long)${operand(o, P.unary)}`;
+      return call("cs_wrap64", [`${u(l)} ${e.op} ${u(r)}`]);
+    }
+    // `/` and `%` as for i32: division by zero is undefined on the GPU (0 in the simulator).
+    return bin(l, e.op, r, ARITH_PREC[e.op]);
   }
 
   /** A shift count: JavaScript uses its low 5 bits. */
@@ -1104,7 +1125,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
 /** How a console.log argument reaches printf: bools as "true"/"false" (%s), floats promoted to double. */
 function printfArgKind(e: IR.Expr): PrintfArgKind {
   if (e.type.kind !== "scalar") return "int";
-  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) ? "double" : "int";
+  // An i64/u64 takes 8 bytes, as a double does.
+  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) || e.type.dtype === "i64" || e.type.dtype === "u64" ? "double" : "int";
 }
 
 /** The shape of a constant array (IR from before N-D constants has none: it is 1-D). */

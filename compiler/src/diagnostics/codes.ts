@@ -63,6 +63,8 @@ export const Codes = {
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
+  Int64Mixing: def("CS2018", "error", "bigint (i64/u64) mixed with number without a conversion"),
+  Int64Operation: def("CS2019", "error", "Operation not available on 64-bit integers"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

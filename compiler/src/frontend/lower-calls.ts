@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, isInt64, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
@@ -89,6 +89,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
   protected printable(v: IR.Expr): { fmt: string; e: IR.Expr } {
     const d = (v.type as ScalarType).dtype;
     if (d === "u32") return { fmt: "%u", e: v };
+    if (d === "i64") return { fmt: "%lld", e: v };
+    if (d === "u64") return { fmt: "%llu", e: v };
     if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
     // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
     if (d === "bool") return { fmt: "%s", e: v };
@@ -113,6 +115,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     if (ts.isPropertyAccessExpression(callee)) {
       const obj = stripParensAndNonNull(callee.expression);
       if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) return this.lowerMathCall(callee.name.text, call);
+      if (ts.isIdentifier(obj) && obj.text === "BigInt" && !this.lookup("BigInt") && !this.host.front.resolveName(this.module, "BigInt")) return this.lowerBigIntWrap(callee.name.text, call);
       if (ts.isIdentifier(obj) && obj.text === "console" && !this.lookup("console")) {
         this.report(Codes.UnsupportedExpression, call, callee.name.text === "log" ? "console.log must be a statement of its own" : `console.${callee.name.text} is not available in kernels: use console.log`);
         return this.error(call);
@@ -139,6 +142,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
       this.report(Codes.NotADeviceFunction, call, `'${callee.getText(this.sf)}' cannot be called in a kernel: only cuda.device functions, cuda.* and Math.* functions can be called`);
       return this.error(call);
     }
+    if (ts.isIdentifier(callee) && (callee.text === "BigInt" || callee.text === "Number") && !this.lookup(callee.text) && !this.host.front.resolveName(this.module, callee.text))
+      return this.lowerNumericConversion(callee.text, call);
     if (ts.isIdentifier(callee)) {
       const local = this.lookup(callee.text);
       if (local?.k === "poison") {
@@ -277,8 +282,66 @@ export abstract class CallLowerer extends ExpressionLowerer {
   }
 
   /** `what` names the function in messages: `Math.cbrt`, or `cuda.cbrt` for Numba's spelling of it. */
+  /**
+   * `BigInt(x)` (number → i64; a bigint stays itself) and `Number(x)` (bigint → f64; a number stays
+   * itself): the explicit conversions between the two worlds, which TypeScript requires too.
+   */
+  protected lowerNumericConversion(name: "BigInt" | "Number" | string, call: ts.CallExpression): IR.Expr {
+    if (!this.expectArgs(call, 1, 1, name)) return this.error(call);
+    const v = this.scalarOperand(this.lowerExpr(call.arguments[0]!), call.arguments[0]!);
+    if (v.type.kind !== "scalar" || POISON.has(v)) return this.error(call);
+    const from = v.type.dtype;
+    if (name === "Number") {
+      if (!isInt64(from)) return v;
+      if (v.k === "const" && WEAK.has(v)) return this.weakConst(Number(v.value), call, true);
+      return { k: "convert", type: F64, value: v, span: this.span(call) };
+    }
+    if (isInt64(from)) return v;
+    if (v.k === "const" && WEAK.has(v) && typeof v.value === "number") {
+      if (!Number.isInteger(v.value)) {
+        this.report(Codes.Int64Operation, call, `BigInt(${v.value}) throws a RangeError: a bigint holds whole numbers only; write BigInt(Math.trunc(x))`);
+        return this.error(call);
+      }
+      return this.weakConst(BigInt(v.value), call);
+    }
+    // A float converts truncating, as C++ does (TypeScript throws on a fraction: keep it whole, e.g. Math.trunc).
+    return { k: "convert", type: scalar("i64"), value: from === "bool" ? this.convertTo(v, "i32") : v, span: this.span(call) };
+  }
+
+  /** `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)`: reinterpret a bigint as i64 / u64 (two's complement). */
+  protected lowerBigIntWrap(method: string, call: ts.CallExpression): IR.Expr {
+    const to = method === "asIntN" ? "i64" : method === "asUintN" ? "u64" : undefined;
+    if (!to) {
+      this.report(Codes.Int64Operation, call, `BigInt.${method} is not available in kernels: BigInt(x), BigInt.asIntN(64, x) and BigInt.asUintN(64, x) are`);
+      return this.error(call);
+    }
+    if (!this.expectArgs(call, 2, 2, `BigInt.${method}`)) return this.error(call);
+    const bits = this.foldConst(call.arguments[0]!);
+    const v = this.scalarOperand(this.lowerExpr(call.arguments[1]!), call.arguments[1]!);
+    if (!bits || bits.value !== 64) {
+      this.report(Codes.Int64Operation, call.arguments[0]!, `BigInt.${method} takes 64 bits in kernels (the width of i64/u64): write BigInt.${method}(64, …); for fewer bits mask with & ((1n << nn) - 1n)`);
+      return this.error(call);
+    }
+    if (v.type.kind !== "scalar" || POISON.has(v)) return this.error(call);
+    if (!isInt64(v.type.dtype)) {
+      this.report(Codes.Int64Mixing, call.arguments[1]!, `BigInt.${method} takes a bigint, not a ${v.type.dtype}: write BigInt.${method}(64, BigInt(…))`);
+      return this.error(call);
+    }
+    if (v.type.dtype === to) return v;
+    if (v.k === "const" && WEAK.has(v) && typeof v.value === "bigint")
+      return { k: "const", type: scalar(to), value: to === "i64" ? BigInt.asIntN(64, v.value) : BigInt.asUintN(64, v.value), span: this.span(call) };
+    return { k: "convert", type: scalar(to), value: v, span: this.span(call) };
+  }
+
   protected lowerMathCall(name: string, call: ts.CallExpression, what = `Math.${name}`): IR.Expr {
     const span = this.span(call);
+    for (const a of call.arguments) {
+      const v = this.lowerExpr(a);
+      if (v.type.kind === "scalar" && isInt64(v.type.dtype) && !POISON.has(v)) {
+        this.report(Codes.Int64Operation, a, `${what} takes numbers, not bigints (TypeScript refuses it): write ${what}(Number(${a.getText(this.sf)})), or compare bigints directly (x < 0n ? -x : x for an absolute value)`);
+        return this.error(call);
+      }
+    }
     const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
     const floatOf = (e: IR.Expr): DType => {
       const d = (e.type as ScalarType).dtype;

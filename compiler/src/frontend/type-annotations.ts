@@ -21,7 +21,8 @@ export function readTypeAnnotation(front: FrontEnd, module: ModuleInfo, node: ts
     case ts.SyntaxKind.BooleanKeyword:
       return { ok: true, type: scalar("bool") };
     case ts.SyntaxKind.BigIntKeyword:
-      return { ok: false, message: numbaTypeGap("bigint")! };
+      // TypeScript's own name for an i64 value (i64 itself is `bigint` in cudascript's types).
+      return { ok: true, type: scalar("i64") };
     case ts.SyntaxKind.TypeLiteral:
       return { ok: false, message: `records (object types) cannot be passed to kernels: pass each field as its own parameter, or each field of many records as its own array (structure of arrays)` };
     case ts.SyntaxKind.ParenthesizedType:
@@ -66,7 +67,7 @@ function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, r
   if (exported === "Array1D") return ndArrayType(front, module, ref, 1, depth);
   if (exported === "Array2D") return ndArrayType(front, module, ref, 2, depth);
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
-  const d = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(exported) ? (exported as DType) : undefined;
+  const d = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool"].includes(exported) ? (exported as DType) : undefined;
   if (d) return { ok: true, type: scalar(d) };
   const gap = numbaTypeGap(exported);
   if (gap) return { ok: false, message: `'${exported}': ${gap}` };

@@ -30,10 +30,11 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
-import { isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { isFloat, isInt64, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
+import { binary64, convert64, INT64_HELPERS, literal64, unary64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 
 /**
@@ -73,9 +74,15 @@ export interface SimModule {
 }
 
 
-/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed). */
+/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed; i64/u64 values, numbers or bigints, in a plain Array). */
 function storeArrayName(d: DType): string {
+  if (isInt64(d)) return "Array";
   return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
+}
+
+/** The zero an array of this dtype is filled with (BigInt64Array elements are bigints). */
+function zeroOf(d: DType): string {
+  return isInt64(d) ? "0n" : "0";
 }
 
 const EXIT = 1;
@@ -85,9 +92,10 @@ function safeName(s: string): string {
   return /^[0-9]/.test(t) ? `_${t}` : t;
 }
 
-export function literal(value: number | boolean, dtype: DType): string {
+export function literal(value: number | boolean | bigint, dtype: DType): string {
   if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
-  let v = value;
+  if (isInt64(dtype)) return literal64(value, dtype);
+  let v = Number(value);
   switch (dtype) {
     case "f32":
       v = Math.fround(v);
@@ -121,6 +129,7 @@ export function literal(value: number | boolean, dtype: DType): string {
 /** JavaScript for converting a value of dtype `from` (already emitted as `x`) to dtype `to`. */
 export function convertJs(x: string, from: DType, to: DType): string {
   if (from === to) return x;
+  if (isInt64(from) || isInt64(to)) return convert64(x, from, to);
   if (to === "bool") return `(!!${x})`;
   if (from === "bool") {
     const one = to === "f32" || to === "f64" ? "1" : "1";
@@ -455,7 +464,7 @@ class FnEmitter {
       if (this.mode !== "device") {
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${typedArrayName(t.dtype)}.BYTES_PER_ELEMENT));`);
         else setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
-        perBlock.push(`${local}.fill(0);`);
+        perBlock.push(`${local}.fill(${zeroOf(t.dtype)});`);
         if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`${local}.length`] : shape.map(String);
@@ -512,6 +521,7 @@ class FnEmitter {
         const x = this.ex(e.operand);
         const d = e.type.dtype;
         if (e.op === "!") return `(!${x})`;
+        if (isInt64(d)) return this.i64(unary64(e.op, d, x));
         if (e.op === "-") return d === "i32" ? `((-${x}) | 0)` : d === "u32" ? `((-${x}) >>> 0)` : `(-${x})`;
         return d === "u32" ? `((~${x}) >>> 0)` : `(~${x})`;
       }
@@ -527,7 +537,8 @@ class FnEmitter {
         return `(${this.ex(e.cond)} ? ${this.ex(e.then)} : ${this.ex(e.else)})`;
       case "convert": {
         const from = (e.value.type as ScalarType).dtype;
-        return convertJs(this.ex(e.value), from, e.type.dtype);
+        const js = convertJs(this.ex(e.value), from, e.type.dtype);
+        return isInt64(from) || isInt64(e.type.dtype) ? this.i64(js) : js;
       }
       case "truthy": {
         const from = (e.value.type as ScalarType).dtype;
@@ -550,10 +561,17 @@ class FnEmitter {
     }
   }
 
+  /** Marks the module as using the i64 helpers (`$L`). */
+  private i64(code: string): string {
+    this.me.helper(INT64_HELPERS.name, INT64_HELPERS.code);
+    return code;
+  }
+
   private binary(e: IR.BinaryExpr): string {
     const a = this.ex(e.left), b = this.ex(e.right);
     const d = e.type.dtype;
     const op = e.op;
+    if (isInt64(d)) return this.i64(binary64(op, d, a, b));
     if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
     if (d === "f64") return `(${a} ${op} ${b})`;
     if (d === "u32") {
@@ -611,6 +629,14 @@ class FnEmitter {
         }
       }
       const x = this.ex(ie);
+      if (ie.type.kind === "scalar" && isInt64(ie.type.dtype)) {
+        // A 64-bit index (number or bigint): `>>> 0` would wrap it, so compare both ends.
+        this.depth = myDepth;
+        const t = this.temp(k);
+        pre.push(`(((${t} = ${x}) >= 0 && ${t} < ${dim}) || $oob(${site}, Number(${t}), ${dim}, ${k}))`);
+        idx.push(t);
+        return;
+      }
       if (this.isSimple(x) || /^\(?-?\d+\)?$/.test(x)) {
         pre.push(`(${x} >>> 0 < ${dim} || $oob(${site}, ${x}, ${dim}, ${k}))`);
         idx.push(x);
@@ -679,6 +705,7 @@ class FnEmitter {
     }
     let v = `${a.data}[${flat}]`;
     if (a.dtype === "bool") v = `(${v} !== 0)`;
+    if (isInt64(a.dtype)) v = this.i64(`$L.load${a.dtype === "i64" ? "I" : "U"}(${v})`);
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
   }
 
@@ -690,8 +717,9 @@ class FnEmitter {
     const rmw = this.san && typeof a.shId === "number" && this.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
-    const v = this.ex(value);
+    let v = this.ex(value);
     this.depth -= 2;
+    if (isInt64(a.dtype)) v = this.i64(`$L.store(${v})`);
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
@@ -830,7 +858,7 @@ class FnEmitter {
         const a = this.arrays.get(s.v);
         if (a && a.space === "local") {
           this.noteArray(s.v);
-          out.push(`${a.data}.fill(0);`);
+          out.push(`${a.data}.fill(${zeroOf(a.dtype)});`);
         }
         return;
       }
@@ -1045,7 +1073,7 @@ class FnEmitter {
         const st = this.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
         if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT));`);
         else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1)});`);
-        perBlock.push(`${st.js}.fill(0);`);
+        perBlock.push(`${st.js}.fill(${zeroOf(s.arrayType.dtype)});`);
         if (this.san) setup.push(`$san.register(${st.id}, ${st.js}, ${JSON.stringify(s.v.name)});`);
       });
     }
@@ -1504,7 +1532,7 @@ class FnEmitter {
 
     for (const v of this.perThread) {
       const t = (v.type as ScalarType).dtype;
-      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT);`);
+      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT)${isInt64(t) ? ".fill(0)" : ""};`);
     }
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 

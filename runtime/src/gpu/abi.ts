@@ -62,6 +62,8 @@ const C_SIZES: Readonly<Record<string, number>> = {
   "signed char": 1,
   "unsigned char": 1,
   char: 1,
+  "long long": 8,
+  "unsigned long long": 8,
   bool: 1,
 };
 
@@ -74,6 +76,8 @@ const SCALAR_C: Readonly<Record<DTypeName, string>> = {
   u16: "unsigned short",
   i8: "signed char",
   u8: "unsigned char",
+  i64: "long long",
+  u64: "unsigned long long",
   bool: "bool",
 };
 
@@ -207,8 +211,15 @@ function checkExtent(kernel: string, name: string, n: number): number {
   return n;
 }
 
-export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean): void {
+export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean | bigint): void {
   switch (dtype) {
+    // 8 bytes, exactly (the host passes a bigint; the BigInt of a number is only a safety net).
+    case "i64":
+      v.setBigInt64(offset, typeof value === "bigint" ? value : BigInt(Number(value)), true);
+      return;
+    case "u64":
+      v.setBigUint64(offset, typeof value === "bigint" ? value : BigInt(Number(value)), true);
+      return;
     case "f32":
       v.setFloat32(offset, value as number, true);
       return;

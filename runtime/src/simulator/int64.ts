@@ -1,0 +1,204 @@
+/**
+ * i64/u64 arithmetic for simulated kernels (the emitted code calls these through `rt.i64`).
+ *
+ * A 64-bit value is a JavaScript number when it is a safe integer (|v| <= 2^53 - 1; a u64 in
+ * 0 … 2^53 - 1) and a bigint otherwise: one canonical form per value, so `===` and `<` work directly
+ * (JavaScript compares a number with a bigint by value). Each operation tries numbers first, with an
+ * exactness check (rounding is monotonic, so a double result within the safe range is exact), and
+ * falls back to BigInt with wrap-around modulo 2^64, as CUDA C++ computes. Plain BigInt arithmetic
+ * everywhere would allocate on every operation, many times slower than i32 code.
+ */
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const BIG_MAX = BigInt(MAX);
+const BIG_MIN = -BIG_MAX;
+
+type I64 = number | bigint;
+
+/** Canonical i64 of any bigint: wrapped to 64 bits, a number when safe. */
+export function canonI(b: bigint): I64 {
+  b = BigInt.asIntN(64, b);
+  return b >= BIG_MIN && b <= BIG_MAX ? Number(b) : b;
+}
+/** Canonical u64 of any bigint. */
+export function canonU(b: bigint): I64 {
+  b = BigInt.asUintN(64, b);
+  return b <= BIG_MAX ? Number(b) : b;
+}
+const big = (x: I64): bigint => (typeof x === "bigint" ? x : BigInt(x));
+const isSafeI = (r: number) => r >= -MAX && r <= MAX;
+const isSafeU = (r: number) => r >= 0 && r <= MAX;
+/** Both int32-range numbers: JavaScript's 32-bit bitwise operators are then exact for 64 bits too. */
+const int32s = (a: I64, b: I64) => typeof a === "number" && typeof b === "number" && (a | 0) === a && (b | 0) === b;
+
+export function addI(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    if (isSafeI(r)) return r;
+  }
+  return canonI(big(a) + big(b));
+}
+export function subI(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a - b;
+    if (isSafeI(r)) return r + 0; // + 0: no -0
+  }
+  return canonI(big(a) - big(b));
+}
+export function mulI(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a * b;
+    if (isSafeI(r)) return r + 0;
+  }
+  return canonI(big(a) * big(b));
+}
+/** Truncating division; division by zero is 0 (the simulator's i32 convention). */
+export function divI(a: I64, b: I64): I64 {
+  if (b === 0) return 0;
+  if (typeof a === "number" && typeof b === "number") return Math.trunc(a / b) + 0; // exact for safe integers
+  return canonI(big(a) / big(b));
+}
+export function remI(a: I64, b: I64): I64 {
+  if (b === 0) return 0;
+  if (typeof a === "number" && typeof b === "number") return (a % b) + 0;
+  return canonI(big(a) % big(b));
+}
+export function addU(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    if (isSafeU(r)) return r;
+  }
+  return canonU(big(a) + big(b));
+}
+export function subU(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a - b;
+    if (isSafeU(r)) return r;
+  }
+  return canonU(big(a) - big(b));
+}
+export function mulU(a: I64, b: I64): I64 {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a * b;
+    if (isSafeU(r)) return r;
+  }
+  return canonU(big(a) * big(b));
+}
+export function divU(a: I64, b: I64): I64 {
+  if (b === 0) return 0;
+  if (typeof a === "number" && typeof b === "number") return Math.trunc(a / b);
+  return canonU(big(a) / big(b));
+}
+export function remU(a: I64, b: I64): I64 {
+  if (b === 0) return 0;
+  if (typeof a === "number" && typeof b === "number") return a % b;
+  return canonU(big(a) % big(b));
+}
+export function andI(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) & (b as number) : canonI(big(a) & big(b));
+}
+export function orI(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) | (b as number) : canonI(big(a) | big(b));
+}
+export function xorI(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) ^ (b as number) : canonI(big(a) ^ big(b));
+}
+// u64 values in int32 range are 0 … 2^31 - 1: their &, |, ^ stay there.
+export function andU(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) & (b as number) : canonU(big(a) & big(b));
+}
+export function orU(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) | (b as number) : canonU(big(a) | big(b));
+}
+export function xorU(a: I64, b: I64): I64 {
+  return int32s(a, b) ? (a as number) ^ (b as number) : canonU(big(a) ^ big(b));
+}
+export function negI(a: I64): I64 {
+  return typeof a === "number" ? 0 - a : canonI(-a);
+}
+export function negU(a: I64): I64 {
+  return a === 0 ? 0 : canonU(-big(a));
+}
+export function notI(a: I64): I64 {
+  return typeof a === "number" && (a | 0) === a ? ~a : canonI(~big(a));
+}
+export function notU(a: I64): I64 {
+  return canonU(~big(a));
+}
+/** A shift count outside 0 … 63 (read as unsigned) shifts everything out, as PTX's shl/shr do. */
+const countOk = (n: I64): n is number => typeof n === "number" && n >= 0 && n <= 63;
+export function shlI(a: I64, n: I64): I64 {
+  if (!countOk(n)) return 0;
+  if (typeof a === "number") {
+    const r = a * 2 ** n;
+    if (isSafeI(r)) return r;
+  }
+  return canonI(big(a) << BigInt(n));
+}
+export function shlU(a: I64, n: I64): I64 {
+  if (!countOk(n)) return 0;
+  if (typeof a === "number") {
+    const r = a * 2 ** n;
+    if (r <= MAX) return r;
+  }
+  return canonU(big(a) << BigInt(n));
+}
+export function shrI(a: I64, n: I64): I64 {
+  if (!countOk(n)) return a < 0 ? -1 : 0;
+  if (typeof a === "number") return Math.floor(a / 2 ** n) + 0; // exact: a power-of-two division, floored
+  return canonI(a >> BigInt(n));
+}
+export function shrU(a: I64, n: I64): I64 {
+  if (!countOk(n)) return 0;
+  if (typeof a === "number") return Math.floor(a / 2 ** n);
+  return canonU(a >> BigInt(n));
+}
+
+// ── conversions ──
+
+/** A float or 32-bit integer to i64: truncating (NaN → 0, as the i32 conversion does), wrapping. */
+export function fromNumberI(x: number): I64 {
+  const t = Math.trunc(x);
+  if (isSafeI(t)) return t + 0;
+  return Number.isFinite(t) ? canonI(BigInt(t)) : 0;
+}
+export function fromNumberU(x: number): I64 {
+  const t = Math.trunc(x);
+  if (isSafeU(t)) return t + 0;
+  return Number.isFinite(t) ? canonU(BigInt(t)) : 0;
+}
+/** i64 → u64 (same bits) and back. */
+export function toU(a: I64): I64 {
+  return typeof a === "number" && a >= 0 ? a : canonU(big(a));
+}
+export function toI(a: I64): I64 {
+  return typeof a === "number" ? a : canonI(a);
+}
+/** The low 32 bits, as C++'s (int) / (unsigned) of a long long. */
+export function toI32(a: I64): number {
+  return typeof a === "number" ? a | 0 : Number(BigInt.asIntN(32, a));
+}
+export function toU32(a: I64): number {
+  return typeof a === "number" ? a >>> 0 : Number(BigInt.asUintN(32, a));
+}
+
+// ── storage (BigInt64Array / BigUint64Array elements) ──
+
+/** An element read from a BigInt64Array, canonical. */
+export function loadI(b: bigint): I64 {
+  return b >= BIG_MIN && b <= BIG_MAX ? Number(b) : b;
+}
+export function loadU(b: bigint): I64 {
+  return b <= BIG_MAX ? Number(b) : b;
+}
+/** A value to store into a BigInt64Array / BigUint64Array. */
+export function store(a: I64): bigint {
+  return typeof a === "bigint" ? a : BigInt(a);
+}
+
+/** The helpers by the names the emitted code uses (`$L.addI(…)`). */
+export const INT64_OPS = {
+  addI, subI, mulI, divI, remI, addU, subU, mulU, divU, remU, andI, orI, xorI, andU, orU, xorU,
+  negI, negU, notI, notU, shlI, shlU, shrI, shrU, fromNumberI, fromNumberU, toU, toI, toI32, toU32, loadI, loadU, store,
+};
+export type Int64Ops = typeof INT64_OPS;
