@@ -5,7 +5,7 @@
  * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
-import type { Array1D, Array2D, Array3D, DType, DTypeName, TypedArrayOf } from "./dtypes";
+import type { Array1D, Array2D, Array3D, DType, DTypeName, TypedArrayOf, NumberTypedArray } from "./dtypes";
 
 export interface Dim3 {
   readonly x: number;
@@ -92,34 +92,47 @@ export interface ConstMemory {
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */
-export type AtomicArray = AnyTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
+export type AtomicArray = NumberTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
+/** An i64/u64 array: its atomics take and return bigints. */
+export type BigIntAtomicArray = BigInt64Array | BigUint64Array | Array1D<bigint> | Array2D<bigint> | Array3D<bigint>;
 export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number];
 
 export interface Atomics {
   /** `array[index] += value` atomically; returns the old value. */
   add(array: AtomicArray, index: AtomicIndex, value: number): number;
+  add(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   sub(array: AtomicArray, index: AtomicIndex, value: number): number;
+  sub(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   and(array: AtomicArray, index: AtomicIndex, value: number): number;
+  and(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   or(array: AtomicArray, index: AtomicIndex, value: number): number;
+  or(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   xor(array: AtomicArray, index: AtomicIndex, value: number): number;
+  xor(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `old >= value ? 0 : old + 1`, on u32 arrays. */
   inc(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** `(old === 0 || old > value) ? value : old - 1`, on u32 arrays. */
   dec(array: AtomicArray, index: AtomicIndex, value: number): number;
   exch(array: AtomicArray, index: AtomicIndex, value: number): number;
+  exch(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /**
    * `array[index] = value` if `value > old`; returns the old value. As Numba: a NaN element or a NaN
    * value leaves the element unchanged, and so does an equal value (+0 does not replace -0).
    */
   max(array: AtomicArray, index: AtomicIndex, value: number): number;
+  max(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `array[index] = value` if `value < old`; returns the old value. NaN as in `max`. */
   min(array: AtomicArray, index: AtomicIndex, value: number): number;
+  min(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `max` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
   nanmax(array: AtomicArray, index: AtomicIndex, value: number): number;
+  nanmax(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `min` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
   nanmin(array: AtomicArray, index: AtomicIndex, value: number): number;
+  nanmin(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** Stores `value` if the element equals `expected`; returns the old value. */
   compareAndSwap(array: AtomicArray, index: AtomicIndex, expected: number, value: number): number;
+  compareAndSwap(array: BigIntAtomicArray, index: AtomicIndex, expected: bigint, value: bigint): bigint;
 }
 
 /** A compiled kernel. Launch it with `kernel.launch(grid, block)(...args)`. */

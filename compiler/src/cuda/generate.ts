@@ -903,6 +903,7 @@ class FunctionGen {
     const d = e.type.dtype;
     const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, span: e.span })}`;
     const value = this.expr(e.value);
+    if (d === "i64" || d === "u64") return this.atomic64(e, addr, value);
     switch (e.op) {
       case "add":
         if (d === "f64") this.m.helpers.add("atomicAddF64");
@@ -945,6 +946,47 @@ class FunctionGen {
         return call("atomicCAS", [addr, this.expr(e.expected).t, value.t]);
       }
     }
+  }
+
+  private atomic64(e: IR.AtomicExpr, addr: string, value: Out): Out {
+    return atomic64Call(e, addr, value, e.expected ? this.expr(e.expected) : undefined);
+  }
+}
+
+/**
+ * CUDA's 64-bit atomics: add, and, or, xor, exch and CAS exist for `unsigned long long` only (an i64
+ * goes through it: two's complement makes the bits the same), max/min for both; there is no 64-bit
+ * atomicSub, so sub adds the negation.
+ */
+function atomic64Call(e: IR.AtomicExpr, addr: string, value: Out, expected: Out | undefined): Out {
+  const signed = e.type.dtype === "i64";
+  const ull = (o: Out) => (signed ? `(unsigned long long)${operand(o, P.unary)}` : o.t);
+  const uaddr = signed ? `(unsigned long long*)${addr}` : addr;
+  const back = (o: Out): Out => (signed ? cast("long long", o) : o);
+  switch (e.op) {
+    case "add":
+      return back(call("atomicAdd", [uaddr, ull(value)]));
+    case "sub":
+      return back(call("atomicAdd", [uaddr, `0ull - ${signed ? ull(value) : operand(value, P.unary)}`]));
+    case "and":
+      return back(call("atomicAnd", [uaddr, ull(value)]));
+    case "or":
+      return back(call("atomicOr", [uaddr, ull(value)]));
+    case "xor":
+      return back(call("atomicXor", [uaddr, ull(value)]));
+    case "exch":
+      return back(call("atomicExch", [uaddr, ull(value)]));
+    case "compareAndSwap":
+      if (!expected) throw new CudaGenError("compareAndSwap without an expected value", e.span);
+      return back(call("atomicCAS", [uaddr, ull(expected), ull(value)]));
+    case "max":
+    case "nanmax":
+      return call("atomicMax", [addr, value.t]);
+    case "min":
+    case "nanmin":
+      return call("atomicMin", [addr, value.t]);
+    default:
+      throw new CudaGenError(`cuda.atomic.${e.op} on ${e.type.dtype}`, e.span);
   }
 }
 

@@ -22,20 +22,20 @@ export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
-  add: ["i32", "u32", "f32", "f64"],
-  sub: ["i32", "u32", "f32", "f64"],
-  exch: ["i32", "u32", "f32"],
-  max: ["i32", "u32", "f32", "f64"],
-  min: ["i32", "u32", "f32", "f64"],
+  add: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  sub: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  exch: ["i32", "u32", "i64", "u64", "f32"],
+  max: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  min: ["i32", "u32", "i64", "u64", "f32", "f64"],
   // Numba's NaN-ignoring max/min; on integers (no NaN) the same as max/min.
-  nanmax: ["i32", "u32", "f32", "f64"],
-  nanmin: ["i32", "u32", "f32", "f64"],
-  and: ["i32", "u32"],
-  or: ["i32", "u32"],
-  xor: ["i32", "u32"],
+  nanmax: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  nanmin: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  and: ["i32", "u32", "i64", "u64"],
+  or: ["i32", "u32", "i64", "u64"],
+  xor: ["i32", "u32", "i64", "u64"],
   inc: ["u32"],
   dec: ["u32"],
-  compareAndSwap: ["i32", "u32"],
+  compareAndSwap: ["i32", "u32", "i64", "u64"],
 };
 
 export function typedArrayNameOf(d: DType): string {
@@ -578,8 +578,13 @@ export abstract class CallLowerer extends ExpressionLowerer {
     }
     const d = at.dtype;
     const valueIdx = op === "compareAndSwap" ? 3 : 2;
-    const value = this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[valueIdx]!), call.arguments[valueIdx]!), d);
-    const expected = op === "compareAndSwap" ? this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[2]!), call.arguments[2]!), d) : undefined;
+    // A bigint array takes bigint values (CS2018 for a number, as TypeScript's overloads refuse it).
+    const operand = (n: ts.Expression) => {
+      const v = this.scalarOperand(this.lowerExpr(n), n);
+      return this.convertTo(v, d, isInt64(d) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined);
+    };
+    const value = operand(call.arguments[valueIdx]!);
+    const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
     return { k: "atomic", type: scalar(d), op, array: arr, indices, value, expected, span };
   }
 }

@@ -268,6 +268,7 @@ class ModuleEmitter {
     const concurrent = space === "global";
     const name = `$at_${op}_${dtype}_${concurrent ? "g" : "p"}`;
     if (this.helpers.has(name)) return name;
+    if (isInt64(dtype)) return this.atomicHelper64(name, op, dtype, concurrent);
     const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
     const wrapOld = dtype === "u32" ? "" : "";
     const newValue = (o: string): string => {
@@ -320,6 +321,32 @@ class ModuleEmitter {
     }
     const code = concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`;
     this.helpers.set(name, code);
+    return name;
+  }
+
+  /**
+   * i64/u64 atomics on a BigInt64Array / BigUint64Array: the value (and expected value) become bigints,
+   * the old element is returned canonical. Stores into these arrays wrap modulo 2^64 by themselves;
+   * Atomics.* work on them directly when the array is shared between workers.
+   */
+  private atomicHelper64(name: string, op: IR.AtomicOp, dtype: "i64" | "u64", concurrent: boolean): string {
+    this.helper(INT64_HELPERS.name, INT64_HELPERS.code);
+    const load = `$L.load${dtype === "i64" ? "I" : "U"}`;
+    const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
+    const pre = `v = $L.store(v);${op === "compareAndSwap" ? " e = $L.store(e);" : ""}`;
+    const next: Partial<Record<IR.AtomicOp, string>> = {
+      add: "o + v", sub: "o - v", and: "o & v", or: "o | v", xor: "o ^ v", exch: "v",
+      max: "(v > o ? v : o)", nanmax: "(v > o ? v : o)", min: "(v < o ? v : o)", nanmin: "(v < o ? v : o)", compareAndSwap: "(o === e ? v : o)",
+    };
+    const n = next[op];
+    if (!n) throw new Error(`CudaScript simulator: cuda.atomic.${op} on ${dtype}`);
+    const plain = `function (${args}) { ${pre} const o = a[i]; a[i] = ${n}; return ${load}(o); }`;
+    const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
+    const d = direct[op];
+    const conc = d
+      ? `function (${args}) { ${pre} return ${load}(${d}); }`
+      : `function (${args}) { ${pre} for (;;) { const o = Atomics.load(a, i); if (Atomics.compareExchange(a, i, o, ${n}) === o) return ${load}(o); } }`;
+    this.helpers.set(name, concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`);
     return name;
   }
 
