@@ -196,9 +196,13 @@ export interface KernelNamespace {
   readonly atomic: Atomics;
 
   shflSync(mask: number, value: number, srcLane: number): number;
+  shflSync(mask: number, value: bigint, srcLane: number): bigint;
   shflUpSync(mask: number, value: number, delta: number): number;
+  shflUpSync(mask: number, value: bigint, delta: number): bigint;
   shflDownSync(mask: number, value: number, delta: number): number;
+  shflDownSync(mask: number, value: bigint, delta: number): bigint;
   shflXorSync(mask: number, value: number, laneMask: number): number;
+  shflXorSync(mask: number, value: bigint, laneMask: number): bigint;
   allSync(mask: number, predicate: boolean | number): boolean;
   anySync(mask: number, predicate: boolean | number): boolean;
   ballotSync(mask: number, predicate: boolean | number): number;
@@ -206,9 +210,9 @@ export interface KernelNamespace {
   /** Numba's `eq_sync`: true when `predicate` is the same (all true or all false) in every lane of `mask`. */
   eqSync(mask: number, predicate: boolean | number): boolean;
   /** The lanes of `mask` whose `value` has the same bits as this lane's (`__match_any_sync`; sm_70+). */
-  matchAnySync(mask: number, value: number | boolean): number;
+  matchAnySync(mask: number, value: number | boolean | bigint): number;
   /** `mask` when `value` has the same bits in every lane of `mask`, else 0 (`__match_all_sync`; sm_70+). */
-  matchAllSync(mask: number, value: number | boolean): number;
+  matchAllSync(mask: number, value: number | boolean | bigint): number;
   /** The bits of the lanes below this one in its warp (`%lanemask_lt`): `(1 << cuda.laneid) - 1`. */
   lanemaskLt(): number;
   /**
@@ -220,12 +224,20 @@ export interface KernelNamespace {
 
   /** Number of set bits. */
   popc(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  popc(x: bigint): number;
   /** Bit reversal of a 32-bit integer. */
   brev(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction (the result is a u64). */
+  brev(x: bigint): bigint;
   /** Count of leading zero bits of a 32-bit integer. */
   clz(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  clz(x: bigint): number;
   /** Position (1-based) of the least significant set bit, 0 if none. */
   ffs(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  ffs(x: bigint): number;
   /** Fused multiply-add `a * b + c` with one rounding. */
   fma(a: number, b: number, c: number): number;
   /** Cube root, as `Math.cbrt`: f32 stays f32 (`cbrtf`), f64 is `cbrt`; an integer becomes the kernel's float. */

@@ -305,6 +305,14 @@ inline T atomicCAS(T* a, C compare, V v) {
 }
 
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned long long __brevll(unsigned long long x) {
+  unsigned long long r = 0;
+  for (int i = 0; i < 64; i++) r |= ((x >> i) & 1ull) << (63 - i);
+  return r;
+}
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline unsigned __brev(unsigned x) {

@@ -46,6 +46,12 @@ export const u64Ops = cuda.jit((a: BigUint64Array, b: BigUint64Array, out: BigUi
   out[o + 5] = BigInt.asUintN(64, BigInt.asIntN(64, x) >> 1n);
 });
 
+/** Numba's test_intrinsics simple_popc / simple_brev / simple_clz / simple_ffs, with 64-bit arguments. */
+export const numbaPopc = cuda.jit((ary: Int32Array, c: u64) => { ary[0] = cuda.popc(c); });
+export const numbaBrev = cuda.jit((ary: BigUint64Array, c: u64) => { ary[0] = cuda.brev(c); });
+export const numbaClz = cuda.jit((ary: Int32Array, c: i64) => { ary[0] = cuda.clz(c); });
+export const numbaFfs = cuda.jit((ary: Int32Array, c: i64) => { ary[0] = cuda.ffs(c); });
+
 export const indexWith64 = cuda.jit((a: Int32Array, out: Int32Array) => {
   const i = BigInt(cuda.grid(1));
   if (i >= BigInt(out.length)) return;
@@ -83,6 +89,18 @@ describe("i64 and u64 on the simulator", () => {
       const want = [w(x + y), w(x - y), w(x * y), y !== 0n ? x / y : 0n, x >> (y & 63n), w(BigInt.asIntN(64, x) >> 1n)];
       assert.deepEqual([...out.subarray(i * 6, i * 6 + 6)], want, `x=${x} y=${y}`);
     });
+  });
+
+  it("Numba's test_intrinsics 64-bit cases: test_popc_u8, test_brev_u8, test_clz_i8, test_ffs_i8", () => {
+    const run = (name: string, ary: Int32Array | BigUint64Array, c: bigint) => {
+      kernel(art, name).launch(1, 1)(ary, c);
+      return ary[0];
+    };
+    assert.equal(run("numbaPopc", new Int32Array(1), 0xf00000000000n), 4);
+    assert.equal(run("numbaBrev", new BigUint64Array(1), 0x000030f0000030f0n), 0x0f0c00000f0c0000n);
+    assert.equal(run("numbaClz", new Int32Array(1), 0x000000000010000n), 47);
+    assert.equal(run("numbaFfs", new Int32Array(1), 0x000000000010000n), 17);
+    assert.equal(run("numbaFfs", new Int32Array(1), 0x100000000n), 33);
   });
 
   it("a[Number(i)] indexes with an i64 index", () => {

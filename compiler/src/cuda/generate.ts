@@ -828,6 +828,8 @@ class FunctionGen {
     const t = args.map((a) => a.t);
     const d = e.type.kind === "scalar" ? e.type.dtype : "i32";
     const f = d === "f32" ? "f" : "";
+    // popc/brev/clz/ffs of a u64 argument: the 64-bit instructions.
+    const wide = e.args.length === 1 && e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64";
     switch (e.name) {
       case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
       case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
@@ -846,13 +848,13 @@ class FunctionGen {
         this.m.helpers.add("sign");
         return call("cs_sign", t);
       case "popc":
-        return call("__popc", t);
+        return call(wide ? "__popcll" : "__popc", t);
       case "brev":
-        return call("__brev", t);
+        return call(wide ? "__brevll" : "__brev", t);
       case "clz":
-        return call("__clz", [cast("int", args[0]!).t]);
+        return call(wide ? "__clzll" : "__clz", [cast(wide ? "long long" : "int", args[0]!).t]);
       case "ffs":
-        return call("__ffs", [cast("int", args[0]!).t]);
+        return call(wide ? "__ffsll" : "__ffs", [cast(wide ? "long long" : "int", args[0]!).t]);
       case "syncthreads":
         return call("__syncthreads", []);
       case "syncthreadsCount":

@@ -232,7 +232,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
   private warpValueDType(v: IR.Expr): DType {
     let d = (v.type as ScalarType).dtype;
     if (WEAK.has(v)) d = this.weakDefault(v);
-    return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32") ? "i32" : d;
+    // i64/u64 move as themselves (CUDA has long long / unsigned long long overloads).
+    return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32" && !isInt64(d)) ? "i32" : d;
   }
 
   protected lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
@@ -517,7 +518,11 @@ export abstract class CallLowerer extends ExpressionLowerer {
       case "ffs":
       case "brev": {
         if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
-        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(arg(0), "u32")], span };
+        const x = arg(0);
+        // On a bigint: the 64-bit instruction (__popcll, __brevll, __clzll, __ffsll); brev gives a u64.
+        if (x.type.kind === "scalar" && isInt64(x.type.dtype))
+          return { k: "intrinsic", type: name === "brev" ? scalar("u64") : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u64")], span };
+        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u32")], span };
       }
       case "fma": {
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);

@@ -829,13 +829,12 @@ class FnEmitter {
     const args = e.args.map((a) => this.ex(a));
     switch (name) {
       case "popc":
-        return `rt.popc(${args[0]})`;
       case "brev":
-        return `rt.brev(${args[0]})`;
       case "clz":
-        return `Math.clz32(${args[0]})`;
       case "ffs":
-        return `rt.ffs(${args[0]})`;
+        // A u64 argument: the 64-bit versions (int64.ts).
+        if (e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64") return this.i64(`$L.${e.name}64(${args[0]})`);
+        return e.name === "clz" ? `Math.clz32(${args[0]})` : `rt.${e.name}(${args[0]})`;
       case "lanemaskLt":
         // %lanemask_lt: the bits of the lanes below this one (lane 31: 0x7fffffff).
         return `(((1 << ${this.special({ k: "special", type: e.type as ScalarType, reg: "laneid", axis: "x", span: e.span })}) - 1) >>> 0)`;

@@ -196,9 +196,49 @@ export function store(a: I64): bigint {
   return typeof a === "bigint" ? a : BigInt(a);
 }
 
+// ── bit intrinsics on u64 (cuda.popc/brev/clz/ffs of a bigint: __popcll, __brevll, __clzll, __ffsll) ──
+
+const HI = 2 ** 32;
+/** The high and low 32 bits of a canonical u64 (a number below 2^53, or a bigint). */
+function halves(a: I64): [number, number] {
+  if (typeof a === "number") return [Math.floor(a / HI), a >>> 0];
+  return [Number(a >> 32n), Number(a & 0xffffffffn)];
+}
+function popc32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+function brev32(x: number): number {
+  x = ((x >>> 1) & 0x55555555) | ((x & 0x55555555) << 1);
+  x = ((x >>> 2) & 0x33333333) | ((x & 0x33333333) << 2);
+  x = ((x >>> 4) & 0x0f0f0f0f) | ((x & 0x0f0f0f0f) << 4);
+  x = ((x >>> 8) & 0x00ff00ff) | ((x & 0x00ff00ff) << 8);
+  return ((x >>> 16) | (x << 16)) >>> 0;
+}
+export function popc64(a: I64): number {
+  const [hi, lo] = halves(a);
+  return popc32(hi) + popc32(lo);
+}
+export function brev64(a: I64): I64 {
+  const [hi, lo] = halves(a);
+  return canonU((BigInt(brev32(lo)) << 32n) | BigInt(brev32(hi)));
+}
+export function clz64(a: I64): number {
+  const [hi, lo] = halves(a);
+  return hi !== 0 ? Math.clz32(hi) : 32 + Math.clz32(lo);
+}
+/** 1 + the index of the lowest set bit, 0 for 0 (as __ffsll). */
+export function ffs64(a: I64): number {
+  const [hi, lo] = halves(a);
+  if (lo !== 0) return 32 - Math.clz32(lo & -lo);
+  return hi !== 0 ? 64 - Math.clz32(hi & -hi) : 0;
+}
+
 /** The helpers by the names the emitted code uses (`$L.addI(…)`). */
 export const INT64_OPS = {
   addI, subI, mulI, divI, remI, addU, subU, mulU, divU, remU, andI, orI, xorI, andU, orU, xorU,
   negI, negU, notI, notU, shlI, shlU, shrI, shrU, fromNumberI, fromNumberU, toU, toI, toI32, toU32, loadI, loadU, store,
+  popc64, brev64, clz64, ffs64,
 };
 export type Int64Ops = typeof INT64_OPS;
