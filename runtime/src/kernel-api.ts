@@ -171,6 +171,8 @@ export interface KernelNamespace {
 
   /** Absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` for 1, a tuple for 2 and 3. */
   grid(ndim: 1): number;
+  /** The global thread index as an i64 (a bigint), for arrays of 2^31 elements or more: index them with a[Number(i)]. */
+  grid64(ndim: 1): bigint;
   grid(ndim: 2): [number, number];
   grid(ndim: 3): [number, number, number];
   /** Total threads in the grid along each dimension. */

@@ -52,6 +52,11 @@ export const numbaBrev = cuda.jit((ary: BigUint64Array, c: u64) => { ary[0] = cu
 export const numbaClz = cuda.jit((ary: Int32Array, c: i64) => { ary[0] = cuda.clz(c); });
 export const numbaFfs = cuda.jit((ary: Int32Array, c: i64) => { ary[0] = cuda.ffs(c); });
 
+export const gridIndex64 = cuda.jit((out: BigInt64Array) => {
+  const i = cuda.grid64(1);
+  if (i < BigInt(out.length)) out[Number(i)] = i * 3000000000n;
+});
+
 export const indexWith64 = cuda.jit((a: Int32Array, out: Int32Array) => {
   const i = BigInt(cuda.grid(1));
   if (i >= BigInt(out.length)) return;
@@ -101,6 +106,12 @@ describe("i64 and u64 on the simulator", () => {
     assert.equal(run("numbaClz", new Int32Array(1), 0x000000000010000n), 47);
     assert.equal(run("numbaFfs", new Int32Array(1), 0x000000000010000n), 17);
     assert.equal(run("numbaFfs", new Int32Array(1), 0x100000000n), 33);
+  });
+
+  it("cuda.grid64(1) is the global index as an i64 (its products with big numbers stay exact)", () => {
+    const out = new BigInt64Array(300);
+    kernel(art, "gridIndex64").launch(3, 128)(out);
+    assert.deepEqual([...out], Array.from({ length: 300 }, (_, i) => BigInt(i) * 3000000000n));
   });
 
   it("a[Number(i)] indexes with an i64 index", () => {

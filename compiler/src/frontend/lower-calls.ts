@@ -447,6 +447,24 @@ export abstract class CallLowerer extends ExpressionLowerer {
     return { reg, ndim: c.value as 1 | 2 | 3 };
   }
 
+  /**
+   * `cuda.grid64(1)`: the global thread index as an i64 (Numba's cuda.grid, whose ints are 64-bit), for
+   * arrays past 2^31 elements: blockIdx.x * blockDim.x + threadIdx.x computed in 64 bits.
+   */
+  private lowerGrid64(call: ts.CallExpression): IR.Expr {
+    const span = this.span(call);
+    if (!this.expectArgs(call, 1, 1, "cuda.grid64")) return this.error(call);
+    const c = this.foldConst(call.arguments[0]!);
+    if (!c || c.value !== 1) {
+      this.report(Codes.NotConstant, call.arguments[0]!, "cuda.grid64 takes 1 (one dimension): for y write BigInt(cuda.blockIdx.y) * BigInt(cuda.blockDim.y) + BigInt(cuda.threadIdx.y)");
+      return this.error(call);
+    }
+    const I64 = scalar("i64");
+    const wide = (reg: "blockIdx" | "blockDim" | "threadIdx"): IR.Expr => ({ k: "convert", type: I64, value: { k: "special", type: I32, reg, axis: "x", span }, span });
+    const product: IR.Expr = { k: "binary", type: I64, op: "*", left: wide("blockIdx"), right: wide("blockDim"), span };
+    return { k: "binary", type: I64, op: "+", left: product, right: wide("threadIdx"), span };
+  }
+
   protected lowerCudaCall(path: string[], call: ts.CallExpression): IR.Expr {
     const span = this.span(call);
     const name = path.join(".");
@@ -461,6 +479,8 @@ export abstract class CallLowerer extends ExpressionLowerer {
         }
         return { k: "special", type: I32, reg: g.reg, axis: "x", span };
       }
+      case "grid64":
+        return this.lowerGrid64(call);
       case "syncthreads":
       case "threadfence":
       case "threadfenceBlock":

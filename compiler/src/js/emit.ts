@@ -732,7 +732,8 @@ class FnEmitter {
     }
     let v = `${a.data}[${flat}]`;
     if (a.dtype === "bool") v = `(${v} !== 0)`;
-    if (isInt64(a.dtype)) v = this.i64(`$L.load${a.dtype === "i64" ? "I" : "U"}(${v})`);
+    // Through the Int32Array view: no bigint allocated per element (int64.ts ldI/ldU).
+    if (isInt64(a.dtype)) v = this.i64(`$L.ld${a.dtype === "i64" ? "I" : "U"}(${a.data}, ${flat})`);
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
   }
 
@@ -746,7 +747,9 @@ class FnEmitter {
     this.depth += 2;
     let v = this.ex(value);
     this.depth -= 2;
-    if (isInt64(a.dtype)) v = this.i64(`$L.store(${v})`);
+    const plain64 = isInt64(a.dtype) && !this.san;
+    // The sanitizer compares and stores the element itself (a bigint); without it, st() writes two halves.
+    if (isInt64(a.dtype) && !plain64) v = this.i64(`$L.store(${v})`);
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
@@ -765,6 +768,7 @@ class FnEmitter {
       const s = this.sanCall(a, "w", flat, site, `, ${a.data}[${flat}] !== $sv`)!;
       return `{ ${checks}const $sv = ${v}; ${s}; ${a.data}[${flat}] = $sv; }`;
     }
+    if (plain64) return `${checks}${this.i64(`$L.st(${a.data}, ${flat}, ${v})`)};`;
     return `${checks}${a.data}[${flat}] = ${v};`;
   }
 

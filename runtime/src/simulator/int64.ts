@@ -28,8 +28,6 @@ export function canonU(b: bigint): I64 {
 const big = (x: I64): bigint => (typeof x === "bigint" ? x : BigInt(x));
 const isSafeI = (r: number) => r >= -MAX && r <= MAX;
 const isSafeU = (r: number) => r >= 0 && r <= MAX;
-/** Both int32-range numbers: JavaScript's 32-bit bitwise operators are then exact for 64 bits too. */
-const int32s = (a: I64, b: I64) => typeof a === "number" && typeof b === "number" && (a | 0) === a && (b | 0) === b;
 
 export function addI(a: I64, b: I64): I64 {
   if (typeof a === "number" && typeof b === "number") {
@@ -94,24 +92,30 @@ export function remU(a: I64, b: I64): I64 {
   if (typeof a === "number" && typeof b === "number") return a % b;
   return canonU(big(a) % big(b));
 }
+// Bitwise operations on two safe numbers work on their 32-bit halves: a safe integer's high half is
+// within [-2^21, 2^21), so is the high half of the result, and the result is safe again.
+const TWO32 = 4294967296;
 export function andI(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) & (b as number) : canonI(big(a) & big(b));
+  if (typeof a === "number" && typeof b === "number") return (Math.floor(a / TWO32) & Math.floor(b / TWO32)) * TWO32 + ((a & b) >>> 0);
+  return canonI(big(a) & big(b));
 }
 export function orI(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) | (b as number) : canonI(big(a) | big(b));
+  if (typeof a === "number" && typeof b === "number") return (Math.floor(a / TWO32) | Math.floor(b / TWO32)) * TWO32 + ((a | b) >>> 0);
+  return canonI(big(a) | big(b));
 }
 export function xorI(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) ^ (b as number) : canonI(big(a) ^ big(b));
+  if (typeof a === "number" && typeof b === "number") return (Math.floor(a / TWO32) ^ Math.floor(b / TWO32)) * TWO32 + ((a ^ b) >>> 0);
+  return canonI(big(a) ^ big(b));
 }
-// u64 values in int32 range are 0 … 2^31 - 1: their &, |, ^ stay there.
+// u64 safe numbers are below 2^53: the same halves, high halves in [0, 2^21).
 export function andU(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) & (b as number) : canonU(big(a) & big(b));
+  return typeof a === "number" && typeof b === "number" ? andI(a, b) : canonU(big(a) & big(b));
 }
 export function orU(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) | (b as number) : canonU(big(a) | big(b));
+  return typeof a === "number" && typeof b === "number" ? orI(a, b) : canonU(big(a) | big(b));
 }
 export function xorU(a: I64, b: I64): I64 {
-  return int32s(a, b) ? (a as number) ^ (b as number) : canonU(big(a) ^ big(b));
+  return typeof a === "number" && typeof b === "number" ? xorI(a, b) : canonU(big(a) ^ big(b));
 }
 export function negI(a: I64): I64 {
   return typeof a === "number" ? 0 - a : canonI(-a);
@@ -191,6 +195,38 @@ export function loadI(b: bigint): I64 {
 export function loadU(b: bigint): I64 {
   return b <= BIG_MAX ? Number(b) : b;
 }
+/**
+ * Element access without a bigint per element: an Int32Array view of the same memory (kept on the array
+ * under a symbol, made at its first access), read as hi * 2^32 + lo when the value is safe, else the
+ * bigint element itself.
+ */
+const VIEW = Symbol("cudascript.int64View");
+type Wide = (BigInt64Array | BigUint64Array) & { [VIEW]?: Int32Array };
+function view(a: Wide): Int32Array {
+  return a[VIEW] ?? (a[VIEW] = new Int32Array(a.buffer, a.byteOffset, a.length * 2));
+}
+export function ldI(a: BigInt64Array, i: number): I64 {
+  const v = view(a);
+  const hi = v[2 * i + 1]!;
+  // hi in (-2^21, 2^21): the value is within ±(2^53 - 1) (hi = -2^21 may not be: the slow path decides).
+  if (hi > -2097152 && hi < 2097152) return hi * 4294967296 + (v[2 * i]! >>> 0);
+  return loadI(a[i]!);
+}
+export function ldU(a: BigUint64Array, i: number): I64 {
+  const v = view(a);
+  const hi = v[2 * i + 1]!;
+  if (hi >= 0 && hi < 2097152) return hi * 4294967296 + (v[2 * i]! >>> 0);
+  return loadU(a[i]!);
+}
+/** Stores a canonical value: a safe number as its two 32-bit halves, a bigint as itself (the array wraps it). */
+export function st(a: BigInt64Array | BigUint64Array, i: number, x: I64): void {
+  if (typeof x === "number") {
+    const v = view(a);
+    v[2 * i] = x | 0; // ToInt32 is the low 32 bits of a safe integer
+    v[2 * i + 1] = Math.floor(x / 4294967296);
+  } else a[i] = x;
+}
+
 /** A value to store into a BigInt64Array / BigUint64Array. */
 export function store(a: I64): bigint {
   return typeof a === "bigint" ? a : BigInt(a);
@@ -238,7 +274,7 @@ export function ffs64(a: I64): number {
 /** The helpers by the names the emitted code uses (`$L.addI(…)`). */
 export const INT64_OPS = {
   addI, subI, mulI, divI, remI, addU, subU, mulU, divU, remU, andI, orI, xorI, andU, orU, xorU,
-  negI, negU, notI, notU, shlI, shlU, shrI, shrU, fromNumberI, fromNumberU, toU, toI, toI32, toU32, loadI, loadU, store,
+  negI, negU, notI, notU, shlI, shlU, shrI, shrU, fromNumberI, fromNumberU, toU, toI, toI32, toU32, loadI, loadU, store, ldI, ldU, st,
   popc64, brev64, clz64, ffs64,
 };
 export type Int64Ops = typeof INT64_OPS;

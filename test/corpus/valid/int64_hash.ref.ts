@@ -89,4 +89,11 @@ const conversionsCase: CorpusCase = {
   },
 };
 
-export const cases: CorpusCase[] = [hashCase(1000, 0n), hashCase(33, 2n ** 64n - 1n), diffsCase(1000, 3n), diffsCase(64, -(2n ** 40n)), conversionsCase];
+const gridIndexCase: CorpusCase = {
+  name: "gridIndex64 n=300, partial last block",
+  setup: () => ({ out: new BigInt64Array(300) }),
+  launches: [{ kernel: "gridIndex64", grid: 3, block: 128, args: ["out"] }],
+  reference: () => ({ out: BigInt64Array.from({ length: 300 }, (_, i) => BigInt(i) * 3000000000n - 7n) }),
+};
+
+export const cases: CorpusCase[] = [hashCase(1000, 0n), hashCase(33, 2n ** 64n - 1n), diffsCase(1000, 3n), diffsCase(64, -(2n ** 40n)), conversionsCase, gridIndexCase];

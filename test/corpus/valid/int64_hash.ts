@@ -50,3 +50,9 @@ export const conversions = cuda.jit((x: BigInt64Array, asF64: Float64Array, low:
   low[i] = Number(BigInt.asIntN(64, x[i] & 0x7fffffffn));
   back[i] = BigInt(low[i]) + BigInt(Math.trunc(asF64[i] / 1e9));
 });
+
+/** cuda.grid64(1): a 64-bit global index, used as an index through Number(…) and in 64-bit math. */
+export const gridIndex64 = cuda.jit((out: BigInt64Array) => {
+  const i = cuda.grid64(1);
+  if (i < BigInt(out.length)) out[Number(i)] = i * 3000000000n - 7n;
+});
