@@ -90,6 +90,7 @@ export const Codes = {
   UnreachableCode: def("CS5003", "warning", "Unreachable code"),
   ImplicitFloatToInt: def("CS5004", "warning", "Float value stored into an integer"),
   UnguardedIndex: def("CS5005", "warning", "Index may run past the end of the array"),
+  GridIndexOverflow: def("CS5006", "warning", "32-bit grid index overflows for this launch"),
 
   // CS9xxx — the compiler itself
   InternalError: def("CS9001", "error", "Internal compiler error"),
