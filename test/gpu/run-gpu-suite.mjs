@@ -264,7 +264,7 @@ async function runChild(file) {
     if (isExample) runExample(file, isDouble, result);
 
     const toDevice = (v) => {
-      if (typeof v === "number" || typeof v === "boolean") return v;
+      if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
       if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
       return cuda.toDevice(cuda.ndarray(v.data, v.shape));
     };
@@ -382,6 +382,11 @@ function compare(name, got, want, tol) {
   for (let i = 0; i < want.length; i++) {
     const a = got[i];
     const b = want[i];
+    if (!isFloat) {
+      // Integers, bigints (i64/u64) included: exact.
+      if (a !== b && bad++ < 5) samples.push(`[${i}] = ${a}, expected ${b}`);
+      continue;
+    }
     if (Number.isNaN(a) && Number.isNaN(b)) continue;
     const diff = Math.abs(a - b);
     if (isFloat && Number.isFinite(diff)) maxDiff = Math.max(maxDiff, diff);
