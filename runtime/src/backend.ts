@@ -49,7 +49,7 @@ export interface LaunchConfig {
 /** One kernel argument, already checked against the kernel's signature. */
 export type KernelArg =
   | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
-  | { readonly kind: "scalar"; readonly dtype: AnyDTypeName; readonly value: number | boolean | ComplexValue };
+  | { readonly kind: "scalar"; readonly dtype: AnyDTypeName; readonly value: number | boolean | bigint | ComplexValue };
 
 export interface DeviceLimits {
   readonly maxThreadsPerBlock: number;

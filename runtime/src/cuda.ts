@@ -85,7 +85,7 @@ Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enu
 Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });
 
 const kernelOnlyMembers = [
-  "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "gridsize", "shared", "local",
+  "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "grid64", "gridsize", "shared", "local",
   "const", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "atomic", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync",
   "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt",

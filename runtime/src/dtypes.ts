@@ -16,6 +16,9 @@ export type i16 = number;
 export type u16 = number;
 export type i32 = number;
 export type u32 = number;
+/** 64-bit integers are TypeScript bigints (`3600n`, `BigInt(i)`): exact, never rounded at 2^53. */
+export type i64 = bigint;
+export type u64 = bigint;
 export type bool = boolean;
 /**
  * Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): c64 = two f32 parts, c128 = two
@@ -35,12 +38,16 @@ export interface TypedArrayOf {
   u16: Uint16Array;
   i32: Int32Array;
   u32: Uint32Array;
+  i64: BigInt64Array;
+  u64: BigUint64Array;
   bool: Uint8Array;
 }
 
 export type DTypeName = keyof TypedArrayOf;
 
 export type TypedArray = TypedArrayOf[DTypeName];
+/** The typed arrays with number elements (all but BigInt64Array / BigUint64Array). */
+export type NumberTypedArray = TypedArrayOf[Exclude<DTypeName, "i64" | "u64">];
 
 export interface DType<N extends DTypeName = DTypeName> {
   readonly name: N;
@@ -64,9 +71,11 @@ export const i16: DType<"i16"> = dtype("i16", 2, false, Int16Array);
 export const u16: DType<"u16"> = dtype("u16", 2, false, Uint16Array);
 export const i32: DType<"i32"> = dtype("i32", 4, false, Int32Array);
 export const u32: DType<"u32"> = dtype("u32", 4, false, Uint32Array);
+export const i64: DType<"i64"> = dtype("i64", 8, false, BigInt64Array);
+export const u64: DType<"u64"> = dtype("u64", 8, false, BigUint64Array);
 export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
-export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
+export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool };
 
 /** A complex dtype: the value of `c64` / `c128` (`cuda.shared.array(n, c64)`); elements are `bytes` wide (both parts). */
 export interface ComplexDType<N extends ComplexDTypeName = ComplexDTypeName> {
@@ -107,7 +116,7 @@ export { Complex64Array, Complex128Array, type ComplexValue } from "./complex-ar
  * which have no typed array of their own (`Uint8Array` is u8). At a launch it takes a typed array or a
  * device array (`cuda.toDevice(x)`, `cuda.deviceArray(n, f32)`), like a typed-array parameter.
  */
-export interface Array1D<T extends number | boolean | ComplexValue = number> {
+export interface Array1D<T extends number | boolean | bigint | ComplexValue = number> {
   readonly shape: readonly [number];
   readonly length: number;
   /** Reads are `any` (see above); the element type is `T`. */
@@ -115,7 +124,7 @@ export interface Array1D<T extends number | boolean | ComplexValue = number> {
 }
 
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
-export interface Array2D<T extends number | boolean | ComplexValue = number> {
+export interface Array2D<T extends number | boolean | bigint | ComplexValue = number> {
   readonly shape: readonly [number, number];
   /** Number of rows (the first dimension), like a NumPy array's `len()`. */
   readonly length: number;
@@ -124,7 +133,7 @@ export interface Array2D<T extends number | boolean | ComplexValue = number> {
 }
 
 /** A 3-D array indexed `a[i][j][k]`, row-major, with `.shape`. */
-export interface Array3D<T extends number | boolean | ComplexValue = number> {
+export interface Array3D<T extends number | boolean | bigint | ComplexValue = number> {
   readonly shape: readonly [number, number, number];
   readonly length: number;
   /** `a[i][j][k]` reads are `any` (see above); the element type is `T`. */

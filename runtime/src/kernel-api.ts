@@ -5,7 +5,7 @@
  * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
-import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, TypedArrayOf } from "./dtypes";
+import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 
 export interface Dim3 {
   readonly x: number;
@@ -55,7 +55,9 @@ export type AnyTypedArray = TypedArrayOf[DTypeName];
  * A 1-D kernel array of dtype N: its typed array (so it passes where a device function takes one) that is
  * also an `Array1D`, whose `any`-typed reads keep `noUncheckedIndexedAccess` from demanding `!` (dtypes.ts).
  */
-export type KernelArray1D<N extends DTypeName> = TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
+export type KernelArray1D<N extends DTypeName> = N extends "i64" | "u64"
+  ? TypedArrayOf[N] // bigint reads: an `any` read would make `~a[i]` a number to TypeScript
+  : TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
 
 type ArrayForShape<S, N extends DTypeName> = S extends number
   ? KernelArray1D<N>
@@ -96,34 +98,47 @@ export interface ConstMemory {
 }
 
 /** An array atomics can update: 1-D, or N-D indexed by a tuple (`cuda.atomic.add(h, [r, c], 1)`). */
-export type AtomicArray = AnyTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
+export type AtomicArray = NumberTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
+/** An i64/u64 array: its atomics take and return bigints. */
+export type BigIntAtomicArray = BigInt64Array | BigUint64Array | Array1D<bigint> | Array2D<bigint> | Array3D<bigint>;
 export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number];
 
 export interface Atomics {
   /** `array[index] += value` atomically; returns the old value. */
   add(array: AtomicArray, index: AtomicIndex, value: number): number;
+  add(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   sub(array: AtomicArray, index: AtomicIndex, value: number): number;
+  sub(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   and(array: AtomicArray, index: AtomicIndex, value: number): number;
+  and(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   or(array: AtomicArray, index: AtomicIndex, value: number): number;
+  or(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   xor(array: AtomicArray, index: AtomicIndex, value: number): number;
+  xor(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `old >= value ? 0 : old + 1`, on u32 arrays. */
   inc(array: AtomicArray, index: AtomicIndex, value: number): number;
   /** `(old === 0 || old > value) ? value : old - 1`, on u32 arrays. */
   dec(array: AtomicArray, index: AtomicIndex, value: number): number;
   exch(array: AtomicArray, index: AtomicIndex, value: number): number;
+  exch(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /**
    * `array[index] = value` if `value > old`; returns the old value. As Numba: a NaN element or a NaN
    * value leaves the element unchanged, and so does an equal value (+0 does not replace -0).
    */
   max(array: AtomicArray, index: AtomicIndex, value: number): number;
+  max(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `array[index] = value` if `value < old`; returns the old value. NaN as in `max`. */
   min(array: AtomicArray, index: AtomicIndex, value: number): number;
+  min(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `max` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
   nanmax(array: AtomicArray, index: AtomicIndex, value: number): number;
+  nanmax(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** `min` that treats NaN as missing: a NaN element takes `value`, a NaN value changes nothing. */
   nanmin(array: AtomicArray, index: AtomicIndex, value: number): number;
+  nanmin(array: BigIntAtomicArray, index: AtomicIndex, value: bigint): bigint;
   /** Stores `value` if the element equals `expected`; returns the old value. */
   compareAndSwap(array: AtomicArray, index: AtomicIndex, expected: number, value: number): number;
+  compareAndSwap(array: BigIntAtomicArray, index: AtomicIndex, expected: bigint, value: bigint): bigint;
 }
 
 /** Options of `kernel.forall(n, options)`: Numba's `forall(ntasks, tpb, stream, sharedmem)`. */
@@ -173,6 +188,8 @@ export interface KernelNamespace {
 
   /** Absolute thread index: `blockIdx.x * blockDim.x + threadIdx.x` for 1, a tuple for 2 and 3. */
   grid(ndim: 1): number;
+  /** The global thread index as an i64 (a bigint), for arrays of 2^31 elements or more: index them with a[Number(i)]. */
+  grid64(ndim: 1): bigint;
   grid(ndim: 2): [number, number];
   grid(ndim: 3): [number, number, number];
   /** Total threads in the grid along each dimension. */
@@ -198,9 +215,13 @@ export interface KernelNamespace {
   readonly atomic: Atomics;
 
   shflSync(mask: number, value: number, srcLane: number): number;
+  shflSync(mask: number, value: bigint, srcLane: number): bigint;
   shflUpSync(mask: number, value: number, delta: number): number;
+  shflUpSync(mask: number, value: bigint, delta: number): bigint;
   shflDownSync(mask: number, value: number, delta: number): number;
+  shflDownSync(mask: number, value: bigint, delta: number): bigint;
   shflXorSync(mask: number, value: number, laneMask: number): number;
+  shflXorSync(mask: number, value: bigint, laneMask: number): bigint;
   allSync(mask: number, predicate: boolean | number): boolean;
   anySync(mask: number, predicate: boolean | number): boolean;
   ballotSync(mask: number, predicate: boolean | number): number;
@@ -208,9 +229,9 @@ export interface KernelNamespace {
   /** Numba's `eq_sync`: true when `predicate` is the same (all true or all false) in every lane of `mask`. */
   eqSync(mask: number, predicate: boolean | number): boolean;
   /** The lanes of `mask` whose `value` has the same bits as this lane's (`__match_any_sync`; sm_70+). */
-  matchAnySync(mask: number, value: number | boolean): number;
+  matchAnySync(mask: number, value: number | boolean | bigint): number;
   /** `mask` when `value` has the same bits in every lane of `mask`, else 0 (`__match_all_sync`; sm_70+). */
-  matchAllSync(mask: number, value: number | boolean): number;
+  matchAllSync(mask: number, value: number | boolean | bigint): number;
   /** The bits of the lanes below this one in its warp (`%lanemask_lt`): `(1 << cuda.laneid) - 1`. */
   lanemaskLt(): number;
   /**
@@ -223,12 +244,20 @@ export interface KernelNamespace {
 
   /** Number of set bits. */
   popc(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  popc(x: bigint): number;
   /** Bit reversal of a 32-bit integer. */
   brev(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction (the result is a u64). */
+  brev(x: bigint): bigint;
   /** Count of leading zero bits of a 32-bit integer. */
   clz(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  clz(x: bigint): number;
   /** Position (1-based) of the least significant set bit, 0 if none. */
   ffs(x: number): number;
+  /** On a bigint (i64/u64): the 64-bit instruction. */
+  ffs(x: bigint): number;
   /** Fused multiply-add `a * b + c` with one rounding. */
   fma(a: number, b: number, c: number): number;
   /** Cube root, as `Math.cbrt`: f32 stays f32 (`cbrtf`), f64 is `cbrt`; an integer becomes the kernel's float. */

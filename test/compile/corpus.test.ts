@@ -96,8 +96,10 @@ for (const f of files) {
       if (arch !== "sm_80") continue;
       const standalone = new Map(parseKernelResources(run.stderr).map((k) => [k.name, k.registers]));
       // The same ptxas release allocates the same registers; another release (the standalone ptxas can be
-      // newer than NVRTC's, e.g. 13.0 beside NVRTC 11.8) may differ by a register or two.
-      const slack = ptxasRelease(ptxas) === r.nvrtcVersion ? 0 : 2;
+      // newer than NVRTC's, e.g. 13.0 beside NVRTC 11.8) may differ by a register or two, or by two
+      // pairs where 64-bit integers (held in register pairs) are involved.
+      const uses64 = /\blong long\b/.test(r.cuda.source);
+      const slack = ptxasRelease(ptxas) === r.nvrtcVersion ? 0 : uses64 ? 4 : 2;
       for (const k of r.cuda.kernels) {
         const diff = Math.abs(standalone.get(k.symbol)! - r.resources.get(k.name)!.registers);
         assert.ok(diff <= slack, `${k.name}: ptxas -v ${standalone.get(k.symbol)} vs NVRTC -Xptxas -v ${r.resources.get(k.name)!.registers} (ptxas ${ptxasRelease(ptxas)}, NVRTC ${r.nvrtcVersion})`);

@@ -4,7 +4,11 @@
  * the g++ emulation of the generated CUDA C++, the simulator, and the real-GPU suite.
  */
 
-export type HostTypedArray =
+/** The typed arrays of i64/u64 (bigint elements). */
+export type HostBigIntArray = BigInt64Array | BigUint64Array;
+export type HostTypedArray = HostNumberArray | HostBigIntArray;
+/** The typed arrays of number elements (N-D arrays hold these in the corpus). */
+export type HostNumberArray =
   | Float32Array
   | Float64Array
   | Int8Array
@@ -16,11 +20,11 @@ export type HostTypedArray =
 
 /** A host N-D array: row-major `data` with `shape` (what `cuda.ndarray(data, shape)` makes). */
 export interface HostNDArray {
-  readonly data: HostTypedArray;
+  readonly data: HostNumberArray;
   readonly shape: readonly number[];
 }
 
-export function nd(data: HostTypedArray, shape: readonly number[]): HostNDArray {
+export function nd(data: HostNumberArray, shape: readonly number[]): HostNDArray {
   return { data, shape };
 }
 
@@ -42,7 +46,7 @@ export function isComplexArray(v: unknown): v is HostComplexArray {
 }
 
 /** A kernel argument: a typed array (1-D), an N-D array, or a scalar (its dtype comes from the kernel signature). */
-export type HostValue = HostTypedArray | HostNDArray | number | boolean;
+export type HostValue = HostTypedArray | HostNDArray | number | boolean | bigint;
 
 export type LaunchDim = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
 

@@ -101,7 +101,7 @@ describe("atomic max/min/nanmax/nanmin follow Numba's NaN and ±0 rule on every 
       reference: () => ({}),
     };
     const { outputs } = await emulateCase(gxx, "atomic_nan", gen, c, c.setup());
-    const bad = KERNELS.flatMap(({ op, dtype, name }) => mismatches(op, outputs.get(`${name}_a`)!, outputs.get(`${name}_old`)!).map((m) => `${dtype}: ${m}`));
+    const bad = KERNELS.flatMap(({ op, dtype, name }) => mismatches(op, outputs.get(`${name}_a`) as Float32Array, outputs.get(`${name}_old`) as Float32Array).map((m) => `${dtype}: ${m}`));
     assert.deepEqual(bad, []);
   });
 

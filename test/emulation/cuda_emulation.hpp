@@ -305,6 +305,14 @@ inline T atomicCAS(T* a, C compare, V v) {
 }
 
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned long long __brevll(unsigned long long x) {
+  unsigned long long r = 0;
+  for (int i = 0; i < 64; i++) r |= ((x >> i) & 1ull) << (63 - i);
+  return r;
+}
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline unsigned __brev(unsigned x) {
@@ -327,12 +335,14 @@ inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 // Input (little-endian): "CSEM", u32 buffer count, then per buffer u64 byte length and the bytes;
 // u32 launch count, then per launch: u32 kernel index, u32 grid[3], u32 block[3], u32 shared bytes,
 // u32 argument count, then per argument u32 kind: 0 = scalar (f64 value follows), 1 = array
-// (u32 buffer index, u32 rank, u32 extents[rank]). Output: per buffer, u64 byte length and the bytes.
+// (u32 buffer index, u32 rank, u32 extents[rank]), 2 = 64-bit integer scalar (its 8 bytes follow:
+// an f64 cannot hold every i64/u64). Output: per buffer, u64 byte length and the bytes.
 namespace cs_emu {
 
 struct Arg {
   unsigned kind = 0;
   double value = 0;
+  unsigned long long bits = 0;
   unsigned buffer = 0;
   std::vector<int> extents;
 };
@@ -346,6 +356,7 @@ struct Launch {
 
   template <class T>
   T scalar(size_t i) const {
+    if (args.at(i).kind == 2) return (T)args.at(i).bits;
     const double v = args.at(i).value;
     if constexpr (std::is_same_v<T, bool>) return v != 0;
     else if constexpr (std::is_floating_point_v<T>) return (T)v;
@@ -394,6 +405,8 @@ inline int run_driver(int argc, char** argv, Dispatch dispatch) {
       if (!read_exact(in, &a.kind, 4)) return 2;
       if (a.kind == 0) {
         if (!read_exact(in, &a.value, 8)) return 2;
+      } else if (a.kind == 2) {
+        if (!read_exact(in, &a.bits, 8)) return 2;
       } else {
         unsigned rank = 0;
         if (!read_exact(in, &a.buffer, 4) || !read_exact(in, &rank, 4)) return 2;

@@ -175,6 +175,11 @@ export function encodeCase(c: CorpusCase, values: Record<string, HostValue>, ker
       } else {
         if (p.kind !== "scalar") throw new Error(`argument ${argName} of ${l.kernel} should be an array`);
         const b = Buffer.alloc(8);
+        if (typeof v === "bigint") {
+          b.writeBigUInt64LE(BigInt.asUintN(64, v));
+          parts.push(u32(2), b);
+          return;
+        }
         b.writeDoubleLE(typeof v === "boolean" ? (v ? 1 : 0) : v);
         parts.push(u32(0), b);
       }
@@ -204,10 +209,15 @@ export function decodeOutput(output: Buffer, buffers: readonly string[], values:
 export function compareArrays(name: string, expected: HostTypedArray, actual: HostTypedArray, tolerance?: { abs: number; rel: number }): string | undefined {
   if (expected.length !== actual.length) return `${name}: length ${actual.length}, expected ${expected.length}`;
   const isFloat = expected instanceof Float32Array || expected instanceof Float64Array;
+  if (expected instanceof BigInt64Array || expected instanceof BigUint64Array) {
+    const got = actual as BigInt64Array | BigUint64Array;
+    const bad = [...expected.keys()].filter((i) => expected[i] !== got[i]);
+    return bad.length ? `${name}: ${bad.length} of ${expected.length} elements differ: ${bad.slice(0, 5).map((i) => `[${i}] = ${got[i]}, expected ${expected[i]}`).join("; ")}` : undefined;
+  }
   const bad: string[] = [];
   let count = 0;
   for (let i = 0; i < expected.length; i++) {
-    const e = expected[i]!, a = actual[i]!;
+    const e = expected[i] as number, a = actual[i] as number;
     let ok: boolean;
     if (!isFloat) ok = e === a;
     else if (Number.isNaN(e)) ok = Number.isNaN(a);

@@ -44,6 +44,8 @@ const PTX_TYPE_FOR_C: Record<string, string[]> = {
   "signed char": [".u8", ".s8", ".b8"],
   "unsigned char": [".u8", ".b8"],
   bool: [".u8", ".s8", ".b8"],
+  "long long": [".u64", ".s64", ".b64"],
+  "unsigned long long": [".u64", ".b64"],
 };
 
 function checkLaunch(launch: DoubleLogEntry, k: CudaKernel, entry: PtxEntry, values: readonly unknown[]): void {
@@ -196,6 +198,25 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
       ],
     );
     for (const a of [base, grid, flags]) a.free();
+  });
+
+  it("packs i64/u64 scalars as 8 exact bytes, past 2^53 and at the ends of their ranges", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const x = cuda.toDevice(new BigInt64Array(4)), out = cuda.toDevice(new BigUint64Array(4));
+    const cases: [bigint, bigint][] = [[2n ** 53n + 1n, 2n ** 64n - 1n], [-(2n ** 63n), 0n], [2n ** 63n - 1n, 12345678901234567890n], [-1n, 1n]];
+    const k = kernel(artifact, "scalars64");
+    for (const [a, b] of cases) k.launch(1, 4)(a, b, x, out);
+    const entry = loadedPtx(double).entries.find((e) => e.name === kernelOf("scalars64").symbol)!;
+    const launches = double.calls("cuLaunchKernel");
+    assert.equal(launches.length, cases.length);
+    cases.forEach(([a, b], i) => checkLaunch(launches[i]!, kernelOf("scalars64"), entry, [a, b, x, out]));
+    const first = launches[0]!.params as string[];
+    assert.equal(first[0], "0100000000002000", "2^53 + 1 as long long, not rounded to 2^53");
+    assert.equal(first[1], "ffffffffffffffff", "2^64 - 1 as unsigned long long");
+    x.free();
+    out.free();
   });
 
   it("host typed arrays passed to a launch are copied in, pointed to, copied back and freed", (t) => {

@@ -75,6 +75,12 @@ export function leHex(cType: string, value: number | bigint | boolean): string {
       return b.subarray(0, 1).toString("hex");
     case "bool":
       return value ? "01" : "00";
+    case "long long":
+      b.writeBigInt64LE(BigInt(value as number | bigint));
+      return b.toString("hex");
+    case "unsigned long long":
+      b.writeBigUInt64LE(BigInt(value as number | bigint));
+      return b.toString("hex");
     case "pointer":
       b.writeBigUInt64LE(value as bigint);
       return b.toString("hex");
@@ -146,7 +152,12 @@ export function logFile(): { readonly file: string; read(): DoubleLogEntry[]; cl
 
 /** A kernel source with every parameter kind of the ABI. */
 export const KINDS_KERNELS = `
-import { cuda, f32, f64, i32, u32, i16, u16, i8, u8, bool, Array2D, Array3D } from "cudascript";
+import { cuda, f32, f64, i32, u32, i16, u16, i8, u8, i64, u64, bool, Array2D, Array3D } from "cudascript";
+
+export const scalars64 = cuda.jit((a: i64, b: u64, x: BigInt64Array, out: BigUint64Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = BigInt.asUintN(64, a + x[i]) ^ b;
+});
 
 export const scalars = cuda.jit((a: f32, b: f64, c: i32, d: u32, e: i16, f: u16, g: i8, h: u8, k: bool, out: Float64Array) => {
   if (cuda.grid(1) === 0) out[0] = a + b + c + d + e + f + g + h + (k ? 1 : 0);

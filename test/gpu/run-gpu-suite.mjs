@@ -264,7 +264,7 @@ async function runChild(file) {
     if (isExample) runExample(file, isDouble, result);
 
     const toDevice = (v) => {
-      if (typeof v === "number" || typeof v === "boolean") return v;
+      if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
       if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
       // A complex corpus array (test/corpus/case.ts complexArray): interleaved parts.
       if (v.complex) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data) : Complex128Array.wrap(v.data));
@@ -384,6 +384,11 @@ function compare(name, got, want, tol) {
   for (let i = 0; i < want.length; i++) {
     const a = got[i];
     const b = want[i];
+    if (!isFloat) {
+      // Integers, bigints (i64/u64) included: exact.
+      if (a !== b && bad++ < 5) samples.push(`[${i}] = ${a}, expected ${b}`);
+      continue;
+    }
     if (Number.isNaN(a) && Number.isNaN(b)) continue;
     const diff = Math.abs(a - b);
     if (isFloat && Number.isFinite(diff)) maxDiff = Math.max(maxDiff, diff);

@@ -22,7 +22,7 @@ const MODES: Mode[] = [
 ];
 
 function toDevice(v: HostValue): unknown {
-  if (typeof v === "number" || typeof v === "boolean") return v;
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
   if (isComplexArray(v)) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data as Float32Array) : Complex128Array.wrap(v.data as Float64Array));
   if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
   const nd = v as HostNDArray;
@@ -31,8 +31,12 @@ function toDevice(v: HostValue): unknown {
 
 function compare(name: string, got: HostTypedArray, want: HostTypedArray, tol: CorpusCase["tolerance"]): void {
   assert.equal(got.length, want.length, `${name}: length`);
+  if (want instanceof BigInt64Array || want instanceof BigUint64Array) {
+    assert.deepEqual([...got], [...want], `${name}: 64-bit integers compare exactly`);
+    return;
+  }
   for (let i = 0; i < want.length; i++) {
-    const a = got[i]!, b = want[i]!;
+    const a = got[i] as number, b = want[i] as number;
     if (Number.isNaN(a) && Number.isNaN(b)) continue;
     const ok = tol ? Math.abs(a - b) <= tol.abs + tol.rel * Math.abs(b) : a === b;
     if (!ok) assert.fail(`${name}[${i}] = ${a}, expected ${b}${tol ? ` (tolerance ${tol.abs} + ${tol.rel}·|expected|)` : " exactly"}`);

@@ -6,7 +6,8 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
-import type { IrFunction, Span } from "../ir/nodes";
+import type { Expr, IrFunction, Span } from "../ir/nodes";
+import { forEachRootExpr, visitExpr } from "../ir/visit";
 import { ConstantFolder, stripParensAndNonNull } from "../frontend/constants";
 import type { ModuleInfo } from "../frontend/module-info";
 import type { FrontEnd } from "../frontend/program";
@@ -95,7 +96,20 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       }
       return ok;
     };
-    if (grid) limitsOk(grid, "grid");
+    const gridOk = grid ? limitsOk(grid, "grid") : false;
+    if (gridOk && block && block.length <= 3) {
+      // cuda.grid(1) is an i32: past 2^31 - 1 threads along x it wraps (negative indices). Only launches
+      // whose constant sizes get there are reported, and only for kernels that read cuda.grid's x.
+      const threadsX = grid![0]!.dims[0]! * block[0]!.dims[0]!;
+      if (threadsX > 2147483647 && readsGridX(fn))
+        diagnostics.push(
+          makeDiagnostic(
+            Codes.GridIndexOverflow,
+            where,
+            `this launch runs ${threadsX} threads along x, past 2^31 - 1, where cuda.grid(1) in '${fn.name}' (an i32) wraps to negative values: use const i = cuda.grid64(1) (an i64) and index with a[Number(i)]`,
+          ),
+        );
+    }
     if (block && limitsOk(block, "block")) {
       threads = block.reduce((a, d) => a * d.dims[0]!, 1);
       const bound = fn.options.launchBounds?.maxThreadsPerBlock;
@@ -152,4 +166,15 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
 
   visit(sf);
   return { diagnostics, sites };
+}
+
+/** Whether the kernel's own body reads the x component of cuda.grid (the i32 `special` register). */
+function readsGridX(fn: IrFunction): boolean {
+  let found = false;
+  forEachRootExpr(fn.body, (root: Expr) =>
+    visitExpr(root, (e) => {
+      if (e.k === "special" && e.reg === "grid" && e.axis === "x") found = true;
+    }),
+  );
+  return found;
 }

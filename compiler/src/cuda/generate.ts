@@ -623,6 +623,10 @@ class FunctionGen {
       case "~":
         return { t: `~${operand(this.expr(x), P.unary)}`, p: P.unary };
       case "-": {
+        if (e.type.dtype === "i64") {
+          this.m.helpers.add("int64");
+          return call("cs_wrap64", [`0ull - (unsigned long long)${operand(this.expr(x), P.unary)}`]);
+        }
         if (e.type.dtype === "i32" && !signedIndex) return cast("int", this.ring(e));
         const o = operand(this.expr(x, signedIndex), P.unary);
         return { t: `-${o.startsWith("-") ? `(${o})` : o}`, p: P.unary };
@@ -633,6 +637,7 @@ class FunctionGen {
   private binary(e: IR.BinaryExpr, signedIndex: boolean): Out {
     const d = e.type.dtype;
     const prec = ARITH_PREC[e.op];
+    if (d === "i64" || d === "u64") return this.binary64(e);
     if (wraps(e)) {
       if (signedIndex && e.op !== "<<") {
         return bin(this.expr(e.left, true), e.op, this.expr(e.right, true), prec);
@@ -651,6 +656,22 @@ class FunctionGen {
         break;
     }
     return bin(this.expr(e.left), e.op, this.expr(e.right), prec);
+  }
+
+  /** i64/u64 arithmetic (prelude `int64`): wrap-around made well defined, shifts clamped as PTX does. */
+  private binary64(e: IR.BinaryExpr): Out {
+    const l = this.expr(e.left), r = this.expr(e.right);
+    if (e.op === "<<" || e.op === ">>") {
+      this.m.helpers.add("int64");
+      return call(e.op === "<<" ? "cs_shl64" : "cs_shr64", [l.t, r.t]);
+    }
+    if (e.type.dtype === "i64" && (e.op === "+" || e.op === "-" || e.op === "*")) {
+      this.m.helpers.add("int64");
+      const u = (o: Out) => `(unsigned long long)${operand(o, P.unary)}`;
+      return call("cs_wrap64", [`${u(l)} ${e.op} ${u(r)}`]);
+    }
+    // `/` and `%` as for i32: division by zero is undefined on the GPU (0 in the simulator).
+    return bin(l, e.op, r, ARITH_PREC[e.op]);
   }
 
   /** A shift count: JavaScript uses its low 5 bits. */
@@ -808,6 +829,8 @@ class FunctionGen {
     const t = args.map((a) => a.t);
     const d = e.type.kind === "scalar" ? e.type.dtype : "i32";
     const f = d === "f32" ? "f" : "";
+    // popc/brev/clz/ffs of a u64 argument: the 64-bit instructions.
+    const wide = e.args.length === 1 && e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64";
     switch (e.name) {
       case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
       case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
@@ -826,13 +849,13 @@ class FunctionGen {
         this.m.helpers.add("sign");
         return call("cs_sign", t);
       case "popc":
-        return call("__popc", t);
+        return call(wide ? "__popcll" : "__popc", t);
       case "brev":
-        return call("__brev", t);
+        return call(wide ? "__brevll" : "__brev", t);
       case "clz":
-        return call("__clz", [cast("int", args[0]!).t]);
+        return call(wide ? "__clzll" : "__clz", [cast(wide ? "long long" : "int", args[0]!).t]);
       case "ffs":
-        return call("__ffs", [cast("int", args[0]!).t]);
+        return call(wide ? "__ffsll" : "__ffs", [cast(wide ? "long long" : "int", args[0]!).t]);
       case "syncthreads":
         return call("__syncthreads", []);
       case "syncthreadsCount":
@@ -887,6 +910,7 @@ class FunctionGen {
     const d = e.type.dtype;
     const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, span: e.span })}`;
     const value = this.expr(e.value);
+    if (d === "i64" || d === "u64") return this.atomic64(e, addr, value);
     switch (e.op) {
       case "add":
         if (d === "f64") this.m.helpers.add("atomicAddF64");
@@ -929,6 +953,47 @@ class FunctionGen {
         return call("atomicCAS", [addr, this.expr(e.expected).t, value.t]);
       }
     }
+  }
+
+  private atomic64(e: IR.AtomicExpr, addr: string, value: Out): Out {
+    return atomic64Call(e, addr, value, e.expected ? this.expr(e.expected) : undefined);
+  }
+}
+
+/**
+ * CUDA's 64-bit atomics: add, and, or, xor, exch and CAS exist for `unsigned long long` only (an i64
+ * goes through it: two's complement makes the bits the same), max/min for both; there is no 64-bit
+ * atomicSub, so sub adds the negation.
+ */
+function atomic64Call(e: IR.AtomicExpr, addr: string, value: Out, expected: Out | undefined): Out {
+  const signed = e.type.dtype === "i64";
+  const ull = (o: Out) => (signed ? `(unsigned long long)${operand(o, P.unary)}` : o.t);
+  const uaddr = signed ? `(unsigned long long*)${addr}` : addr;
+  const back = (o: Out): Out => (signed ? cast("long long", o) : o);
+  switch (e.op) {
+    case "add":
+      return back(call("atomicAdd", [uaddr, ull(value)]));
+    case "sub":
+      return back(call("atomicAdd", [uaddr, `0ull - ${signed ? ull(value) : operand(value, P.unary)}`]));
+    case "and":
+      return back(call("atomicAnd", [uaddr, ull(value)]));
+    case "or":
+      return back(call("atomicOr", [uaddr, ull(value)]));
+    case "xor":
+      return back(call("atomicXor", [uaddr, ull(value)]));
+    case "exch":
+      return back(call("atomicExch", [uaddr, ull(value)]));
+    case "compareAndSwap":
+      if (!expected) throw new CudaGenError("compareAndSwap without an expected value", e.span);
+      return back(call("atomicCAS", [uaddr, ull(expected), ull(value)]));
+    case "max":
+    case "nanmax":
+      return call("atomicMax", [addr, value.t]);
+    case "min":
+    case "nanmin":
+      return call("atomicMin", [addr, value.t]);
+    default:
+      throw new CudaGenError(`cuda.atomic.${e.op} on ${e.type.dtype}`, e.span);
   }
 }
 
@@ -1111,7 +1176,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
 /** How a console.log argument reaches printf: bools as "true"/"false" (%s), floats promoted to double. */
 function printfArgKind(e: IR.Expr): PrintfArgKind {
   if (e.type.kind !== "scalar") return "int";
-  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) ? "double" : "int";
+  // An i64/u64 takes 8 bytes, as a double does.
+  return e.type.dtype === "bool" ? "string" : isFloat(e.type.dtype) || e.type.dtype === "i64" || e.type.dtype === "u64" ? "double" : "int";
 }
 
 /** The shape of a constant array (IR from before N-D constants has none: it is 1-D). */

@@ -20,6 +20,10 @@ export function cType(d: DType): string {
       return "signed char";
     case "u8":
       return "unsigned char";
+    case "i64":
+      return "long long";
+    case "u64":
+      return "unsigned long long";
     case "bool":
       return "bool";
     case "c64":
@@ -66,8 +70,9 @@ function f64Bits(v: number): bigint {
   return b.getBigUint64(0);
 }
 
-export function literal(d: DType, value: number | boolean): Literal {
-  const v = typeof value === "boolean" ? (value ? 1 : 0) : value;
+export function literal(d: DType, value: number | boolean | bigint): Literal {
+  if (d === "i64" || d === "u64") return literal64(d, value);
+  const v = typeof value === "boolean" ? (value ? 1 : 0) : Number(value);
   switch (d) {
     case "bool":
       return { text: v ? "true" : "false", negative: false };
@@ -94,6 +99,16 @@ export function literal(d: DType, value: number | boolean): Literal {
     default:
       return { text: String(Math.trunc(v)), negative: v < 0 };
   }
+}
+
+/** An i64 (`123ll`) or u64 (`123ull`) literal, exact; INT64_MIN is spelt so that no literal overflows. */
+function literal64(d: "i64" | "u64", value: number | boolean | bigint): Literal {
+  // A string is a bigint read back from serialized IR (js/artifact.ts serializeIr).
+  const b = typeof value === "bigint" || typeof value === "string" ? BigInt(value) : BigInt(typeof value === "boolean" ? Number(value) : Math.trunc(value));
+  if (d === "u64") return { text: `${BigInt.asUintN(64, b)}ull`, negative: false };
+  const v = BigInt.asIntN(64, b);
+  if (v === -(2n ** 63n)) return { text: "(-9223372036854775807ll - 1)", negative: false };
+  return { text: `${v}ll`, negative: v < 0n };
 }
 
 /** Masks such as 0xffffffff or 0xffff0000 read better in hex. */

@@ -27,7 +27,8 @@ export type HelperName =
   | "f32Bits"
   | "f64Bits"
   | "printfBytes"
-  | "complex";
+  | "complex"
+  | "int64";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -102,6 +103,14 @@ static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
   truthy: `/* JavaScript truthiness of a float: not zero and not NaN. */
 static __device__ __forceinline__ bool cs_truthy(float x) { return x != 0.0f && x == x; }
 static __device__ __forceinline__ bool cs_truthy(double x) { return x != 0.0 && x == x; }`,
+  int64: `/* i64/u64 arithmetic with two's-complement wrap-around, as the simulator computes it: signed
+   overflow is undefined in C++, so + - * << and negation go through unsigned long long. A shift count
+   outside 0…63 (read as unsigned) gives 0, or the sign for >> of an i64, as PTX's shl/shr do. */
+static __device__ __forceinline__ long long cs_wrap64(unsigned long long x) { return (long long)x; }
+static __device__ __forceinline__ long long cs_shl64(long long a, long long n) { return (unsigned long long)n > 63ull ? 0ll : (long long)((unsigned long long)a << n); }
+static __device__ __forceinline__ unsigned long long cs_shl64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a << n; }
+static __device__ __forceinline__ long long cs_shr64(long long a, long long n) { return (unsigned long long)n > 63ull ? (a < 0 ? -1ll : 0ll) : a >> n; }
+static __device__ __forceinline__ unsigned long long cs_shr64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a >> n; }`,
   sign: `/* Math.sign: -1, 1, or the argument itself for 0, -0 and NaN. */
 static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
@@ -173,6 +182,7 @@ const ORDER: HelperName[] = [
   "f64Bits",
   "printfBytes",
   "complex",
+  "int64",
 ];
 
 /** The helpers' source, in a fixed order, for the names used. */

@@ -63,6 +63,8 @@ export const Codes = {
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
+  Int64Mixing: def("CS2018", "error", "bigint (i64/u64) mixed with number without a conversion"),
+  Int64Operation: def("CS2019", "error", "Operation not available on 64-bit integers"),
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
@@ -91,6 +93,7 @@ export const Codes = {
   UnreachableCode: def("CS5003", "warning", "Unreachable code"),
   ImplicitFloatToInt: def("CS5004", "warning", "Float value stored into an integer"),
   UnguardedIndex: def("CS5005", "warning", "Index may run past the end of the array"),
+  GridIndexOverflow: def("CS5006", "warning", "32-bit grid index overflows for this launch"),
 
   // CS9xxx — the compiler itself
   InternalError: def("CS9001", "error", "Internal compiler error"),

@@ -4,9 +4,11 @@
  * that a constant means the same on the GPU as in JavaScript. Folding never throws.
  */
 import ts from "typescript";
+import { bigintLiteralValue, foldBigIntBinary } from "./int64-constants";
 
 export interface ConstValue {
-  readonly value: number | boolean;
+  /** A bigint for i64 constants (`3600n`), never mixed with numbers. */
+  readonly value: number | boolean | bigint;
   /** True when the value came from integer literals through integer operations (an "int constant"). */
   readonly isInt: boolean;
 }
@@ -53,6 +55,8 @@ export class ConstantFolder {
         const isInt = isIntegerLiteralText(lit.text) && value <= UINT_MAX;
         return { value, isInt };
       }
+      case ts.SyntaxKind.BigIntLiteral:
+        return { value: bigintLiteralValue(e as ts.BigIntLiteral), isInt: true };
       case ts.SyntaxKind.TrueKeyword:
         return { value: true, isInt: false };
       case ts.SyntaxKind.FalseKeyword:
@@ -91,6 +95,12 @@ export class ConstantFolder {
   private foldPrefix(e: ts.PrefixUnaryExpression): ConstValue | undefined {
     const v = this.fold(e.operand);
     if (!v) return undefined;
+    if (typeof v.value === "bigint") {
+      if (e.operator === ts.SyntaxKind.MinusToken) return { value: BigInt.asIntN(64, -v.value), isInt: true };
+      if (e.operator === ts.SyntaxKind.TildeToken) return { value: ~v.value, isInt: true };
+      if (e.operator === ts.SyntaxKind.ExclamationToken) return { value: !v.value, isInt: false };
+      return undefined; // unary + of a bigint is a TypeError
+    }
     const n = Number(v.value);
     switch (e.operator) {
       case ts.SyntaxKind.MinusToken:
@@ -125,6 +135,15 @@ export class ConstantFolder {
     if (!a) return undefined;
     const b = this.fold(e.right);
     if (!b) return undefined;
+    if (typeof a.value === "bigint" || typeof b.value === "bigint") {
+      if (typeof a.value !== "bigint" || typeof b.value !== "bigint") return undefined; // bigint ⊕ number: CS2018
+      if ((op === ts.SyntaxKind.SlashToken || op === ts.SyntaxKind.PercentToken) && b.value === 0n) {
+        this.problems.push({ kind: "divisionByZero", node: e });
+        return undefined;
+      }
+      const v = foldBigIntBinary(op, a.value, b.value);
+      return v === undefined ? undefined : { value: v, isInt: typeof v === "bigint" };
+    }
     const x = Number(a.value), y = Number(b.value);
     const bothInt = a.isInt && b.isInt;
     switch (op) {

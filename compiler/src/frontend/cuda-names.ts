@@ -10,7 +10,7 @@
 
 /** `cuda.*` functions callable in kernels (dotted for nested namespaces). */
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
-  "grid", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
+  "grid", "grid64", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
   "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
   // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
@@ -49,14 +49,16 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);
 
-export const INT64_ADVICE =
-  "64-bit integers are not supported yet (JavaScript numbers cannot hold them exactly): use i32 or u32, or f64 for whole numbers up to 2^53";
 /** Numba's spellings of the complex types: CudaScript calls them c64 / c128 (docs/kernel-language.md). */
 const COMPLEX_ADVICE = "CudaScript's complex types are c64 (two f32) and c128 (two f64), imported from \"cudascript\"";
 
 /** Numba types (and their CudaScript-style spellings) that are known but not supported as parameter types. */
 const NUMBA_TYPE_GAPS: ReadonlyMap<string, string> = new Map([
-  ...["i64", "u64", "int64", "uint64", "bigint", "BigInt64Array", "BigUint64Array"].map((n): [string, string] => [n, INT64_ADVICE]),
+  // i64/u64 used without importing them, and Numba's spellings of the 64-bit integers.
+  ["i64", "import i64 from \"cudascript\" (its values are bigints)"],
+  ["u64", "import u64 from \"cudascript\" (its values are bigints)"],
+  ["int64", "write i64 (its values are bigints), imported from \"cudascript\""],
+  ["uint64", "write u64 (its values are bigints), imported from \"cudascript\""],
   ...["f16", "float16", "half", "Float16Array"].map((n): [string, string] => [n, HALF_ADVICE]),
   ...["complex64", "complex128", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
 ]);

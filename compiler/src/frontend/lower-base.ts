@@ -7,7 +7,7 @@ import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
-import { BOOL, F64, I32, U32, commonDType, intRange, isFloat, isInt, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
+import { BOOL, F64, I32, U32, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, type ConstValue } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import type { FrontEnd } from "./program";
@@ -85,14 +85,16 @@ export const ASSIGNMENT_OPS = new Map<ts.SyntaxKind, IR.ArithOp | "=">([
   [ts.SyntaxKind.GreaterThanGreaterThanGreaterThanEqualsToken, ">>>"],
 ]);
 
-export function promoteForArith(d: IntDType): "i32" | "u32" {
-  return d === "u32" ? "u32" : "i32";
+export function promoteForArith(d: IntDType): "i32" | "u32" | "i64" | "u64" {
+  return d === "u32" || d === "i64" || d === "u64" ? d : "i32";
 }
 
 /** The type a weak (literal) operand takes next to an operand of type `other`. */
 export function weakMeets(weak: IR.Expr, other: DType, defaultFloat: "f32" | "f64"): DType {
   const wv = weak.k === "const" ? weak.value : 0;
   const weakIsInt = weak.type.kind === "scalar" && (weak.type.dtype === "i32" || weak.type.dtype === "bool") && (typeof wv === "boolean" || Number.isInteger(wv));
+  // A bigint literal takes the other side's 64-bit type (`x + 1n` is u64 when x is).
+  if (weak.type.kind === "scalar" && isInt64(weak.type.dtype)) return isInt64(other) ? other : weak.type.dtype;
   if (other === "bool") return weakIsInt ? "i32" : defaultFloat;
   if (isFloat(other)) return other;
   if (weakIsInt) {
@@ -243,7 +245,13 @@ export abstract class LowererBase {
     return r.value;
   }
 
-  protected weakConst(value: number | boolean, node: ts.Node, isInt?: boolean): IR.ConstExpr {
+  protected weakConst(value: number | boolean | bigint, node: ts.Node, isInt?: boolean): IR.ConstExpr {
+    if (typeof value === "bigint") {
+      // `3600n`: i64 unless the context makes it u64 (weakMeets / convertTo).
+      const e: IR.ConstExpr = { k: "const", type: scalar("i64"), value: BigInt.asIntN(64, value), span: this.span(node) };
+      WEAK.add(e);
+      return e;
+    }
     const int = isInt ?? (typeof value === "number" && Number.isInteger(value));
     // An integer literal takes the narrowest 32-bit type holding it: i32, else u32 (`0xffffffff`,
     // `4000000000 >>> 0`); beyond that it can only be a float.
@@ -264,6 +272,7 @@ export abstract class LowererBase {
 
   protected constExpr(c: ConstValue, node: ts.Node, dtype?: DType): IR.Expr {
     if (dtype) return { k: "const", type: scalar(dtype), value: typeof c.value === "boolean" || dtype === "bool" ? Boolean(c.value) : c.value, span: this.span(node) };
+    if (typeof c.value === "bigint") return this.weakConst(c.value, node);
     return this.weakConst(c.value, node, c.isInt && typeof c.value === "number" && Number.isInteger(c.value));
   }
 
@@ -301,8 +310,16 @@ export abstract class LowererBase {
   protected convertTo(e: IR.Expr, dtype: DType, node?: ts.Node): IR.Expr {
     if (e.type.kind !== "scalar") return e;
     if (e.type.dtype === dtype) return e;
+    // An implicit conversion between bigint and number (`let n: i64 = i`, `out[i] = x` with x an
+    // i64 into an Int32Array): TypeScript refuses it, so it needs BigInt(…) / Number(…).
+    if (node && dtype !== "bool" && isInt64(e.type.dtype) !== isInt64(dtype) && !POISON.has(e)) {
+      const from = e.type.dtype;
+      const fix = isInt64(dtype) ? (e.k === "const" && WEAK.has(e) && typeof e.value === "number" && Number.isInteger(e.value) ? `${e.value}n` : "BigInt(…) of the number") : "Number(…) of the bigint";
+      this.report(Codes.Int64Mixing, node, `${/^[if]/.test(from) ? "an" : "a"} ${from} value cannot be stored as ${dtype} (${isInt64(dtype) ? "a bigint" : "a number"}) without a conversion: write ${fix}`);
+    }
     if (e.k === "const" && WEAK.has(e)) {
-      let value: number | boolean = e.value;
+      let value: number | boolean | bigint = e.value;
+      if (typeof value === "bigint" || isInt64(dtype)) return this.convertWeak64(e, dtype, node);
       if (dtype === "bool") value = Boolean(value);
       else if (typeof value === "boolean") value = value ? 1 : 0;
       else if (isInt(dtype)) {
@@ -316,7 +333,39 @@ export abstract class LowererBase {
       return { k: "const", type: scalar(dtype), value, span: e.span };
     }
     if (dtype === "bool") return { k: "truthy", type: BOOL, value: e, span: e.span };
+    // Number(x) of an i64 into an integer: take the integer's low bits directly (exact, well defined
+    // in C++), not through a double whose conversion to int is undefined out of range.
+    if (e.k === "convert" && isInt(dtype) && e.value.type.kind === "scalar" && isInt64(e.value.type.dtype))
+      return e.value.type.dtype === dtype ? e.value : { k: "convert", type: scalar(dtype), value: e.value, span: e.span };
     return { k: "convert", type: scalar(dtype), value: e, span: e.span };
+  }
+
+  /** A weak constant to or from a 64-bit type: exact, with the same overflow report as 32-bit ones. */
+  private convertWeak64(e: IR.ConstExpr, dtype: DType, node?: ts.Node): IR.Expr {
+    const v = e.value;
+    let value: number | boolean | bigint;
+    if (dtype === "bool") value = Boolean(v);
+    else if (isInt64(dtype)) {
+      const b = typeof v === "bigint" ? v : BigInt(Math.trunc(Number(v)));
+      const [lo, hi] = int64Range(dtype);
+      if ((b < lo || b > hi) && node) this.report(Codes.ConstantOverflow, node, `${b}n does not fit in ${dtype} (${lo}n … ${hi}n)`);
+      value = dtype === "i64" ? BigInt.asIntN(64, b) : BigInt.asUintN(64, b);
+    } else value = Number(v);
+    return { k: "const", type: scalar(dtype), value, span: e.span };
+  }
+
+  /**
+   * CS2018 when one operand is a bigint (i64/u64) and the other a number: TypeScript refuses the mix
+   * (TS2365), and CUDA C++ would convert silently. Returns true when reported.
+   */
+  protected reportInt64Mixing(l: IR.Expr, r: IR.Expr, node: ts.Node): boolean {
+    if (l.type.kind !== "scalar" || r.type.kind !== "scalar" || POISON.has(l) || POISON.has(r)) return false;
+    const a = isInt64(l.type.dtype), b = isInt64(r.type.dtype);
+    if (a === b) return false;
+    const [big, num] = a ? [l, r] : [r, l];
+    const numText = num.k === "const" && WEAK.has(num) && typeof num.value === "number" && Number.isInteger(num.value) ? `${num.value}n` : "BigInt(…) of the number";
+    this.report(Codes.Int64Mixing, node, `a bigint (${(big.type as ScalarType).dtype}) and a number (${(num.type as ScalarType).dtype}) cannot be mixed: write ${numText} to compute in 64 bits, or Number(…) of the bigint to compute with numbers`);
+    return true;
   }
 
   protected scalarOperand(v: IR.Expr, node: ts.Node): IR.Expr {

@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
@@ -24,20 +24,20 @@ export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
-  add: ["i32", "u32", "f32", "f64"],
-  sub: ["i32", "u32", "f32", "f64"],
-  exch: ["i32", "u32", "f32"],
-  max: ["i32", "u32", "f32", "f64"],
-  min: ["i32", "u32", "f32", "f64"],
+  add: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  sub: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  exch: ["i32", "u32", "i64", "u64", "f32"],
+  max: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  min: ["i32", "u32", "i64", "u64", "f32", "f64"],
   // Numba's NaN-ignoring max/min; on integers (no NaN) the same as max/min.
-  nanmax: ["i32", "u32", "f32", "f64"],
-  nanmin: ["i32", "u32", "f32", "f64"],
-  and: ["i32", "u32"],
-  or: ["i32", "u32"],
-  xor: ["i32", "u32"],
+  nanmax: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  nanmin: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  and: ["i32", "u32", "i64", "u64"],
+  or: ["i32", "u32", "i64", "u64"],
+  xor: ["i32", "u32", "i64", "u64"],
   inc: ["u32"],
   dec: ["u32"],
-  compareAndSwap: ["i32", "u32"],
+  compareAndSwap: ["i32", "u32", "i64", "u64"],
 };
 
 export function typedArrayNameOf(d: DType): string {
@@ -104,6 +104,8 @@ export abstract class CallLowerer extends ComplexLowerer {
   protected printable(v: IR.Expr): { fmt: string; args: IR.Expr[] } {
     const d = (v.type as ScalarType).dtype;
     if (d === "u32") return { fmt: "%u", args: [v] };
+    if (d === "i64") return { fmt: "%lld", args: [v] };
+    if (d === "u64") return { fmt: "%llu", args: [v] };
     if (isInt(d)) return { fmt: "%d", args: [this.convertTo(v, "i32")] };
     // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
     if (d === "bool") return { fmt: "%s", args: [v] };
@@ -133,6 +135,7 @@ export abstract class CallLowerer extends ComplexLowerer {
     if (ts.isPropertyAccessExpression(callee)) {
       const obj = stripParensAndNonNull(callee.expression);
       if (ts.isIdentifier(obj) && obj.text === "Math" && !this.lookup("Math")) return this.lowerMathCall(callee.name.text, call);
+      if (ts.isIdentifier(obj) && obj.text === "BigInt" && !this.lookup("BigInt") && !this.host.front.resolveName(this.module, "BigInt")) return this.lowerBigIntWrap(callee.name.text, call);
       if (ts.isIdentifier(obj) && obj.text === "console" && !this.lookup("console")) {
         this.report(Codes.UnsupportedExpression, call, callee.name.text === "log" ? "console.log must be a statement of its own" : `console.${callee.name.text} is not available in kernels: use console.log`);
         return this.error(call);
@@ -159,6 +162,8 @@ export abstract class CallLowerer extends ComplexLowerer {
       this.report(Codes.NotADeviceFunction, call, `'${callee.getText(this.sf)}' cannot be called in a kernel: only cuda.device functions, cuda.* and Math.* functions can be called`);
       return this.error(call);
     }
+    if (ts.isIdentifier(callee) && (callee.text === "BigInt" || callee.text === "Number") && !this.lookup(callee.text) && !this.host.front.resolveName(this.module, callee.text))
+      return this.lowerNumericConversion(callee.text, call);
     if (ts.isIdentifier(callee)) {
       const local = this.lookup(callee.text);
       if (local?.k === "poison") {
@@ -250,7 +255,8 @@ export abstract class CallLowerer extends ComplexLowerer {
     // No shuffle moves a float2/double2: a complex value converts to its part type, which is CS2023
     // (shuffle z.re and z.im).
     if (isComplex(d)) return complexPart(d);
-    return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32") ? "i32" : d;
+    // i64/u64 move as themselves (CUDA has long long / unsigned long long overloads).
+    return d === "bool" || (isInt(d) && d !== "i32" && d !== "u32" && !isInt64(d)) ? "i32" : d;
   }
 
   protected lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
@@ -300,8 +306,66 @@ export abstract class CallLowerer extends ComplexLowerer {
   }
 
   /** `what` names the function in messages: `Math.cbrt`, or `cuda.cbrt` for Numba's spelling of it. */
+  /**
+   * `BigInt(x)` (number → i64; a bigint stays itself) and `Number(x)` (bigint → f64; a number stays
+   * itself): the explicit conversions between the two worlds, which TypeScript requires too.
+   */
+  protected lowerNumericConversion(name: "BigInt" | "Number" | string, call: ts.CallExpression): IR.Expr {
+    if (!this.expectArgs(call, 1, 1, name)) return this.error(call);
+    const v = this.scalarOperand(this.lowerExpr(call.arguments[0]!), call.arguments[0]!);
+    if (v.type.kind !== "scalar" || POISON.has(v)) return this.error(call);
+    const from = v.type.dtype;
+    if (name === "Number") {
+      if (!isInt64(from)) return v;
+      if (v.k === "const" && WEAK.has(v)) return this.weakConst(Number(v.value), call, true);
+      return { k: "convert", type: F64, value: v, span: this.span(call) };
+    }
+    if (isInt64(from)) return v;
+    if (v.k === "const" && WEAK.has(v) && typeof v.value === "number") {
+      if (!Number.isInteger(v.value)) {
+        this.report(Codes.Int64Operation, call, `BigInt(${v.value}) throws a RangeError: a bigint holds whole numbers only; write BigInt(Math.trunc(x))`);
+        return this.error(call);
+      }
+      return this.weakConst(BigInt(v.value), call);
+    }
+    // A float converts truncating, as C++ does (TypeScript throws on a fraction: keep it whole, e.g. Math.trunc).
+    return { k: "convert", type: scalar("i64"), value: from === "bool" ? this.convertTo(v, "i32") : v, span: this.span(call) };
+  }
+
+  /** `BigInt.asIntN(64, x)` / `BigInt.asUintN(64, x)`: reinterpret a bigint as i64 / u64 (two's complement). */
+  protected lowerBigIntWrap(method: string, call: ts.CallExpression): IR.Expr {
+    const to = method === "asIntN" ? "i64" : method === "asUintN" ? "u64" : undefined;
+    if (!to) {
+      this.report(Codes.Int64Operation, call, `BigInt.${method} is not available in kernels: BigInt(x), BigInt.asIntN(64, x) and BigInt.asUintN(64, x) are`);
+      return this.error(call);
+    }
+    if (!this.expectArgs(call, 2, 2, `BigInt.${method}`)) return this.error(call);
+    const bits = this.foldConst(call.arguments[0]!);
+    const v = this.scalarOperand(this.lowerExpr(call.arguments[1]!), call.arguments[1]!);
+    if (!bits || bits.value !== 64) {
+      this.report(Codes.Int64Operation, call.arguments[0]!, `BigInt.${method} takes 64 bits in kernels (the width of i64/u64): write BigInt.${method}(64, …); for fewer bits mask with & ((1n << nn) - 1n)`);
+      return this.error(call);
+    }
+    if (v.type.kind !== "scalar" || POISON.has(v)) return this.error(call);
+    if (!isInt64(v.type.dtype)) {
+      this.report(Codes.Int64Mixing, call.arguments[1]!, `BigInt.${method} takes a bigint, not a ${v.type.dtype}: write BigInt.${method}(64, BigInt(…))`);
+      return this.error(call);
+    }
+    if (v.type.dtype === to) return v;
+    if (v.k === "const" && WEAK.has(v) && typeof v.value === "bigint")
+      return { k: "const", type: scalar(to), value: to === "i64" ? BigInt.asIntN(64, v.value) : BigInt.asUintN(64, v.value), span: this.span(call) };
+    return { k: "convert", type: scalar(to), value: v, span: this.span(call) };
+  }
+
   protected lowerMathCall(name: string, call: ts.CallExpression, what = `Math.${name}`): IR.Expr {
     const span = this.span(call);
+    for (const a of call.arguments) {
+      const v = this.lowerExpr(a);
+      if (v.type.kind === "scalar" && isInt64(v.type.dtype) && !POISON.has(v)) {
+        this.report(Codes.Int64Operation, a, `${what} takes numbers, not bigints (TypeScript refuses it): write ${what}(Number(${a.getText(this.sf)})), or compare bigints directly (x < 0n ? -x : x for an absolute value)`);
+        return this.error(call);
+      }
+    }
     const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
     const floatOf = (e: IR.Expr): DType => {
       const d = (e.type as ScalarType).dtype;
@@ -406,6 +470,24 @@ export abstract class CallLowerer extends ComplexLowerer {
     return { reg, ndim: c.value as 1 | 2 | 3 };
   }
 
+  /**
+   * `cuda.grid64(1)`: the global thread index as an i64 (Numba's cuda.grid, whose ints are 64-bit), for
+   * arrays past 2^31 elements: blockIdx.x * blockDim.x + threadIdx.x computed in 64 bits.
+   */
+  private lowerGrid64(call: ts.CallExpression): IR.Expr {
+    const span = this.span(call);
+    if (!this.expectArgs(call, 1, 1, "cuda.grid64")) return this.error(call);
+    const c = this.foldConst(call.arguments[0]!);
+    if (!c || c.value !== 1) {
+      this.report(Codes.NotConstant, call.arguments[0]!, "cuda.grid64 takes 1 (one dimension): for y write BigInt(cuda.blockIdx.y) * BigInt(cuda.blockDim.y) + BigInt(cuda.threadIdx.y)");
+      return this.error(call);
+    }
+    const I64 = scalar("i64");
+    const wide = (reg: "blockIdx" | "blockDim" | "threadIdx"): IR.Expr => ({ k: "convert", type: I64, value: { k: "special", type: I32, reg, axis: "x", span }, span });
+    const product: IR.Expr = { k: "binary", type: I64, op: "*", left: wide("blockIdx"), right: wide("blockDim"), span };
+    return { k: "binary", type: I64, op: "+", left: product, right: wide("threadIdx"), span };
+  }
+
   protected lowerCudaCall(path: string[], call: ts.CallExpression): IR.Expr {
     const span = this.span(call);
     const name = path.join(".");
@@ -420,6 +502,8 @@ export abstract class CallLowerer extends ComplexLowerer {
         }
         return { k: "special", type: I32, reg: g.reg, axis: "x", span };
       }
+      case "grid64":
+        return this.lowerGrid64(call);
       case "syncthreads":
       case "threadfence":
       case "threadfenceBlock":
@@ -481,7 +565,11 @@ export abstract class CallLowerer extends ComplexLowerer {
       case "ffs":
       case "brev": {
         if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
-        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(arg(0), "u32")], span };
+        const x = arg(0);
+        // On a bigint: the 64-bit instruction (__popcll, __brevll, __clzll, __ffsll); brev gives a u64.
+        if (x.type.kind === "scalar" && isInt64(x.type.dtype))
+          return { k: "intrinsic", type: name === "brev" ? scalar("u64") : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u64")], span };
+        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u32")], span };
       }
       case "fma": {
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
@@ -553,8 +641,13 @@ export abstract class CallLowerer extends ComplexLowerer {
     }
     const d = at.dtype;
     const valueIdx = op === "compareAndSwap" ? 3 : 2;
-    const value = this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[valueIdx]!), call.arguments[valueIdx]!), d);
-    const expected = op === "compareAndSwap" ? this.convertTo(this.scalarOperand(this.lowerExpr(call.arguments[2]!), call.arguments[2]!), d) : undefined;
+    // A bigint array takes bigint values (CS2018 for a number, as TypeScript's overloads refuse it).
+    const operand = (n: ts.Expression) => {
+      const v = this.scalarOperand(this.lowerExpr(n), n);
+      return this.convertTo(v, d, isInt64(d) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined);
+    };
+    const value = operand(call.arguments[valueIdx]!);
+    const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
     return { k: "atomic", type: scalar(d), op, array: arr, indices, value, expected, span };
   }
 }

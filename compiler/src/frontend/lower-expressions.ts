@@ -5,11 +5,12 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, I32, U32, F64, isComplex, isFloat, isInt, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
+import { BOOL, I32, U32, F64, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
+import { bigintLiteralValue } from "./int64-constants";
 import { isPure } from "../ir/visit";
-import { INT64_ADVICE, KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
+import { KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
@@ -44,13 +45,6 @@ export const ARRAY_METHODS = new Set([
 ]);
 
 // ───────────────────────── helpers ─────────────────────────
-
-/** Whether an initialiser makes a bigint: a `123n` literal or a `BigInt(…)` call anywhere in it. */
-function mentionsBigInt(e: ts.Node): boolean {
-  if (ts.isBigIntLiteral(e)) return true;
-  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "BigInt") return true;
-  return ts.forEachChild(e, mentionsBigInt) ?? false;
-}
 
 export function isBoolish(e: IR.Expr): boolean {
   return e.type.kind === "scalar" && e.type.dtype === "bool";
@@ -91,6 +85,7 @@ export abstract class ExpressionLowerer extends LowererBase {
       const kind = e.kind;
       if (
         kind === ts.SyntaxKind.NumericLiteral ||
+        kind === ts.SyntaxKind.BigIntLiteral ||
         kind === ts.SyntaxKind.BinaryExpression ||
         kind === ts.SyntaxKind.PrefixUnaryExpression ||
         kind === ts.SyntaxKind.Identifier ||
@@ -187,8 +182,7 @@ export abstract class ExpressionLowerer extends LowererBase {
         this.report(Codes.UnsupportedExpression, e, "spread is not supported in kernels: pass each argument");
         return this.error(e);
       case ts.SyntaxKind.BigIntLiteral:
-        this.report(Codes.Int64Unsupported, e, `${e.getText(this.sf)} is a bigint: ${INT64_ADVICE}`);
-        return this.error(e);
+        return this.weakConst(bigintLiteralValue(e as ts.BigIntLiteral), e);
       case ts.SyntaxKind.NullKeyword:
       case ts.SyntaxKind.RegularExpressionLiteral:
         this.report(Codes.UnsupportedExpression, e, `'${e.getText(this.sf)}' is not supported in kernels`);
@@ -217,9 +211,6 @@ export abstract class ExpressionLowerer extends LowererBase {
           if (r.problems.length) return this.error(id); // already reported where it is declared
           if (r.array)
             this.report(Codes.MutableCapture, id, `'${id.text}' is a host array: pass it as a kernel parameter, or use cuda.const.arrayLike(${id.text}) to put it in constant memory`);
-          else if (sym.decl.initializer && mentionsBigInt(sym.decl.initializer))
-            // Not "pass it as a parameter": a bigint cannot be passed either.
-            this.report(Codes.Int64Unsupported, id, `'${id.text}' is a bigint constant: ${INT64_ADVICE}`);
           else
             this.report(Codes.MutableCapture, id, `'${id.text}' is not a compile-time constant (its initialiser is not made of literals and other constants): pass it as a kernel parameter`);
           return this.error(id);
@@ -264,8 +255,14 @@ export abstract class ExpressionLowerer extends LowererBase {
         const v = this.truthy(this.lowerExpr(e.operand), e.operand);
         return { k: "unary", type: BOOL, op: "!", operand: v, span };
       }
-      case ts.SyntaxKind.PlusToken:
-        return this.lowerExpr(e.operand);
+      case ts.SyntaxKind.PlusToken: {
+        const v = this.lowerExpr(e.operand);
+        if (v.type.kind === "scalar" && isInt64(v.type.dtype) && !POISON.has(v)) {
+          this.report(Codes.Int64Operation, e, `unary + does not convert a bigint (it throws a TypeError): write Number(${e.operand.getText(this.sf)})`);
+          return this.error(e);
+        }
+        return v;
+      }
       case ts.SyntaxKind.MinusToken: {
         const v = this.scalarOperand(this.lowerExpr(e.operand), e.operand);
         const t = v.type as ScalarType;
@@ -274,7 +271,9 @@ export abstract class ExpressionLowerer extends LowererBase {
         return { k: "unary", type: scalar(dtype), op: "-", operand: this.convertTo(v, dtype), span };
       }
       case ts.SyntaxKind.TildeToken: {
-        const v = this.toInt32Operand(this.lowerExpr(e.operand), e.operand);
+        const o = this.scalarOperand(this.lowerExpr(e.operand), e.operand);
+        if (o.type.kind === "scalar" && isInt64(o.type.dtype)) return { k: "unary", type: o.type, op: "~", operand: o, span };
+        const v = this.toInt32Operand(o, e.operand);
         return { k: "unary", type: I32, op: "~", operand: v, span };
       }
     }
@@ -340,6 +339,8 @@ export abstract class ExpressionLowerer extends LowererBase {
     const l = this.lowerExpr(div.left), r = this.lowerExpr(div.right);
     if (l.type.kind !== "scalar" || r.type.kind !== "scalar") return undefined;
     const ld = l.type.dtype, rd = r.type.dtype;
+    // bigint `/` already truncates; `(a / b) | 0` on bigints is the mix TypeScript refuses (CS2018 from `|`).
+    if (isInt64(ld) || isInt64(rd)) return undefined;
     if (!(isInt(ld) || ld === "bool") || !(isInt(rd) || rd === "bool")) return this.arith("/", l, r, div);
     if (r.k === "const" && r.value === 0) {
       this.report(Codes.DivisionByZero, div.right, "integer division by zero");
@@ -365,6 +366,8 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (POISON.has(l0) || POISON.has(r0)) return this.error(node);
     const span = this.span(node);
     const l = this.scalarOperand(l0, node), r = this.scalarOperand(r0, node);
+    if (this.reportInt64Mixing(l, r, node) || ((op === "/" || op === "%" || op === ">>") && this.reportSignMixing64(l, r, node))) return this.error(node);
+    if (isInt64((l.type as ScalarType).dtype)) return this.arith64(op, l, r, node);
     if (l.k === "const" && r.k === "const" && WEAK.has(l) && WEAK.has(r)) {
       // Both constant (e.g. after inlining a const): fold like JavaScript.
       const v = foldArith(op, Number(l.value), Number(r.value));
@@ -404,11 +407,36 @@ export abstract class ExpressionLowerer extends LowererBase {
     }
   }
 
+  /** i64/u64 arithmetic: every operator keeps the operands' 64-bit type, as bigint arithmetic does. */
+  private arith64(op: IR.ArithOp, l: IR.Expr, r: IR.Expr, node: ts.Node): IR.Expr {
+    if (op === ">>>") {
+      this.report(Codes.Int64Operation, node, "bigints have no >>> (TypeScript refuses it): write >> (on a u64 it shifts in zeros; for an i64 write BigInt.asUintN(64, x) >> n)");
+      return this.error(node);
+    }
+    const { dtype, l: a, r: b } = this.unifyArith(l, r);
+    if (r.k === "const" && (op === "/" || op === "%") && (r.value === 0n || r.value === 0)) this.report(Codes.DivisionByZero, node, "integer division by zero");
+    return { k: "binary", type: scalar(dtype), op, left: a, right: b, span: this.span(node) };
+  }
+
+  /**
+   * i64 next to u64 (neither a literal) where the two readings differ: TypeScript has one bigint type
+   * (-1n < 5n), CUDA C++ converts the i64 to u64 (huge). For + - * & | ^ << the low 64 bits agree, so
+   * those compute in u64 without complaint; comparisons, / % and >> need an explicit conversion.
+   */
+  protected reportSignMixing64(l: IR.Expr, r: IR.Expr, node: ts.Node): boolean {
+    if (WEAK.has(l) || WEAK.has(r) || l.type.kind !== "scalar" || r.type.kind !== "scalar") return false;
+    const a = l.type.dtype, b = r.type.dtype;
+    if (!isInt64(a) || !isInt64(b) || a === b) return false;
+    this.report(Codes.Int64Mixing, node, `an i64 and a u64 cannot be mixed: convert one first, BigInt.asUintN(64, x) to u64 or BigInt.asIntN(64, x) to i64`);
+    return true;
+  }
+
   protected compare(op: IR.CompareOp, l: IR.Expr, r: IR.Expr, node: ts.Node): IR.Expr {
     if (POISON.has(l) || POISON.has(r)) return this.error(node);
     const span = this.span(node);
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     if (lt === "bool" && rt === "bool") return { k: "compare", type: BOOL, op, operandType: BOOL, left: l, right: r, span };
+    if (this.reportInt64Mixing(l, r, node) || this.reportSignMixing64(l, r, node)) return this.error(node);
     if (mixedSignedness(l, r)) {
       // i32 vs u32: compare the mathematical values, as JavaScript does (C would convert the i32 to
       // u32). f64 holds both exactly; the original operands are widened, never converted to u32 first.
@@ -445,6 +473,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     }
     const span = this.span(e);
     if (a.type.dtype === "bool" && b.type.dtype === "bool") return { k: "select", type: BOOL, cond, then: a, else: b, span };
+    if (this.reportInt64Mixing(a, b, e)) return this.error(e);
     const t = this.unifyArith(a, b);
     const r: IR.SelectExpr = { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span };
     if (WEAK.has(a) && WEAK.has(b)) WEAK.add(r);
@@ -493,6 +522,13 @@ export abstract class ExpressionLowerer extends LowererBase {
   }
 
   protected lowerIndex(n: ts.Expression): IR.Expr {
+    // `a[Number(i)]` with i a bigint: TypeScript refuses `a[i]` (TS2538), so Number(…) is how an i64
+    // index is written; the kernel indexes with the 64-bit value itself, no float round trip.
+    const inner = stripParensAndNonNull(n);
+    if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression) && inner.expression.text === "Number" && inner.arguments.length === 1 && !this.lookup("Number")) {
+      const x = this.lowerExpr(inner.arguments[0]!);
+      if (x.type.kind === "scalar" && isInt64(x.type.dtype)) return x;
+    }
     const v = this.lowerExpr(n);
     if (v.type.kind !== "scalar") {
       this.report(Codes.NonIntegerIndex, n, `an index must be an integer, not ${typeToString(v.type)}`);

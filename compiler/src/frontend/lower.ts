@@ -11,7 +11,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { ALL_DTYPES, commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
+import { ALL_DTYPES, commonDType, I32, isFloat, isInt, isInt64, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
@@ -669,7 +669,7 @@ class FunctionLowerer extends CallLowerer {
         return undefined;
       }
       const elem = target.type.dtype;
-      if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)))
+      if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)) && !isNumberOfBigInt(value))
         this.report(Codes.ImplicitFloatToInt, rhsNode ?? node, `this stores a ${(value.type as ScalarType).dtype} value into ${typeToString(target.array.type)}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)`);
       return { k: "assign", span, target, value: this.convertTo(value, elem, rhsNode) };
     }
@@ -712,4 +712,9 @@ function upperName(e: ts.Expression): string {
   const base = ts.isIdentifier(x) ? x.text : ts.isPropertyAccessExpression(x) ? x.name.text : "SIZE";
   const up = base.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase();
   return up === "LENGTH" ? "SIZE" : up;
+}
+
+/** `Number(x)` of an i64/u64: a whole number, so storing it into an integer array truncates nothing. */
+function isNumberOfBigInt(e: IR.Expr): boolean {
+  return e.k === "convert" && e.value.type.kind === "scalar" && isInt64(e.value.type.dtype);
 }

@@ -21,7 +21,8 @@ export function readTypeAnnotation(front: FrontEnd, module: ModuleInfo, node: ts
     case ts.SyntaxKind.BooleanKeyword:
       return { ok: true, type: scalar("bool") };
     case ts.SyntaxKind.BigIntKeyword:
-      return { ok: false, message: numbaTypeGap("bigint")! };
+      // TypeScript's own name for an i64 value (i64 itself is `bigint` in cudascript's types).
+      return { ok: true, type: scalar("i64") };
     case ts.SyntaxKind.TypeLiteral:
       return { ok: false, message: `records (object types) cannot be passed to kernels: pass each field as its own parameter, or each field of many records as its own array (structure of arrays)` };
     case ts.SyntaxKind.ParenthesizedType:

@@ -41,7 +41,8 @@ interface ExprBase {
 export interface ConstExpr extends ExprBase {
   readonly k: "const";
   readonly type: ScalarType;
-  readonly value: number | boolean;
+  /** A bigint for i64/u64 (exact), a number or boolean otherwise. */
+  readonly value: number | boolean | bigint;
 }
 export interface VarExpr extends ExprBase {
   readonly k: "var";

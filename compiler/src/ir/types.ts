@@ -3,14 +3,16 @@
  * inference; backends never guess.
  */
 
-export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32";
+export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | Int64DType;
+/** 64-bit integers: TypeScript `bigint` values, C++ `long long` / `unsigned long long`. */
+export type Int64DType = "i64" | "u64";
 export type FloatDType = "f32" | "f64";
 export type NumericDType = IntDType | FloatDType;
 /** Complex numbers: c64 = two f32 (re, im), c128 = two f64, interleaved in memory like CUDA's float2/double2. */
 export type ComplexDType = "c64" | "c128";
 export type DType = NumericDType | "bool" | ComplexDType;
 
-export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool", "c64", "c128"];
+export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "c64", "c128"];
 
 export type MemorySpace = "global" | "shared" | "local" | "const";
 
@@ -71,7 +73,11 @@ export function isInt(d: DType): d is IntDType {
   return d !== "f32" && d !== "f64" && d !== "bool" && !isComplex(d);
 }
 export function isSigned(d: DType): boolean {
-  return d === "i8" || d === "i16" || d === "i32" || d === "f32" || d === "f64";
+  return d === "i8" || d === "i16" || d === "i32" || d === "i64" || d === "f32" || d === "f64";
+}
+/** i64 / u64: their values are TypeScript bigints, never mixed with numbers without a conversion. */
+export function isInt64(d: DType): d is Int64DType {
+  return d === "i64" || d === "u64";
 }
 export function bitWidth(d: DType): number {
   switch (d) {
@@ -88,6 +94,8 @@ export function bitWidth(d: DType): number {
       return 32;
     case "f64":
     case "c64":
+    case "i64":
+    case "u64":
       return 64;
     case "c128":
       return 128;
@@ -112,12 +120,22 @@ export function intRange(d: IntDType): [number, number] {
       return [-2147483648, 2147483647];
     case "u32":
       return [0, 4294967295];
+    // Bounds as doubles (rounded outward): exact 64-bit range checks use int64Range.
+    case "i64":
+      return [-(2 ** 63), 2 ** 63];
+    case "u64":
+      return [0, 2 ** 64];
   }
 }
 
+/** Exact range of a 64-bit integer dtype. */
+export function int64Range(d: Int64DType): [bigint, bigint] {
+  return d === "i64" ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+}
+
 /** Arithmetic promotion, as CUDA C++ does it (which is what the GPU computes): ints narrower than 32 bits become i32. */
-export function promoteInt(d: IntDType | "bool"): "i32" | "u32" {
-  return d === "u32" ? "u32" : "i32";
+export function promoteInt(d: IntDType | "bool"): "i32" | "u32" | Int64DType {
+  return d === "u32" || d === "i64" || d === "u64" ? d : "i32";
 }
 
 /** The common type of a binary arithmetic operation on two dtypes (usual arithmetic conversions). */
@@ -125,6 +143,8 @@ export function commonDType(a: DType, b: DType): NumericDType {
   if (a === "f64" || b === "f64") return "f64";
   if (a === "f32" || b === "f32") return "f32";
   const pa = promoteInt(a as IntDType), pb = promoteInt(b as IntDType);
+  if (pa === "u64" || pb === "u64") return "u64";
+  if (pa === "i64" || pb === "i64") return "i64";
   return pa === "u32" || pb === "u32" ? "u32" : "i32";
 }
 
@@ -154,6 +174,8 @@ const TYPED_ARRAY_NAMES: Record<DType, string> = {
   u16: "Uint16Array",
   i32: "Int32Array",
   u32: "Uint32Array",
+  i64: "BigInt64Array",
+  u64: "BigUint64Array",
   bool: "Uint8Array",
   c64: "Complex64Array",
   c128: "Complex128Array",
@@ -172,6 +194,8 @@ export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map([
   ["Uint32Array", "u32"],
   ["Complex64Array", "c64"],
   ["Complex128Array", "c128"],
+  ["BigInt64Array", "i64"],
+  ["BigUint64Array", "u64"],
 ] as [string, DType][]);
 
 export function sameType(a: Type, b: Type): boolean {

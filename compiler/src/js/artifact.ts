@@ -67,7 +67,11 @@ function usesDynamicShared(module: IrModule, kernelId: string): boolean {
   return found;
 }
 
-/** The IrModule as plain JSON (Var objects are shared by reference in memory; JSON repeats them). */
+/**
+ * The IrModule as plain JSON (Var objects are shared by reference in memory; JSON repeats them). JSON
+ * has no bigint: an i64/u64 constant becomes its decimal string, which the code generators read back
+ * with BigInt(…) (cuda/literals.ts, js/int64.ts).
+ */
 export function serializeIr(module: IrModule): IrModule {
-  return JSON.parse(JSON.stringify(module)) as IrModule;
+  return JSON.parse(JSON.stringify(module, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))) as IrModule;
 }

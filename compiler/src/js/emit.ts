@@ -30,10 +30,11 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
-import { complexPart, isComplex, isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { complexPart, isComplex, isFloat, isInt64, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
+import { binary64, convert64, INT64_HELPERS, literal64, unary64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 
 /**
@@ -73,9 +74,12 @@ export interface SimModule {
 }
 
 
-/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed; complex values as objects). */
+/**
+ * Per-thread storage for a scalar of this dtype: narrow integers are held widened, as computed; complex
+ * values as objects and i64/u64 values (numbers or bigints) in a plain Array.
+ */
 function storeArrayName(d: DType): string {
-  if (isComplex(d)) return "Array";
+  if (isComplex(d) || isInt64(d)) return "Array";
   return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
 }
 
@@ -88,6 +92,11 @@ function slotsPerElement(d: DType): number {
   return isComplex(d) ? 2 : 1;
 }
 
+/** The zero an array of this dtype is filled with (BigInt64Array elements are bigints). */
+function zeroOf(d: DType): string {
+  return isInt64(d) ? "0n" : "0";
+}
+
 const EXIT = 1;
 
 function safeName(s: string): string {
@@ -95,9 +104,10 @@ function safeName(s: string): string {
   return /^[0-9]/.test(t) ? `_${t}` : t;
 }
 
-export function literal(value: number | boolean, dtype: DType): string {
+export function literal(value: number | boolean | bigint, dtype: DType): string {
   if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
-  let v = value;
+  if (isInt64(dtype)) return literal64(value, dtype);
+  let v = Number(value);
   switch (dtype) {
     case "f32":
       v = Math.fround(v);
@@ -131,6 +141,7 @@ export function literal(value: number | boolean, dtype: DType): string {
 /** JavaScript for converting a value of dtype `from` (already emitted as `x`) to dtype `to`. */
 export function convertJs(x: string, from: DType, to: DType): string {
   if (from === to) return x;
+  if (isInt64(from) || isInt64(to)) return convert64(x, from, to);
   if (to === "bool") return `(!!${x})`;
   if (from === "bool") {
     const one = to === "f32" || to === "f64" ? "1" : "1";
@@ -308,6 +319,7 @@ class ModuleEmitter {
     const concurrent = space === "global";
     const name = `$at_${op}_${dtype}_${concurrent ? "g" : "p"}`;
     if (this.helpers.has(name)) return name;
+    if (isInt64(dtype)) return this.atomicHelper64(name, op, dtype, concurrent);
     const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
     const wrapOld = dtype === "u32" ? "" : "";
     const newValue = (o: string): string => {
@@ -360,6 +372,32 @@ class ModuleEmitter {
     }
     const code = concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`;
     this.helpers.set(name, code);
+    return name;
+  }
+
+  /**
+   * i64/u64 atomics on a BigInt64Array / BigUint64Array: the value (and expected value) become bigints,
+   * the old element is returned canonical. Stores into these arrays wrap modulo 2^64 by themselves;
+   * Atomics.* work on them directly when the array is shared between workers.
+   */
+  private atomicHelper64(name: string, op: IR.AtomicOp, dtype: "i64" | "u64", concurrent: boolean): string {
+    this.helper(INT64_HELPERS.name, INT64_HELPERS.code);
+    const load = `$L.load${dtype === "i64" ? "I" : "U"}`;
+    const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
+    const pre = `v = $L.store(v);${op === "compareAndSwap" ? " e = $L.store(e);" : ""}`;
+    const next: Partial<Record<IR.AtomicOp, string>> = {
+      add: "o + v", sub: "o - v", and: "o & v", or: "o | v", xor: "o ^ v", exch: "v",
+      max: "(v > o ? v : o)", nanmax: "(v > o ? v : o)", min: "(v < o ? v : o)", nanmin: "(v < o ? v : o)", compareAndSwap: "(o === e ? v : o)",
+    };
+    const n = next[op];
+    if (!n) throw new Error(`CudaScript simulator: cuda.atomic.${op} on ${dtype}`);
+    const plain = `function (${args}) { ${pre} const o = a[i]; a[i] = ${n}; return ${load}(o); }`;
+    const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
+    const d = direct[op];
+    const conc = d
+      ? `function (${args}) { ${pre} return ${load}(${d}); }`
+      : `function (${args}) { ${pre} for (;;) { const o = Atomics.load(a, i); if (Atomics.compareExchange(a, i, o, ${n}) === o) return ${load}(o); } }`;
+    this.helpers.set(name, concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`);
     return name;
   }
 
@@ -505,7 +543,7 @@ class FnEmitter {
         const ctor = storageArrayName(t.dtype), slots = slotsPerElement(t.dtype);
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${ctor}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${ctor}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
         else setup.push(`const ${local} = ${st.js} = new ${ctor}(${shape.reduce((a, b) => a * b, 1) * slots});`);
-        perBlock.push(`${local}.fill(0);`);
+        perBlock.push(`${local}.fill(${zeroOf(t.dtype)});`);
         if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`(${local}.length / ${slotsPerElement(t.dtype)})`] : shape.map(String);
@@ -562,6 +600,7 @@ class FnEmitter {
         const x = this.ex(e.operand);
         const d = e.type.dtype;
         if (e.op === "!") return `(!${x})`;
+        if (isInt64(d)) return this.i64(unary64(e.op, d, x));
         if (e.op === "-") return d === "i32" ? `((-${x}) | 0)` : d === "u32" ? `((-${x}) >>> 0)` : `(-${x})`;
         return d === "u32" ? `((~${x}) >>> 0)` : `(~${x})`;
       }
@@ -577,7 +616,8 @@ class FnEmitter {
         return `(${this.ex(e.cond)} ? ${this.ex(e.then)} : ${this.ex(e.else)})`;
       case "convert": {
         const from = (e.value.type as ScalarType).dtype;
-        return convertJs(this.ex(e.value), from, e.type.dtype);
+        const js = convertJs(this.ex(e.value), from, e.type.dtype);
+        return isInt64(from) || isInt64(e.type.dtype) ? this.i64(js) : js;
       }
       case "truthy": {
         const from = (e.value.type as ScalarType).dtype;
@@ -600,10 +640,17 @@ class FnEmitter {
     }
   }
 
+  /** Marks the module as using the i64 helpers (`$L`). */
+  private i64(code: string): string {
+    this.me.helper(INT64_HELPERS.name, INT64_HELPERS.code);
+    return code;
+  }
+
   private binary(e: IR.BinaryExpr): string {
     const a = this.ex(e.left), b = this.ex(e.right);
     const d = e.type.dtype;
     const op = e.op;
+    if (isInt64(d)) return this.i64(binary64(op, d, a, b));
     if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
     if (d === "f64") return `(${a} ${op} ${b})`;
     if (d === "u32") {
@@ -661,6 +708,14 @@ class FnEmitter {
         }
       }
       const x = this.ex(ie);
+      if (ie.type.kind === "scalar" && isInt64(ie.type.dtype)) {
+        // A 64-bit index (number or bigint): `>>> 0` would wrap it, so compare both ends.
+        this.depth = myDepth;
+        const t = this.temp(k);
+        pre.push(`(((${t} = ${x}) >= 0 && ${t} < ${dim}) || $oob(${site}, Number(${t}), ${dim}, ${k}))`);
+        idx.push(t);
+        return;
+      }
       if (this.isSimple(x) || /^\(?-?\d+\)?$/.test(x)) {
         pre.push(`(${x} >>> 0 < ${dim} || $oob(${site}, ${x}, ${dim}, ${k}))`);
         idx.push(x);
@@ -729,6 +784,8 @@ class FnEmitter {
     }
     let v = elementRead(a, flat);
     if (a.dtype === "bool") v = `(${v} !== 0)`;
+    // Through the Int32Array view: no bigint allocated per element (int64.ts ldI/ldU).
+    if (isInt64(a.dtype)) v = this.i64(`$L.ld${a.dtype === "i64" ? "I" : "U"}(${a.data}, ${flat})`);
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
   }
 
@@ -740,8 +797,11 @@ class FnEmitter {
     const rmw = this.san && typeof a.shId === "number" && this.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
-    const v = this.ex(value);
+    let v = this.ex(value);
     this.depth -= 2;
+    const plain64 = isInt64(a.dtype) && !this.san;
+    // The sanitizer compares and stores the element itself (a bigint); without it, st() writes two halves.
+    if (isInt64(a.dtype) && !plain64) v = this.i64(`$L.store(${v})`);
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
@@ -760,6 +820,7 @@ class FnEmitter {
       const s = this.sanCall(a, "w", flat, site, `, ${elementChanged(a, flat)}`)!;
       return `{ ${checks}const $sv = ${v}; ${s}; ${elementWrite(a, flat, "$sv")}; }`;
     }
+    if (plain64) return `${checks}${this.i64(`$L.st(${a.data}, ${flat}, ${v})`)};`;
     return `${checks}${elementWrite(a, flat, v)};`;
   }
 
@@ -824,13 +885,12 @@ class FnEmitter {
     const args = e.args.map((a) => this.ex(a));
     switch (name) {
       case "popc":
-        return `rt.popc(${args[0]})`;
       case "brev":
-        return `rt.brev(${args[0]})`;
       case "clz":
-        return `Math.clz32(${args[0]})`;
       case "ffs":
-        return `rt.ffs(${args[0]})`;
+        // A u64 argument: the 64-bit versions (int64.ts).
+        if (e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64") return this.i64(`$L.${e.name}64(${args[0]})`);
+        return e.name === "clz" ? `Math.clz32(${args[0]})` : `rt.${e.name}(${args[0]})`;
       case "lanemaskLt":
         // %lanemask_lt: the bits of the lanes below this one (lane 31: 0x7fffffff).
         return `(((1 << ${this.special({ k: "special", type: e.type as ScalarType, reg: "laneid", axis: "x", span: e.span })}) - 1) >>> 0)`;
@@ -882,7 +942,7 @@ class FnEmitter {
         const a = this.arrays.get(s.v);
         if (a && a.space === "local") {
           this.noteArray(s.v);
-          out.push(`${a.data}.fill(0);`);
+          out.push(`${a.data}.fill(${zeroOf(a.dtype)});`);
         }
         return;
       }
@@ -1093,11 +1153,11 @@ class FnEmitter {
         if (s.k !== "arrayDecl" || s.arrayType.space !== "shared") return;
         const shape = s.arrayType.shape ?? [1];
         const dynamic = shape.length === 1 && shape[0] === 0;
-        const T = typedArrayName(s.arrayType.dtype);
+        const T = storageArrayName(s.arrayType.dtype), slots = slotsPerElement(s.arrayType.dtype);
         const st = this.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
-        if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT));`);
-        else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1)});`);
-        perBlock.push(`${st.js}.fill(0);`);
+        if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
+        else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1) * slots});`);
+        perBlock.push(`${st.js}.fill(${zeroOf(s.arrayType.dtype)});`);
         if (this.san) setup.push(`$san.register(${st.id}, ${st.js}, ${JSON.stringify(s.v.name)});`);
       });
     }
@@ -1556,7 +1616,7 @@ class FnEmitter {
 
     for (const v of this.perThread) {
       const t = (v.type as ScalarType).dtype;
-      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT);`);
+      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT)${isInt64(t) ? ".fill(0)" : ""};`);
     }
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 

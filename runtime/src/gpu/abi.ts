@@ -65,6 +65,8 @@ const C_SIZES: Readonly<Record<string, number>> = {
   "signed char": 1,
   "unsigned char": 1,
   char: 1,
+  "long long": 8,
+  "unsigned long long": 8,
   bool: 1,
 };
 
@@ -77,6 +79,8 @@ const SCALAR_C: Readonly<Record<DTypeName, string>> = {
   u16: "unsigned short",
   i8: "signed char",
   u8: "unsigned char",
+  i64: "long long",
+  u64: "unsigned long long",
   bool: "bool",
   c64: "cs_c64",
   c128: "cs_c128",
@@ -213,7 +217,7 @@ function checkExtent(kernel: string, name: string, n: number): number {
   return n;
 }
 
-export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean | { re: number; im: number }): void {
+export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value: number | boolean | bigint | { re: number; im: number }): void {
   switch (dtype) {
     case "c64": {
       const z = value as { re: number; im: number };
@@ -228,6 +232,13 @@ export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value
       v.setFloat64(offset + 8, z.im, true);
       return;
     }
+    // 8 bytes, exactly (the host passes a bigint; the BigInt of a number is only a safety net).
+    case "i64":
+      v.setBigInt64(offset, typeof value === "bigint" ? value : BigInt(Number(value)), true);
+      return;
+    case "u64":
+      v.setBigUint64(offset, typeof value === "bigint" ? value : BigInt(Number(value)), true);
+      return;
     case "f32":
       v.setFloat32(offset, value as number, true);
       return;

@@ -3,7 +3,7 @@
  * Numba's host API camelCased.
  */
 import type { DeviceBuffer, StreamHandle } from "../backend";
-import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type TypedArray } from "../dtypes";
+import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
 import { isComplexArray, type Complex128Array, type Complex64Array } from "../complex-array";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
@@ -23,9 +23,11 @@ const TYPED_ARRAY_DTYPES = new Map<Function, DTypeName>([
   [Uint16Array, "u16"],
   [Int32Array, "i32"],
   [Uint32Array, "u32"],
+  [BigInt64Array, "i64"],
+  [BigUint64Array, "u64"],
 ]);
 
-/** The dtype a typed array stores, or undefined for other values (Uint8ClampedArray, BigInt arrays, …). */
+/** The dtype a typed array stores, or undefined for other values (Uint8ClampedArray, DataView, …). */
 export function dtypeOfTypedArray(a: unknown): DTypeName | undefined {
   if (!ArrayBuffer.isView(a) || a instanceof DataView) return undefined;
   return TYPED_ARRAY_DTYPES.get(a.constructor);
@@ -37,7 +39,7 @@ export function describeValue(v: unknown): string {
   if (typeof v === "number") return `the number ${v}`;
   if (typeof v === "boolean") return `the boolean ${v}`;
   if (typeof v === "string") return "a string";
-  if (typeof v === "bigint") return "a bigint";
+  if (typeof v === "bigint") return `the bigint ${v}n`;
   if (Array.isArray(v)) return "a plain JavaScript array";
   if (v instanceof DeviceNDArray) return `a device array of ${v.dtype.name} with shape [${v.shape.join(", ")}]`;
   if (v instanceof NDArray) return `a host ${v.ndim}-D array of ${v.dtype.name} with shape [${v.shape.join(", ")}]`;
@@ -91,7 +93,8 @@ export function toDType(d: DType | DTypeName | ComplexDType | ComplexDTypeName |
  * A host N-D array: row-major `data` with a `shape`. Index it like the kernel does (`a[i][j]`), or use
  * `data` directly for speed. Accepted wherever a kernel takes Array2D/Array3D.
  */
-export class NDArray<D extends TypedArray = TypedArray> {
+// The default element arrays hold numbers, so `nd.data[i] - x` type-checks; an i64 array is NDArray<BigInt64Array>.
+export class NDArray<D extends TypedArray = NumberTypedArray> {
   readonly shape: readonly number[];
   readonly dtype: DType;
   [index: number]: any;
@@ -126,7 +129,7 @@ export class NDArray<D extends TypedArray = TypedArray> {
   }
 
   /** `a[i]`: a row view (1-D typed array of a 2-D array, 2-D NDArray of a 3-D array). */
-  row(i: number): TypedArray | NDArray<D> | number {
+  row(i: number): TypedArray | NDArray<D> | number | bigint {
     const [n, ...rest] = this.shape;
     if (i >= n!) return undefined as unknown as number;
     if (rest.length === 0) return this.data[i]!;

@@ -222,6 +222,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
           throw new CudaScriptError("CSR004", `${which} is a bool: pass true or false, not ${describeValue(v)}`);
         return;
       }
+      if (p.dtype === "i64" || p.dtype === "u64") return checkInt64Arg(p.dtype, which, v);
       if (typeof v !== "number")
         throw new CudaScriptError("CSR004", `${which} is a number (${p.dtype}), not ${describeValue(v)}${v instanceof DeviceNDArray || ArrayBuffer.isView(v) ? ": check the order of the arguments" : ""}`);
       const range = INT_RANGES[p.dtype];
@@ -277,9 +278,25 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
   }
 }
 
-function scalarValue(p: ParamSignature, v: unknown): number | boolean {
+function scalarValue(p: ParamSignature, v: unknown): number | boolean | bigint {
   if (p.dtype === "bool") return v === true || v === 1;
+  // Canonical for the simulator (a number when safe, see simulator/int64.ts); the GPU packs 8 bytes of either.
+  if (p.dtype === "i64" || p.dtype === "u64") return canonicalInt64(v as bigint);
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
   return n;
+}
+
+/** A bigint argument for an i64/u64 parameter: a number is CSR004 (TypeScript would refuse it too), a bigint out of range CSR012. */
+function checkInt64Arg(dtype: "i64" | "u64", which: string, v: unknown): void {
+  if (typeof v !== "bigint") {
+    const instead = typeof v === "number" && Number.isSafeInteger(v) ? `${v}n` : "BigInt(x)";
+    throw new CudaScriptError("CSR004", `${which} is a ${dtype} (a bigint), not ${describeValue(v)}: pass ${instead}`);
+  }
+  const [lo, hi] = dtype === "i64" ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+  if (v < lo || v > hi) throw new CudaScriptError("CSR012", `${which} is ${dtype}, whose range is ${lo} … ${hi}, got ${v}n: wrap it with BigInt.as${dtype === "i64" ? "Int" : "Uint"}N(64, x) if you mean its low 64 bits`);
+}
+
+function canonicalInt64(v: bigint): number | bigint {
+  return v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 }

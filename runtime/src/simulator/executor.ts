@@ -16,7 +16,7 @@ import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./
 
 export type ArgDesc =
   | { readonly kind: "array"; readonly buffer: ArrayBufferLike; readonly byteOffset: number; readonly length: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
-  | { readonly kind: "scalar"; readonly value: number | boolean | ComplexValue };
+  | { readonly kind: "scalar"; readonly value: number | boolean | bigint | ComplexValue };
 
 export interface ExecRequest {
   readonly variant: ModuleVariant;
@@ -116,6 +116,8 @@ const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: numb
   u8: Uint8Array,
   i16: Int16Array,
   u16: Uint16Array,
+  i64: BigInt64Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
+  u64: BigUint64Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
   i32: Int32Array,
   u32: Uint32Array,
   bool: Uint8Array,
@@ -204,7 +206,7 @@ function mergeAll(copies: readonly PrivateCopy[]): void {
   for (const c of copies) mergePrivate(c);
 }
 
-const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, bool: 1, c64: 8, c128: 16 };
+const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, bool: 1, c64: 8, c128: 16 };
 
 /**
  * The privatizable arrays of a launch that are privatized: not bound to another parameter's memory

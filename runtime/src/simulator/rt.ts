@@ -3,6 +3,7 @@
  * the contract): fault construction, printf, math helpers, atomics support and the sanitizer.
  * Runs in the main thread and in workers alike, so it depends on nothing but the language.
  */
+import { INT64_OPS, type Int64Ops } from "./int64";
 import type { FaultDetails } from "../errors";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 
@@ -102,9 +103,11 @@ export interface Rt {
   readonly concurrent: boolean;
   oob(site: SimSite, index: number, length: number, dim: number): KernelFault;
   threadError(e: unknown, kernel: string, bx: number, by: number, bz: number, tx: number, ty: number, tz: number): unknown;
-  print(site: SimSite, args: readonly (number | boolean)[]): void;
+  print(site: SimSite, args: readonly (number | boolean | bigint)[]): void;
   intView(a: Float32Array | Float64Array): Int32Array | BigInt64Array;
   fma64(a: number, b: number, c: number): number;
+  /** i64/u64 operations (int64.ts). */
+  readonly i64: Int64Ops;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -163,6 +166,7 @@ export function createRt(opts: RtOptions): Rt {
       return lastView;
     },
     fma64,
+    i64: INT64_OPS,
     popc(x) {
       x = x >>> 0;
       x = x - ((x >>> 1) & 0x55555555);
@@ -228,14 +232,16 @@ export function fma64(a: number, b: number, c: number): number {
 
 // ───────────────────────── printf ─────────────────────────
 
-export function formatPrintf(fmt: string, args: readonly (number | boolean)[]): string {
+export function formatPrintf(fmt: string, args: readonly (number | boolean | bigint)[]): string {
   let ai = 0;
-  return fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([diufFeEgGxXcs%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, conv: string) => {
+  return fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?(ll)?([diufFeEgGxXcs%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, ll: string | undefined, conv: string) => {
     if (conv === "%") return "%";
     const raw = args[ai++];
+    // %lld / %llu: an i64/u64 (a number when safe, else a bigint), printed exactly.
+    if (ll) return String(typeof raw === "bigint" ? (conv === "u" ? BigInt.asUintN(64, raw) : BigInt.asIntN(64, raw)) : raw ?? 0).padStart(width ? Number(width) : 0, " ");
     // %s is only used for booleans (console.log(true)), printed as JavaScript does; the C++ passes "true"/"false".
     if (conv === "s") return String(raw === true || (typeof raw === "number" && raw !== 0));
-    const v = typeof raw === "boolean" ? (raw ? 1 : 0) : (raw ?? 0);
+    const v = typeof raw === "boolean" ? (raw ? 1 : 0) : Number(raw ?? 0);
     let s: string;
     switch (conv) {
       case "d":

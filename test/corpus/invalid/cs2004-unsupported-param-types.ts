@@ -7,17 +7,12 @@ export const gaps = cuda.jit(
     half: f16, // @expect CS2004
     z: complex64, // @expect CS2004
     p: { x: f32; y: f32 }, // @expect CS2004
-    big: BigInt64Array, // @expect CS2004
     out: Float32Array,
   ) => {
     const i = cuda.grid(1);
     if (i < out.length) {
       out[i] = ticks + half * 2;
       out[i] += z.real + p.x + p.y;
-      big[i] = 0;
-      let acc = big[i];
-      acc += 1;
-      out[i] = acc;
     }
   },
 );

@@ -15,11 +15,6 @@ export const anything = cuda.jit((x: Float32Array, extra: any) => { // @expect C
   if (i < x.length) x[i] = 1;
 });
 
-export const bigSeed = cuda.jit((seed: bigint, out: Int32Array) => { // @expect CS2004
-  const i = cuda.grid(1);
-  if (i < out.length) out[i] = i;
-});
-
 /** One scalar parameter per field. */
 export const affineOk = cuda.jit((scale: f32, offset: f32, x: Float32Array) => {
   const i = cuda.grid(1);
