@@ -5,6 +5,7 @@
  * The types are plain `number` (or `boolean`) so that a kernel stays valid TypeScript that
  * `tsc --strict` accepts; the CudaScript front end reads the annotation itself to know the width.
  */
+import { Float16Array } from "./float16";
 
 export type f32 = number;
 export type f64 = number;
@@ -15,6 +16,8 @@ export type u16 = number;
 export type i32 = number;
 export type u32 = number;
 export type bool = boolean;
+/** Half precision (IEEE binary16), stored in a Float16Array; convert with Math.f16round(x). */
+export type f16 = number;
 
 /** Maps a dtype name to the JavaScript typed array that stores it. */
 export interface TypedArrayOf {
@@ -27,6 +30,7 @@ export interface TypedArrayOf {
   i32: Int32Array;
   u32: Uint32Array;
   bool: Uint8Array;
+  f16: Float16Array;
 }
 
 export type DTypeName = keyof TypedArrayOf;
@@ -37,7 +41,7 @@ export interface DType<N extends DTypeName = DTypeName> {
   readonly name: N;
   /** Size of one element in bytes. */
   readonly bytes: number;
-  /** True for f32/f64. */
+  /** True for f16/f32/f64. */
   readonly isFloat: boolean;
   /** The typed array constructor that stores elements of this dtype on the host. */
   readonly arrayType: { new (length: number): TypedArrayOf[N]; new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArrayOf[N] };
@@ -57,7 +61,10 @@ export const i32: DType<"i32"> = dtype("i32", 4, false, Int32Array);
 export const u32: DType<"u32"> = dtype("u32", 4, false, Uint32Array);
 export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
-export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool };
+/** Half precision: the platform's Float16Array where Node has one, else the polyfill's (see float16.ts). */
+export const f16: DType<"f16"> = dtype("f16", 2, true, Float16Array);
+
+export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, bool, f16 };
 
 /*
  * Kernel array types read their elements as `any`, on purpose. Under TypeScript's strictest settings

@@ -217,6 +217,7 @@ export const DTYPE_DOCS: Readonly<Record<string, string>> = {
   i8: "8-bit signed integer (`signed char`; Numba `int8`); arrays only, computed in i32.",
   u8: "8-bit unsigned integer (`unsigned char`; Numba `uint8`); arrays only, computed in i32.",
   bool: "Boolean (`bool`; Numba `boolean`).",
+  f16: "16-bit half-precision float (`half`; Numba `float16`), stored in a `Float16Array`; every operation rounds to f16. Convert with `Math.f16round(x)`.",
 };
 
 export function renderApiDoc(d: ApiDoc): string {

@@ -5,6 +5,7 @@
  */
 
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
+import { HALF_PRELUDE } from "./fp16";
 
 export type HelperName =
   | "laneid"
@@ -25,7 +26,8 @@ export type HelperName =
   | "atomicAddF64"
   | "f32Bits"
   | "f64Bits"
-  | "printfBytes";
+  | "printfBytes"
+  | "half";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -143,6 +145,7 @@ static __device__ double atomicAdd(double* address, double value) {
 extern "C" {
 __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 }`,
+  half: HALF_PRELUDE,
   f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
@@ -150,6 +153,7 @@ union cs_f64_bits { unsigned long long bits; double value; };`,
 };
 
 const ORDER: HelperName[] = [
+  "half",
   "laneid",
   "lanemaskLt",
   "matchAll",

@@ -63,6 +63,7 @@ export const Codes = {
   WriteToConstMemory: def("CS2015", "error", "Constant memory is read-only in kernels"),
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
+  F16Mixed: def("CS2020", "error", "f16 mixed with another type in one operation"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

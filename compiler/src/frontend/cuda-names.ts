@@ -27,7 +27,7 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend",
 ]);
 
-const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
+const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from \"cudascript\", stored in a Float16Array)";
 
 /**
  * Numba CUDA features CudaScript knows about but does not support (yet), keyed by the camelCased
@@ -55,7 +55,7 @@ const COMPLEX_ADVICE = "complex numbers are not supported yet: keep the real and
 /** Numba types (and their CudaScript-style spellings) that are known but not supported as parameter types. */
 const NUMBA_TYPE_GAPS: ReadonlyMap<string, string> = new Map([
   ...["i64", "u64", "int64", "uint64", "bigint", "BigInt64Array", "BigUint64Array"].map((n): [string, string] => [n, INT64_ADVICE]),
-  ...["f16", "float16", "half", "Float16Array"].map((n): [string, string] => [n, HALF_ADVICE]),
+  ...["float16", "half"].map((n): [string, string] => [n, HALF_ADVICE]),
   ...["complex64", "complex128", "c8", "c16", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
 ]);
 

@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F16, F32, F64, I32, U32, VOID, isFloat, isInt, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
@@ -92,7 +92,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
     if (isInt(d)) return { fmt: "%d", e: this.convertTo(v, "i32") };
     // Booleans print as JavaScript prints them: the backends turn a bool argument of %s into "true"/"false".
     if (d === "bool") return { fmt: "%s", e: v };
-    return { fmt: "%g", e: d === "f32" ? this.convertTo(v, "f64") : v };
+    return { fmt: "%g", e: d === "f32" || d === "f16" ? this.convertTo(v, "f64") : v };
   }
 
   protected lowerCall(call: ts.CallExpression): IR.Expr {
@@ -340,7 +340,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
             acc = { k: "intrinsic", type: F64, name, args: [this.convertTo(acc, "f64"), this.convertTo(b, "f64")], span };
             continue;
           }
-          const t = this.unifyArith(acc, b);
+          const t = this.unifyArith(acc, b, call);
           let d = t.dtype;
           if (d === "bool") d = "i32";
           const r: IR.IntrinsicExpr = { k: "intrinsic", type: scalar(d), name, args: [this.convertTo(t.l, d), this.convertTo(t.r, d)], span };
@@ -352,6 +352,12 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
         const a = arg(0);
         return WEAK.has(a) ? this.convertTo(a, "f32") : { k: "convert", type: F32, value: a, span };
+      }
+      case "f16round": {
+        // ES2025's conversion to half precision: the f16 spelling of Math.fround.
+        if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+        const a = arg(0);
+        return WEAK.has(a) ? this.convertTo(a, "f16") : { k: "convert", type: F16, value: a, span };
       }
       case "imul": {
         if (!this.expectArgs(call, 2, 2, what)) return this.error(call);
@@ -460,7 +466,7 @@ export abstract class CallLowerer extends ExpressionLowerer {
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
         const a = arg(0), b = arg(1), c = arg(2);
         const ds = [a, b, c].filter((x) => !WEAK.has(x)).map((x) => (x.type as ScalarType).dtype);
-        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : this.defaultFloat;
+        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : ds.includes("f16") ? "f16" : this.defaultFloat;
         return { k: "intrinsic", type: scalar(d), name: "fma", args: [this.convertTo(a, d), this.convertTo(b, d), this.convertTo(c, d)], span };
       }
       case "cbrt":

@@ -11,7 +11,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
+import { ALL_DTYPES, commonDType, I32, isFloat, isInt, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
@@ -515,9 +515,9 @@ class FunctionLowerer extends CallLowerer {
       if (cs?.kind === "dtype" && !this.lookup(x.text)) return cs.dtype;
     } else if (ts.isPropertyAccessExpression(x) && ts.isIdentifier(x.expression) && this.module.cudascript.get(x.expression.text)?.kind === "namespace") {
       const n = x.name.text;
-      if (["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(n)) return n as DType;
+      if ((ALL_DTYPES as readonly string[]).includes(n)) return n as DType;
     }
-    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, i32, u32, i16, u16, i8, u8, bool imported from "cudascript"`);
+    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, f16, i32, u32, i16, u16, i8, u8, bool imported from "cudascript"`);
     return undefined;
   }
 

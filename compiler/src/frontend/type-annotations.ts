@@ -3,7 +3,7 @@
  * those) into IR types, syntactically, following type aliases across files.
  */
 import ts from "typescript";
-import { TYPED_ARRAY_DTYPES, scalar, type DType, type Type } from "../ir/types";
+import { ALL_DTYPES, TYPED_ARRAY_DTYPES, scalar, type DType, type Type } from "../ir/types";
 import { numbaTypeGap } from "./cuda-names";
 import type { ModuleInfo } from "./module-info";
 import type { FrontEnd } from "./program";
@@ -66,8 +66,11 @@ function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, r
   if (exported === "Array1D") return ndArrayType(front, module, ref, 1, depth);
   if (exported === "Array2D") return ndArrayType(front, module, ref, 2, depth);
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
-  const d = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"].includes(exported) ? (exported as DType) : undefined;
+  const d = (ALL_DTYPES as readonly string[]).includes(exported) ? (exported as DType) : undefined;
   if (d) return { ok: true, type: scalar(d) };
+  // `Float16Array` imported from "cudascript" (Node 20/22 have no global one): the same 1-D f16 array.
+  const typed = TYPED_ARRAY_DTYPES.get(exported);
+  if (typed) return { ok: true, type: { kind: "array", dtype: typed, rank: 1, space: "global" } };
   const gap = numbaTypeGap(exported);
   if (gap) return { ok: false, message: `'${exported}': ${gap}` };
   return { ok: false, message: `'${exported}' from "cudascript" is not a kernel parameter type` };

@@ -4,11 +4,11 @@
  */
 
 export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32";
-export type FloatDType = "f32" | "f64";
+export type FloatDType = "f16" | "f32" | "f64";
 export type NumericDType = IntDType | FloatDType;
 export type DType = NumericDType | "bool";
 
-export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool"];
+export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "bool", "f16"];
 
 export type MemorySpace = "global" | "shared" | "local" | "const";
 
@@ -54,15 +54,16 @@ export const I32 = scalar("i32");
 export const U32 = scalar("u32");
 export const F32 = scalar("f32");
 export const F64 = scalar("f64");
+export const F16 = scalar("f16");
 
 export function isFloat(d: DType): d is FloatDType {
-  return d === "f32" || d === "f64";
+  return d === "f32" || d === "f64" || d === "f16";
 }
 export function isInt(d: DType): d is IntDType {
-  return d !== "f32" && d !== "f64" && d !== "bool";
+  return d !== "f32" && d !== "f64" && d !== "f16" && d !== "bool";
 }
 export function isSigned(d: DType): boolean {
-  return d === "i8" || d === "i16" || d === "i32" || d === "f32" || d === "f64";
+  return d === "i8" || d === "i16" || d === "i32" || isFloat(d);
 }
 export function bitWidth(d: DType): number {
   switch (d) {
@@ -72,6 +73,7 @@ export function bitWidth(d: DType): number {
       return 8;
     case "i16":
     case "u16":
+    case "f16":
       return 16;
     case "i32":
     case "u32":
@@ -112,6 +114,8 @@ export function promoteInt(d: IntDType | "bool"): "i32" | "u32" {
 export function commonDType(a: DType, b: DType): NumericDType {
   if (a === "f64" || b === "f64") return "f64";
   if (a === "f32" || b === "f32") return "f32";
+  // f16 next to an integer stays f16 (the lowerer reports CS2020 for a non-literal integer: see f16MixMessage).
+  if (a === "f16" || b === "f16") return "f16";
   const pa = promoteInt(a as IntDType), pb = promoteInt(b as IntDType);
   return pa === "u32" || pb === "u32" ? "u32" : "i32";
 }
@@ -143,6 +147,7 @@ const TYPED_ARRAY_NAMES: Record<DType, string> = {
   i32: "Int32Array",
   u32: "Uint32Array",
   bool: "Uint8Array",
+  f16: "Float16Array",
 };
 export function typedArrayName(d: DType): string {
   return TYPED_ARRAY_NAMES[d];
@@ -156,6 +161,7 @@ export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map([
   ["Uint16Array", "u16"],
   ["Int32Array", "i32"],
   ["Uint32Array", "u32"],
+  ["Float16Array", "f16"],
 ] as [string, DType][]);
 
 export function sameType(a: Type, b: Type): boolean {

@@ -30,6 +30,7 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
+import { f16round } from "../ir/f16";
 import { isFloat, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
@@ -73,9 +74,13 @@ export interface SimModule {
 }
 
 
-/** Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed). */
+/**
+ * Per-thread storage for a scalar of this dtype (narrow integers are held widened, as computed; an f16
+ * scalar is always already rounded, so a Float32Array holds it exactly and faster than a Float16Array).
+ */
 function storeArrayName(d: DType): string {
-  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
+  if (d === "f16") return "Float32Array";
+  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : jsArrayCtor(d);
 }
 
 const EXIT = 1;
@@ -85,12 +90,23 @@ function safeName(s: string): string {
   return /^[0-9]/.test(t) ? `_${t}` : t;
 }
 
+/**
+ * The constructor the simulator's code names for an array of `d`: Node 20/22 have no global
+ * Float16Array, so f16 arrays come from the runtime (the native one, else the polyfill).
+ */
+function jsArrayCtor(d: DType): string {
+  return d === "f16" ? "rt.Float16Array" : typedArrayName(d);
+}
+
 export function literal(value: number | boolean, dtype: DType): string {
   if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
   let v = value;
   switch (dtype) {
     case "f32":
       v = Math.fround(v);
+      break;
+    case "f16":
+      v = f16round(v);
       break;
     case "i32":
       v = v | 0;
@@ -131,6 +147,9 @@ export function convertJs(x: string, from: DType, to: DType): string {
       return x;
     case "f32":
       return from === "f64" || from === "i32" || from === "u32" ? `Math.fround(${x})` : x;
+    case "f16":
+      // i8/u8 are exact in f16; every wider type can round.
+      return from === "i8" || from === "u8" ? x : `rt.f16round(${x})`;
     case "i32":
       return from === "i8" || from === "u8" || from === "i16" || from === "u16" ? x : `(${x} | 0)`;
     case "u32":
@@ -340,7 +359,7 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${typedArrayName(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${jsArrayCtor(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -453,8 +472,8 @@ class FnEmitter {
       const st = this.me.sharedStorage(dynamic ? `$dyn:${t.dtype}` : key, t, s.v.name);
       const local = this.mode === "device" ? st.js : this.vn(s.v);
       if (this.mode !== "device") {
-        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${typedArrayName(t.dtype)}.BYTES_PER_ELEMENT));`);
-        else setup.push(`const ${local} = ${st.js} = new ${typedArrayName(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
+        if (dynamic) setup.push(`const ${local} = ${st.js} = new ${jsArrayCtor(t.dtype)}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${jsArrayCtor(t.dtype)}.BYTES_PER_ELEMENT));`);
+        else setup.push(`const ${local} = ${st.js} = new ${jsArrayCtor(t.dtype)}(${shape.reduce((a, b) => a * b, 1)});`);
         perBlock.push(`${local}.fill(0);`);
         if (this.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
       }
@@ -465,7 +484,7 @@ class FnEmitter {
     // local
     const n = this.vn(s.v);
     const size = shape.reduce((a, b) => a * b, 1);
-    setup.push(`let ${n} = new ${typedArrayName(t.dtype)}(${size});`);
+    setup.push(`let ${n} = new ${jsArrayCtor(t.dtype)}(${size});`);
     // In a fission kernel every local array may need one copy per thread; decided after the pieces are known.
     this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "local", data: n, dims: shape.map(String), perThread: this.mode === "fission" ? "?" : undefined });
   }
@@ -555,6 +574,8 @@ class FnEmitter {
     const d = e.type.dtype;
     const op = e.op;
     if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
+    // + - * / % of two f16 are exact in f64, so one rounding to f16 is the correctly rounded result.
+    if (d === "f16") return `rt.f16round(${a} ${op} ${b})`;
     if (d === "f64") return `(${a} ${op} ${b})`;
     if (d === "u32") {
       switch (op) {
@@ -785,6 +806,7 @@ class FnEmitter {
         // %lanemask_lt: the bits of the lanes below this one (lane 31: 0x7fffffff).
         return `(((1 << ${this.special({ k: "special", type: e.type as ScalarType, reg: "laneid", axis: "x", span: e.span })}) - 1) >>> 0)`;
       case "fma":
+        if (d === "f16") return `rt.f16round(rt.fma64(${args[0]}, ${args[1]}, ${args[2]}))`;
         return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
       case "threadfence":
       case "threadfenceBlock":
@@ -797,6 +819,7 @@ class FnEmitter {
     if (!js) throw new Error(`CudaScript simulator: '${name}' cannot be used here (synchronisation inside an expression was not lifted)`);
     const call = `${js}(${args.join(", ")})`;
     if (d === "f32" && !EXACT_F32.has(name)) return `Math.fround(${call})`;
+    if (d === "f16" && !EXACT_F32.has(name)) return `rt.f16round(${call})`;
     if (d === "i32" && name === "abs") return `(${call} | 0)`;
     return call;
   }
@@ -1041,7 +1064,7 @@ class FnEmitter {
         if (s.k !== "arrayDecl" || s.arrayType.space !== "shared") return;
         const shape = s.arrayType.shape ?? [1];
         const dynamic = shape.length === 1 && shape[0] === 0;
-        const T = typedArrayName(s.arrayType.dtype);
+        const T = jsArrayCtor(s.arrayType.dtype);
         const st = this.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
         if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT));`);
         else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1)});`);
@@ -1497,7 +1520,7 @@ class FnEmitter {
       const a = this.arrays.get(v)!;
       const size = a.dims.reduce((x, y) => x * Number(y), 1);
       a.perThread = `$LA_${a.data}`;
-      setup.push(`const ${a.perThread} = rt.perThread(${typedArrayName(a.dtype)}, ${size}, $nT);`);
+      setup.push(`const ${a.perThread} = rt.perThread(${jsArrayCtor(a.dtype)}, ${size}, $nT);`);
     }
     // Local arrays used by one piece only were registered as plain lets; re-point the others.
     for (const [v, a] of this.arrays) if (a.perThread === "?" && !this.perThreadArrays.has(v)) a.perThread = undefined;

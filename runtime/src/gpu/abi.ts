@@ -16,6 +16,7 @@
 import type { KernelArg } from "../backend";
 import type { DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
+import { setFloat16 } from "../float16";
 
 /** One C parameter of the generated kernel. */
 export interface AbiSlot {
@@ -63,6 +64,7 @@ const C_SIZES: Readonly<Record<string, number>> = {
   "unsigned char": 1,
   char: 1,
   bool: 1,
+  cs_half: 2, // f16 (compiler/src/cuda/fp16.ts): a struct of one unsigned short, passed by value
 };
 
 const SCALAR_C: Readonly<Record<DTypeName, string>> = {
@@ -75,6 +77,7 @@ const SCALAR_C: Readonly<Record<DTypeName, string>> = {
   i8: "signed char",
   u8: "unsigned char",
   bool: "bool",
+  f16: "cs_half",
 };
 
 /** The C element type of an array of `dtype` (bool arrays are `unsigned char*`). */
@@ -235,6 +238,9 @@ export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value
       return;
     case "bool":
       v.setUint8(offset, value === true || value === 1 ? 1 : 0);
+      return;
+    case "f16":
+      setFloat16(v, offset, value as number, true);
       return;
   }
 }

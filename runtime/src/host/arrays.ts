@@ -7,6 +7,7 @@ import { dtypes, type Array2D, type Array3D, type DType, type DTypeName, type Ty
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
 import { formatBytes } from "./sizes";
+import { isFloat16Array } from "../float16";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
 
@@ -25,6 +26,8 @@ const TYPED_ARRAY_DTYPES = new Map<Function, DTypeName>([
 
 /** The dtype a typed array stores, or undefined for other values (Uint8ClampedArray, BigInt arrays, …). */
 export function dtypeOfTypedArray(a: unknown): DTypeName | undefined {
+  // Before isView: the polyfill's Float16Array (Node 20/22) is a proxy that isView does not recognise.
+  if (isFloat16Array(a)) return "f16";
   if (!ArrayBuffer.isView(a) || a instanceof DataView) return undefined;
   return TYPED_ARRAY_DTYPES.get(a.constructor);
 }

@@ -8,6 +8,7 @@ import type { Dim3Tuple, KernelArg, KernelArtifact } from "../backend";
 import { dtypes, type DTypeName, type TypedArray } from "../dtypes";
 import { CudaScriptError } from "../errors";
 import type { Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
+import { f16round } from "../float16";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { currentBackend } from "./device";
 import { formatBytes } from "./sizes";
@@ -251,5 +252,6 @@ function scalarValue(p: ParamSignature, v: unknown): number | boolean {
   if (p.dtype === "bool") return v === true || v === 1;
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
+  if (p.dtype === "f16") return f16round(n);
   return n;
 }

@@ -4,6 +4,7 @@
  * Runs in the main thread and in workers alike, so it depends on nothing but the language.
  */
 import type { FaultDetails } from "../errors";
+import { f16round, Float16Array } from "../float16";
 
 export interface SimSite {
   readonly kind: string;
@@ -104,6 +105,10 @@ export interface Rt {
   print(site: SimSite, args: readonly (number | boolean)[]): void;
   intView(a: Float32Array | Float64Array): Int32Array | BigInt64Array;
   fma64(a: number, b: number, c: number): number;
+  /** Rounds to f16 (after every f16 operation, as Math.fround after every f32 one). */
+  f16round(x: number): number;
+  /** The Float16Array constructor (Node 20/22 have no global one: the polyfill's). */
+  readonly Float16Array: typeof Float16Array;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -153,6 +158,8 @@ export function createRt(opts: RtOptions): Rt {
       return lastView;
     },
     fma64,
+    f16round,
+    Float16Array,
     popc(x) {
       x = x >>> 0;
       x = x - ((x >>> 1) & 0x55555555);
