@@ -11,6 +11,7 @@ import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS, ExpressionLowerer } from "./lower-expressions";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
+import { FP16_FUNCTIONS } from "./lower-fp16";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
   "sqrt", "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
@@ -484,9 +485,42 @@ export abstract class CallLowerer extends ExpressionLowerer {
         return this.error(call);
     }
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
+    if (path[0] === "fp16" && path.length === 2 && FP16_FUNCTIONS.has(path[1]!)) return this.lowerFp16(path[1]!, call);
     this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);
+  }
+
+  /** `cuda.fp16.<name>(…)` (lower-fp16.ts): its arguments must be f16 (literals become f16). */
+  protected lowerFp16(name: string, call: ts.CallExpression): IR.Expr {
+    const f = FP16_FUNCTIONS.get(name)!;
+    const what = `cuda.fp16.${name}`;
+    if (!this.expectArgs(call, f.arity, f.arity, what)) return this.error(call);
+    const span = this.span(call);
+    const args = call.arguments.map((n) => {
+      const v = this.scalarOperand(this.lowerExpr(n), n);
+      if (POISON.has(v)) return v;
+      const d = (v.type as ScalarType).dtype;
+      if (d !== "f16" && !WEAK.has(v))
+        this.report(Codes.F16Mixed, n, `${what} takes f16 values, not ${d}: convert with Math.f16round(${n.getText(this.sf)})`);
+      return this.convertTo(v, "f16", n);
+    });
+    switch (f.kind) {
+      case "arith":
+        return { k: "binary", type: F16, op: f.op, left: args[0]!, right: args[1]!, span };
+      case "compare":
+        return { k: "compare", type: BOOL, op: f.op, operandType: F16, left: args[0]!, right: args[1]!, span };
+      case "neg":
+        return { k: "unary", type: F16, op: "-", operand: args[0]!, span };
+      case "intrinsic":
+        return { k: "intrinsic", type: F16, name: f.name, args, span };
+      case "powOf":
+        return { k: "intrinsic", type: F16, name: "pow", args: [{ k: "const", type: F16, value: f.base, span }, args[0]!], span };
+      case "reciprocal": {
+        const x: IR.Expr = f.of ? { k: "intrinsic", type: F16, name: f.of, args, span } : args[0]!;
+        return { k: "binary", type: F16, op: "/", left: { k: "const", type: F16, value: 1, span }, right: x, span };
+      }
+    }
   }
 
   protected lowerAtomic(opName: string, call: ts.CallExpression): IR.Expr {

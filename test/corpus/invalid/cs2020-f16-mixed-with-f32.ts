@@ -12,6 +12,7 @@ export const blend = cuda.jit((w: Float16Array, x: Float32Array, out: Float32Arr
     if (w[i] < x[i]) out[i] = s; // @expect CS2020
     out[i] += Math.max(scale, bias); // @expect CS2020
     out[i] = w[i] * i; // @expect CS2020
+    out[i] = cuda.fp16.hadd(w[i], x[i]); // @expect CS2020
   }
 });
 
@@ -20,7 +21,7 @@ export const blendF32 = cuda.jit((w: Float16Array, x: Float32Array, out: Float32
   const i = cuda.grid(1);
   if (i < n) {
     out[i] = Math.fround(w[i]) * x[i];
-    const half = Math.f16round(x[i]) * scale * 0.5;
+    const half = cuda.fp16.hmul(Math.f16round(x[i]), scale) * 0.5;
     out[i] += Math.fround(half);
   }
 });
