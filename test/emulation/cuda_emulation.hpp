@@ -105,6 +105,14 @@ inline bool operator>=(cs_half a, cs_half b) { return (float)a.v >= (float)b.v; 
 // fma.rn.f16 as the simulator computes it: the double fma rounded to f16 (a*b is exact in double).
 inline cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { return cs_half(fma((double)a.v, (double)b.v, (double)c.v)); }
 inline cs_half cs_habs(cs_half a) { return cs_half(fabsf((float)a.v)); }
+// atomicAdd on f16 (the GPU's atom.add.noftz.f16): a compare-and-swap loop, each sum rounded to f16.
+inline cs_half atomicAdd(cs_half* a, cs_half v) {
+  std::atomic_ref<cs_half> r(*a);
+  cs_half old = r.load();
+  while (!r.compare_exchange_weak(old, old + v)) {
+  }
+  return old;
+}
 
 namespace cs_emu {
 

@@ -62,3 +62,12 @@ ${COMPARE_PTX.map(([op, cmp]) => `${fn} bool operator${op}(cs_half a, cs_half b)
 ${fn} cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { cs_half r; asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r.bits) : "h"(a.bits), "h"(b.bits), "h"(c.bits)); return r; }
 ${fn} cs_half cs_habs(cs_half a) { cs_half r; asm("abs.f16 %0, %1;" : "=h"(r.bits) : "h"(a.bits)); return r; }
 #endif`;
+
+/** cuda.atomic.add/sub on f16: CUDA's one half atomic, `atom.add.noftz.f16` (sm_70+), on a generic address. */
+export const HALF_ATOMIC_ADD = `#ifndef CUDASCRIPT_EMULATION
+static __device__ __forceinline__ cs_half atomicAdd(cs_half* address, cs_half value) {
+  cs_half old;
+  asm volatile("atom.add.noftz.f16 %0, [%1], %2;" : "=h"(old.bits) : "l"(address), "h"(value.bits) : "memory");
+  return old;
+}
+#endif`;

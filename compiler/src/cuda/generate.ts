@@ -901,9 +901,11 @@ class FunctionGen {
     switch (e.op) {
       case "add":
         if (d === "f64") this.m.helpers.add("atomicAddF64");
+        if (d === "f16") this.m.helpers.add("atomicAddF16");
         return call("atomicAdd", [addr, value.t]);
       case "sub":
         if (isFloat(d)) {
+          if (d === "f16") this.m.helpers.add("atomicAddF16");
           // No float atomicSub in CUDA: add the negation.
           const v = operand(value, P.unary);
           return call("atomicAdd", [addr, `-${v.startsWith("-") ? `(${v})` : v}`]);

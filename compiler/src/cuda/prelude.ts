@@ -5,7 +5,7 @@
  */
 
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
-import { HALF_PRELUDE } from "./fp16";
+import { HALF_ATOMIC_ADD, HALF_PRELUDE } from "./fp16";
 
 export type HelperName =
   | "laneid"
@@ -27,7 +27,8 @@ export type HelperName =
   | "f32Bits"
   | "f64Bits"
   | "printfBytes"
-  | "half";
+  | "half"
+  | "atomicAddF16";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -146,6 +147,7 @@ extern "C" {
 __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 }`,
   half: HALF_PRELUDE,
+  atomicAddF16: HALF_ATOMIC_ADD,
   f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
@@ -162,6 +164,7 @@ const ORDER: HelperName[] = [
   "sign",
   "round",
   "atomicAddF64",
+  "atomicAddF16",
   "atomicMaxF32",
   "atomicMinF32",
   "atomicMaxF64",

@@ -64,6 +64,7 @@ export const Codes = {
   DivisionByZero: def("CS2016", "error", "Integer division by zero in a constant expression"),
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
   F16Mixed: def("CS2020", "error", "f16 mixed with another type in one operation"),
+  F16AtomicUnsupported: def("CS2021", "error", "CUDA has no f16 form of this atomic"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -23,8 +23,8 @@ export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
-  add: ["i32", "u32", "f32", "f64"],
-  sub: ["i32", "u32", "f32", "f64"],
+  add: ["i32", "u32", "f32", "f64", "f16"],
+  sub: ["i32", "u32", "f32", "f64", "f16"],
   exch: ["i32", "u32", "f32"],
   max: ["i32", "u32", "f32", "f64"],
   min: ["i32", "u32", "f32", "f64"],
@@ -542,7 +542,10 @@ export abstract class CallLowerer extends ExpressionLowerer {
     if (at.space === "const" || at.space === "local") {
       this.report(Codes.WrongDType, arrNode, `atomics work on global and shared arrays, not ${at.space} arrays`);
     }
-    if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
+    if (at.dtype === "f16" && !ATOMIC_DTYPES[op].includes("f16")) {
+      // CUDA's only half atomic is atomicAdd (atom.add.noftz.f16, sm_70+); sub is the add of the negation.
+      this.report(Codes.F16AtomicUnsupported, arrNode, `CUDA has no f16 cuda.atomic.${op}: only cuda.atomic.add and cuda.atomic.sub work on f16 arrays; keep this array in f32 (Float32Array) for cuda.atomic.${op}`);
+    } else if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
       this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);
     }
     const idxNode = stripParensAndNonNull(call.arguments[1]!);

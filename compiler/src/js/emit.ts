@@ -324,6 +324,10 @@ class ModuleEmitter {
     } else if (dtype === "f32") {
       this.helper("$f32s", "const $f32s = new Float32Array(1), $f32b = new Int32Array($f32s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f32b[0] = ob; const o = $f32s[0]; $f32s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f32b[0]) === ob) return o; } }`;
+    } else if (dtype === "f16") {
+      // A CAS loop on the element's 16 bits; storing into the scratch Float16Array rounds the sum to f16.
+      this.helper("$f16s", "const $f16s = new rt.Float16Array(1), $f16b = new Uint16Array($f16s.buffer);");
+      conc = `function (${args}) { const iv = rt.halfBits(a); for (;;) { const ob = Atomics.load(iv, i); $f16b[0] = ob; const o = $f16s[0]; $f16s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f16b[0]) === ob) return o; } }`;
     } else {
       this.helper("$f64s", "const $f64s = new Float64Array(1), $f64b = new BigInt64Array($f64s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f64b[0] = ob; const o = $f64s[0]; $f64s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f64b[0]) === ob) return o; } }`;

@@ -109,6 +109,8 @@ export interface Rt {
   f16round(x: number): number;
   /** The Float16Array constructor (Node 20/22 have no global one: the polyfill's). */
   readonly Float16Array: typeof Float16Array;
+  /** The 16-bit storage of an f16 array, for the CAS loop of its atomics (cached for the last array). */
+  halfBits(a: Float16Array): Uint16Array;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -122,6 +124,8 @@ export function createRt(opts: RtOptions): Rt {
   const sanitizers = new Map<string, Sanitizer>();
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
+  let lastHalf: unknown = null;
+  let lastHalfBits: Uint16Array | null = null;
   return {
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {
@@ -160,6 +164,13 @@ export function createRt(opts: RtOptions): Rt {
     fma64,
     f16round,
     Float16Array,
+    halfBits(a) {
+      if (a !== lastHalf || !lastHalfBits) {
+        lastHalf = a;
+        lastHalfBits = new Uint16Array(a.buffer, a.byteOffset, a.length);
+      }
+      return lastHalfBits;
+    },
     popc(x) {
       x = x >>> 0;
       x = x - ((x >>> 1) & 0x55555555);
