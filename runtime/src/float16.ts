@@ -13,14 +13,37 @@ declare global {
   }
 }
 
-type Float16ArrayConstructor = typeof polyfill.Float16Array;
-/** An array of f16 values: the platform's Float16Array, or the polyfill's where Node has none. */
-export type Float16Array = polyfill.Float16Array;
+/**
+ * An array of f16 values: the platform's Float16Array, or the polyfill's where Node has none. Declared
+ * here (the part the runtime and kernels use) so that the published types stand alone.
+ */
+export interface Float16Array {
+  readonly BYTES_PER_ELEMENT: number;
+  readonly buffer: ArrayBufferLike;
+  readonly byteLength: number;
+  readonly byteOffset: number;
+  readonly length: number;
+  [index: number]: number;
+  fill(value: number, start?: number, end?: number): this;
+  set(array: ArrayLike<number>, offset?: number): void;
+  subarray(begin?: number, end?: number): Float16Array;
+  slice(start?: number, end?: number): Float16Array;
+  [Symbol.iterator](): IterableIterator<number>;
+}
+
+export interface Float16ArrayConstructor {
+  readonly BYTES_PER_ELEMENT: number;
+  new (length?: number): Float16Array;
+  new (values: ArrayLike<number> | Iterable<number>): Float16Array;
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): Float16Array;
+  from(values: ArrayLike<number> | Iterable<number>): Float16Array;
+  of(...values: number[]): Float16Array;
+}
 
 const globals = globalThis as { Float16Array?: Float16ArrayConstructor };
 const nativeRound = (Math as { f16round?: (x: number) => number }).f16round;
 
-export const Float16Array: Float16ArrayConstructor = globals.Float16Array ?? polyfill.Float16Array;
+export const Float16Array: Float16ArrayConstructor = globals.Float16Array ?? (polyfill.Float16Array as unknown as Float16ArrayConstructor);
 
 /** `x` rounded to the nearest f16 (binary16, round to nearest even). */
 export const f16round: (x: number) => number = typeof nativeRound === "function" ? nativeRound : polyfill.f16round;
