@@ -17,14 +17,14 @@ import { Worker } from "node:worker_threads";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 const { KernelChecker, makeArtifact } = require("@cudascript/compiler");
-const { cuda, configureSimulator, f32, u32, i32, i64 } = require("cudascript");
+const { cuda, configureSimulator, f32, f16, u32, i32, i64, Float16Array, f16round } = require("cudascript");
 const { lastLaunch } = require("cudascript/dist/simulator/executor");
 
 const quick = process.argv.includes("--quick");
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 
 const SOURCE = `
-import { cuda, f32, u32, i32, i64 } from "cudascript";
+import { cuda, f32, u32, i32, i64, Float16Array } from "cudascript";
 const TPB = 256;
 export const mixI32 = cuda.jit((a: Int32Array, b: Int32Array, out: Int32Array, k: i32) => {
   const i = cuda.grid(1);
@@ -36,6 +36,11 @@ export const mixI64 = cuda.jit((a: BigInt64Array, b: BigInt64Array, out: BigInt6
 });
 const TILE = 16;
 export const vecAdd = cuda.jit((a: Float32Array, b: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = a[i] + b[i];
+});
+// vecAdd's f16 twin: every sum rounds to f16 (rt.f16round), the arrays are Float16Arrays.
+export const vecAddF16 = cuda.jit((a: Float16Array, b: Float16Array, out: Float16Array) => {
   const i = cuda.grid(1);
   if (i < out.length) out[i] = a[i] + b[i];
 });
@@ -197,6 +202,20 @@ const workloads = [
     },
   },
   {
+    // The f16 twin of "vector add", reported beside it (see the ratio line below the table).
+    name: "vector add f16",
+    threads: N_ADD,
+    setup() {
+      const a = Float16Array.from(rand(N_ADD, 1)), b = Float16Array.from(rand(N_ADD, 2));
+      return { a, b, out: new Float16Array(N_ADD), da: cuda.toDevice(a), db: cuda.toDevice(b), dout: cuda.deviceArray(N_ADD, f16) };
+    },
+    sim: (s) => K("vecAddF16").launch(Math.ceil(N_ADD / 256), 256)(s.da, s.db, s.dout),
+    hand(s) {
+      const { a, b, out } = s;
+      for (let i = 0; i < out.length; i++) out[i] = f16round(a[i] + b[i]);
+    },
+  },
+  {
     name: "reduction (block 256, 8 barriers)",
     threads: N_RED,
     setup() {
@@ -307,6 +326,8 @@ console.log(`\nLoad average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)
 for (const n of notes) console.log(n);
 console.log(`\nTargets: vector add ≥ 20M/s, reduction ≥ 5M/s, hand/sim ≤ 3×, speed-up on 2 workers ≥ 1.6×, sanitizer cost ≤ 3×.`);
 const add = rows.find((r) => r.name.startsWith("vector add")), red = rows.find((r) => r.name.startsWith("reduction"));
+const half = rows.find((r) => r.name === "vector add f16");
+if (add && half) console.log(`vector add f16 runs at ${(half.one / add.one).toPrecision(2)}× its f32 twin's rate (1 executor; ${(half.hand / add.hand).toPrecision(2)}× for the hand-written loops).`);
 if (add) console.log(`vector add ${M(add.one)}/s (1 executor) ${add.one >= 20e6 ? "meets" : "misses"} 20M.`);
 if (red) console.log(`reduction ${M(red.one)}/s (1 executor) ${red.one >= 5e6 ? "meets" : "misses"} 5M.`);
 const mix32 = rows.find((r) => r.name.startsWith("int mix i32")), mix64 = rows.find((r) => r.name.startsWith("int mix i64"));

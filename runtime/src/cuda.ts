@@ -88,7 +88,7 @@ const kernelOnlyMembers = [
   "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "grid64", "gridsize", "shared", "local",
   "const", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "atomic", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync",
-  "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt",
+  "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "fp16",
   "complex",
 ] as const;
 

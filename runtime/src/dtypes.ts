@@ -5,6 +5,7 @@
  * The types are plain `number` (or `boolean`) so that a kernel stays valid TypeScript that
  * `tsc --strict` accepts; the CudaScript front end reads the annotation itself to know the width.
  */
+import { Float16Array } from "./float16";
 
 import { Complex128Array, Complex64Array, type ComplexValue } from "./complex-array";
 
@@ -27,6 +28,8 @@ export type bool = boolean;
  */
 export type c64 = ComplexValue;
 export type c128 = ComplexValue;
+/** Half precision (IEEE binary16), stored in a Float16Array; convert with Math.f16round(x). */
+export type f16 = number;
 
 /** Maps a dtype name to the JavaScript typed array that stores it. */
 export interface TypedArrayOf {
@@ -41,6 +44,7 @@ export interface TypedArrayOf {
   i64: BigInt64Array;
   u64: BigUint64Array;
   bool: Uint8Array;
+  f16: Float16Array;
 }
 
 export type DTypeName = keyof TypedArrayOf;
@@ -53,7 +57,7 @@ export interface DType<N extends DTypeName = DTypeName> {
   readonly name: N;
   /** Size of one element in bytes. */
   readonly bytes: number;
-  /** True for f32/f64. */
+  /** True for f16/f32/f64. */
   readonly isFloat: boolean;
   /** The typed array constructor that stores elements of this dtype on the host. */
   readonly arrayType: { new (length: number): TypedArrayOf[N]; new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArrayOf[N] };
@@ -75,7 +79,10 @@ export const i64: DType<"i64"> = dtype("i64", 8, false, BigInt64Array);
 export const u64: DType<"u64"> = dtype("u64", 8, false, BigUint64Array);
 export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
 
-export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool };
+/** Half precision: the platform's Float16Array where Node has one, else the polyfill's (see float16.ts). */
+export const f16: DType<"f16"> = dtype("f16", 2, true, Float16Array);
+
+export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool, f16 };
 
 /** A complex dtype: the value of `c64` / `c128` (`cuda.shared.array(n, c64)`); elements are `bytes` wide (both parts). */
 export interface ComplexDType<N extends ComplexDTypeName = ComplexDTypeName> {

@@ -265,6 +265,9 @@ export interface KernelNamespace {
 
   /** Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): TypeScript has no operator overloading. */
   readonly complex: ComplexFunctions;
+
+  /** Numba's `cuda.fp16` functions on f16 values (literals become f16; other types are CS2020). */
+  readonly fp16: Fp16Functions;
 }
 
 /** `cuda.complex.*`: a real operand of add/sub/mul/div/eq is the complex number x + 0i. */
@@ -293,4 +296,43 @@ export interface ComplexFunctions {
   cos<Z extends ComplexValue>(z: Z): Z;
   /** The complex number of modulus r and phase phi (Python's cmath.rect). */
   rect(r: number, phi: number): ComplexValue;
+}
+
+/**
+ * `cuda.fp16.*`: each is the f16 operation it names, rounded to f16 like `a + b` on f16 values
+ * (`hadd(a, b)` is `a + b`, `hsqrt(h)` is `Math.sqrt(h)`, `hrcp(h)` is `1 / h`).
+ */
+export interface Fp16Functions {
+  hadd(a: number, b: number): number;
+  hsub(a: number, b: number): number;
+  hmul(a: number, b: number): number;
+  hdiv(a: number, b: number): number;
+  /** a * b + c with one rounding on the GPU (`fma.rn.f16`). */
+  hfma(a: number, b: number, c: number): number;
+  hneg(a: number): number;
+  habs(a: number): number;
+  heq(a: number, b: number): boolean;
+  hne(a: number, b: number): boolean;
+  hge(a: number, b: number): boolean;
+  hgt(a: number, b: number): boolean;
+  hle(a: number, b: number): boolean;
+  hlt(a: number, b: number): boolean;
+  hmax(a: number, b: number): number;
+  hmin(a: number, b: number): number;
+  hsin(a: number): number;
+  hcos(a: number): number;
+  hlog(a: number): number;
+  hlog10(a: number): number;
+  hlog2(a: number): number;
+  hexp(a: number): number;
+  hexp10(a: number): number;
+  hexp2(a: number): number;
+  hsqrt(a: number): number;
+  /** 1 / sqrt(a), each step rounded to f16. */
+  hrsqrt(a: number): number;
+  hfloor(a: number): number;
+  hceil(a: number): number;
+  htrunc(a: number): number;
+  /** 1 / a. */
+  hrcp(a: number): number;
 }

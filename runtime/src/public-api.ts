@@ -1,6 +1,7 @@
 /** Everything `cudascript` exports by name (index.ts adds the default export: this namespace). */
 export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi } from "./cuda";
 export * from "./dtypes";
+export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";
 export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";

@@ -104,18 +104,18 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   threadfenceSystem: { signature: "cuda.threadfenceSystem(): void", doc: "Memory fence at system scope: also orders writes as seen by the host and peer devices.", cuda: "__threadfence_system()", numba: "cuda.threadfence_system()" },
   syncwarp: { signature: "cuda.syncwarp(mask?: u32): void", doc: "Barrier for the lanes of the warp named in `mask` (default all 32).", cuda: "__syncwarp(mask)", numba: "cuda.syncwarp(mask)" },
   atomic: { signature: "cuda.atomic", doc: "Atomic read-modify-write operations on global or shared arrays: add, sub, and, or, xor, inc, dec, exch, max, min, nanmax, nanmin, compareAndSwap. Each returns the old value.", cuda: "atomicAdd, atomicSub, …", numba: "cuda.atomic" },
-  "atomic.add": atomic("add", "`array[index] += value` atomically.", "atomicAdd(&a[i], v)", "cuda.atomic.add(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
-  "atomic.sub": atomic("sub", "`array[index] -= value` atomically.", "atomicSub(&a[i], v) (atomicAdd of −v for floats)", "cuda.atomic.sub(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
+  "atomic.add": atomic("add", "`array[index] += value` atomically.", "atomicAdd(&a[i], v)", "cuda.atomic.add(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
+  "atomic.sub": atomic("sub", "`array[index] -= value` atomically.", "atomicSub(&a[i], v) (atomicAdd of −v for floats)", "cuda.atomic.sub(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
   "atomic.and": atomic("and", "`array[index] &= value` atomically.", "atomicAnd(&a[i], v)", "cuda.atomic.and_(ary, idx, val)", "i32 and u32 arrays"),
   "atomic.or": atomic("or", "`array[index] |= value` atomically.", "atomicOr(&a[i], v)", "cuda.atomic.or_(ary, idx, val)", "i32 and u32 arrays"),
   "atomic.xor": atomic("xor", "`array[index] ^= value` atomically.", "atomicXor(&a[i], v)", "cuda.atomic.xor(ary, idx, val)", "i32 and u32 arrays"),
   "atomic.inc": atomic("inc", "`array[index] = old >= value ? 0 : old + 1` atomically (a wrapping counter).", "atomicInc(&a[i], v)", "cuda.atomic.inc(ary, idx, val)", "u32 arrays"),
   "atomic.dec": atomic("dec", "`array[index] = (old === 0 || old > value) ? value : old - 1` atomically.", "atomicDec(&a[i], v)", "cuda.atomic.dec(ary, idx, val)", "u32 arrays"),
   "atomic.exch": atomic("exch", "Stores `value` into `array[index]` atomically.", "atomicExch(&a[i], v)", "cuda.atomic.exch(ary, idx, val)", "i32, u32 and f32 arrays"),
-  "atomic.max": atomic("max", "`array[index] = value` if `value > old`, atomically. As Numba: a NaN element or a NaN value leaves the element as it is, and so does an equal value (+0 does not replace -0).", "atomicMax(&a[i], v) (cs_atomicMax, a CAS loop, for floats)", "cuda.atomic.max(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
-  "atomic.min": atomic("min", "`array[index] = value` if `value < old`, atomically. As Numba: a NaN element or a NaN value leaves the element as it is, and so does an equal value (-0 does not replace +0).", "atomicMin(&a[i], v) (cs_atomicMin, a CAS loop, for floats)", "cuda.atomic.min(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
-  "atomic.nanmax": atomic("nanmax", "`atomic.max` treating NaN as a missing value: a NaN element takes `value`, a NaN value leaves the element as it is. On integer arrays the same as `atomic.max`.", "cs_atomicNanMax(&a[i], v) (a CAS loop) for floats, atomicMax for integers", "cuda.atomic.nanmax(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
-  "atomic.nanmin": atomic("nanmin", "`atomic.min` treating NaN as a missing value: a NaN element takes `value`, a NaN value leaves the element as it is. On integer arrays the same as `atomic.min`.", "cs_atomicNanMin(&a[i], v) (a CAS loop) for floats, atomicMin for integers", "cuda.atomic.nanmin(ary, idx, val)", "i32, u32, f32 and f64 arrays"),
+  "atomic.max": atomic("max", "`array[index] = value` if `value > old`, atomically. As Numba: a NaN element or a NaN value leaves the element as it is, and so does an equal value (+0 does not replace -0).", "atomicMax(&a[i], v) (cs_atomicMax, a CAS loop, for floats)", "cuda.atomic.max(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
+  "atomic.min": atomic("min", "`array[index] = value` if `value < old`, atomically. As Numba: a NaN element or a NaN value leaves the element as it is, and so does an equal value (-0 does not replace +0).", "atomicMin(&a[i], v) (cs_atomicMin, a CAS loop, for floats)", "cuda.atomic.min(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
+  "atomic.nanmax": atomic("nanmax", "`atomic.max` treating NaN as a missing value: a NaN element takes `value`, a NaN value leaves the element as it is. On integer arrays the same as `atomic.max`.", "cs_atomicNanMax(&a[i], v) (a CAS loop) for floats, atomicMax for integers", "cuda.atomic.nanmax(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
+  "atomic.nanmin": atomic("nanmin", "`atomic.min` treating NaN as a missing value: a NaN element takes `value`, a NaN value leaves the element as it is. On integer arrays the same as `atomic.min`.", "cs_atomicNanMin(&a[i], v) (a CAS loop) for floats, atomicMin for integers", "cuda.atomic.nanmin(ary, idx, val)", "i32, u32, f32, f64 and f16 arrays"),
   "atomic.compareAndSwap": {
     signature: "cuda.atomic.compareAndSwap(array: Array1D, index: i32, expected: number, value: number): number",
     doc: "Stores `value` into `array[index]` if it equals `expected`, atomically; returns the old value (the swap happened if it equals `expected`). Works on i32 and u32 arrays.",
@@ -249,6 +249,7 @@ export const DTYPE_DOCS: Readonly<Record<string, string>> = {
   bool: "Boolean (`bool`; Numba `boolean`).",
   c64: "Complex number of two f32 parts (`cs_c64`, the layout of `float2`; Numba `complex64`). Build it with `cuda.complex.c64(re, im)`, read `z.re` / `z.im`; host arrays are `Complex64Array`.",
   c128: "Complex number of two f64 parts (`cs_c128`, the layout of `double2`; Numba `complex128`). Build it with `cuda.complex.c128(re, im)`; host arrays are `Complex128Array`.",
+  f16: "16-bit half-precision float (`half`; Numba `float16`), stored in a `Float16Array`; every operation rounds to f16. Convert with `Math.f16round(x)`.",
 };
 
 export function renderApiDoc(d: ApiDoc): string {

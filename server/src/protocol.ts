@@ -84,7 +84,7 @@ export interface KernelParameter {
   readonly name: string;
   /** `scalar` (f32, i32 …), `array` (a typed array or Array1D: rank 1) or `ndarray` (Array2D/Array3D). */
   readonly kind: "scalar" | "array" | "ndarray";
-  readonly dtype: "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "bool" | "c64" | "c128";
+  readonly dtype: "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" | "bool" | "f16" | "c64" | "c128";
   /** 0 for scalars. */
   readonly rank: number;
   /** The annotation as written (for messages); "" when there is none. */

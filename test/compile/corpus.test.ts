@@ -117,6 +117,18 @@ test("f64 atomicAdd compiles for pre-sm_60 GPUs through the generated compare-an
   assert.match(modern.ptx!, /atom\.global\.add\.f64/);
 });
 
+test("f16 arithmetic is native half instructions in the PTX, from sm_75 on", async (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const r = await compileModule(moduleOf("half_precision.ts"), { arch: "compute_75", cache: false });
+  assert.ok(r.ok, r.diagnostics.map((d) => d.message).join("\n"));
+  for (const instruction of [/\badd\.rn\.f16\b/, /\bmul\.rn\.f16\b/, /\bsub\.rn\.f16\b/, /\bneg\.f16\b/, /\babs\.f16\b/, /\bsetp\.lt\.f16\b/, /\bcvt\.rn\.f16\.f32\b/, /\bcvt\.rn\.f16\.s32\b/])
+    assert.match(r.ptx!, instruction);
+  const run = assemblePtx(ptxas, r.ptx!, "sm_75");
+  assert.ok(run.ok, `ptxas -arch=sm_75: ${run.stderr}`);
+});
+
 // Examples: every example file with kernels compiles too (none is skipped for being an example).
 const EXAMPLES = path.resolve(__dirname, "../../../examples");
 function exampleFiles(dir: string): string[] {

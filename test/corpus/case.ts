@@ -4,11 +4,14 @@
  * the g++ emulation of the generated CUDA C++, the simulator, and the real-GPU suite.
  */
 
+import { isFloat16Array, type Float16Array } from "cudascript";
+
 /** The typed arrays of i64/u64 (bigint elements). */
 export type HostBigIntArray = BigInt64Array | BigUint64Array;
 export type HostTypedArray = HostNumberArray | HostBigIntArray;
 /** The typed arrays of number elements (N-D arrays hold these in the corpus). */
 export type HostNumberArray =
+  | Float16Array
   | Float32Array
   | Float64Array
   | Int8Array
@@ -22,6 +25,19 @@ export type HostNumberArray =
 export interface HostNDArray {
   readonly data: HostNumberArray;
   readonly shape: readonly number[];
+}
+
+/**
+ * True for a flat typed array, f16 included: the Float16Array polyfill of Node 20/22 is a proxy that
+ * ArrayBuffer.isView does not recognise.
+ */
+export function isTypedData(v: unknown): v is HostTypedArray {
+  return ArrayBuffer.isView(v) || isFloat16Array(v);
+}
+
+/** True for float element types (compared with the case's tolerance rather than exactly). */
+export function isFloatData(v: HostTypedArray): boolean {
+  return v instanceof Float32Array || v instanceof Float64Array || isFloat16Array(v);
 }
 
 export function nd(data: HostNumberArray, shape: readonly number[]): HostNDArray {

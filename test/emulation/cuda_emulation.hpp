@@ -60,6 +60,60 @@ inline unsigned char* cs_dynamic_smem = nullptr;
 inline unsigned cs_dynamic_smem_bytes = 0;
 inline unsigned cs_dynamic_smem_size() { return cs_dynamic_smem_bytes; }
 
+// f16: the GPU build's cs_half (compiler/src/cuda/fp16.ts) runs half instructions; here it is g++'s
+// _Float16. Each operator computes in float and rounds once to _Float16 on return, which gives the
+// correctly rounded f16 result for + - * / (float has more than 2 × 11 + 2 bits), as the GPU's
+// add/sub/mul.rn.f16 and the simulator's f16round(a op b) do. Each operator is a function so that g++'s
+// excess precision for _Float16 never spans two operations.
+struct cs_half {
+  _Float16 v;
+  cs_half() = default;
+  explicit cs_half(float f) : v((_Float16)f) {}
+  explicit cs_half(double d) : v((_Float16)d) {}
+  explicit cs_half(int i) : v((_Float16)i) {}
+  explicit cs_half(unsigned i) : v((_Float16)i) {}
+  explicit cs_half(short i) : v((_Float16)i) {}
+  explicit cs_half(unsigned short i) : v((_Float16)i) {}
+  explicit cs_half(signed char i) : v((_Float16)i) {}
+  explicit cs_half(unsigned char i) : v((_Float16)i) {}
+  explicit cs_half(bool b) : v(b ? (_Float16)1 : (_Float16)0) {}
+  operator float() const { return (float)v; }
+  operator double() const { return (double)v; }
+  operator int() const { return (int)(float)v; }
+  operator unsigned() const { return (unsigned)(float)v; }
+  operator short() const { return (short)(float)v; }
+  operator unsigned short() const { return (unsigned short)(float)v; }
+  operator signed char() const { return (signed char)(float)v; }
+  operator unsigned char() const { return (unsigned char)(float)v; }
+};
+static_assert(sizeof(cs_half) == 2, "f16 elements are 2 bytes, as on the GPU");
+inline cs_half operator+(cs_half a, cs_half b) { return cs_half((float)a.v + (float)b.v); }
+inline cs_half operator-(cs_half a, cs_half b) { return cs_half((float)a.v - (float)b.v); }
+inline cs_half operator*(cs_half a, cs_half b) { return cs_half((float)a.v * (float)b.v); }
+inline cs_half operator/(cs_half a, cs_half b) { return cs_half((float)a.v / (float)b.v); }
+inline cs_half operator-(cs_half a) { cs_half r; r.v = -a.v; return r; }
+inline cs_half& operator+=(cs_half& a, cs_half b) { return a = a + b; }
+inline cs_half& operator-=(cs_half& a, cs_half b) { return a = a - b; }
+inline cs_half& operator*=(cs_half& a, cs_half b) { return a = a * b; }
+inline cs_half& operator/=(cs_half& a, cs_half b) { return a = a / b; }
+inline bool operator==(cs_half a, cs_half b) { return (float)a.v == (float)b.v; }
+inline bool operator!=(cs_half a, cs_half b) { return (float)a.v != (float)b.v; }
+inline bool operator<(cs_half a, cs_half b) { return (float)a.v < (float)b.v; }
+inline bool operator<=(cs_half a, cs_half b) { return (float)a.v <= (float)b.v; }
+inline bool operator>(cs_half a, cs_half b) { return (float)a.v > (float)b.v; }
+inline bool operator>=(cs_half a, cs_half b) { return (float)a.v >= (float)b.v; }
+// fma.rn.f16 as the simulator computes it: the double fma rounded to f16 (a*b is exact in double).
+inline cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { return cs_half(fma((double)a.v, (double)b.v, (double)c.v)); }
+inline cs_half cs_habs(cs_half a) { return cs_half(fabsf((float)a.v)); }
+// atomicAdd on f16 (the GPU's atom.add.noftz.f16): a compare-and-swap loop, each sum rounded to f16.
+inline cs_half atomicAdd(cs_half* a, cs_half v) {
+  std::atomic_ref<cs_half> r(*a);
+  cs_half old = r.load();
+  while (!r.compare_exchange_weak(old, old + v)) {
+  }
+  return old;
+}
+
 namespace cs_emu {
 
 struct Warp {
@@ -359,6 +413,7 @@ struct Launch {
     if (args.at(i).kind == 2) return (T)args.at(i).bits;
     const double v = args.at(i).value;
     if constexpr (std::is_same_v<T, bool>) return v != 0;
+    else if constexpr (std::is_same_v<T, cs_half>) return cs_half(v);
     else if constexpr (std::is_floating_point_v<T>) return (T)v;
     else if constexpr (std::is_signed_v<T>) return (T)(long long)v;
     else return (T)(unsigned long long)(long long)v;

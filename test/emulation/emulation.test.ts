@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test, type TestContext } from "node:test";
 import { generateCuda, KernelChecker, type GeneratedCuda } from "@cudascript/compiler";
-import type { CorpusCase, HostNDArray, HostTypedArray } from "../corpus/case";
+import { isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray } from "../corpus/case";
 import { buildDriver, buildPrecompiledHeader, compareArrays, CORPUS_DIR, CORPUS_DIST_DIR, decodeOutput, encodeCase, findGxx, type BuildResult } from "./harness";
 
 const files = fs
@@ -92,7 +92,7 @@ for (const f of files) {
             problems.push(`${outName}: not a buffer of the case`);
             continue;
           }
-          const e: HostTypedArray = ArrayBuffer.isView(exp) ? exp : (exp as HostNDArray).data;
+          const e: HostTypedArray = isTypedData(exp) ? exp : (exp as HostNDArray).data;
           const p = compareArrays(outName, e, got, c.tolerance);
           if (p) problems.push(p);
         }

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { CudaKernel, GeneratedCuda } from "@cudascript/compiler";
 import { cType } from "@cudascript/compiler";
-import type { CorpusCase, HostNDArray, HostTypedArray, HostValue, LaunchDim } from "../corpus/case";
+import { isFloatData, isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue, type LaunchDim } from "../corpus/case";
 
 /** test/emulation (the header lives beside this file's source, not in dist). */
 export const EMULATION_DIR = path.resolve(__dirname, "../../emulation");
@@ -132,10 +132,10 @@ function isArray(v: HostValue): v is HostTypedArray | HostNDArray {
   return typeof v === "object";
 }
 function dataOf(v: HostTypedArray | HostNDArray): HostTypedArray {
-  return ArrayBuffer.isView(v) ? v : v.data;
+  return isTypedData(v) ? v : v.data;
 }
 function shapeOf(v: HostTypedArray | HostNDArray): readonly number[] {
-  return ArrayBuffer.isView(v) ? [v.length] : v.shape;
+  return isTypedData(v) ? [v.length] : v.shape;
 }
 function dim3(d: LaunchDim): [number, number, number] {
   const a = typeof d === "number" ? [d] : [...d];
@@ -208,7 +208,7 @@ export function decodeOutput(output: Buffer, buffers: readonly string[], values:
 /** Undefined when equal; otherwise a description of the first differences. */
 export function compareArrays(name: string, expected: HostTypedArray, actual: HostTypedArray, tolerance?: { abs: number; rel: number }): string | undefined {
   if (expected.length !== actual.length) return `${name}: length ${actual.length}, expected ${expected.length}`;
-  const isFloat = expected instanceof Float32Array || expected instanceof Float64Array;
+  const isFloat = isFloatData(expected);
   if (expected instanceof BigInt64Array || expected instanceof BigUint64Array) {
     const got = actual as BigInt64Array | BigUint64Array;
     const bad = [...expected.keys()].filter((i) => expected[i] !== got[i]);

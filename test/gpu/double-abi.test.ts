@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { generateCuda, type CudaKernel } from "@cudascript/compiler";
 import { parsePtx, type PtxEntry } from "@cudascript/native-bindings/cuda";
 import type { DoubleLogEntry } from "../driver-double/test-double";
-import { cuda, f32, f64 } from "cudascript";
+import { cuda, f16, f16round, f32, f64, Float16Array } from "cudascript";
 import type { GpuBuffer } from "cudascript/dist/gpu/backend";
 import { ArgPlan, parseCParam } from "cudascript/dist/gpu/abi";
 import { gpuOnDouble, hex, kernel, kindsArtifact, leHex } from "./helpers";
@@ -46,6 +46,7 @@ const PTX_TYPE_FOR_C: Record<string, string[]> = {
   bool: [".u8", ".s8", ".b8"],
   "long long": [".u64", ".s64", ".b64"],
   "unsigned long long": [".u64", ".b64"],
+  cs_half: [".b8"], // a 2-byte struct: `.param .align 2 .b8 name[2]`
 };
 
 function checkLaunch(launch: DoubleLogEntry, k: CudaKernel, entry: PtxEntry, values: readonly unknown[]): void {
@@ -247,6 +248,25 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
     assert.deepEqual([...out], [-1, -1, -1, -1, -1]);
     assert.equal(backend.memoryStats().liveAllocations, 0);
     assert.equal(double.live().allocations, 0);
+  });
+
+  it("packs f16 scalars as 2 little-endian bytes (rounded to f16) and f16 arrays as pointer + extents", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const x = cuda.toDevice(Float16Array.from([1, 2, 3]));
+    const m = cuda.toDevice(cuda.ndarray(new Float16Array(6), [2, 3]));
+    const out = cuda.deviceArray(3, f16);
+    const k = kernel(artifact, "halves");
+    const scalars = [1.5, 0.1, -65504, 1e6];
+    for (const a of scalars) k.launch(1, 32)(a, x, m, out);
+    const entry = loadedPtx(double).entries.find((e) => e.name === kernelOf("halves").symbol)!;
+    const launches = double.calls("cuLaunchKernel");
+    assert.equal(launches.length, scalars.length);
+    scalars.forEach((a, i) => checkLaunch(launches[i]!, kernelOf("halves"), entry, [f16round(a), x, m, out]));
+    // By hand: binary16 patterns of 1.5, 0.1 (rounds to 0x2e66), -65504 and 1e6 (overflows to +Infinity).
+    assert.deepEqual(launches.map((l) => (l.params as string[])[0]), ["003e", "662e", "fffb", "007c"]);
+    for (const d of [x, m, out]) d.free();
   });
 
   it("passes dynamic shared memory to cuLaunchKernel", (t) => {

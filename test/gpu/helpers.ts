@@ -17,6 +17,7 @@ import type { KernelArtifact } from "@cudascript/compiler";
 import { driverDoubleOrSkip, type DoubleLogEntry, type DriverDouble } from "../driver-double/test-double";
 import { nvrtcOrSkip } from "../support/toolchain-or-skip";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
+import { setFloat16 } from "cudascript/dist/float16";
 import { setBackend } from "cudascript/dist/host/device";
 import { compileSource, kernel, REPO, type TestKernel } from "../simulator/helpers";
 
@@ -81,6 +82,11 @@ export function leHex(cType: string, value: number | bigint | boolean): string {
     case "unsigned long long":
       b.writeBigUInt64LE(BigInt(value as number | bigint));
       return b.toString("hex");
+    case "cs_half": {
+      const v = new DataView(new ArrayBuffer(2));
+      setFloat16(v, 0, value as number, true);
+      return Buffer.from(v.buffer).toString("hex");
+    }
     case "pointer":
       b.writeBigUInt64LE(value as bigint);
       return b.toString("hex");
@@ -152,7 +158,7 @@ export function logFile(): { readonly file: string; read(): DoubleLogEntry[]; cl
 
 /** A kernel source with every parameter kind of the ABI. */
 export const KINDS_KERNELS = `
-import { cuda, f32, f64, i32, u32, i16, u16, i8, u8, i64, u64, bool, Array2D, Array3D } from "cudascript";
+import { cuda, f32, f64, f16, i32, u32, i16, u16, i8, u8, i64, u64, bool, Array2D, Array3D, Float16Array } from "cudascript";
 
 export const scalars64 = cuda.jit((a: i64, b: u64, x: BigInt64Array, out: BigUint64Array) => {
   const i = cuda.grid(1);
@@ -176,6 +182,11 @@ export const ndarrays = cuda.jit((m: Array2D<f32>, v: Array3D<i32>, scale: f32, 
 export const boolArray = cuda.jit((mask: Uint8Array, out: Int32Array, threshold: i32, on: bool) => {
   const i = cuda.grid(1);
   if (i < out.length && on) out[i] = mask[i] !== 0 ? threshold : 0;
+});
+
+export const halves = cuda.jit((a: f16, x: Float16Array, m: Array2D<f16>, out: Float16Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) out[i] = a * x[i] + m[0][i % m.shape[1]];
 });
 
 export const dynamicShared = cuda.jit((out: Float32Array) => {

@@ -232,7 +232,9 @@ async function runChild(file) {
   let sim, gpu;
   try {
     const { compileFile, kernel } = require(path.join(REPO, "test", "dist", "simulator", "helpers.js"));
-    const { cuda, Complex64Array, Complex128Array } = require(path.join(REPO, "runtime", "dist", "index.js"));
+    const { cuda, Complex64Array, Complex128Array, isFloat16Array } = require(path.join(REPO, "runtime", "dist", "index.js"));
+    // A flat typed array, f16 included (the Float16Array polyfill of Node 20/22 is not an ArrayBuffer view).
+    const isTypedData = (v) => ArrayBuffer.isView(v) || isFloat16Array(v);
     const { useBackend } = require(path.join(REPO, "runtime", "dist", "host", "device.js"));
     const { GpuBackend } = require(path.join(REPO, "runtime", "dist", "gpu", "backend.js"));
     const { SimulatorBackend } = require(path.join(REPO, "runtime", "dist", "simulator", "backend.js"));
@@ -265,12 +267,12 @@ async function runChild(file) {
 
     const toDevice = (v) => {
       if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
-      if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
+      if (isTypedData(v)) return cuda.toDevice(v);
       // A complex corpus array (test/corpus/case.ts complexArray): interleaved parts.
       if (v.complex) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data) : Complex128Array.wrap(v.data));
       return cuda.toDevice(cuda.ndarray(v.data, v.shape));
     };
-    const hostData = (v) => (ArrayBuffer.isView(v) ? v : v.data);
+    const hostData = (v) => (isTypedData(v) ? v : v.data);
 
     /** Runs one case on the current backend; returns the outputs named by the reference, and timings. */
     const runCase = (c, onGpu) => {
@@ -297,7 +299,7 @@ async function runChild(file) {
       const outputs = {};
       for (const name of Object.keys(c.reference(c.setup()))) {
         const got = device[name].copyToHost();
-        outputs[name] = ArrayBuffer.isView(got) ? got : got.data;
+        outputs[name] = isTypedData(got) ? got : got.data;
       }
       for (const v of Object.values(device)) if (v && typeof v === "object" && typeof v.free === "function") v.free();
       return { outputs, eventMillis, wall, inputs: buffers };
@@ -377,7 +379,7 @@ function describeError(e) {
 function compare(name, got, want, tol) {
   if (!want) return { maxDiff: 0, problem: `${name}: no expected values` };
   if (got.length !== want.length) return { maxDiff: Infinity, problem: `${name}: ${got.length} elements, expected ${want.length}` };
-  const isFloat = got instanceof Float32Array || got instanceof Float64Array;
+  const isFloat = got instanceof Float32Array || got instanceof Float64Array || got.constructor?.name === "Float16Array";
   let maxDiff = 0;
   let bad = 0;
   const samples = [];

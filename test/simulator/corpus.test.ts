@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it, after } from "node:test";
 import { Complex128Array, Complex64Array, configureSimulator, cuda } from "cudascript";
-import { isComplexArray, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue } from "../corpus/case";
+import { isComplexArray, isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue } from "../corpus/case";
 import { compileFile, kernel, REPO } from "./helpers";
 
 const VALID = path.join(REPO, "test", "corpus", "valid");
@@ -24,7 +24,7 @@ const MODES: Mode[] = [
 function toDevice(v: HostValue): unknown {
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
   if (isComplexArray(v)) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data as Float32Array) : Complex128Array.wrap(v.data as Float64Array));
-  if (ArrayBuffer.isView(v)) return cuda.toDevice(v);
+  if (isTypedData(v)) return cuda.toDevice(v);
   const nd = v as HostNDArray;
   return cuda.toDevice(cuda.ndarray(nd.data, nd.shape));
 }
@@ -65,8 +65,8 @@ for (const mode of MODES) {
           for (const [k, want] of Object.entries(expected)) {
             const d = device[k] as ReturnType<typeof cuda.toDevice>;
             const got = d.copyToHost() as unknown;
-            const gotData = (ArrayBuffer.isView(got) ? got : (got as HostNDArray).data) as HostTypedArray;
-            const wantData = ArrayBuffer.isView(want) ? want : (want as HostNDArray).data;
+            const gotData = (isTypedData(got) ? got : (got as HostNDArray).data) as HostTypedArray;
+            const wantData = isTypedData(want) ? want : (want as HostNDArray).data;
             compare(`${c.name}: ${k}`, gotData, wantData, c.tolerance);
           }
         }

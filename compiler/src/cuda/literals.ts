@@ -1,5 +1,6 @@
 /** C++ literals for IR constants: shortest text that reads back as exactly the same value. */
 import type { DType } from "../ir/types";
+import { f16round } from "../ir/f16";
 
 /** C type of a scalar dtype. */
 export function cType(d: DType): string {
@@ -30,6 +31,8 @@ export function cType(d: DType): string {
     case "c128":
       // Structs of the complex prelude (compiler/src/cuda/complex.ts).
       return `cs_${d}`;
+    case "f16":
+      return "cs_half"; // the prelude's half type (fp16.ts): NVRTC 11.8 has no usable cuda_fp16.h
   }
 }
 
@@ -81,6 +84,11 @@ export function literal(d: DType, value: number | boolean | bigint): Literal {
       if (!Number.isFinite(f)) return { text: `__int_as_float((int)0x${f32Bits(f).toString(16)}u)`, negative: false };
       if (Object.is(f, -0)) return { text: "-0.0f", negative: true };
       return { text: `${withPoint(shortestF32(f))}f`, negative: f < 0 };
+    }
+    case "f16": {
+      // Every f16 is exactly an f32: the f32 literal converts without a second rounding.
+      const f = literal("f32", f16round(v));
+      return { text: `cs_half(${f.text})`, negative: false };
     }
     case "f64": {
       if (!Number.isFinite(v)) return { text: `__longlong_as_double((long long)0x${f64Bits(v).toString(16)}ull)`, negative: false };

@@ -6,6 +6,7 @@
 
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
 import { COMPLEX_PRELUDE } from "./complex";
+import { HALF_ATOMIC_ADD, HALF_PRELUDE } from "./fp16";
 
 export type HelperName =
   | "laneid"
@@ -28,7 +29,9 @@ export type HelperName =
   | "f64Bits"
   | "printfBytes"
   | "complex"
-  | "int64";
+  | "int64"
+  | "half"
+  | "atomicAddF16";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -155,6 +158,8 @@ static __device__ double atomicAdd(double* address, double value) {
 extern "C" {
 __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 }`,
+  half: HALF_PRELUDE,
+  atomicAddF16: HALF_ATOMIC_ADD,
   f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
@@ -162,6 +167,7 @@ union cs_f64_bits { unsigned long long bits; double value; };`,
 };
 
 const ORDER: HelperName[] = [
+  "half",
   "laneid",
   "lanemaskLt",
   "matchAll",
@@ -170,6 +176,7 @@ const ORDER: HelperName[] = [
   "sign",
   "round",
   "atomicAddF64",
+  "atomicAddF16",
   "atomicMaxF32",
   "atomicMinF32",
   "atomicMaxF64",

@@ -65,6 +65,8 @@ export const Codes = {
   Int64Unsupported: def("CS2017", "error", "64-bit integers are not supported"),
   Int64Mixing: def("CS2018", "error", "bigint (i64/u64) mixed with number without a conversion"),
   Int64Operation: def("CS2019", "error", "Operation not available on 64-bit integers"),
+  F16Mixed: def("CS2020", "error", "f16 mixed with another type in one operation"),
+  F16AtomicUnsupported: def("CS2021", "error", "CUDA has no f16 form of this atomic"),
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),

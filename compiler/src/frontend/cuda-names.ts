@@ -7,6 +7,7 @@
  * with a "did you mean" when one is close). The host API list mirrors runtime/src/cuda.ts (the compiler
  * cannot import the runtime); test/checker/cuda-names.test.ts keeps the two in step.
  */
+import { FP16_FUNCTIONS } from "./lower-fp16";
 
 /** `cuda.*` functions callable in kernels (dotted for nested namespaces). */
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -15,6 +16,7 @@ export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
   // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
   ...["c64", "c128", "add", "sub", "mul", "div", "eq", "neg", "conj", "exp", "log", "sqrt", "sin", "cos", "abs", "arg", "rect"].map((f) => `complex.${f}`),
+  ...[...FP16_FUNCTIONS.keys()].map((n) => `fp16.${n}`),
 ]);
 
 /** Every kernel-side name, for suggestions. */
@@ -29,7 +31,7 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend", "mappedArray", "managedArray", "pinned",
 ]);
 
-const HALF_ADVICE = "half precision (f16) is not supported yet: use f32";
+const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from \"cudascript\", stored in a Float16Array)";
 
 /**
  * Numba CUDA features CudaScript knows about but does not support (yet), keyed by the camelCased
@@ -40,8 +42,8 @@ type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
   ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
-  ["fp16", { instead: "compute in f32 (half precision is not available)" }],
-  ["float16", { instead: "compute in f32 (half precision is not available)" }],
+  ["fp16.hrint", { instead: "Math.round(h) rounds halves up (hrint rounds them to even); Math.trunc, Math.floor and Math.ceil are cuda.fp16.htrunc/hfloor/hceil" }],
+  ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
   ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
@@ -59,7 +61,7 @@ const NUMBA_TYPE_GAPS: ReadonlyMap<string, string> = new Map([
   ["u64", "import u64 from \"cudascript\" (its values are bigints)"],
   ["int64", "write i64 (its values are bigints), imported from \"cudascript\""],
   ["uint64", "write u64 (its values are bigints), imported from \"cudascript\""],
-  ...["f16", "float16", "half", "Float16Array"].map((n): [string, string] => [n, HALF_ADVICE]),
+  ...["float16", "half"].map((n): [string, string] => [n, HALF_ADVICE]),
   ...["complex64", "complex128", "complex"].map((n): [string, string] => [n, COMPLEX_ADVICE]),
 ]);
 

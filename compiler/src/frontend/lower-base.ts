@@ -8,6 +8,7 @@ import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
 import { BOOL, F64, I32, U32, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
+import { f16round } from "../ir/f16";
 import { ConstantFolder, type ConstValue } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import type { FrontEnd } from "./program";
@@ -111,10 +112,26 @@ export function mixedSignedness(l: IR.Expr, r: IR.Expr): boolean {
   return isInt(a) && isInt(b) && (a === "u32") !== (b === "u32") && (a === "u32" ? isSigned(b) : isSigned(a));
 }
 
+/**
+ * CS2020's message when one operand is f16 and the other another non-literal type, else undefined.
+ * C++ has no implicit conversions between half and float (cuda_fp16.h makes `h + f` ambiguous) and
+ * Numba computes float16 with float32 in float64 — a silent choice here would surprise either user, so
+ * the kernel says which precision it wants. Literals (`h * 2`) take the f16 type, as they take f32's.
+ */
+export function f16MixMessage(a: DType, b: DType): string | undefined {
+  if ((a === "f16") === (b === "f16")) return undefined;
+  const other = a === "f16" ? b : a;
+  if (other === "bool") return undefined;
+  return isFloat(other)
+    ? `f16 mixed with ${other} in one operation: convert explicitly, Math.f16round(x) to compute in f16, or ${other === "f32" ? "Math.fround(h)" : "a variable (const d: f64 = h)"} to compute in ${other}`
+    : `f16 mixed with ${other} in one operation: convert the ${other} explicitly, Math.f16round(n) to compute in f16 (exact for integers up to 2048) or Math.fround(h) to compute in f32`;
+}
+
 export function needsWidening(cur: DType, incoming: DType): boolean {
   if (cur === incoming || incoming === "bool") return false;
   if (isInt(cur) && isFloat(incoming)) return true;
   if (cur === "f32" && incoming === "f64") return true;
+  if (cur === "f16" && (incoming === "f32" || incoming === "f64")) return true;
   return false;
 }
 
@@ -330,6 +347,7 @@ export abstract class LowererBase {
           this.report(Codes.ConstantOverflow, node, `${value} does not fit in ${dtype} (${lo} … ${hi})`);
         }
       } else if (dtype === "f32") value = Math.fround(value);
+      else if (dtype === "f16") value = f16round(value);
       return { k: "const", type: scalar(dtype), value, span: e.span };
     }
     if (dtype === "bool") return { k: "truthy", type: BOOL, value: e, span: e.span };
@@ -380,9 +398,12 @@ export abstract class LowererBase {
     return this.convertTo(v, "i32");
   }
 
-  protected unifyArith(l: IR.Expr, r: IR.Expr): { dtype: DType; l: IR.Expr; r: IR.Expr } {
+  /** `node`: where to report f16 mixed with another type (CS2020); omitted where the caller reports it. */
+  protected unifyArith(l: IR.Expr, r: IR.Expr, node?: ts.Node): { dtype: DType; l: IR.Expr; r: IR.Expr } {
     const lt = (l.type as ScalarType).dtype, rt = (r.type as ScalarType).dtype;
     const lw = WEAK.has(l), rw = WEAK.has(r);
+    const mix = node && !lw && !rw ? f16MixMessage(lt, rt) : undefined;
+    if (mix) this.report(Codes.F16Mixed, node!, mix);
     let dtype: DType;
     if (lw && rw) dtype = lt === rt ? lt : commonDType(lt, rt);
     else if (lw) dtype = weakMeets(l, rt, this.defaultFloat);

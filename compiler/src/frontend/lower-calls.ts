@@ -5,7 +5,7 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
+import { BOOL, F16, F32, F64, I32, U32, VOID, complexPart, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
@@ -13,6 +13,7 @@ import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
 import { ComplexLowerer } from "./lower-complex";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
+import { FP16_FUNCTIONS } from "./lower-fp16";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
   "sqrt", "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
@@ -24,8 +25,8 @@ export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
-  add: ["i32", "u32", "i64", "u64", "f32", "f64"],
-  sub: ["i32", "u32", "i64", "u64", "f32", "f64"],
+  add: ["i32", "u32", "i64", "u64", "f32", "f64", "f16"],
+  sub: ["i32", "u32", "i64", "u64", "f32", "f64", "f16"],
   exch: ["i32", "u32", "i64", "u64", "f32"],
   max: ["i32", "u32", "i64", "u64", "f32", "f64"],
   min: ["i32", "u32", "i64", "u64", "f32", "f64"],
@@ -114,7 +115,7 @@ export abstract class CallLowerer extends ComplexLowerer {
       const part = (name: "complexRe" | "complexIm"): IR.Expr => this.convertTo({ k: "intrinsic", type: scalar(complexPart(d)), name, args: [v], span: v.span }, "f64");
       return { fmt: "(%g%+gj)", args: [part("complexRe"), part("complexIm")] };
     }
-    return { fmt: "%g", args: [d === "f32" ? this.convertTo(v, "f64") : v] };
+    return { fmt: "%g", args: [d === "f32" || d === "f16" ? this.convertTo(v, "f64") : v] };
   }
 
   protected lowerCall(call: ts.CallExpression): IR.Expr {
@@ -427,7 +428,7 @@ export abstract class CallLowerer extends ComplexLowerer {
             acc = { k: "intrinsic", type: F64, name, args: [this.convertTo(acc, "f64"), this.convertTo(b, "f64")], span };
             continue;
           }
-          const t = this.unifyArith(acc, b);
+          const t = this.unifyArith(acc, b, call);
           let d = t.dtype;
           if (d === "bool") d = "i32";
           const r: IR.IntrinsicExpr = { k: "intrinsic", type: scalar(d), name, args: [this.convertTo(t.l, d), this.convertTo(t.r, d)], span };
@@ -439,6 +440,12 @@ export abstract class CallLowerer extends ComplexLowerer {
         if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
         const a = arg(0);
         return WEAK.has(a) ? this.convertTo(a, "f32") : { k: "convert", type: F32, value: a, span };
+      }
+      case "f16round": {
+        // ES2025's conversion to half precision: the f16 spelling of Math.fround.
+        if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
+        const a = arg(0);
+        return WEAK.has(a) ? this.convertTo(a, "f16") : { k: "convert", type: F16, value: a, span };
       }
       case "imul": {
         if (!this.expectArgs(call, 2, 2, what)) return this.error(call);
@@ -575,7 +582,7 @@ export abstract class CallLowerer extends ComplexLowerer {
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
         const a = arg(0), b = arg(1), c = arg(2);
         const ds = [a, b, c].filter((x) => !WEAK.has(x)).map((x) => (x.type as ScalarType).dtype);
-        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : this.defaultFloat;
+        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : ds.includes("f16") ? "f16" : this.defaultFloat;
         return { k: "intrinsic", type: scalar(d), name: "fma", args: [this.convertTo(a, d), this.convertTo(b, d), this.convertTo(c, d)], span };
       }
       case "cbrt":
@@ -594,9 +601,42 @@ export abstract class CallLowerer extends ComplexLowerer {
     }
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
     if (path[0] === "complex" && path.length === 2) return this.lowerComplexCall(path[1]!, call);
+    if (path[0] === "fp16" && path.length === 2 && FP16_FUNCTIONS.has(path[1]!)) return this.lowerFp16(path[1]!, call);
     this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);
+  }
+
+  /** `cuda.fp16.<name>(…)` (lower-fp16.ts): its arguments must be f16 (literals become f16). */
+  protected lowerFp16(name: string, call: ts.CallExpression): IR.Expr {
+    const f = FP16_FUNCTIONS.get(name)!;
+    const what = `cuda.fp16.${name}`;
+    if (!this.expectArgs(call, f.arity, f.arity, what)) return this.error(call);
+    const span = this.span(call);
+    const args = call.arguments.map((n) => {
+      const v = this.scalarOperand(this.lowerExpr(n), n);
+      if (POISON.has(v)) return v;
+      const d = (v.type as ScalarType).dtype;
+      if (d !== "f16" && !WEAK.has(v))
+        this.report(Codes.F16Mixed, n, `${what} takes f16 values, not ${d}: convert with Math.f16round(${n.getText(this.sf)})`);
+      return this.convertTo(v, "f16", n);
+    });
+    switch (f.kind) {
+      case "arith":
+        return { k: "binary", type: F16, op: f.op, left: args[0]!, right: args[1]!, span };
+      case "compare":
+        return { k: "compare", type: BOOL, op: f.op, operandType: F16, left: args[0]!, right: args[1]!, span };
+      case "neg":
+        return { k: "unary", type: F16, op: "-", operand: args[0]!, span };
+      case "intrinsic":
+        return { k: "intrinsic", type: F16, name: f.name, args, span };
+      case "powOf":
+        return { k: "intrinsic", type: F16, name: "pow", args: [{ k: "const", type: F16, value: f.base, span }, args[0]!], span };
+      case "reciprocal": {
+        const x: IR.Expr = f.of ? { k: "intrinsic", type: F16, name: f.of, args, span } : args[0]!;
+        return { k: "binary", type: F16, op: "/", left: { k: "const", type: F16, value: 1, span }, right: x, span };
+      }
+    }
   }
 
   protected lowerAtomic(opName: string, call: ts.CallExpression): IR.Expr {
@@ -628,7 +668,10 @@ export abstract class CallLowerer extends ComplexLowerer {
       );
       return this.error(call);
     }
-    if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
+    if (at.dtype === "f16" && !ATOMIC_DTYPES[op].includes("f16")) {
+      // CUDA's only half atomic is atomicAdd (atom.add.noftz.f16, sm_70+); sub is the add of the negation.
+      this.report(Codes.F16AtomicUnsupported, arrNode, `CUDA has no f16 cuda.atomic.${op}: only cuda.atomic.add and cuda.atomic.sub work on f16 arrays; keep this array in f32 (Float32Array) for cuda.atomic.${op}`);
+    } else if (!ATOMIC_DTYPES[op].includes(at.dtype)) {
       this.report(Codes.WrongDType, arrNode, `cuda.atomic.${op} works on ${ATOMIC_DTYPES[op].map(typedArrayNameOf).join(", ")}, not ${typeToString(at)}`);
     }
     const idxNode = stripParensAndNonNull(call.arguments[1]!);

@@ -385,7 +385,7 @@ export abstract class ExpressionLowerer extends LowererBase {
         return { k: "binary", type: U32, op, left: this.convertTo(l, "u32"), right: this.shiftCount(r), span };
       case "/": {
         // True division as in JavaScript: integers divide as floats (the kernel's float type).
-        let { dtype, l: a, r: b } = this.unifyArith(l, r);
+        let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
         if (!isFloat(dtype)) {
           dtype = this.defaultFloat;
           a = this.convertTo(a, dtype);
@@ -395,7 +395,7 @@ export abstract class ExpressionLowerer extends LowererBase {
         return { k: "binary", type: scalar(dtype), op, left: a, right: b, span };
       }
       default: {
-        let { dtype, l: a, r: b } = this.unifyArith(l, r);
+        let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
         if (dtype === "bool" || (isInt(dtype) && dtype !== "i32" && dtype !== "u32")) {
           dtype = dtype === "bool" ? "i32" : promoteForArith(dtype as IntDType);
           a = this.convertTo(a, dtype);
@@ -442,7 +442,7 @@ export abstract class ExpressionLowerer extends LowererBase {
       // u32). f64 holds both exactly; the original operands are widened, never converted to u32 first.
       return { k: "compare", type: BOOL, op, operandType: F64, left: this.convertTo(l, "f64"), right: this.convertTo(r, "f64"), span };
     }
-    let { dtype, l: a, r: b } = this.unifyArith(l, r);
+    let { dtype, l: a, r: b } = this.unifyArith(l, r, node);
     if (dtype === "bool") dtype = "i32";
     a = this.convertTo(a, dtype);
     b = this.convertTo(b, dtype);
@@ -474,7 +474,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     const span = this.span(e);
     if (a.type.dtype === "bool" && b.type.dtype === "bool") return { k: "select", type: BOOL, cond, then: a, else: b, span };
     if (this.reportInt64Mixing(a, b, e)) return this.error(e);
-    const t = this.unifyArith(a, b);
+    const t = this.unifyArith(a, b, e);
     const r: IR.SelectExpr = { k: "select", type: scalar(t.dtype), cond, then: t.l, else: t.r, span };
     if (WEAK.has(a) && WEAK.has(b)) WEAK.add(r);
     return r;

@@ -518,7 +518,7 @@ class FunctionLowerer extends CallLowerer {
       const n = x.name.text;
       if ((ALL_DTYPES as readonly string[]).includes(n)) return n as DType;
     }
-    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, i32, u32, i16, u16, i8, u8, bool, c64, c128 imported from "cudascript"`);
+    this.report(Codes.WrongDType, e, `'${e.getText(this.sf)}' is not a dtype: pass one of f32, f64, f16, i32, u32, i16, u16, i8, u8, i64, u64, bool, c64, c128 imported from "cudascript"`);
     return undefined;
   }
 

@@ -69,6 +69,9 @@ function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, r
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
   const d = (ALL_DTYPES as readonly string[]).includes(exported) ? (exported as DType) : undefined;
   if (d) return { ok: true, type: scalar(d) };
+  // `Float16Array` imported from "cudascript" (Node 20/22 have no global one): the same 1-D f16 array.
+  const typed = TYPED_ARRAY_DTYPES.get(exported);
+  if (typed) return { ok: true, type: { kind: "array", dtype: typed, rank: 1, space: "global" } };
   const gap = numbaTypeGap(exported);
   if (gap) return { ok: false, message: `'${exported}': ${gap}` };
   return { ok: false, message: `'${exported}' from "cudascript" is not a kernel parameter type` };

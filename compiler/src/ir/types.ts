@@ -6,13 +6,13 @@
 export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | Int64DType;
 /** 64-bit integers: TypeScript `bigint` values, C++ `long long` / `unsigned long long`. */
 export type Int64DType = "i64" | "u64";
-export type FloatDType = "f32" | "f64";
+export type FloatDType = "f16" | "f32" | "f64";
 export type NumericDType = IntDType | FloatDType;
 /** Complex numbers: c64 = two f32 (re, im), c128 = two f64, interleaved in memory like CUDA's float2/double2. */
 export type ComplexDType = "c64" | "c128";
 export type DType = NumericDType | "bool" | ComplexDType;
 
-export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "c64", "c128"];
+export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "c64", "c128"];
 
 export type MemorySpace = "global" | "shared" | "local" | "const";
 
@@ -58,9 +58,10 @@ export const I32 = scalar("i32");
 export const U32 = scalar("u32");
 export const F32 = scalar("f32");
 export const F64 = scalar("f64");
+export const F16 = scalar("f16");
 
 export function isFloat(d: DType): d is FloatDType {
-  return d === "f32" || d === "f64";
+  return d === "f32" || d === "f64" || d === "f16";
 }
 export function isComplex(d: DType): d is ComplexDType {
   return d === "c64" || d === "c128";
@@ -70,10 +71,10 @@ export function complexPart(d: ComplexDType): FloatDType {
   return d === "c64" ? "f32" : "f64";
 }
 export function isInt(d: DType): d is IntDType {
-  return d !== "f32" && d !== "f64" && d !== "bool" && !isComplex(d);
+  return d !== "f32" && d !== "f64" && d !== "f16" && d !== "bool" && !isComplex(d);
 }
 export function isSigned(d: DType): boolean {
-  return d === "i8" || d === "i16" || d === "i32" || d === "i64" || d === "f32" || d === "f64";
+  return d === "i8" || d === "i16" || d === "i32" || d === "i64" || isFloat(d);
 }
 /** i64 / u64: their values are TypeScript bigints, never mixed with numbers without a conversion. */
 export function isInt64(d: DType): d is Int64DType {
@@ -87,6 +88,7 @@ export function bitWidth(d: DType): number {
       return 8;
     case "i16":
     case "u16":
+    case "f16":
       return 16;
     case "i32":
     case "u32":
@@ -142,6 +144,8 @@ export function promoteInt(d: IntDType | "bool"): "i32" | "u32" | Int64DType {
 export function commonDType(a: DType, b: DType): NumericDType {
   if (a === "f64" || b === "f64") return "f64";
   if (a === "f32" || b === "f32") return "f32";
+  // f16 next to an integer stays f16 (the lowerer reports CS2020 for a non-literal integer: see f16MixMessage).
+  if (a === "f16" || b === "f16") return "f16";
   const pa = promoteInt(a as IntDType), pb = promoteInt(b as IntDType);
   if (pa === "u64" || pb === "u64") return "u64";
   if (pa === "i64" || pb === "i64") return "i64";
@@ -179,6 +183,7 @@ const TYPED_ARRAY_NAMES: Record<DType, string> = {
   bool: "Uint8Array",
   c64: "Complex64Array",
   c128: "Complex128Array",
+  f16: "Float16Array",
 };
 export function typedArrayName(d: DType): string {
   return TYPED_ARRAY_NAMES[d];
@@ -196,6 +201,7 @@ export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map([
   ["Complex128Array", "c128"],
   ["BigInt64Array", "i64"],
   ["BigUint64Array", "u64"],
+  ["Float16Array", "f16"],
 ] as [string, DType][]);
 
 export function sameType(a: Type, b: Type): boolean {

@@ -30,6 +30,7 @@
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
 import type * as IR from "../ir/nodes";
+import { f16round } from "../ir/f16";
 import { complexPart, isComplex, isFloat, isInt64, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
@@ -76,16 +77,18 @@ export interface SimModule {
 
 /**
  * Per-thread storage for a scalar of this dtype: narrow integers are held widened, as computed; complex
- * values as objects and i64/u64 values (numbers or bigints) in a plain Array.
+ * values as objects and i64/u64 values in a plain Array; an f16 scalar is always already rounded, so a
+ * Float32Array holds it exactly and faster than a Float16Array.
  */
 function storeArrayName(d: DType): string {
   if (isComplex(d) || isInt64(d)) return "Array";
-  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : typedArrayName(d);
+  if (d === "f16") return "Float32Array";
+  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : jsArrayCtor(d);
 }
 
 /** The typed array holding an array's elements: complex arrays hold interleaved parts (two per element). */
 function storageArrayName(d: DType): string {
-  return isComplex(d) ? typedArrayName(complexPart(d)) : typedArrayName(d);
+  return isComplex(d) ? typedArrayName(complexPart(d)) : jsArrayCtor(d);
 }
 /** Typed-array slots per element. */
 function slotsPerElement(d: DType): number {
@@ -104,6 +107,14 @@ function safeName(s: string): string {
   return /^[0-9]/.test(t) ? `_${t}` : t;
 }
 
+/**
+ * The constructor the simulator's code names for an array of `d`: Node 20/22 have no global
+ * Float16Array, so f16 arrays come from the runtime (the native one, else the polyfill).
+ */
+function jsArrayCtor(d: DType): string {
+  return d === "f16" ? "rt.Float16Array" : typedArrayName(d);
+}
+
 export function literal(value: number | boolean | bigint, dtype: DType): string {
   if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
   if (isInt64(dtype)) return literal64(value, dtype);
@@ -111,6 +122,9 @@ export function literal(value: number | boolean | bigint, dtype: DType): string 
   switch (dtype) {
     case "f32":
       v = Math.fround(v);
+      break;
+    case "f16":
+      v = f16round(v);
       break;
     case "i32":
       v = v | 0;
@@ -152,6 +166,9 @@ export function convertJs(x: string, from: DType, to: DType): string {
       return x;
     case "f32":
       return from === "f64" || from === "i32" || from === "u32" ? `Math.fround(${x})` : x;
+    case "f16":
+      // i8/u8 are exact in f16; every wider type can round.
+      return from === "i8" || from === "u8" ? x : `rt.f16round(${x})`;
     case "i32":
       return from === "i8" || from === "u8" || from === "i16" || from === "u16" ? x : `(${x} | 0)`;
     case "u32":
@@ -366,6 +383,10 @@ class ModuleEmitter {
     } else if (dtype === "f32") {
       this.helper("$f32s", "const $f32s = new Float32Array(1), $f32b = new Int32Array($f32s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f32b[0] = ob; const o = $f32s[0]; $f32s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f32b[0]) === ob) return o; } }`;
+    } else if (dtype === "f16") {
+      // A CAS loop on the element's 16 bits; storing into the scratch Float16Array rounds the sum to f16.
+      this.helper("$f16s", "const $f16s = new rt.Float16Array(1), $f16b = new Uint16Array($f16s.buffer);");
+      conc = `function (${args}) { const iv = rt.halfBits(a); for (;;) { const ob = Atomics.load(iv, i); $f16b[0] = ob; const o = $f16s[0]; $f16s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f16b[0]) === ob) return o; } }`;
     } else {
       this.helper("$f64s", "const $f64s = new Float64Array(1), $f64b = new BigInt64Array($f64s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f64b[0] = ob; const o = $f64s[0]; $f64s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f64b[0]) === ob) return o; } }`;
@@ -427,7 +448,7 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${typedArrayName(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${jsArrayCtor(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -652,6 +673,8 @@ class FnEmitter {
     const op = e.op;
     if (isInt64(d)) return this.i64(binary64(op, d, a, b));
     if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
+    // + - * / % of two f16 are exact in f64, so one rounding to f16 is the correctly rounded result.
+    if (d === "f16") return `rt.f16round(${a} ${op} ${b})`;
     if (d === "f64") return `(${a} ${op} ${b})`;
     if (d === "u32") {
       switch (op) {
@@ -895,6 +918,7 @@ class FnEmitter {
         // %lanemask_lt: the bits of the lanes below this one (lane 31: 0x7fffffff).
         return `(((1 << ${this.special({ k: "special", type: e.type as ScalarType, reg: "laneid", axis: "x", span: e.span })}) - 1) >>> 0)`;
       case "fma":
+        if (d === "f16") return `rt.f16round(rt.fma64(${args[0]}, ${args[1]}, ${args[2]}))`;
         return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
       case "threadfence":
       case "threadfenceBlock":
@@ -908,6 +932,7 @@ class FnEmitter {
     if (!js) throw new Error(`CudaScript simulator: '${name}' cannot be used here (synchronisation inside an expression was not lifted)`);
     const call = `${js}(${args.join(", ")})`;
     if (d === "f32" && !EXACT_F32.has(name)) return `Math.fround(${call})`;
+    if (d === "f16" && !EXACT_F32.has(name)) return `rt.f16round(${call})`;
     if (d === "i32" && name === "abs") return `(${call} | 0)`;
     return call;
   }

@@ -16,6 +16,7 @@
 import type { KernelArg } from "../backend";
 import type { AnyDTypeName as DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
+import { setFloat16 } from "../float16";
 
 /** One C parameter of the generated kernel. */
 export interface AbiSlot {
@@ -68,6 +69,7 @@ const C_SIZES: Readonly<Record<string, number>> = {
   "long long": 8,
   "unsigned long long": 8,
   bool: 1,
+  cs_half: 2, // f16 (compiler/src/cuda/fp16.ts): a struct of one unsigned short, passed by value
 };
 
 const SCALAR_C: Readonly<Record<DTypeName, string>> = {
@@ -84,6 +86,7 @@ const SCALAR_C: Readonly<Record<DTypeName, string>> = {
   bool: "bool",
   c64: "cs_c64",
   c128: "cs_c128",
+  f16: "cs_half",
 };
 
 /** The C element type of an array of `dtype` (bool arrays are `unsigned char*`). */
@@ -265,6 +268,9 @@ export function writeScalar(v: DataView, offset: number, dtype: DTypeName, value
       return;
     case "bool":
       v.setUint8(offset, value === true || value === 1 ? 1 : 0);
+      return;
+    case "f16":
+      setFloat16(v, offset, value as number, true);
       return;
   }
 }

@@ -445,10 +445,11 @@ export class GpuBackend implements Backend {
     if (src.byteLength === 0) return;
     try {
       const s = this.streamOf(stream, state);
-      if (s) ctx.copyHtoDAsync(deviceAt(b, dstOffset), src, s);
+      const bytes = byteView(src);
+      if (s) ctx.copyHtoDAsync(deviceAt(b, dstOffset), bytes, s);
       else {
         state.printf.emptyPoint(); // a blocking copy: the driver empties the printf FIFO
-        ctx.copyHtoD(deviceAt(b, dstOffset), src);
+        ctx.copyHtoD(deviceAt(b, dstOffset), bytes);
       }
     } catch (e) {
       throw this.mapError(e, state, "copying to the device");
@@ -462,10 +463,11 @@ export class GpuBackend implements Backend {
     if (dst.byteLength === 0) return;
     try {
       const s = this.streamOf(stream, state);
-      if (s) ctx.copyDtoHAsync(dst, deviceAt(b, srcOffset), s);
+      const bytes = byteView(dst);
+      if (s) ctx.copyDtoHAsync(bytes, deviceAt(b, srcOffset), s);
       else {
         state.printf.emptyPoint();
-        ctx.copyDtoH(dst, deviceAt(b, srcOffset));
+        ctx.copyDtoH(bytes, deviceAt(b, srcOffset));
       }
     } catch (e) {
       throw this.mapError(e, state, "copying to the host");
@@ -960,6 +962,14 @@ function deviceAt(b: GpuBuffer, offset: number): DeviceRange {
   return allocation.at(offset);
 }
 
+/**
+ * The bytes of a host array, as the driver bindings take them: the Float16Array polyfill of Node 20/22
+ * is a proxy the FFI cannot read, but its buffer, byteOffset and byteLength are those of its storage.
+ */
+function byteView(a: ArrayBufferView): Uint8Array {
+  return a instanceof Uint8Array ? a : new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
 function elementBytes(dtype: string): number {
-  return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" ? 2 : 1;
+  return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" || dtype === "f16" ? 2 : 1;
 }

@@ -8,6 +8,7 @@ import { isComplexArray, type Complex128Array, type Complex64Array } from "../co
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
 import { formatBytes } from "./sizes";
+import { isFloat16Array } from "../float16";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
 import { isFContiguousShape, raveledShape, reshapedShape, rowShape, slicedRange, type Order } from "./views";
@@ -29,6 +30,8 @@ const TYPED_ARRAY_DTYPES = new Map<Function, DTypeName>([
 
 /** The dtype a typed array stores, or undefined for other values (Uint8ClampedArray, DataView, …). */
 export function dtypeOfTypedArray(a: unknown): DTypeName | undefined {
+  // Before isView: the polyfill's Float16Array (Node 20/22) is a proxy that isView does not recognise.
+  if (isFloat16Array(a)) return "f16";
   if (!ArrayBuffer.isView(a) || a instanceof DataView) return undefined;
   return TYPED_ARRAY_DTYPES.get(a.constructor);
 }

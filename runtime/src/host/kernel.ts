@@ -9,6 +9,7 @@ import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../
 import { checkComplexArg, prepareComplexArg } from "./complex-args";
 import { CudaScriptError } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
+import { f16round } from "../float16";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
@@ -284,6 +285,7 @@ function scalarValue(p: ParamSignature, v: unknown): number | boolean | bigint {
   if (p.dtype === "i64" || p.dtype === "u64") return canonicalInt64(v as bigint);
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
+  if (p.dtype === "f16") return f16round(n);
   return n;
 }
 

@@ -12,6 +12,7 @@ import { CudaScriptError, type FaultDetails } from "../errors";
 import { isComplexDTypeName, type AnyDTypeName, type ComplexValue } from "../dtypes";
 import { ModuleCache, type LaunchData, type ModuleVariant, type WarnContext } from "./module-cache";
 import { KernelFault } from "./rt";
+import { Float16Array } from "../float16";
 import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
 export type ArgDesc =
@@ -121,6 +122,7 @@ const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: numb
   i32: Int32Array,
   u32: Uint32Array,
   bool: Uint8Array,
+  f16: Float16Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
 };
 
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {
@@ -206,7 +208,7 @@ function mergeAll(copies: readonly PrivateCopy[]): void {
   for (const c of copies) mergePrivate(c);
 }
 
-const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, bool: 1, c64: 8, c128: 16 };
+const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, bool: 1, f16: 2, c64: 8, c128: 16 };
 
 /**
  * The privatizable arrays of a launch that are privatized: not bound to another parameter's memory

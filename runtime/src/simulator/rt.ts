@@ -6,6 +6,7 @@
 import { INT64_OPS, type Int64Ops } from "./int64";
 import type { FaultDetails } from "../errors";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
+import { f16round, Float16Array } from "../float16";
 
 export interface SimSite {
   readonly kind: string;
@@ -108,6 +109,12 @@ export interface Rt {
   fma64(a: number, b: number, c: number): number;
   /** i64/u64 operations (int64.ts). */
   readonly i64: Int64Ops;
+  /** Rounds to f16 (after every f16 operation, as Math.fround after every f32 one). */
+  f16round(x: number): number;
+  /** The Float16Array constructor (Node 20/22 have no global one: the polyfill's). */
+  readonly Float16Array: typeof Float16Array;
+  /** The 16-bit storage of an f16 array, for the CAS loop of its atomics (cached for the last array). */
+  halfBits(a: Float16Array): Uint16Array;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -126,6 +133,8 @@ export function createRt(opts: RtOptions): Rt {
   const sanitizers = new Map<string, Sanitizer>();
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
+  let lastHalf: unknown = null;
+  let lastHalfBits: Uint16Array | null = null;
   return {
     c64: c64Math,
     c128: c128Math,
@@ -167,6 +176,15 @@ export function createRt(opts: RtOptions): Rt {
     },
     fma64,
     i64: INT64_OPS,
+    f16round,
+    Float16Array,
+    halfBits(a) {
+      if (a !== lastHalf || !lastHalfBits) {
+        lastHalf = a;
+        lastHalfBits = new Uint16Array(a.buffer, a.byteOffset, a.length);
+      }
+      return lastHalfBits;
+    },
     popc(x) {
       x = x >>> 0;
       x = x - ((x >>> 1) & 0x55555555);
