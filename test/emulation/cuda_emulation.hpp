@@ -410,7 +410,9 @@ struct Launch {
 
   template <class T>
   T scalar(size_t i) const {
-    if (args.at(i).kind == 2) return (T)args.at(i).bits;
+    // kind 2: a 64-bit integer's exact bits (doubles cannot hold them past 2^53).
+    if constexpr (std::is_integral_v<T>)
+      if (args.at(i).kind == 2) return (T)args.at(i).bits;
     const double v = args.at(i).value;
     if constexpr (std::is_same_v<T, bool>) return v != 0;
     else if constexpr (std::is_same_v<T, cs_half>) return cs_half(v);
