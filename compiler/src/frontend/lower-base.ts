@@ -264,8 +264,14 @@ export abstract class LowererBase {
 
   protected weakConst(value: number | boolean | bigint, node: ts.Node, isInt?: boolean): IR.ConstExpr {
     if (typeof value === "bigint") {
-      // `3600n`: i64 unless the context makes it u64 (weakMeets / convertTo).
-      const e: IR.ConstExpr = { k: "const", type: scalar("i64"), value: BigInt.asIntN(64, value), span: this.span(node) };
+      // `3600n`: i64 unless the context makes it u64 (weakMeets / convertTo); from 2^63 on a u64, as
+      // such a literal is an unsigned long long in C++. Past 64 bits it fits nothing: CS2009, not a
+      // silent wrap (TypeScript would keep the exact value).
+      const [, i64Max] = int64Range("i64"), [, u64Max] = int64Range("u64"), [i64Min] = int64Range("i64");
+      if (value > u64Max || value < i64Min)
+        this.report(Codes.ConstantOverflow, node, `${value}n does not fit in 64 bits (i64: ${i64Min}n … ${i64Max}n, u64: 0n … ${u64Max}n)`);
+      const dtype = value > i64Max && value <= u64Max ? "u64" : "i64";
+      const e: IR.ConstExpr = { k: "const", type: scalar(dtype), value: dtype === "u64" ? value : BigInt.asIntN(64, value), span: this.span(node) };
       WEAK.add(e);
       return e;
     }

@@ -264,6 +264,9 @@ export abstract class ExpressionLowerer extends LowererBase {
         return v;
       }
       case ts.SyntaxKind.MinusToken: {
+        // `-9223372036854775808n` is the least i64, not the negation of a u64 2^63.
+        const literal = stripParensAndNonNull(e.operand);
+        if (ts.isBigIntLiteral(literal)) return this.weakConst(-bigintLiteralValue(literal), e);
         const v = this.scalarOperand(this.lowerExpr(e.operand), e.operand);
         const t = v.type as ScalarType;
         if (isComplex(t.dtype)) return this.complexNegation(e);
