@@ -5,7 +5,7 @@
 // number, description) and says whether the CUDA context is still usable.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, f32 } from "cudascript";
+import { cuda, CudaScriptError, f32, Float16Array } from "cudascript";
 import type { GpuError } from "cudascript/dist/gpu/errors";
 import { compileSource, gpuOnDouble, kernel, kindsArtifact } from "./helpers";
 
@@ -224,5 +224,34 @@ export const add = cuda.jit((x: Float32Array, y: Float32Array) => { const i = cu
     assert.equal(double.callCount("cuLaunchKernel"), 1);
     f.free();
     g.free();
+  });
+
+  it("overlapping views of one device array are rejected, counted in bytes of their dtype (8 for i64: CSR045)", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const art = compileSource(`
+import { cuda } from "cudascript";
+export const add64 = cuda.jit((x: BigInt64Array, y: BigInt64Array) => { const i = cuda.grid(1); if (i < x.length) x[i] += y[i]; });
+`);
+    const d = cuda.toDevice(new BigInt64Array(8));
+    const k = kernel(art, "add64");
+    // Elements 0..3 and 2..5 share elements 2 and 3 (bytes 16..31); counted as 1-byte elements they would not.
+    assert.throws(() => k.launch(1, 8)(d.slice(0, 4), d.slice(2, 6)), isGpuError("CSR045", /arguments 1 and 2 are overlapping views of one device array/));
+    assert.equal(double.callCount("cuLaunchKernel"), 0, "nothing was launched");
+    k.launch(1, 8)(d.slice(0, 4), d.slice(4, 8));
+    assert.equal(double.callCount("cuLaunchKernel"), 1, "disjoint halves launch");
+    d.free();
+  });
+
+  it("cuda.pinned of a Float16Array registers its 16-bit storage (the Node 20/22 polyfill is a proxy the FFI cannot read)", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const h = new Float16Array(64);
+    assert.equal(cuda.pinned(h, () => "done"), "done");
+    const [reg] = double.calls("cuMemHostRegister_v2");
+    assert.equal(reg!.bytes, 128, "64 f16 = 128 bytes");
+    assert.equal(double.callCount("cuMemHostUnregister"), 1);
   });
 });

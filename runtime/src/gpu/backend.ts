@@ -28,6 +28,7 @@ import type {
   PinnedBuffer,
 } from "@cudascript/native-bindings/cuda";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import { complexDtypes, dtypes, isComplexDTypeName, type AnyDTypeName } from "../dtypes";
 import { CudaScriptError, ErrorCodes } from "../errors";
 import { formatBytes } from "../host/sizes";
 import {
@@ -583,15 +584,16 @@ export class GpuBackend implements Backend {
   registerHost(view: ArrayBufferView): () => void {
     const state = this.current;
     const ctx = this.contextOf(state);
+    const bytes = byteView(view); // the storage of a Float16Array polyfill (a proxy the FFI cannot read)
     try {
-      ctx.registerHost(view);
+      ctx.registerHost(bytes);
     } catch (e) {
       if (isUsageError(e) && e.code === "CSD008") throw new CudaScriptError("CSR058", `cuda.pinned: this ${view.constructor.name} (or memory it shares) is pinned already: pin each array once`);
       throw this.mapError(e, state, `pinning ${view.byteLength} bytes of host memory`);
     }
     return () => {
       try {
-        ctx.unregisterHost(view);
+        ctx.unregisterHost(bytes);
       } catch (e) {
         throw this.mapError(e, state, `unpinning ${view.byteLength} bytes of host memory`);
       }
@@ -714,11 +716,13 @@ export class GpuBackend implements Backend {
         if (b.kind !== "array" || b.buffer !== a.buffer) continue;
         const aEnd = a.byteOffset + a.shape.reduce((x, y) => x * y, 1) * elementBytes(a.dtype);
         const bEnd = b.byteOffset + b.shape.reduce((x, y) => x * y, 1) * elementBytes(b.dtype);
-        if (a.byteOffset < bEnd && b.byteOffset < aEnd)
+        if (a.byteOffset < bEnd && b.byteOffset < aEnd) {
+          const same = a.byteOffset === b.byteOffset && aEnd === bEnd;
           throw new CudaScriptError(
             GpuErrorCodes.AliasedArguments,
-            `kernel '${kernel}': arguments ${i + 1} and ${j + 1} are the same device array, but a kernel's array parameters must not overlap on the GPU (they are __restrict__ pointers: the compiler may reorder or cache their loads). Pass a copy (cuda.deviceArrayLike(a) then .copyToDevice(a)).`,
+            `kernel '${kernel}': arguments ${i + 1} and ${j + 1} ${same ? "are the same device array" : "are overlapping views of one device array"}, but a kernel's array parameters must not overlap on the GPU (they are __restrict__ pointers: the compiler may reorder or cache their loads). Pass a copy (cuda.deviceArrayLike(a) then .copyToDevice(a)).`,
           );
+        }
       }
     }
   }
@@ -970,6 +974,6 @@ function byteView(a: ArrayBufferView): Uint8Array {
   return a instanceof Uint8Array ? a : new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-function elementBytes(dtype: string): number {
-  return dtype === "f64" ? 8 : dtype === "i32" || dtype === "u32" || dtype === "f32" ? 4 : dtype === "i16" || dtype === "u16" || dtype === "f16" ? 2 : 1;
+function elementBytes(dtype: AnyDTypeName): number {
+  return (isComplexDTypeName(dtype) ? complexDtypes[dtype] : dtypes[dtype]).bytes;
 }

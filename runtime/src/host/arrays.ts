@@ -83,12 +83,15 @@ function allocHost(t: DType, count: number, what: string, make: () => TypedArray
 /** V8's limit on a typed array's length (2^32 on 64-bit Node 20). */
 const MAX_TYPED_ARRAY_LENGTH = 2 ** 32;
 
+/** The dtypes a host API call takes, as its messages list them. */
+const DTYPE_LIST = "f32, f64, f16, i32, u32, i16, u16, i8, u8, i64, u64, bool, c64 or c128";
+
 export function toDType(d: DType | DTypeName | ComplexDType | ComplexDTypeName | undefined, what: string): DType {
-  if (d === undefined) throw new CudaScriptError("CSR013", `${what}: give a dtype (f32, f64, i32, u32, i16, u16, i8, u8 or bool from "cudascript")`);
+  if (d === undefined) throw new CudaScriptError("CSR013", `${what}: give a dtype (${DTYPE_LIST} from "cudascript")`);
   const name = typeof d === "string" ? d : d?.name;
   // Complex dtypes hold two parts per element; a device array needs only their name and byte size.
   const t = name ? ((dtypes as Record<string, DType>)[name] ?? (complexDtypes as Record<string, unknown>)[name] as DType | undefined) : undefined;
-  if (!t) throw new CudaScriptError("CSR013", `${what}: ${JSON.stringify(d)} is not a dtype; use f32, f64, i32, u32, i16, u16, i8, u8 or bool from "cudascript"`);
+  if (!t) throw new CudaScriptError("CSR013", `${what}: ${JSON.stringify(d)} is not a dtype; use ${DTYPE_LIST} from "cudascript"`);
   return t;
 }
 
