@@ -35,7 +35,7 @@ import { complexPart, isComplex, isFloat, isInt64, typedArrayName, type ArrayTyp
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
-import { binary64, convert64, INT64_HELPERS, literal64, unary64 } from "./int64";
+import { binary64, convert64, index64, INT64_HELPERS, literal64, truthy64, unary64, usesInt64Helpers, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 
 /**
@@ -77,11 +77,12 @@ export interface SimModule {
 
 /**
  * Per-thread storage for a scalar of this dtype: narrow integers are held widened, as computed; complex
- * values as objects and i64/u64 values in a plain Array; an f16 scalar is always already rounded, so a
- * Float32Array holds it exactly and faster than a Float16Array.
+ * values as objects in a plain Array; i64/u64 values (bigints in range) in a BigInt64Array /
+ * BigUint64Array, whose loads and stores V8 compiles without allocating; an f16 scalar is always already
+ * rounded, so a Float32Array holds it exactly and faster than a Float16Array.
  */
 function storeArrayName(d: DType): string {
-  if (isComplex(d) || isInt64(d)) return "Array";
+  if (isComplex(d)) return "Array";
   if (d === "f16") return "Float32Array";
   return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : jsArrayCtor(d);
 }
@@ -97,7 +98,7 @@ function slotsPerElement(d: DType): number {
 
 /** The zero an array of this dtype is filled with (BigInt64Array elements are bigints). */
 function zeroOf(d: DType): string {
-  return isInt64(d) ? "0n" : "0";
+  return isInt64(d) ? ZERO64 : "0";
 }
 
 const EXIT = 1;
@@ -397,27 +398,24 @@ class ModuleEmitter {
   }
 
   /**
-   * i64/u64 atomics on a BigInt64Array / BigUint64Array: the value (and expected value) become bigints,
-   * the old element is returned canonical. Stores into these arrays wrap modulo 2^64 by themselves;
-   * Atomics.* work on them directly when the array is shared between workers.
+   * i64/u64 atomics on a BigInt64Array / BigUint64Array: values are bigints, as the elements are. Stores
+   * into these arrays wrap modulo 2^64 by themselves; Atomics.* work on them directly when the array is
+   * shared between workers.
    */
   private atomicHelper64(name: string, op: IR.AtomicOp, dtype: "i64" | "u64", concurrent: boolean): string {
-    this.helper(INT64_HELPERS.name, INT64_HELPERS.code);
-    const load = `$L.load${dtype === "i64" ? "I" : "U"}`;
     const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
-    const pre = `v = $L.store(v);${op === "compareAndSwap" ? " e = $L.store(e);" : ""}`;
     const next: Partial<Record<IR.AtomicOp, string>> = {
       add: "o + v", sub: "o - v", and: "o & v", or: "o | v", xor: "o ^ v", exch: "v",
       max: "(v > o ? v : o)", nanmax: "(v > o ? v : o)", min: "(v < o ? v : o)", nanmin: "(v < o ? v : o)", compareAndSwap: "(o === e ? v : o)",
     };
     const n = next[op];
     if (!n) throw new Error(`CudaScript simulator: cuda.atomic.${op} on ${dtype}`);
-    const plain = `function (${args}) { ${pre} const o = a[i]; a[i] = ${n}; return ${load}(o); }`;
+    const plain = `function (${args}) { const o = a[i]; a[i] = ${n}; return o; }`;
     const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
     const d = direct[op];
     const conc = d
-      ? `function (${args}) { ${pre} return ${load}(${d}); }`
-      : `function (${args}) { ${pre} for (;;) { const o = Atomics.load(a, i); if (Atomics.compareExchange(a, i, o, ${n}) === o) return ${load}(o); } }`;
+      ? `function (${args}) { return ${d}; }`
+      : `function (${args}) { for (;;) { const o = Atomics.load(a, i); if (Atomics.compareExchange(a, i, o, ${n}) === o) return o; } }`;
     this.helpers.set(name, concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`);
     return name;
   }
@@ -643,6 +641,7 @@ class FnEmitter {
       case "truthy": {
         const from = (e.value.type as ScalarType).dtype;
         const x = this.ex(e.value);
+        if (isInt64(from)) return truthy64(x);
         return from === "bool" ? x : `(!!${x})`;
       }
       case "index":
@@ -661,9 +660,9 @@ class FnEmitter {
     }
   }
 
-  /** Marks the module as using the i64 helpers (`$L`). */
+  /** i64/u64 code (int64.ts): marks the module as using the helpers (`$L`) when the code calls them. */
   private i64(code: string): string {
-    this.me.helper(INT64_HELPERS.name, INT64_HELPERS.code);
+    if (usesInt64Helpers(code)) this.me.helper(INT64_HELPERS.name, INT64_HELPERS.code);
     return code;
   }
 
@@ -732,10 +731,10 @@ class FnEmitter {
       }
       const x = this.ex(ie);
       if (ie.type.kind === "scalar" && isInt64(ie.type.dtype)) {
-        // A 64-bit index (number or bigint): `>>> 0` would wrap it, so compare both ends.
+        // A 64-bit index (a bigint): a number for the typed array, both ends compared.
         this.depth = myDepth;
         const t = this.temp(k);
-        pre.push(`(((${t} = ${x}) >= 0 && ${t} < ${dim}) || $oob(${site}, Number(${t}), ${dim}, ${k}))`);
+        pre.push(index64(t, x, dim, `$oob(${site}, ${t}, ${dim}, ${k})`));
         idx.push(t);
         return;
       }
@@ -807,8 +806,6 @@ class FnEmitter {
     }
     let v = elementRead(a, flat);
     if (a.dtype === "bool") v = `(${v} !== 0)`;
-    // Through the Int32Array view: no bigint allocated per element (int64.ts ldI/ldU).
-    if (isInt64(a.dtype)) v = this.i64(`$L.ld${a.dtype === "i64" ? "I" : "U"}(${a.data}, ${flat})`);
     return pre.length ? `(${pre.join(", ")}, ${v})` : v;
   }
 
@@ -820,11 +817,8 @@ class FnEmitter {
     const rmw = this.san && typeof a.shId === "number" && this.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
-    let v = this.ex(value);
+    const v = this.ex(value);
     this.depth -= 2;
-    const plain64 = isInt64(a.dtype) && !this.san;
-    // The sanitizer compares and stores the element itself (a bigint); without it, st() writes two halves.
-    if (isInt64(a.dtype) && !plain64) v = this.i64(`$L.store(${v})`);
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
@@ -843,7 +837,6 @@ class FnEmitter {
       const s = this.sanCall(a, "w", flat, site, `, ${elementChanged(a, flat)}`)!;
       return `{ ${checks}const $sv = ${v}; ${s}; ${elementWrite(a, flat, "$sv")}; }`;
     }
-    if (plain64) return `${checks}${this.i64(`$L.st(${a.data}, ${flat}, ${v})`)};`;
     return `${checks}${elementWrite(a, flat, v)};`;
   }
 
@@ -941,6 +934,7 @@ class FnEmitter {
 
   private zero(t: IR.Type): string {
     if (t.kind === "scalar" && isComplex(t.dtype)) return `rt.${t.dtype}.make(0, 0)`;
+    if (t.kind === "scalar" && isInt64(t.dtype)) return ZERO64;
     return t.kind === "scalar" && t.dtype === "bool" ? "false" : "0";
   }
 
@@ -1641,7 +1635,7 @@ class FnEmitter {
 
     for (const v of this.perThread) {
       const t = (v.type as ScalarType).dtype;
-      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT)${isInt64(t) ? ".fill(0)" : ""};`);
+      setup.push(`const ${this.storage(v)} = new ${storeArrayName(t)}($nT);`);
     }
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 

@@ -281,8 +281,8 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
 
 function scalarValue(p: ParamSignature, v: unknown): number | boolean | bigint {
   if (p.dtype === "bool") return v === true || v === 1;
-  // Canonical for the simulator (a number when safe, see simulator/int64.ts); the GPU packs 8 bytes of either.
-  if (p.dtype === "i64" || p.dtype === "u64") return canonicalInt64(v as bigint);
+  // A bigint, checked in range (checkInt64Arg): the simulator's i64 value and the GPU's 8 bytes.
+  if (p.dtype === "i64" || p.dtype === "u64") return v as bigint;
   const n = v as number;
   if (p.dtype === "f32") return Math.fround(n);
   if (p.dtype === "f16") return f16round(n);
@@ -297,8 +297,4 @@ function checkInt64Arg(dtype: "i64" | "u64", which: string, v: unknown): void {
   }
   const [lo, hi] = dtype === "i64" ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
   if (v < lo || v > hi) throw new CudaScriptError("CSR012", `${which} is ${dtype}, whose range is ${lo} … ${hi}, got ${v}n: wrap it with BigInt.as${dtype === "i64" ? "Int" : "Uint"}N(64, x) if you mean its low 64 bits`);
-}
-
-function canonicalInt64(v: bigint): number | bigint {
-  return v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 }

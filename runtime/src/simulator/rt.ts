@@ -107,7 +107,7 @@ export interface Rt {
   print(site: SimSite, args: readonly (number | boolean | bigint)[]): void;
   intView(a: Float32Array | Float64Array): Int32Array | BigInt64Array;
   fma64(a: number, b: number, c: number): number;
-  /** i64/u64 operations (int64.ts). */
+  /** i64/u64 helpers for what needs a branch (int64.ts); the arithmetic is inline. */
   readonly i64: Int64Ops;
   /** Rounds to f16 (after every f16 operation, as Math.fround after every f32 one). */
   f16round(x: number): number;
@@ -255,7 +255,7 @@ export function formatPrintf(fmt: string, args: readonly (number | boolean | big
   return fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?(ll)?([diufFeEgGxXcs%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, ll: string | undefined, conv: string) => {
     if (conv === "%") return "%";
     const raw = args[ai++];
-    // %lld / %llu: an i64/u64 (a number when safe, else a bigint), printed exactly.
+    // %lld / %llu: an i64/u64 (a bigint), printed exactly.
     if (ll) return String(typeof raw === "bigint" ? (conv === "u" ? BigInt.asUintN(64, raw) : BigInt.asIntN(64, raw)) : raw ?? 0).padStart(width ? Number(width) : 0, " ");
     // %s is only used for booleans (console.log(true)), printed as JavaScript does; the C++ passes "true"/"false".
     if (conv === "s") return String(raw === true || (typeof raw === "number" && raw !== 0));
