@@ -13,18 +13,10 @@ import { describe, it } from "node:test";
 import { XOROSHIRO128P_CPP } from "@cudascript/compiler";
 import { initStates, normalFloat32, normalFloat64, uniformFloat32 } from "cudascript/dist/random/xoroshiro128p";
 import { REPO } from "../simulator/helpers";
+import { xoroshiroFixture, type XoroshiroCase } from "../runtime/fixtures/numba/xoroshiro128p-fixture";
 import { findGxx } from "./harness";
 
-interface Case {
-  seed: string;
-  subsequence: number;
-  n: number;
-  states: [string, string][];
-  statesAfter: [string, string][];
-  uniformFloat32Bits: number[][];
-  uniformFloat64Bits: string[][];
-}
-const fixture = JSON.parse(fs.readFileSync(path.join(REPO, "test", "runtime", "fixtures", "numba", "xoroshiro128p.json"), "utf8")) as { drawsPerKind: number; cases: Case[] };
+const fixture = xoroshiroFixture;
 const K = fixture.drawsPerKind;
 
 const MAIN = `

@@ -4,10 +4,8 @@
  * (0, 1, 42, 2^64 - 1) and subsequence starts, and every state and uniform draw must match exactly.
  */
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { describe, it } from "node:test";
-import { REPO } from "../simulator/helpers";
+import { xoroshiroFixture, type XoroshiroCase } from "./fixtures/numba/xoroshiro128p-fixture";
 import {
   initStates,
   nextU64,
@@ -17,23 +15,10 @@ import {
   uniformFloat64,
 } from "cudascript/dist/random/xoroshiro128p";
 
-interface Case {
-  seed: string;
-  subsequence: number;
-  n: number;
-  states: [string, string][];
-  statesAfter: [string, string][];
-  uniformFloat32Bits: number[][];
-  uniformFloat64Bits: string[][];
-  normalFloat32Bits: number[][];
-  normalFloat64Bits: string[][];
-}
-const fixture = JSON.parse(
-  fs.readFileSync(path.join(REPO, "test", "runtime", "fixtures", "numba", "xoroshiro128p.json"), "utf8"),
-) as { drawsPerKind: number; cases: Case[] };
+const fixture = xoroshiroFixture;
 const K = fixture.drawsPerKind;
 
-function freshStates(c: Case): Uint32Array {
+function freshStates(c: XoroshiroCase): Uint32Array {
   const w = new Uint32Array(4 * c.n);
   initStates(w, c.n, BigInt(c.seed), c.subsequence);
   return w;
