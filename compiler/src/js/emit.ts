@@ -22,6 +22,11 @@
  *   rt.print(site, args)                  device printf
  *   rt.concurrent                         true when other workers share device memory
  *   rt.intView(array)                     Int32Array (f32) / BigInt64Array (f64) view for CAS loops
+ *   rt.f16round(x)                        rounds to f16 (after every f16 operation)
+ *   rt.halfTables()                       { h2f, f2h }: f16 bits → value table, value → f16 bits
+ *                                         (f16 arrays are Uint16Arrays of their bits: see f16.ts)
+ *   rt.halfArray(values)                  a constant f16 array's bits
+ *   rt.i64                                i64/u64 helpers that need a branch (see int64.ts)
  *   rt.fma64, rt.popc, rt.brev, rt.ffs    math helpers
  *   rt.perThread(Ctor, size, n)           n typed arrays of `size` elements
  *   rt.sanitizer(kernelInfo)              the sanitizer state (sanitize variant only)
@@ -37,13 +42,16 @@ import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, truthy64, unary64, usesInt64Helpers, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
+import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
  * 2 = packed sanitizer shadows (`Sanitizer.E/E1/BS/EB/S`, `shadow(id) → { WP, RP }`) and `L.priv`.
+ * 3 = `rt.i64` (i64/u64 as bigints); f16 arrays as Uint16Arrays of their bits with `rt.halfTables()`
+ *     and `rt.halfArray` (replacing `rt.Float16Array` and `rt.halfBits`).
  * The simulator refuses artifacts of another version (rebuild the program).
  */
-export const SIM_ABI = 2;
+export const SIM_ABI = 3;
 
 /** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
 const SAN_REFRESH = "$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB;";
@@ -109,11 +117,11 @@ function safeName(s: string): string {
 }
 
 /**
- * The constructor the simulator's code names for an array of `d`: Node 20/22 have no global
- * Float16Array, so f16 arrays come from the runtime (the native one, else the polyfill).
+ * The constructor the simulator's code names for an array of `d`: an f16 array is a Uint16Array of
+ * its bits (see f16.ts).
  */
 function jsArrayCtor(d: DType): string {
-  return d === "f16" ? "rt.Float16Array" : typedArrayName(d);
+  return d === "f16" ? HALF_STORAGE : typedArrayName(d);
 }
 
 export function literal(value: number | boolean | bigint, dtype: DType): string {
@@ -223,13 +231,16 @@ const EXACT_F32 = new Set(["floor", "ceil", "round", "trunc", "abs", "min", "max
 
 /** JavaScript reading element `flat` of an array (a complex element is an object of its two parts). */
 function elementRead(a: ArrayInfo, flat: string): string {
+  if (a.dtype === "f16") return halfRead(a.data, flat);
   return isComplex(a.dtype) ? `rt.cget(${a.data}, ${flat})` : `${a.data}[${flat}]`;
 }
 function elementWrite(a: ArrayInfo, flat: string, value: string): string {
+  if (a.dtype === "f16") return halfWrite(a.data, flat, value);
   return isComplex(a.dtype) ? `rt.cset(${a.data}, ${flat}, ${value})` : `${a.data}[${flat}] = ${value}`;
 }
 /** Whether storing `$sv` changes element `flat` (for the sanitizer's benign-race rule). */
 function elementChanged(a: ArrayInfo, flat: string): string {
+  if (a.dtype === "f16") return halfChanged(a.data, flat);
   return isComplex(a.dtype) ? `!rt.${a.dtype}.eq(rt.cget(${a.data}, ${flat}), $sv)` : `${a.data}[${flat}] !== $sv`;
 }
 
@@ -373,9 +384,12 @@ class ModuleEmitter {
           return `(${o} === e ? v : ${o})`;
       }
     };
-    const plain = `function (${args}) { const o = a[i]; a[i] = ${newValue("o")}; return o${wrapOld}; }`;
+    let plain = `function (${args}) { const o = a[i]; a[i] = ${newValue("o")}; return o${wrapOld}; }`;
     let conc: string;
-    if (dtype === "i32" || dtype === "u32") {
+    if (dtype === "f16") {
+      this.helper(HALF_TABLES_NAME, HALF_TABLES);
+      ({ plain, concurrent: conc } = halfAtomic(args, newValue));
+    } else if (dtype === "i32" || dtype === "u32") {
       const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
       const d = direct[op];
       conc = d
@@ -384,10 +398,6 @@ class ModuleEmitter {
     } else if (dtype === "f32") {
       this.helper("$f32s", "const $f32s = new Float32Array(1), $f32b = new Int32Array($f32s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f32b[0] = ob; const o = $f32s[0]; $f32s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f32b[0]) === ob) return o; } }`;
-    } else if (dtype === "f16") {
-      // A CAS loop on the element's 16 bits; storing into the scratch Float16Array rounds the sum to f16.
-      this.helper("$f16s", "const $f16s = new rt.Float16Array(1), $f16b = new Uint16Array($f16s.buffer);");
-      conc = `function (${args}) { const iv = rt.halfBits(a); for (;;) { const ob = Atomics.load(iv, i); $f16b[0] = ob; const o = $f16s[0]; $f16s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f16b[0]) === ob) return o; } }`;
     } else {
       this.helper("$f64s", "const $f64s = new Float64Array(1), $f64b = new BigInt64Array($f64s.buffer);");
       conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f64b[0] = ob; const o = $f64s[0]; $f64s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f64b[0]) === ob) return o; } }`;
@@ -446,7 +456,10 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${jsArrayCtor(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    this.module.constArrays.forEach((c, i) => {
+      const values = c.values.map((v) => (Number.isNaN(v) ? null : v));
+      o.push(`const $C${i} = ${c.dtype === "f16" ? halfConstArray(values) : `new ${jsArrayCtor(c.dtype)}(${JSON.stringify(values)})`}; // ${c.name}`);
+    });
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -706,8 +719,11 @@ class FnEmitter {
     }
   }
 
+  /** Called at every element access of `v`. */
   private noteArray(v: IR.Var): void {
-    if (this.seg && this.arrays.get(v)?.perThread) this.seg.arrays.add(v);
+    const a = this.arrays.get(v);
+    if (a?.dtype === "f16") this.me.helper(HALF_TABLES_NAME, HALF_TABLES);
+    if (this.seg && a?.perThread) this.seg.arrays.add(v);
   }
 
   private isSimple(x: string): boolean {

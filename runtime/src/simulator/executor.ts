@@ -12,7 +12,6 @@ import { CudaScriptError, type FaultDetails } from "../errors";
 import { isComplexDTypeName, type AnyDTypeName, type ComplexValue } from "../dtypes";
 import { ModuleCache, type LaunchData, type ModuleVariant, type WarnContext } from "./module-cache";
 import { KernelFault } from "./rt";
-import { Float16Array } from "../float16";
 import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
 export type ArgDesc =
@@ -107,7 +106,11 @@ export interface SerializedFault {
   readonly details?: FaultDetails;
 }
 
-/** The typed array a kernel sees an array argument through: complex arrays as their interleaved parts. */
+/**
+ * The typed array a kernel sees an array argument through: complex arrays as their interleaved parts,
+ * f16 arrays as their bits (the host's Float16Array may be the polyfill's Proxy, slow per element: see
+ * f16-table.ts).
+ */
 const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>> = {
   c64: Float32Array,
   c128: Float64Array,
@@ -122,7 +125,7 @@ const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: numb
   i32: Int32Array,
   u32: Uint32Array,
   bool: Uint8Array,
-  f16: Float16Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
+  f16: Uint16Array,
 };
 
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {

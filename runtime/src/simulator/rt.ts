@@ -7,6 +7,7 @@ import { INT64_OPS, type Int64Ops } from "./int64";
 import type { FaultDetails } from "../errors";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
+import { halfTables, type HalfTables } from "./f16-table";
 
 export interface SimSite {
   readonly kind: string;
@@ -111,10 +112,14 @@ export interface Rt {
   readonly i64: Int64Ops;
   /** Rounds to f16 (after every f16 operation, as Math.fround after every f32 one). */
   f16round(x: number): number;
-  /** The Float16Array constructor (Node 20/22 have no global one: the polyfill's). */
-  readonly Float16Array: typeof Float16Array;
-  /** The 16-bit storage of an f16 array, for the CAS loop of its atomics (cached for the last array). */
-  halfBits(a: Float16Array): Uint16Array;
+  /**
+   * f16 arrays are Uint16Arrays of their bits (f16-table.ts): `h2f` the value of each bit pattern,
+   * `f2h(x)` the bits a Float16Array store gives `x`. Built on first use (a method, not getters: an
+   * accessor on rt made every other rt member slower to reach from kernels).
+   */
+  halfTables(): HalfTables;
+  /** The bits of a constant f16 array's values. */
+  halfArray(values: readonly (number | null)[]): Uint16Array;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -133,8 +138,6 @@ export function createRt(opts: RtOptions): Rt {
   const sanitizers = new Map<string, Sanitizer>();
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
-  let lastHalf: unknown = null;
-  let lastHalfBits: Uint16Array | null = null;
   return {
     c64: c64Math,
     c128: c128Math,
@@ -177,13 +180,9 @@ export function createRt(opts: RtOptions): Rt {
     fma64,
     i64: INT64_OPS,
     f16round,
-    Float16Array,
-    halfBits(a) {
-      if (a !== lastHalf || !lastHalfBits) {
-        lastHalf = a;
-        lastHalfBits = new Uint16Array(a.buffer, a.byteOffset, a.length);
-      }
-      return lastHalfBits;
+    halfTables,
+    halfArray(values) {
+      return new Uint16Array(new Float16Array(values as number[]).buffer);
     },
     popc(x) {
       x = x >>> 0;
