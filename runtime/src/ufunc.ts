@@ -24,9 +24,16 @@ export interface UfuncOptions {
   readonly stream?: Stream;
 }
 
-/** `cuda.vectorize(fn)`: applies `fn` to each element, broadcasting its arguments by NumPy's rules. */
-export interface Ufunc<Args extends unknown[] = any[], R = any> {
-  (...args: [...Args] | [...Args, UfuncOptions]): R;
+/** What a ufunc takes for a parameter of type P: a number (broadcast), a host or device array of its dtype. */
+export type UfuncInput<P> = P | HostArray | DeviceNDArray;
+
+/**
+ * `cuda.vectorize(fn)`: applies `fn` to each element, broadcasting its arguments by NumPy's rules. It
+ * returns a device array when an input is a device array, else a host array (a typed array for a 1-D
+ * result, an NDArray for 2-D and 3-D, a number when every input is a number), or `out` when given.
+ */
+export interface Ufunc<P extends unknown[] = any[]> {
+  (...args: { [K in keyof P]: UfuncInput<P[K]> } | [...{ [K in keyof P]: UfuncInput<P[K]> }, UfuncOptions]): any;
   /** The name of the kernel it launches (`<name>_vectorize`). */
   readonly kernelName: string;
 }
@@ -43,6 +50,8 @@ export interface ReduceOptions {
 
 /** `cuda.reduce(fn)`: folds a 1-D array with an associative binary function. */
 export interface Reducer<T = number> {
+  /** With `res`, the result stays on the device and the call returns undefined. */
+  (arr: TypedArray | DeviceNDArray, options: ReduceOptions & { readonly res: DeviceNDArray }): undefined;
   (arr: TypedArray | DeviceNDArray, options?: ReduceOptions): T;
   readonly kernelName: string;
 }
@@ -79,6 +88,8 @@ interface Operand {
   readonly temporary: boolean;
 }
 
+export function vectorize<P extends unknown[]>(fn: (...args: P) => unknown): Ufunc<P>;
+export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: string): Ufunc;
 export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: string): Ufunc {
   const kernel = kernelOf("cuda.vectorize", fn, artifact, kernelName, captureCallSite(vectorize));
   const call = (...args: unknown[]): unknown => {
@@ -122,7 +133,7 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
       const anyDevice = args.some((a) => a instanceof DeviceNDArray);
       if (out instanceof DeviceNDArray) return out;
       if (out !== undefined) {
-        outDevice.copyToHost(out as HostArray, { stream });
+        if (size > 0) outDevice.copyToHost(out as HostArray, { stream });
         stream?.synchronize();
         return out;
       }
@@ -132,7 +143,8 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
         outDevice = undefined;
         return result;
       }
-      const host = outDevice.copyToHost<TypedArray>(new dtypes[resultDtype].arrayType(Math.max(size, 1)) as TypedArray, { stream });
+      const host = new dtypes[resultDtype].arrayType(size) as TypedArray; // a shape [] (all scalars) has size 1
+      if (size > 0) outDevice.copyToHost(host, { stream });
       stream?.synchronize();
       if (shape.length === 0) return host[0]; // every input a scalar: a scalar, as NumPy's ufuncs give
       return shape.length === 1 ? host : new NDArray(host, shape);
@@ -246,6 +258,8 @@ function scalarArray(dtype: DTypeName, v: Value): TypedArray {
 
 // ───────────────────────── reduce ─────────────────────────
 
+export function reduce<T>(fn: (a: T, b: T) => T): Reducer<T>;
+export function reduce(fn: Function, artifact?: KernelArtifact, kernelName?: string): Reducer;
 export function reduce(fn: Function, artifact?: KernelArtifact, kernelName?: string): Reducer {
   const kernel = kernelOf("cuda.reduce", fn, artifact, kernelName, captureCallSite(reduce));
   const call = (arr: unknown, options: ReduceOptions = {}): Value | undefined => {

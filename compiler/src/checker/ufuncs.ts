@@ -47,7 +47,7 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
   };
   const what = `cuda.${u.kind}`;
   const argument = u.call.arguments[0] ?? u.call;
-  const example = u.kind === "reduce" ? "(a: f32, b: f32): f32 => a + b" : "(a: f32, b: f32): f32 => a * b + 1";
+  const example = "(a: f32, b: f32): f32 => a + b";
   const fail = (code: typeof Codes.UfuncNotAFunction, node: ts.Node, message: string): UfuncResult => ({ diagnostics: [makeDiagnostic(code, spanOf(node), message)] });
 
   if (u.call.arguments.length !== 1)
@@ -85,10 +85,13 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
       ),
     );
   });
-  if (!fnNode.type)
+  if (!fnNode.type) {
+    const rt = lowered.fn.returnType.kind === "scalar" ? lowered.fn.returnType.dtype : "f32";
+    const typed = `(${params.map((p) => `${p.name}: ${p.type.kind === "scalar" || p.type.kind === "array" ? p.type.dtype : "f32"}`).join(", ")}): ${rt}`;
     problems.push(
-      makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of ${what} '${u.name}' needs its result type written: its annotations are the ufunc's signature (Numba's explicit signature), e.g. ${example}`),
+      makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of ${what} '${u.name}' needs its result type written: its annotations are the ufunc's signature (Numba's explicit signature): write ${typed} => …`),
     );
+  }
   else if (lowered.fn.returnType.kind !== "scalar")
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode.type), `the function of ${what} '${u.name}' must return a value (a scalar such as f32): it computes each element of the result`));
   if (u.kind === "vectorize" && params.length === 0)
