@@ -168,6 +168,7 @@ function isOptions(v: unknown): boolean {
 
 /** The shape of an argument (`[]` for a scalar), after checking its kind and dtype. */
 function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false): number[] {
+  if (!(dtype in dtypes)) throw new CudaScriptError("CSR040", `${which} is ${dtype}: ufuncs and reductions take real and bool dtypes only; write a cuda.jit kernel`);
   const arrayName = dtypes[dtype].arrayType.name;
   const wrongDtype = (got: string): never => {
     throw new CudaScriptError(

@@ -6,7 +6,7 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, DeviceNDArray, f32, i32, NDArray } from "cudascript";
+import { cuda, CudaScriptError, DeviceNDArray, f16round, f32, Float16Array, i32, NDArray } from "cudascript";
 import { compileSource, type TestKernel } from "./helpers";
 import type { KernelArtifact } from "@cudascript/compiler";
 
@@ -20,7 +20,7 @@ function throwsCode(f: () => unknown, code: string, message?: RegExp): void {
 }
 
 const artifact = compileSource(`
-import { cuda, f32, f64, i32 } from "cudascript";
+import { cuda, bool, f16, f32, f64, i32, i64 } from "cudascript";
 export const add = cuda.vectorize((a: f32, b: f32): f32 => a + b);
 function discriminant(a: f64, b: f64, c: f64): f64 {
   return b * b - 4 * a * c;
@@ -32,6 +32,10 @@ export const sum = cuda.reduce((a: f32, b: f32): f32 => a + b);
 export const isum = cuda.reduce((a: i32, b: i32): i32 => a + b);
 export const max = cuda.reduce((a: i32, b: i32): i32 => (a > b ? a : b));
 export const last = cuda.reduce((a: i32, b: i32): i32 => b);
+export const positive = cuda.vectorize((a: f32): bool => a > 0);
+export const mul64 = cuda.vectorize((a: i64, b: i64): i64 => a * b);
+export const square16 = cuda.vectorize((a: f16): f16 => a * a);
+export const sum64 = cuda.reduce((a: i64, b: i64): i64 => a + b);
 `);
 
 /** What the build's rewrite makes of `cuda.vectorize(fn)`: `cuda.vectorize(fn, artifact, "<name>_vectorize")`. */
@@ -113,6 +117,16 @@ describe("cuda.vectorize", () => {
   it("a cuda.device function on Int32Array", () => {
     const x = Int32Array.from({ length: 20 }, (_, i) => i - 5);
     assert.deepEqual([...(clamp(x, 7) as Int32Array)], [...x].map((v) => (v > 7 ? 7 : v)));
+  });
+
+  it("bool results, i64 (bigint) and f16 ufuncs, and an i64 reduction", () => {
+    assert.deepEqual([...(ufunc("positive")(Float32Array.from([-1, 0, 2])) as Uint8Array)], [0, 0, 1]);
+    const big = BigInt64Array.from([3n, -(2n ** 40n), 7n]);
+    assert.deepEqual([...(ufunc("mul64")(big, 2n ** 20n) as BigInt64Array)], [...big].map((v) => BigInt.asIntN(64, v * 2n ** 20n)));
+    const h = Float16Array.from([1.5, -3, 0.25]);
+    assert.deepEqual([...(ufunc("square16")(h) as Float16Array)], [...h].map((v) => f16round(v * v)));
+    assert.equal(reducer("sum64")(BigInt64Array.from([2n ** 40n, 5n, -1n]), { init: 1n }), 2n ** 40n + 5n);
+    throwsCode(() => ufunc("mul64")(big, 3), "CSR040", /3n/);
   });
 
   it("an empty array gives an empty result without a launch", () => {

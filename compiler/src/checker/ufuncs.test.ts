@@ -53,15 +53,18 @@ test("an imported scalar function with an array parameter is CS1026 at this file
   assert.match(r.diagnostics[0]!.message, /'v' is an array: write v: f32/);
 });
 
-test("the bad arguments: a kernel, Math.sqrt, an unknown name (CS1025); no result type (CS1026, saying what to write); mixed reduce types (CS2031)", () => {
-  const r = checkKernel(`export const k = cuda.jit((x: Float32Array) => {});
+test("the bad arguments: a kernel, Math.sqrt, an unknown name (CS1025); no result type or complex values (CS1026, saying what to write); mixed reduce types (CS2031)", () => {
+  const r = checkSources({ "k.ts": `import { cuda, f32, f64, i32, c64 } from "cudascript";
+export const k = cuda.jit((x: Float32Array) => {});
 export const a = cuda.vectorize(k);
 export const b = cuda.vectorize(Math.sqrt);
 export const c = cuda.reduce(nowhere);
 export const d = cuda.vectorize((x: f32, n: i32) => x * n);
 export const e = cuda.reduce((x: f64, y: f32): f64 => x + y);
-`);
-  assert.deepEqual(codes(r), ["CS1025@2", "CS1025@3", "CS1025@4", "CS1026@5", "CS2031@6"]);
+export const f = cuda.vectorize((z: c64): c64 => z);
+` });
+  assert.deepEqual(codes(r), ["CS1025@2", "CS1025@3", "CS1025@4", "CS1026@5", "CS2031@6", "CS1026@7"]);
+  assert.match(r.diagnostics[5]!.message, /complex numbers \(c64\/c128\) yet: write a cuda\.jit kernel/);
   assert.match(r.diagnostics[3]!.message, /write \(x: f32, n: i32\): f32 => …/);
   assert.match(r.diagnostics[4]!.message, /\(f64, f32\) => f64: write \(a: f64, b: f64\): f64/);
 });

@@ -94,6 +94,10 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
   }
   else if (lowered.fn.returnType.kind !== "scalar")
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode.type), `the function of ${what} '${u.name}' must return a value (a scalar such as f32): it computes each element of the result`));
+  // The host side (runtime/src/ufunc.ts) moves real and bool arrays; complex arrays are not wired there.
+  const complexAt = [...params.map((p) => p.type), lowered.fn.returnType].some((t) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "c64" || t.dtype === "c128"));
+  if (complexAt)
+    problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `${what} does not take complex numbers (c64/c128) yet: write a cuda.jit kernel over Array1D<c64> with one thread per element (const i = cuda.grid(1))`));
   if (u.kind === "vectorize" && params.length === 0)
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of cuda.vectorize '${u.name}' takes no input: give it at least one scalar parameter, e.g. ${example}`));
   // A scalar function of another file is reported here, at the argument (this file's check shows only its own spans).
