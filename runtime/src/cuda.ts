@@ -13,6 +13,7 @@ import { captureCallSite } from "./host/from-source/call-site";
 import { managedArray, mappedArray, pinned } from "./host/host-memory";
 import { SourceKernel } from "./host/from-source/source-kernel";
 import { Event, eventElapsedTime, Stream } from "./host/streams";
+import { reduce, vectorize } from "./ufunc";
 
 export { CudaScriptError };
 
@@ -51,6 +52,14 @@ export interface HostApi {
   managedArray: typeof managedArray;
   /** Page-locks existing host arrays for fast copies while `work` runs (or until disposed, with `using`). */
   pinned: typeof pinned;
+  /**
+   * Numba's `@vectorize(target="cuda")`: a ufunc from a scalar function whose annotations are its
+   * signature, `cuda.vectorize((a: f32, b: f32): f32 => a + b)`; call it on numbers, typed arrays,
+   * N-D arrays and device arrays (broadcast by NumPy's rules), with `{ out, stream }` last.
+   */
+  vectorize: typeof vectorize;
+  /** Numba's `cuda.reduce`: `cuda.reduce((a: f32, b: f32): f32 => a + b)(arr, { init, size, res, stream })`. */
+  reduce: typeof reduce;
   stream(): Stream;
   event(): Event;
   /** Milliseconds between two recorded events. */
@@ -75,6 +84,8 @@ const host = {
   mappedArray,
   managedArray,
   pinned,
+  vectorize,
+  reduce,
   stream: () => new Stream(),
   event: () => new Event(),
   eventElapsedTime,

@@ -45,6 +45,12 @@ export const ErrorCodes = {
   ViewNeedsStrides: "CSR057",
   /** `cuda.pinned` of memory that is pinned already (the same array twice, or two views of one buffer). */
   PinnedTwice: "CSR058",
+  /** The arguments of a ufunc (`cuda.vectorize`) do not broadcast, or its `out` has another shape (ufunc.ts). */
+  UfuncShape: "CSR038",
+  /** A ufunc or reduction given an array (or `out`, `res`) of another dtype than its function's: no silent casts. */
+  UfuncDType: "CSR039",
+  /** A ufunc or reduction called with the wrong number or kind of arguments or options. */
+  UfuncArguments: "CSR040",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -128,7 +128,7 @@ export const projects = [
       "package.json": packageJson("vitest-user", "module"),
       "tsconfig.json": json({ compilerOptions: { ...strictOptions, target: "es2022", module: "nodenext", noEmit: true }, include: ["src"] }),
       "vitest.config.ts": 'import { defineConfig } from "vitest/config";\n\nexport default defineConfig({ test: { include: ["src/**/*.test.ts"] } });\n',
-      "src/compute.test.ts": 'import { expect, test } from "vitest";\nimport { compute } from "./compute.js";\n\ntest("kernels give the plain-TypeScript results", () => {\n  expect(`RESULT ${compute()}`).toBe("RESULT saxpy OK, reduction OK (12285)");\n});\n',
+      "src/compute.test.ts": 'import { expect, test } from "vitest";\nimport { compute } from "./compute.js";\n\ntest("kernels give the plain-TypeScript results", () => {\n  expect(`RESULT ${compute()}`).toBe("RESULT saxpy OK, reduction OK (12285), ufunc OK");\n});\n',
       ...sources(ctx),
     }),
     steps(ctx, dir) {

@@ -26,7 +26,7 @@ const T0 = Date.now();
 const log = (...a) => console.log(`[projects ${((Date.now() - T0) / 1000).toFixed(1)} s]`, ...a);
 const only = process.env.CUDASCRIPT_PROJECTS_ONLY?.split(",").filter(Boolean);
 const TOOLS = ["typescript", "tsx", "vitest", "vite", "webpack", "ts-loader", "@rspack/core", "rollup", "@rollup/plugin-typescript", "@rollup/plugin-node-resolve", "tslib"];
-export const EXPECTED = "RESULT saxpy OK, reduction OK (12285)";
+export const EXPECTED = "RESULT saxpy OK, reduction OK (12285), ufunc OK";
 
 /** Runs a command; returns its output, or throws with everything a reader needs to see why it failed. */
 export function run(cmd, args, cwd, { env = {}, timeoutMs = 180_000 } = {}) {

@@ -25,6 +25,7 @@ import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./div
 import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
+import { synthesizeUfunc } from "./ufuncs";
 import { forEachRootExpr, forEachStmt, visitExpr } from "../ir/visit";
 
 export const STATIC_SHARED_LIMIT = 48 * 1024;
@@ -116,8 +117,18 @@ export class KernelChecker implements LowerHost {
       diagnostics.push(...r.diagnostics);
       own.push(r.fn);
     }
+    // The kernels of cuda.vectorize / cuda.reduce, made from their scalar functions (ufuncs.ts).
+    const made: IrFunction[] = [];
+    for (const u of module.ufuncs.values()) {
+      const r = this.safely(fileStart(module), () => {
+        const s = synthesizeUfunc(this, module, u);
+        if (s.kernel) made.push(s.kernel);
+        return s.diagnostics;
+      });
+      diagnostics.push(...r);
+    }
     // Whole-program facts over every function reached.
-    const reachable = this.reachableFunctions(own);
+    const reachable = this.reachableFunctions([...own, ...made]);
     for (const fn of own) diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
     const barrierFns = new Set<string>();
     const threadFns = new Set<string>();
@@ -146,6 +157,10 @@ export class KernelChecker implements LowerHost {
           ),
         );
     }
+    for (const fn of made) {
+      diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
+      staticSharedBytes.set(fn.id, this.sharedArraysOf(fn, reachable).reduce((a, s) => a + s.bytes, 0));
+    }
     diagnostics.push(...this.safely(fileStart(module), () => checkHostCudaNames(module)));
     let launchSites: LaunchSite[] = [];
     diagnostics.push(
@@ -168,7 +183,7 @@ export class KernelChecker implements LowerHost {
         return r.diagnostics;
       }),
     );
-    const kernels = own.filter((f) => f.kind === "kernel");
+    const kernels = [...own.filter((f) => f.kind === "kernel"), ...made];
     const devices = topoSortDevices(kernels, reachable);
     const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };
     // A syntax error makes the parser invent tokens; what the rules say about its statement is noise.
@@ -180,6 +195,11 @@ export class KernelChecker implements LowerHost {
   }
 
   // ───────────────────────── LowerHost ─────────────────────────
+
+  lowerScalar(module: ModuleInfo, decl: FunctionDecl): { fn: IrFunction; diagnostics: readonly Diagnostic[] } | undefined {
+    const r = this.lowered(module, decl);
+    return r.broken ? undefined : r;
+  }
 
   deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken" {
     const id = `${fn.file}#${fn.name}`;

@@ -44,6 +44,8 @@ export const Codes = {
   TooDeeplyNested: def("CS1021", "error", "Code nested too deeply"),
   NumbaApiUnavailable: def("CS1022", "error", "Numba API not available in CudaScript"),
   KernelLaunchInKernel: def("CS1023", "error", "Kernels cannot launch kernels (dynamic parallelism)"),
+  UfuncNotAFunction: def("CS1025", "error", "`cuda.vectorize` and `cuda.reduce` take a scalar function"),
+  UfuncSignature: def("CS1026", "error", "A ufunc's function needs scalar parameters and an annotated result"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
@@ -70,6 +72,7 @@ export const Codes = {
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
+  ReduceSignature: def("CS2031", "error", "`cuda.reduce` combines two values of one type into one of that type"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -29,6 +29,8 @@ export const KERNEL_ROOTS: ReadonlySet<string> = new Set(CUDA_NAMES.map((n) => n
 export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "jit", "device", "toDevice", "deviceArray", "deviceArrayLike", "pinnedArray", "ndarray", "stream", "event",
   "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend", "mappedArray", "managedArray", "pinned",
+  // runtime/src/ufunc.ts (the kernels are made by compiler/src/checker/ufuncs.ts)
+  "vectorize", "reduce",
 ]);
 
 const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from \"cudascript\", stored in a Float16Array)";
@@ -44,9 +46,7 @@ const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
   ["fp16.hrint", { instead: "Math.round(h) rounds halves up (hrint rounds them to even); Math.trunc, Math.floor and Math.ceil are cuda.fp16.htrunc/hfloor/hceil" }],
   ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
-  ["vectorize", { instead: "write a cuda.jit kernel with one thread per element (const i = cuda.grid(1))" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
-  ["reduce", { instead: "write a reduction kernel (a block sum in cuda.shared.array with cuda.syncthreads(), then cuda.atomic.add of each block's sum)" }],
   ["complex.polar", { renamed: true, instead: "the pair [cuda.complex.abs(z), cuda.complex.arg(z)] (cuda.complex.rect(r, phi) is the inverse)" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);

@@ -15,13 +15,33 @@ export interface FunctionDecl {
   readonly file: string;
   /** The `cuda.jit(...)` / `cuda.device(...)` call. */
   readonly call: ts.CallExpression;
-  /** The function argument when it is an inline function; undefined for `cuda.jit(someName)`. */
-  readonly fn?: ts.ArrowFunction | ts.FunctionExpression;
+  /**
+   * The function argument when it is an inline function; undefined for `cuda.jit(someName)`. A function
+   * declaration is a device function when a ufunc (`cuda.vectorize(name)`) of its file takes it.
+   */
+  readonly fn?: ts.ArrowFunction | ts.FunctionExpression | (ts.FunctionDeclaration & { readonly body: ts.Block });
   readonly options?: ts.Expression;
-  /** The whole `const NAME = …` statement (cache keys and spans). */
-  readonly statement: ts.VariableStatement;
+  /** The whole `const NAME = …` statement, or the function declaration (cache keys and spans). */
+  readonly statement: ts.VariableStatement | ts.FunctionDeclaration;
   readonly nameNode: ts.Identifier;
 }
+
+/** `const NAME = cuda.vectorize(fn)` or `cuda.reduce(fn)`. */
+export interface UfuncDecl {
+  readonly kind: UfuncKind;
+  readonly name: string;
+  readonly file: string;
+  readonly call: ts.CallExpression;
+  readonly statement: ts.VariableStatement;
+  readonly nameNode: ts.Identifier;
+  /**
+   * The name of the scalar function: the ufunc's own name for an inline function (registered as a device
+   * function of that name), else the identifier passed; undefined when the argument is no function name.
+   */
+  readonly scalar?: string;
+}
+
+export type UfuncKind = "vectorize" | "reduce";
 
 export interface ImportBinding {
   readonly module: string;
@@ -41,6 +61,8 @@ export interface ModuleInfo {
   /** Other named imports. */
   readonly imports: ReadonlyMap<string, ImportBinding>;
   readonly functions: ReadonlyMap<string, FunctionDecl>;
+  /** `cuda.vectorize(fn)` / `cuda.reduce(fn)`: kernels the checker makes from a scalar function (ufunc.ts). */
+  readonly ufuncs: ReadonlyMap<string, UfuncDecl>;
   /** Module `const`s that are not kernels or device functions. */
   readonly consts: ReadonlyMap<string, ts.VariableDeclaration>;
   /** Module `let`/`var` bindings: mutable host state kernels may not read. */
@@ -79,6 +101,15 @@ export function cudaCallKind(call: ts.CallExpression, cudascript: ReadonlyMap<st
   return method === "jit" ? "kernel" : "device";
 }
 
+/** Recognises `cuda.vectorize(...)` / `cuda.reduce(...)` (also `ns.cuda.vectorize`). */
+export function ufuncCallKind(call: ts.CallExpression, cudascript: ReadonlyMap<string, CudaScriptExport>): UfuncKind | undefined {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee)) return undefined;
+  const method = callee.name.text;
+  if (method !== "vectorize" && method !== "reduce") return undefined;
+  return isCudaReference(callee.expression, cudascript) ? method : undefined;
+}
+
 export function isCudaReference(e: ts.Expression, cudascript: ReadonlyMap<string, CudaScriptExport>): boolean {
   if (ts.isIdentifier(e)) return cudascript.get(e.text)?.kind === "cuda";
   if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.name.text === "cuda")
@@ -95,6 +126,7 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
   const cudascript = new Map<string, CudaScriptExport>();
   const imports = new Map<string, ImportBinding>();
   const functions = new Map<string, FunctionDecl>();
+  const ufuncs = new Map<string, UfuncDecl>();
   const consts = new Map<string, ts.VariableDeclaration>();
   const mutables = new Map<string, ts.Node>();
   const plainFunctions = new Map<string, ts.Node>();
@@ -154,6 +186,16 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
             functions.set(name, { kind, name, file, call: init, fn, options: init.arguments[1], statement: st, nameNode: d.name });
             continue;
           }
+          const ufunc = ufuncCallKind(init, cudascript);
+          if (ufunc) {
+            const arg = init.arguments[0] ? unwrap(init.arguments[0]) : undefined;
+            const fn = arg && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg)) ? arg : undefined;
+            // An inline scalar function is a device function under the ufunc's name.
+            if (fn) functions.set(name, { kind: "device", name, file, call: init, fn, statement: st, nameNode: d.name });
+            const scalar = fn ? name : arg && ts.isIdentifier(arg) ? arg.text : undefined;
+            ufuncs.set(name, { kind: ufunc, name, file, call: init, statement: st, nameNode: d.name, scalar });
+            continue;
+          }
         }
         if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
           plainFunctions.set(name, d);
@@ -181,7 +223,15 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
       mutables.set(st.name.text, st);
     }
   }
-  return { file, sourceFile: sf, cudascript, imports, functions, consts, mutables, plainFunctions, classes, typeAliases, exports: exportNames, reexports, importsCudascript };
+  // A function declaration a ufunc takes (`cuda.vectorize(discriminant)`) is compiled as a device function.
+  for (const u of ufuncs.values()) {
+    const node = u.scalar === undefined || functions.has(u.scalar) ? undefined : plainFunctions.get(u.scalar);
+    if (!node || !ts.isFunctionDeclaration(node) || !node.body || !node.name) continue;
+    plainFunctions.delete(u.scalar!);
+    const fn = node as ts.FunctionDeclaration & { readonly body: ts.Block };
+    functions.set(u.scalar!, { kind: "device", name: u.scalar!, file, call: u.call, fn, statement: node, nameNode: node.name });
+  }
+  return { file, sourceFile: sf, cudascript, imports, functions, ufuncs, consts, mutables, plainFunctions, classes, typeAliases, exports: exportNames, reexports, importsCudascript };
 }
 
 function bindingNames(name: ts.BindingName): ts.Identifier[] {

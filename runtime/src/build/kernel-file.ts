@@ -90,6 +90,14 @@ export function rewriteKernels(text: string, check: FileCheck, checker: KernelCh
     const extra = `${args === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(decl.name)}`;
     edits.push({ at: close, insert: trailingComma ? ` ${extra}` : `, ${extra}` });
   }
+  // cuda.vectorize(fn) / cuda.reduce(fn) → (fn, artifact, "<name>_vectorize"): the kernel made from fn.
+  for (const u of info.ufuncs.values()) {
+    const kernel = `${u.name}_${u.kind}`;
+    if (!artifact.kernels[kernel] || u.call.arguments.length !== 1) continue;
+    const close = u.call.end - 1;
+    const trailingComma = u.call.arguments.hasTrailingComma;
+    edits.push({ at: close, insert: `${trailingComma ? " " : ", "}${id}, ${JSON.stringify(kernel)}` });
+  }
   edits.sort((a, b) => b.at - a.at);
   let out = text;
   for (const e of edits) out = out.slice(0, e.at) + e.insert + out.slice(e.at);
@@ -116,12 +124,15 @@ export function rewriteCompiledKernels(js: string, file: string, artifact: Kerne
   const edits: { at: number; insert: string }[] = [];
   const jitCall = (e: ts.Expression | undefined): ts.CallExpression | undefined => {
     while (e && ts.isParenthesizedExpression(e)) e = e.expression;
-    return e && ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === "jit" ? e : undefined;
+    return e && ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ["jit", "vectorize", "reduce"].includes(e.expression.name.text) ? e : undefined;
   };
-  const addArtifact = (name: string, call: ts.CallExpression | undefined): void => {
+  const addArtifact = (variable: string, call: ts.CallExpression | undefined): void => {
+    const method = call && ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : "";
+    // A ufunc's kernel is named after its variable and kind (compiler ufuncKernelName).
+    const name = method === "jit" ? variable : `${variable}_${method}`;
     if (!call || !artifact.kernels[name]) return;
     const args = call.arguments;
-    const extra = `${args.length === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(name)}`;
+    const extra = `${method === "jit" && args.length === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(name)}`;
     edits.push(args.hasTrailingComma ? { at: call.end - 1, insert: ` ${extra}` } : { at: call.end - 1, insert: `, ${extra}` });
   };
   const visit = (node: ts.Node): void => {

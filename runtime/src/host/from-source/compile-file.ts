@@ -66,6 +66,10 @@ function compileOrReuse(file: string): CompiledSource {
   for (const decl of info?.functions.values() ?? []) {
     if (decl.kind === "kernel" && built.artifact?.kernels[decl.name]) calls.push({ name: decl.name, start: decl.call.pos, end: decl.call.end });
   }
+  for (const u of info?.ufuncs.values() ?? []) {
+    const name = `${u.name}_${u.kind}`;
+    if (built.artifact?.kernels[name]) calls.push({ name, start: u.call.pos, end: u.call.end });
+  }
   if (!built.artifact) return { file, text, calls };
   const dependencies: { file: string; sha256: string }[] = [];
   for (const dep of built.dependencies) {
