@@ -114,8 +114,8 @@ export interface Rt {
   f16round(x: number): number;
   /**
    * f16 arrays are Uint16Arrays of their bits (f16-table.ts): `h2f` the value of each bit pattern,
-   * `f2h(x)` the bits a Float16Array store gives `x`. Built on first use (a method, not getters: an
-   * accessor on rt made every other rt member slower to reach from kernels).
+   * `f2h(x)` the bits a Float16Array store gives `x`. Built on first use: a method, not getters on rt
+   * (with accessors on rt, f16 kernels measured slower).
    */
   halfTables(): HalfTables;
   /** The bits of a constant f16 array's values. */
