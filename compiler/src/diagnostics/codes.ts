@@ -70,6 +70,8 @@ export const Codes = {
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
+  RandomStatesArgument: def("CS2027", "error", "cuda.random draws need a state array (Xoroshiro128pStates)"),
+  RandomStateIndex: def("CS2028", "error", "The index of a cuda.random draw must be an integer"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -6,6 +6,7 @@
  * `binary` node always equal its result type.
  */
 import type { ArrayType, DType, IntDType, ScalarType, Type } from "./types";
+import type { RandomDraw } from "./random";
 
 /** A source range: file path, [start, end) character offsets, and 1-based line/column of start. */
 export interface Span {
@@ -179,6 +180,20 @@ export interface AtomicExpr extends ExprBase {
   readonly expected?: Expr;
 }
 
+/**
+ * `cuda.random.<draw>(states, index)` (ir/random.ts): the next draw of state `index` of `states`, a
+ * `[n, 2]` u64 array. Not a pure intrinsic: like an atomic it reads and writes memory (the row
+ * `states[index][0..1]`), so it is never merged, hoisted, duplicated or treated as uniform. `index` is
+ * i32, u32 or i64.
+ */
+export interface RandomExpr extends ExprBase {
+  readonly k: "random";
+  readonly type: ScalarType;
+  readonly draw: RandomDraw;
+  readonly states: VarExpr;
+  readonly index: Expr;
+}
+
 export type Expr =
   | ConstExpr
   | VarExpr
@@ -194,7 +209,8 @@ export type Expr =
   | ShapeExpr
   | CallExpr
   | IntrinsicExpr
-  | AtomicExpr;
+  | AtomicExpr
+  | RandomExpr;
 
 interface StmtBase {
   readonly span: Span;
