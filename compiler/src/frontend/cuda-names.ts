@@ -32,6 +32,9 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "random",
 ]);
 
+/** Members of host namespaces of `cuda` (runtime/src/cuda.ts): `cuda.random.createXoroshiro128pStates`. */
+export const HOST_CUDA_MEMBERS: ReadonlyMap<string, readonly string[]> = new Map([["random", ["createXoroshiro128pStates", "initXoroshiro128pStates"]]]);
+
 /**
  * The first segment of every kernel-only name (`shared` of `shared.array`): valid roots of a path. A
  * root the host has too (`random`: `cuda.random.createXoroshiro128pStates`) is a host name.

@@ -16,6 +16,10 @@ import { ComplexLowerer } from "./lower-complex";
 const STATES_ADVICE =
   "pass the state array, a parameter declared `states: Xoroshiro128pStates` (import type { Xoroshiro128pStates } from \"cudascript\"; a [n, 2] u64 array) that the host fills with cuda.random.createXoroshiro128pStates(n, seed)";
 
+function article(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+}
+
 export abstract class RandomLowerer extends ComplexLowerer {
   protected abstract expectArgs(call: ts.CallExpression, min: number, max: number, what: string): boolean;
 
@@ -35,7 +39,7 @@ export abstract class RandomLowerer extends ComplexLowerer {
     if (POISON.has(states)) return this.error(call);
     const t = states.type;
     if (states.k !== "var" || t.kind !== "array" || t.dtype !== "u64" || t.rank !== 2 || t.space === "const") {
-      const got = t.kind === "array" ? (t.space === "const" ? "a constant array, which kernels cannot write" : `an ${typeToString(t)}`) : `a ${typeToString(t)} value`;
+      const got = t.kind === "array" ? (t.space === "const" ? "a constant array, which kernels cannot write" : article(typeToString(t))) : `${article(typeToString(t))} value`;
       this.report(Codes.RandomStatesArgument, statesNode, `the first argument of ${what} is the generator state array, not ${got}: ${STATES_ADVICE}`);
       return this.error(call);
     }

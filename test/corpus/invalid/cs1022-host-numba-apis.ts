@@ -13,7 +13,7 @@ const addOne = cuda.vectorize((v: number) => v + 1); // @expect CS1022
 const total = cuda.reduce((a: number, b: number) => a + b); // @expect CS1022
 
 export function run(n: number): void {
-  const states = cuda.random.create_xoroshiro128p_states(n, 1); // @expect CS1022
+  const states = cuda.random.create_xoroshiro128p_states(n, 1); // @expect CS1014
   const d = cuda.to_device(new Float32Array(n)); // @expect CS1014
   scale.launch(Math.ceil(n / 128), 128)(d, 2);
   console.log(addOne, total, states);
