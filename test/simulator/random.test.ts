@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import { cuda, f64, u64, type Xoroshiro128pStates } from "cudascript";
 import { xoroshiroFixture } from "../runtime/fixtures/numba/xoroshiro128p-fixture";
 import { compileSource, kernel } from "./helpers";
+import { uniformFloat64 } from "cudascript/dist/random/xoroshiro128p";
 
 const K = xoroshiroFixture.drawsPerKind;
 
@@ -87,6 +88,47 @@ describe("cuda.random on the simulator against Numba's draws", () => {
     assert.throws(() => kernel(artifact, "one").launch(1, 1)(states, o, 4), (e: Error & { code?: string }) => e.code === "CSR020" && /one state per row/.test(e.message));
     const wide = cuda.deviceArray([4, 3], u64);
     assert.throws(() => kernel(artifact, "one").launch(1, 1)(wide, o, 0), (e: Error & { code?: string }) => e.code === "CSR033" && /\[n, 2\] u64/.test(e.message));
+  });
+});
+
+const FISSION = `
+import { cuda, f64, i32, type Xoroshiro128pStates } from "cudascript";
+/** Synchronises, then draws: a device function the simulator inlines into the kernel's pieces. */
+const drawAfterSync = cuda.device((states: Xoroshiro128pStates, i: i32): f64 => {
+  cuda.syncthreads();
+  return cuda.random.xoroshiro128pUniformFloat64(states, i);
+});
+export const fission = cuda.jit((states: Xoroshiro128pStates, out: Float64Array, k: i32) => {
+  const i = cuda.grid(1);
+  const t = cuda.threadIdx.x;
+  const s = cuda.shared.array(64, f64);
+  for (let j = 0; j < k; j++) {
+    s[t] = cuda.random.xoroshiro128pUniformFloat64(states, i);
+    cuda.syncthreads();
+    out[2 * (i * k + j)] = s[t];
+    out[2 * (i * k + j) + 1] = drawAfterSync(states, i);
+    cuda.syncthreads();
+  }
+});
+`;
+
+describe("cuda.random in a kernel that synchronises", () => {
+  it("each draw runs once per thread and in order across barriers and an inlined device function (1 and 2 workers, sanitizer)", async () => {
+    const { configureSimulator } = await import("cudascript");
+    const artifact = compileSource(FISSION);
+    const n = 128, k = 3;
+    for (const mode of [{ workers: 1, inProcessThreshold: 1 << 30, sanitize: false }, { workers: 2, inProcessThreshold: 0, mainThreadExecutes: false, sanitize: false }, { workers: 1, inProcessThreshold: 1 << 30, sanitize: true }]) {
+      configureSimulator(mode);
+      const states = cuda.random.createXoroshiro128pStates(n, 99n);
+      const words = new Uint32Array((states.ravel().copyToHost() as BigUint64Array).buffer);
+      const out = cuda.deviceArray(2 * n * k, f64);
+      kernel(artifact, "fission").launch(n / 64, 64)(states, out, k);
+      const got = out.copyToHost() as Float64Array;
+      const want = new Float64Array(2 * n * k);
+      for (let i = 0; i < want.length; i++) want[i] = uniformFloat64(words, Math.floor(i / (2 * k)));
+      assert.deepEqual([...got], [...want], JSON.stringify(mode));
+    }
+    configureSimulator({ workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true, sanitize: false });
   });
 });
 
