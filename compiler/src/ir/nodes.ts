@@ -6,7 +6,6 @@
  * `binary` node always equal its result type.
  */
 import type { ArrayType, DType, IntDType, ScalarType, Type } from "./types";
-import type { RandomDraw } from "./random";
 
 /** A source range: file path, [start, end) character offsets, and 1-based line/column of start. */
 export interface Span {
@@ -179,6 +178,9 @@ export interface AtomicExpr extends ExprBase {
   readonly value: Expr;
   readonly expected?: Expr;
 }
+
+/** The `cuda.random` draws (ir/random.ts lists them); declared here because the runtime's public types reach this file only. */
+export type RandomDraw = "xoroshiro128pUniformFloat32" | "xoroshiro128pUniformFloat64" | "xoroshiro128pNormalFloat32" | "xoroshiro128pNormalFloat64";
 
 /**
  * `cuda.random.<draw>(states, index)` (ir/random.ts): the next draw of state `index` of `states`, a

@@ -871,7 +871,7 @@ class FnEmitter {
     const site = this.me.site("random", e.span, this.fn, { array: a.name, space: a.space, op: e.draw });
     const { pre, flat } = this.addr(a, [e.index], site);
     const cols = a.dims[1] ?? "1";
-    if (!/^2$/.test(cols)) {
+    if (cols !== "2") {
       this.me.helper("$throw", "function $throw(f) { throw f; }");
       pre.push(stateRowCheck(cols, site));
     }

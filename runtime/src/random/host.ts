@@ -9,7 +9,7 @@
  * the states are computed in place.
  */
 import type { DeviceBuffer } from "../backend";
-import { u64 } from "../dtypes";
+import { u64, type Array2D } from "../dtypes";
 import { CudaScriptError } from "../errors";
 import { DeviceNDArray, describeValue, streamHandle } from "../host/arrays";
 import { currentBackend } from "../host/device";
@@ -17,7 +17,7 @@ import type { Stream } from "../host/streams";
 import { initStates } from "./xoroshiro128p";
 
 /** A device array of xoroshiro128+ states, `[n, 2]` u64 (what kernels declare as `Xoroshiro128pStates`). */
-export type Xoroshiro128pStateArray = DeviceNDArray<import("../dtypes").Array2D<bigint>>;
+export type Xoroshiro128pStateArray = DeviceNDArray<Array2D<bigint>>;
 
 /** Numba's `subsequence_start` and `stream` keywords. */
 export interface Xoroshiro128pOptions {
@@ -70,7 +70,7 @@ export function createXoroshiro128pStates(n: number, seed: number | bigint, opti
   const count = checkCount(n, what);
   const s = checkSeed(seed, what);
   const opts = checkOptions(options, what);
-  const states = new DeviceNDArray<import("../dtypes").Array2D<bigint>>([count, 2], u64);
+  const states: Xoroshiro128pStateArray = new DeviceNDArray([count, 2], u64);
   fill(states, s, opts.subsequenceStart, opts.stream);
   return states;
 }
