@@ -14,6 +14,7 @@ import { managedArray, mappedArray, pinned } from "./host/host-memory";
 import { SourceKernel } from "./host/from-source/source-kernel";
 import { Event, eventElapsedTime, Stream } from "./host/streams";
 import { reduce, vectorize } from "./ufunc";
+import { createXoroshiro128pStates, initXoroshiro128pStates } from "./random/host";
 
 export { CudaScriptError };
 
@@ -71,6 +72,22 @@ export interface HostApi {
   readonly gpus: readonly { readonly id: number; readonly name: string; readonly arch: string }[];
   /** Which backend runs kernels: "gpu" or "simulator". */
   readonly backend: "gpu" | "simulator";
+  /** Numba's `cuda.random` host functions: the generator states kernels draw from. */
+  readonly random: HostRandomApi;
+}
+
+/** The host half of `cuda.random` (runtime/src/random/host.ts); the draws are kernel-only. */
+export interface HostRandomApi {
+  /** Numba's `create_xoroshiro128p_states(n, seed, subsequence_start, stream)`: a new `[n, 2]` u64 device array of states. */
+  createXoroshiro128pStates: typeof createXoroshiro128pStates;
+  /** Numba's `init_xoroshiro128p_states(states, seed, subsequence_start, stream)`: reseeds an existing state array. */
+  initXoroshiro128pStates: typeof initXoroshiro128pStates;
+}
+
+/** `cuda.random`: the host functions, and the kernel-only draws (which throw CSR001 on the host). */
+const random = { createXoroshiro128pStates, initXoroshiro128pStates };
+for (const draw of ["xoroshiro128pUniformFloat32", "xoroshiro128pUniformFloat64", "xoroshiro128pNormalFloat32", "xoroshiro128pNormalFloat64"]) {
+  Object.defineProperty(random, draw, { get: () => kernelOnly(`random.${draw}`), enumerable: false });
 }
 
 const host = {
@@ -91,6 +108,7 @@ const host = {
   eventElapsedTime,
   synchronize: () => currentBackend().synchronize(),
   selectDevice: (id: number) => currentBackend().selectDevice(id),
+  random,
 };
 Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enumerable: true });
 Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });

@@ -32,6 +32,10 @@ export const ErrorCodes = {
   /** A c64/c128 kernel parameter given something else than `{ re, im }` / a Complex64Array / Complex128Array (host/complex-args.ts). */
   ComplexArgument: "CSR029",
   Internal: "CSR030",
+  /** `cuda.random.createXoroshiro128pStates` / `initXoroshiro128pStates` given a bad n, seed or subsequenceStart (random/host.ts). */
+  RandomStateArgument: "CSR032",
+  /** Not a xoroshiro128+ state array (a `[n, 2]` u64 device array): given to initXoroshiro128pStates, or drawn from in a kernel. */
+  RandomStateArray: "CSR033",
   /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
   PrintfOutputLost: "CSR050",
   SourceNotFound: "CSR051",

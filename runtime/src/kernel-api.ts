@@ -268,6 +268,31 @@ export interface KernelNamespace {
 
   /** Numba's `cuda.fp16` functions on f16 values (literals become f16; other types are CS2020). */
   readonly fp16: Fp16Functions;
+
+  /** Numba's `cuda.random` (xoroshiro128+): draws in kernels; the states come from the host (docs/kernel-language.md#random-numbers). */
+  readonly random: RandomFunctions;
+}
+
+/**
+ * A kernel parameter holding xoroshiro128+ generator states (Numba's `xoroshiro128p_dtype` array): a
+ * `[n, 2]` u64 array, row i = state i (`s0`, `s1`). Make one on the host with
+ * `cuda.random.createXoroshiro128pStates(n, seed)`.
+ */
+export type Xoroshiro128pStates = Array2D<bigint>;
+
+/**
+ * `cuda.random.*` in kernels. Each draw advances state `index` of `states` (it reads and writes that
+ * row): give each thread its own index (`cuda.grid(1)`), as in Numba. `index` is an i32 or an i64.
+ */
+export interface RandomFunctions {
+  /** Uniform in [0, 1) as an f32 (Numba's `xoroshiro128p_uniform_float32`; a draw just below 1 rounds to 1). */
+  xoroshiro128pUniformFloat32(states: Xoroshiro128pStates, index: number | bigint): number;
+  /** Uniform in [0, 1) as an f64, 53 random bits (`xoroshiro128p_uniform_float64`). */
+  xoroshiro128pUniformFloat64(states: Xoroshiro128pStates, index: number | bigint): number;
+  /** Standard normal as an f32, Box-Muller on two draws (`xoroshiro128p_normal_float32`). */
+  xoroshiro128pNormalFloat32(states: Xoroshiro128pStates, index: number | bigint): number;
+  /** Standard normal as an f64, Box-Muller on two draws (`xoroshiro128p_normal_float64`). */
+  xoroshiro128pNormalFloat64(states: Xoroshiro128pStates, index: number | bigint): number;
 }
 
 /** `cuda.complex.*`: a real operand of add/sub/mul/div/eq is the complex number x + 0i. */

@@ -142,7 +142,23 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   cbrt: { signature: "cuda.cbrt(x: number): number", doc: "Cube root, the same as `Math.cbrt(x)`: f32 stays f32, an integer becomes the kernel's float.", cuda: "cbrtf(x) / cbrt(x)", numba: "cuda.cbrt(x)" },
   fma: { signature: "cuda.fma(a: number, b: number, c: number): number", doc: "`a * b + c` with a single rounding (fused multiply-add), in f32 or f64.", cuda: "fmaf(a, b, c) / fma(a, b, c)", numba: "cuda.fma(a, b, c)" },
   ...complexDocs(),
+  ...randomDocs(),
 };
+
+/** `cuda.random.*` draws (docs/kernel-language.md#random-numbers; compiler/src/cuda/random.ts). */
+function randomDocs(): Record<string, ApiDoc> {
+  const draw = (name: string, result: string, doc: string, numba: string, cuda: string): [string, ApiDoc] => [
+    `random.${name}`,
+    { signature: `cuda.random.${name}(states: Xoroshiro128pStates, index: i32 | i64): ${result}`, doc: `${doc} Reads and advances state \`index\` (row \`index\` of the [n, 2] u64 state array): give each thread its own, e.g. \`cuda.grid(1)\`.`, cuda, numba },
+  ];
+  return Object.fromEntries([
+    ["random", { signature: "cuda.random", doc: "Numba's GPU random numbers (xoroshiro128+): the host makes the states with `cuda.random.createXoroshiro128pStates(n, seed)`, kernels draw with xoroshiro128pUniformFloat32/64 and xoroshiro128pNormalFloat32/64. Bit-exact with Numba's states and uniform draws.", numba: "numba.cuda.random" }],
+    draw("xoroshiro128pUniformFloat32", "f32", "A uniform f32 in [0, 1) (the f64 draw rounded to f32, so very rarely 1).", "xoroshiro128p_uniform_float32(states, index)", "cs_xoroshiro128p_uniform_f32"),
+    draw("xoroshiro128pUniformFloat64", "f64", "A uniform f64 in [0, 1), 53 random bits.", "xoroshiro128p_uniform_float64(states, index)", "cs_xoroshiro128p_uniform_f64"),
+    draw("xoroshiro128pNormalFloat32", "f32", "A standard normal f32 (Box-Muller on two f32 uniforms).", "xoroshiro128p_normal_float32(states, index)", "cs_xoroshiro128p_normal_f32"),
+    draw("xoroshiro128pNormalFloat64", "f64", "A standard normal f64 (Box-Muller on two f32 uniforms, as Numba).", "xoroshiro128p_normal_float64(states, index)", "cs_xoroshiro128p_normal_f64"),
+  ]);
+}
 
 /** `cuda.complex.*` (docs/kernel-language.md#complex-numbers-c64-c128; compiler/src/cuda/complex.ts). */
 function complexDocs(): Record<string, ApiDoc> {

@@ -44,6 +44,12 @@ export function nd(data: HostNumberArray, shape: readonly number[]): HostNDArray
   return { data, shape };
 }
 
+/** An i64/u64 N-D array (cuda.random's [n, 2] u64 state arrays); the runners treat it as any N-D array. */
+export interface HostBigIntNDArray {
+  readonly data: HostBigIntArray;
+  readonly shape: readonly number[];
+}
+
 /**
  * A 1-D complex array (c64 over a Float32Array, c128 over a Float64Array) of interleaved parts: an
  * N-D array whose shape counts complex elements, so the g++ emulation passes the right extent; the
@@ -62,7 +68,7 @@ export function isComplexArray(v: unknown): v is HostComplexArray {
 }
 
 /** A kernel argument: a typed array (1-D), an N-D array, or a scalar (its dtype comes from the kernel signature). */
-export type HostValue = HostTypedArray | HostNDArray | number | boolean | bigint;
+export type HostValue = HostTypedArray | HostNDArray | HostBigIntNDArray | number | boolean | bigint;
 
 export type LaunchDim = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
 
@@ -88,7 +94,7 @@ export interface CorpusCase {
    * The plain-TypeScript reference: given the buffers from a fresh `setup()`, returns the expected
    * final contents of each output buffer, by name.
    */
-  reference(inputs: Record<string, HostValue>): Record<string, HostTypedArray | HostNDArray>;
+  reference(inputs: Record<string, HostValue>): Record<string, HostTypedArray | HostNDArray | HostBigIntNDArray>;
   /** Float comparison: |a - b| <= abs + rel * |b|. Omitted for integer outputs, which compare exactly. */
   readonly tolerance?: { readonly abs: number; readonly rel: number };
 }

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { CudaKernel, GeneratedCuda } from "@cudascript/compiler";
 import { cType } from "@cudascript/compiler";
-import { isFloatData, isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue, type LaunchDim } from "../corpus/case";
+import { isFloatData, isTypedData, type CorpusCase, type HostBigIntNDArray, type HostNDArray, type HostTypedArray, type HostValue, type LaunchDim } from "../corpus/case";
 
 /** test/emulation (the header lives beside this file's source, not in dist). */
 export const EMULATION_DIR = path.resolve(__dirname, "../../emulation");
@@ -128,13 +128,14 @@ export function buildDriver(gxx: string, dir: string, name: string, gen: Generat
   });
 }
 
-function isArray(v: HostValue): v is HostTypedArray | HostNDArray {
+function isArray(v: HostValue): v is HostTypedArray | HostNDArray | HostBigIntNDArray {
+  // A HostBigIntNDArray (u64 state arrays) is an N-D array too: the harness reads only its bytes and shape.
   return typeof v === "object";
 }
-function dataOf(v: HostTypedArray | HostNDArray): HostTypedArray {
+function dataOf(v: HostTypedArray | HostNDArray | HostBigIntNDArray): HostTypedArray {
   return isTypedData(v) ? v : v.data;
 }
-function shapeOf(v: HostTypedArray | HostNDArray): readonly number[] {
+function shapeOf(v: HostTypedArray | HostNDArray | HostBigIntNDArray): readonly number[] {
   return isTypedData(v) ? [v.length] : v.shape;
 }
 function dim3(d: LaunchDim): [number, number, number] {

@@ -203,6 +203,7 @@ describe("API hover docs", () => {
     "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
     "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
     ...["c64", "c128", "add", "sub", "mul", "div", "neg", "conj", "abs", "arg", "exp", "log", "sqrt", "sin", "cos", "rect", "eq"].map((f) => `complex.${f}`),
+    ...["xoroshiro128pUniformFloat32", "xoroshiro128pUniformFloat64", "xoroshiro128pNormalFloat32", "xoroshiro128pNormalFloat64"].map((f) => `random.${f}`),
   ];
   const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);
   const text = ['import { cuda, f32 } from "cudascript";', "export const k = cuda.jit((x: Float32Array) => {", ...lines, "  const m = Math.sqrt(x[0]) + Math.PI + Math.max(1, 2);", "  const y: f32 = 1;", "});", ""].join("\n");

@@ -27,6 +27,11 @@ describe("cudascript run", () => {
     assert.match(r.err, /sanitizer on/);
     assert.match(r.out, /— OK$/m);
   });
+  it("runs examples/montecarlo-pi.ts (cuda.random) under the sanitizer on two workers: π, the TypeScript reference and a rerun agree", () => {
+    const r = run(["--sanitize", "--workers", "2", "examples/montecarlo-pi.ts"]);
+    assert.equal(r.code, 0, r.all);
+    assert.match(r.out, /^montecarlo-pi: 1536 threads .* 64 threads match the TypeScript reference; repeatable — OK$/m);
+  });
   it("--timeout 1 stops a runaway kernel with a message and a non-zero exit", () => {
     const t0 = Date.now();
     const r = run(["--timeout", "1", path.join(FIX, "runaway.ts")], 20_000);

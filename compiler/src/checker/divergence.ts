@@ -157,6 +157,7 @@ function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): bo
         if (x.array.type.kind === "array" && x.array.type.space === "local") dep = true;
         break;
       case "atomic":
+      case "random": // each thread's draw advances a state: its value differs between threads
         dep = true;
         break;
       case "intrinsic":

@@ -8,10 +8,16 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
-import { CUDA_NAMES, HOST_CUDA_NAMES, KERNEL_ROOTS, unknownCudaName } from "../frontend/cuda-names";
+import { CUDA_NAMES, HOST_CUDA_MEMBERS, HOST_CUDA_NAMES, KERNEL_ROOTS, unknownCudaName } from "../frontend/cuda-names";
 import { isCudaReference, type ModuleInfo } from "../frontend/module-info";
 
-const CANDIDATES = [...HOST_CUDA_NAMES, ...CUDA_NAMES];
+const CANDIDATES = [...HOST_CUDA_NAMES, ...CUDA_NAMES, ...[...HOST_CUDA_MEMBERS].flatMap(([ns, members]) => members.map((m) => `${ns}.${m}`))];
+
+/** `cuda.random.x` on the host: x is a host member (createXoroshiro128pStates) or a kernel-only one (a draw). */
+function knownMember(ns: string, member: string): boolean {
+  const host = HOST_CUDA_MEMBERS.get(ns);
+  return !host || host.includes(member) || CUDA_NAMES.includes(`${ns}.${member}`);
+}
 
 export function checkHostCudaNames(module: ModuleInfo): Diagnostic[] {
   const sf = module.sourceFile;
@@ -25,7 +31,8 @@ export function checkHostCudaNames(module: ModuleInfo): Diagnostic[] {
       let top: ts.PropertyAccessExpression = n;
       while (ts.isPropertyAccessExpression(top.parent) && top.parent.expression === top) top = top.parent;
       const root = n.name.text;
-      if (!HOST_CUDA_NAMES.has(root) && !KERNEL_ROOTS.has(root)) {
+      const member = top !== n && ts.isPropertyAccessExpression(n.parent) ? n.parent.name.text : undefined;
+      if ((!HOST_CUDA_NAMES.has(root) && !KERNEL_ROOTS.has(root)) || (member !== undefined && !knownMember(root, member))) {
         const path = top.getText(sf).slice(n.expression.getText(sf).length + 1).replace(/\s+/g, "");
         const u = unknownCudaName(path, CANDIDATES);
         const start = top.getStart(sf);

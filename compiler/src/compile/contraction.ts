@@ -11,6 +11,7 @@
  */
 import type { IntrinsicName, IrFunction, IrModule } from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
+import type { RandomDraw } from "../ir/random";
 
 /** Math functions implemented by libdevice code that uses fused multiply-adds of its own. */
 const MATH_WITH_LIBRARY_FMA = new Set<IntrinsicName>([
@@ -25,6 +26,11 @@ function fusesExplicitly(name: IntrinsicName): boolean {
   return name === "fma" || MATH_WITH_LIBRARY_FMA.has(name);
 }
 
+/** The normal draws of cuda.random call logf/cosf (or log/cos) of libdevice, like Math.log/Math.cos. */
+function drawUsesMathLibrary(draw: RandomDraw): boolean {
+  return draw === "xoroshiro128pNormalFloat32" || draw === "xoroshiro128pNormalFloat64";
+}
+
 /**
  * Kernels whose PTX may contain fused multiply-adds: they opt into contraction, or (transitively) call
  * cuda.fma or a math-library function.
@@ -37,7 +43,7 @@ export function kernelsAllowedToFuse(module: IrModule): Set<string> {
     if (known !== undefined) return known;
     callsFma.set(f.id, false); // recursion is rejected by the checker; this only guards the walk
     let found = false;
-    forEachRootExpr(f.body, (root) => visitExpr(root, (e) => (found ||= e.k === "intrinsic" && fusesExplicitly(e.name))));
+    forEachRootExpr(f.body, (root) => visitExpr(root, (e) => (found ||= (e.k === "intrinsic" && fusesExplicitly(e.name)) || (e.k === "random" && drawUsesMathLibrary(e.draw)))));
     found ||= f.callees.some((id) => {
       const callee = byId.get(id);
       return callee !== undefined && reaches(callee);

@@ -11,12 +11,13 @@
  */
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { F32, isFloat, type ArrayType, type DType } from "../ir/types";
+import { F32, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
 import { isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
+import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
@@ -350,7 +351,7 @@ class FunctionGen {
       case "expr": {
         const e = s.expr;
         const o = this.expr(e);
-        const effect = e.k === "call" || e.k === "atomic" || e.k === "intrinsic";
+        const effect = e.k === "call" || e.k === "atomic" || e.k === "random" || e.k === "intrinsic";
         return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
       }
       case "print": {
@@ -587,6 +588,8 @@ class FunctionGen {
         return this.intrinsic(e);
       case "atomic":
         return this.atomic(e);
+      case "random":
+        return this.random(e);
     }
   }
 
@@ -971,6 +974,17 @@ class FunctionGen {
         return call("atomicCAS", [addr, this.expr(e.expected).t, value.t]);
       }
     }
+  }
+
+  /**
+   * `cuda.random.<draw>(states, i)`: the prelude's generator (cuda/random.ts) on the address of row i,
+   * `&states[i][0]`, so the row's place comes from the array's own layout.
+   */
+  private random(e: IR.RandomExpr): Out {
+    this.m.helpers.add("xoroshiro128p");
+    const zero: IR.Expr = { k: "const", type: scalar("i32"), value: 0, span: e.span };
+    const row = this.lvalue({ k: "index", type: scalar("u64"), array: e.states, indices: [e.index, zero], span: e.span });
+    return call(RANDOM_CPP_FUNCTIONS[e.draw], [`&${row}`, "0"]);
   }
 
   private atomic64(e: IR.AtomicExpr, addr: string, value: Out): Out {

@@ -7,6 +7,7 @@
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
 import { COMPLEX_PRELUDE } from "./complex";
 import { HALF_ATOMIC_ADD, HALF_PRELUDE } from "./fp16";
+import { XOROSHIRO128P_CPP } from "./random";
 
 export type HelperName =
   | "laneid"
@@ -31,7 +32,8 @@ export type HelperName =
   | "complex"
   | "int64"
   | "half"
-  | "atomicAddF16";
+  | "atomicAddF16"
+  | "xoroshiro128p";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -164,6 +166,7 @@ __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f64_bits { unsigned long long bits; double value; };`,
+  xoroshiro128p: XOROSHIRO128P_CPP,
 };
 
 const ORDER: HelperName[] = [
@@ -190,6 +193,7 @@ const ORDER: HelperName[] = [
   "printfBytes",
   "complex",
   "int64",
+  "xoroshiro128p",
 ];
 
 /** The helpers' source, in a fixed order, for the names used. */

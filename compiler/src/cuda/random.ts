@@ -7,6 +7,16 @@
  *
  * Plain C++ (no PTX), so the g++ emulation compiles the same text.
  */
+import type { RandomDraw } from "../ir/random";
+
+/** The prelude function each `cuda.random` draw calls, with the row's address and index 0. */
+export const RANDOM_CPP_FUNCTIONS: Readonly<Record<RandomDraw, string>> = {
+  xoroshiro128pUniformFloat32: "cs_xoroshiro128p_uniform_f32",
+  xoroshiro128pUniformFloat64: "cs_xoroshiro128p_uniform_f64",
+  xoroshiro128pNormalFloat32: "cs_xoroshiro128p_normal_f32",
+  xoroshiro128pNormalFloat64: "cs_xoroshiro128p_normal_f64",
+};
+
 export const XOROSHIRO128P_CPP = `/* cuda.random: Numba's xoroshiro128+ (numba.cuda.random), state i = states[2i] (s0), states[2i + 1] (s1). */
 static __device__ __forceinline__ unsigned long long cs_xoroshiro128p_next(unsigned long long* states, long long index) {
   unsigned long long* s = states + 2 * index;

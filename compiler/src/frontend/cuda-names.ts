@@ -8,6 +8,7 @@
  * cannot import the runtime); test/checker/cuda-names.test.ts keeps the two in step.
  */
 import { FP16_FUNCTIONS } from "./lower-fp16";
+import { RANDOM_DRAWS } from "../ir/random";
 
 /** `cuda.*` functions callable in kernels (dotted for nested namespaces). */
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -17,13 +18,12 @@ export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
   ...["c64", "c128", "add", "sub", "mul", "div", "eq", "neg", "conj", "exp", "log", "sqrt", "sin", "cos", "abs", "arg", "rect"].map((f) => `complex.${f}`),
   ...[...FP16_FUNCTIONS.keys()].map((n) => `fp16.${n}`),
+  // docs/kernel-language.md#random-numbers (lower-random.ts)
+  ...RANDOM_DRAWS.map((n) => `random.${n}`),
 ]);
 
 /** Every kernel-side name, for suggestions. */
 export const CUDA_NAMES: readonly string[] = [...KNOWN_CUDA_FUNCTIONS, "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "atomic.add"];
-
-/** The first segment of every kernel-side name (`shared` of `shared.array`): valid roots of a path. */
-export const KERNEL_ROOTS: ReadonlySet<string> = new Set(CUDA_NAMES.map((n) => n.split(".")[0]!).concat(["atomic"]));
 
 /** The host half of `cuda` (runtime/src/cuda.ts `host`), usable outside kernels. */
 export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
@@ -31,7 +31,17 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend", "mappedArray", "managedArray", "pinned",
   // runtime/src/ufunc.ts (the kernels are made by compiler/src/checker/ufuncs.ts)
   "vectorize", "reduce",
+  "random",
 ]);
+
+/** Members of host namespaces of `cuda` (runtime/src/cuda.ts): `cuda.random.createXoroshiro128pStates`. */
+export const HOST_CUDA_MEMBERS: ReadonlyMap<string, readonly string[]> = new Map([["random", ["createXoroshiro128pStates", "initXoroshiro128pStates"]]]);
+
+/**
+ * The first segment of every kernel-only name (`shared` of `shared.array`): valid roots of a path. A
+ * root the host has too (`random`: `cuda.random.createXoroshiro128pStates`) is a host name.
+ */
+export const KERNEL_ROOTS: ReadonlySet<string> = new Set(CUDA_NAMES.map((n) => n.split(".")[0]!).concat(["atomic"]).filter((r) => !HOST_CUDA_NAMES.has(r)));
 
 const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from \"cudascript\", stored in a Float16Array)";
 
@@ -43,7 +53,6 @@ const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
-  ["random", { instead: "generate the random numbers on the host and pass them in an array, or hash the thread index (e.g. an xorshift step on cuda.grid(1))" }],
   ["fp16.hrint", { instead: "Math.round(h) rounds halves up (hrint rounds them to even); Math.trunc, Math.floor and Math.ceil are cuda.fp16.htrunc/hfloor/hceil" }],
   ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],

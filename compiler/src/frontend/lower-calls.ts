@@ -11,7 +11,7 @@ import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
-import { ComplexLowerer } from "./lower-complex";
+import { RandomLowerer } from "./lower-random";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 import { FP16_FUNCTIONS } from "./lower-fp16";
 
@@ -45,7 +45,7 @@ export function typedArrayNameOf(d: DType): string {
   return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
 }
 
-export abstract class CallLowerer extends ComplexLowerer {
+export abstract class CallLowerer extends RandomLowerer {
 
   // ───────────────────────── calls ─────────────────────────
 
@@ -602,6 +602,7 @@ export abstract class CallLowerer extends ComplexLowerer {
     if (path[0] === "atomic" && path.length === 2) return this.lowerAtomic(path[1]!, call);
     if (path[0] === "complex" && path.length === 2) return this.lowerComplexCall(path[1]!, call);
     if (path[0] === "fp16" && path.length === 2 && FP16_FUNCTIONS.has(path[1]!)) return this.lowerFp16(path[1]!, call);
+    if (path[0] === "random" && path.length === 2) return this.lowerRandom(path[1]!, call);
     this.reportUnknownCuda(name, call.expression);
     for (const a of call.arguments) this.lowerExpr(a);
     return this.error(call);

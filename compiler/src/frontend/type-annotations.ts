@@ -67,6 +67,8 @@ function cudascriptType(front: FrontEnd, module: ModuleInfo, exported: string, r
   if (exported === "Array1D") return ndArrayType(front, module, ref, 1, depth);
   if (exported === "Array2D") return ndArrayType(front, module, ref, 2, depth);
   if (exported === "Array3D") return ndArrayType(front, module, ref, 3, depth);
+  // cuda.random's state array (docs/kernel-language.md#random-numbers): [n, 2] u64, Numba's xoroshiro128p_dtype.
+  if (exported === "Xoroshiro128pStates") return { ok: true, type: { kind: "array", dtype: "u64", rank: 2, space: "global" } };
   const d = (ALL_DTYPES as readonly string[]).includes(exported) ? (exported as DType) : undefined;
   if (d) return { ok: true, type: scalar(d) };
   // `Float16Array` imported from "cudascript" (Node 20/22 have no global one): the same 1-D f16 array.

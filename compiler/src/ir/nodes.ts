@@ -179,6 +179,23 @@ export interface AtomicExpr extends ExprBase {
   readonly expected?: Expr;
 }
 
+/** The `cuda.random` draws (ir/random.ts lists them); declared here because the runtime's public types reach this file only. */
+export type RandomDraw = "xoroshiro128pUniformFloat32" | "xoroshiro128pUniformFloat64" | "xoroshiro128pNormalFloat32" | "xoroshiro128pNormalFloat64";
+
+/**
+ * `cuda.random.<draw>(states, index)` (ir/random.ts): the next draw of state `index` of `states`, a
+ * `[n, 2]` u64 array. Not a pure intrinsic: like an atomic it reads and writes memory (the row
+ * `states[index][0..1]`), so it is never merged, hoisted, duplicated or treated as uniform. `index` is
+ * i32, u32 or i64.
+ */
+export interface RandomExpr extends ExprBase {
+  readonly k: "random";
+  readonly type: ScalarType;
+  readonly draw: RandomDraw;
+  readonly states: VarExpr;
+  readonly index: Expr;
+}
+
 export type Expr =
   | ConstExpr
   | VarExpr
@@ -194,7 +211,8 @@ export type Expr =
   | ShapeExpr
   | CallExpr
   | IntrinsicExpr
-  | AtomicExpr;
+  | AtomicExpr
+  | RandomExpr;
 
 interface StmtBase {
   readonly span: Span;

@@ -36,6 +36,9 @@ export function forEachChild(e: Expr, f: (child: Expr) => void): void {
       if (e.expected) f(e.expected);
       f(e.value);
       break;
+    case "random":
+      f(e.index);
+      break;
     default:
       break;
   }

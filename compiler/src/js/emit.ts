@@ -40,6 +40,7 @@ import { complexPart, isComplex, isFloat, isInt64, typedArrayName, type ArrayTyp
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
+import { randomDrawCall, stateRowCheck } from "./random";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, truthy64, unary64, usesInt64Helpers, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
@@ -64,7 +65,7 @@ export interface SimEmitOptions {
 }
 
 export interface SimSite {
-  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "kernel";
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "kernel" | "random";
   readonly fn: string;
   readonly file: string;
   readonly line: number;
@@ -670,6 +671,8 @@ class FnEmitter {
         return this.intrinsic(e);
       case "atomic":
         return this.atomic(e);
+      case "random":
+        return this.random(e);
     }
   }
 
@@ -871,6 +874,30 @@ class FnEmitter {
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
     const call = `${h}(${a.data}, ${flat}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
+    return pre.length ? `(${pre.join(", ")}, ${call})` : call;
+  }
+
+  /**
+   * `cuda.random.<draw>(states, i)` (js/random.ts): row i bounds-checked, the rows checked to be two
+   * words, and under the sanitizer a read and a write of both words of the row, as the draw does.
+   */
+  private random(e: IR.RandomExpr): string {
+    const a = this.arrayInfo(e.states.v);
+    this.noteArray(e.states.v);
+    const site = this.me.site("random", e.span, this.fn, { array: a.name, space: a.space, op: e.draw });
+    const { pre, flat } = this.addr(a, [e.index], site);
+    const cols = a.dims[1] ?? "1";
+    if (cols !== "2") {
+      this.me.helper("$throw", "function $throw(f) { throw f; }");
+      pre.push(stateRowCheck(cols, site));
+    }
+    for (const kind of ["r", "w"] as const) {
+      for (const word of [`2 * ${flat}`, `2 * ${flat} + 1`]) {
+        const s = this.sanCall(a, kind, word, site, kind === "w" ? ", true" : "");
+        if (s) pre.push(s);
+      }
+    }
+    const call = randomDrawCall(e.draw, a.data, flat);
     return pre.length ? `(${pre.join(", ")}, ${call})` : call;
   }
 
@@ -1892,7 +1919,7 @@ function readsOfSameElement(target: IR.IndexExpr, value: IR.Expr): IR.IndexExpr[
   const out: IR.IndexExpr[] = [];
   let impure = false;
   forEachSubExpr(value, (x) => {
-    if (x.k === "call" || x.k === "atomic") impure = true;
+    if (x.k === "call" || x.k === "atomic" || x.k === "random") impure = true;
     else if (x.k === "index" && x.array.v === target.array.v && x.indices.length === target.indices.length && x.indices.every((ix, d) => sameExpr(ix, target.indices[d]!))) out.push(x);
   });
   return impure ? [] : out;
@@ -1901,7 +1928,7 @@ function readsOfSameElement(target: IR.IndexExpr, value: IR.Expr): IR.IndexExpr[
 function sideEffectFree(e: IR.Expr): boolean {
   let ok = true;
   forEachSubExpr(e, (x) => {
-    if (x.k === "call" || x.k === "atomic" || x.k === "index" || x.k === "intrinsic") ok = false;
+    if (x.k === "call" || x.k === "atomic" || x.k === "random" || x.k === "index" || x.k === "intrinsic") ok = false;
   });
   return ok;
 }
@@ -2002,7 +2029,7 @@ function assignsVar(list: readonly NStmt[], v: IR.Var): boolean {
 function containsIndexOrCall(e: IR.Expr): boolean {
   let found = false;
   forEachSubExpr(e, (x) => {
-    if (x.k === "index" || x.k === "call" || x.k === "atomic") found = true;
+    if (x.k === "index" || x.k === "call" || x.k === "atomic" || x.k === "random") found = true;
   });
   return found;
 }
@@ -2033,6 +2060,8 @@ function forEachSubExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {
       e.indices.forEach((i) => forEachSubExpr(i, f));
       if (e.expected) forEachSubExpr(e.expected, f);
       return forEachSubExpr(e.value, f);
+    case "random":
+      return forEachSubExpr(e.index, f);
     default:
       return;
   }

@@ -130,6 +130,8 @@ export function exprHasSync(e: IR.Expr, syncFns: ReadonlySet<string>): boolean {
       return SYNC_OPS.has(e.name) || e.args.some((a) => exprHasSync(a, syncFns));
     case "atomic":
       return e.indices.some((i) => exprHasSync(i, syncFns)) || exprHasSync(e.value, syncFns) || (!!e.expected && exprHasSync(e.expected, syncFns));
+    case "random":
+      return exprHasSync(e.index, syncFns);
   }
 }
 
@@ -444,6 +446,8 @@ export class Normalizer {
         const n = e.indices.length;
         return { ...e, array: this.arrayRef(e.array, env), indices: r.slice(0, n), expected: e.expected ? r[n] : undefined, value: r[r.length - 1]! };
       }
+      case "random":
+        return { ...e, states: this.arrayRef(e.states, env), index: this.lin(e.index, env, out, fnId) };
       default:
         return this.ren(e, env);
     }
@@ -517,6 +521,8 @@ export class Normalizer {
         return { ...e, args: e.args.map((a) => this.ren(a, env)) };
       case "atomic":
         return { ...e, array: this.arrayRef(e.array, env), indices: e.indices.map((i) => this.ren(i, env)), value: this.ren(e.value, env), expected: e.expected ? this.ren(e.expected, env) : undefined };
+      case "random":
+        return { ...e, states: this.arrayRef(e.states, env), index: this.ren(e.index, env) };
     }
   }
 }

@@ -104,6 +104,10 @@ export class PrivatizationAnalysis {
           expr(e.value, false);
           return;
         }
+        case "random":
+          if (e.states.v === v) bad = true; // a draw reads and writes the state row: no private copy
+          expr(e.index, false);
+          return;
         case "call": {
           const callee = this.fns.get(e.fn);
           e.args.forEach((a, i) => {

@@ -278,6 +278,7 @@ export function uniformExpr(e: IR.Expr, uniform: ReadonlySet<IR.Var>): boolean {
     case "index":
     case "call":
     case "atomic":
+    case "random": // each draw advances a generator state: never the same value twice
       return false;
   }
 }

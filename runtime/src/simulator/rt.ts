@@ -8,6 +8,7 @@ import type { FaultDetails } from "../errors";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
 import { halfTables, type HalfTables } from "./f16-table";
+import { notStatesMessage, RANDOM_DRAWS, type RandomDraws } from "./random";
 
 export interface SimSite {
   readonly kind: string;
@@ -131,6 +132,11 @@ export interface Rt {
   readonly c128: ComplexMath;
   cget(parts: ArrayLike<number>, i: number): Complex;
   cset(parts: { [i: number]: number }, i: number, z: Complex): void;
+  /** `cuda.random` draws (random.ts). */
+  readonly xoroshiro128p: RandomDraws & {
+    /** The fault for a state array whose rows are not two u64 words (CSR033). */
+    notStates(site: SimSite, cols: number): KernelFault;
+  };
 }
 
 export function createRt(opts: RtOptions): Rt {
@@ -143,14 +149,23 @@ export function createRt(opts: RtOptions): Rt {
     c128: c128Math,
     cget: complexGet,
     cset: complexSet,
+    xoroshiro128p: {
+      ...RANDOM_DRAWS,
+      notStates: (site, cols) => new KernelFault("CSR033", "out-of-bounds", notStatesMessage(site.op, site.array ?? "states", cols), site, { array: site.array }),
+    },
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {
-      const access = site.kind === "write" ? "write" : site.kind === "atomic" ? `atomic ${site.op ?? ""}`.trim() : "read";
+      const access = site.kind === "write" ? "write" : site.kind === "atomic" ? `atomic ${site.op ?? ""}`.trim() : site.kind === "random" ? `cuda.random.${site.op ?? "draw"}` : "read";
       const arr = site.array ?? "array";
       const space = site.space && site.space !== "global" ? `${site.space} ` : "";
       const dimText = dim > 0 ? ` (dimension ${dim})` : "";
       const range = length > 0 ? `0..${length - 1}` : "nothing (the array is empty)";
-      const hint = site.space === "shared" && length === 0 ? " — dynamic shared memory needs launch(grid, block, { sharedMem: bytes })" : "";
+      const hint =
+        site.space === "shared" && length === 0
+          ? " — dynamic shared memory needs launch(grid, block, { sharedMem: bytes })"
+          : site.kind === "random"
+            ? ` — one state per row: create at least as many states as the indices drawn from (cuda.random.createXoroshiro128pStates(n, seed))`
+            : "";
       return new KernelFault("CSR020", "out-of-bounds", `out-of-bounds ${access} of ${space}array '${arr}': index ${index}${dimText} is outside ${range}${hint}`, site, { array: arr, index });
     },
     threadError(e, kernel, bx, by, bz, tx, ty, tz) {
