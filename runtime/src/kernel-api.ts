@@ -268,6 +268,21 @@ export interface KernelNamespace {
 
   /** Numba's `cuda.fp16` functions on f16 values (literals become f16; other types are CS2020). */
   readonly fp16: Fp16Functions;
+
+  /** Cooperative groups (docs/kernel-language.md#grid-synchronisation): `const g = cuda.cg.thisGrid(); g.sync()`. */
+  readonly cg: CooperativeGroups;
+}
+
+/** Numba's `cuda.cg`: the grid group only. */
+export interface CooperativeGroups {
+  /** The grid of this launch; only `const g = cuda.cg.thisGrid()` in a kernel's own body (CS1024). */
+  thisGrid(): GridGroup;
+}
+
+/** A grid group: its one use is `g.sync()`. */
+export interface GridGroup {
+  /** Waits until every thread of the grid has reached this call; every thread must (CS5007). */
+  sync(): void;
 }
 
 /** `cuda.complex.*`: a real operand of add/sub/mul/div/eq is the complex number x + 0i. */
