@@ -7,10 +7,11 @@
  * Loaded by the main thread only, at a cooperative kernel's launch.
  */
 import type * as OccupancyCalculator from "@cudascript/compiler/occupancy";
-import { CudaScriptError } from "../errors";
 
 export const SIMULATOR_SM_COUNT = 108;
 export const SIMULATOR_ARCH = "sm_80";
+
+export { cooperativeLaunchTooLarge } from "../cooperative-launch";
 
 let calculatorModule: typeof OccupancyCalculator | undefined;
 
@@ -19,12 +20,4 @@ export function simulatorCoResidentBlocks(threadsPerBlock: number, staticSharedB
   const calc = (calculatorModule ??= require("@cudascript/compiler/occupancy") as typeof OccupancyCalculator);
   const o = calc.computeOccupancy({ arch: SIMULATOR_ARCH, threadsPerBlock, registersPerThread: undefined, staticSharedBytes, dynamicSharedBytes });
   return o.activeBlocksPerSM * SIMULATOR_SM_COUNT;
-}
-
-/** CSR034: the message for a cooperative launch with more blocks than `limit`, on any backend. */
-export function cooperativeLaunchTooLarge(kernel: string, blocks: number, threadsPerBlock: number, limit: number, device: string): CudaScriptError {
-  return new CudaScriptError(
-    "CSR034",
-    `kernel '${kernel}' calls g.sync(), so every block of its grid must be resident at once, but the launch has ${blocks} blocks and ${device} holds at most ${limit} blocks of ${threadsPerBlock} threads at once: launch at most ${limit} blocks and cover the data with a grid-stride loop (for (let i = cuda.grid(1); i < n; i += cuda.gridsize(1)))`,
-  );
 }
