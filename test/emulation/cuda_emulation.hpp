@@ -260,7 +260,7 @@ inline void launch(dim3 grid, dim3 block, unsigned sharedBytes, F body) {
 }
 
 // The grid barrier's workspace of a cooperative launch (the kernel's hidden last parameter, ABI: two
-// u32 zeroed before the launch) and the pause of its spin loop (the prelude's CS_GRID_SPIN_PAUSE).
+// u32 zeroed before the launch).
 inline unsigned int grid_ws[2];
 
 // A cooperative launch (a kernel that calls g.sync()): every thread of every block is its own
@@ -301,7 +301,9 @@ inline void launch_cooperative(dim3 grid, dim3 block, unsigned sharedBytes, F bo
 
 }  // namespace cs_emu
 
-#define CS_GRID_SPIN_PAUSE() std::this_thread::yield()
+// The pause in the grid barrier's spin loop (the prelude's cs_grid_spin_pause is empty on a GPU): the
+// spinning thread gives its core to the threads that have still to arrive.
+inline void cs_grid_spin_pause() { std::this_thread::yield(); }
 
 // ── the CUDA device API used by generated code ──
 

@@ -173,8 +173,9 @@ union cs_f64_bits { unsigned long long bits; double value; };`,
    generation, makes the block's writes visible (__threadfence) and arrives; the last block to arrive resets
    the count for the next barrier and then bumps the generation, which releases the others. The count is
    reset before the generation changes, so a block cannot arrive at the next barrier early. */
-#ifndef CS_GRID_SPIN_PAUSE
-#define CS_GRID_SPIN_PAUSE()
+#ifndef CUDASCRIPT_EMULATION
+/* The pause in the barrier's spin loop: none on a GPU (the g++ emulation yields its thread there). */
+static __device__ __forceinline__ void cs_grid_spin_pause() {}
 #endif
 static __device__ __forceinline__ void cs_grid_sync(unsigned int* ws) {
   __syncthreads();
@@ -187,7 +188,7 @@ static __device__ __forceinline__ void cs_grid_sync(unsigned int* ws) {
       __threadfence();
       atomicAdd(&ws[1], 1u);
     } else {
-      while (atomicAdd(&ws[1], 0u) == generation) CS_GRID_SPIN_PAUSE();
+      while (atomicAdd(&ws[1], 0u) == generation) cs_grid_spin_pause();
     }
     __threadfence();
   }
