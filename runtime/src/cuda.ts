@@ -118,7 +118,7 @@ const kernelOnlyMembers = [
   "const", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "atomic", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync",
   "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "fp16",
-  "complex",
+  "complex", "cg",
 ] as const;
 
 for (const member of kernelOnlyMembers) {

@@ -36,6 +36,12 @@ export const ErrorCodes = {
   RandomStateArgument: "CSR032",
   /** Not a xoroshiro128+ state array (a `[n, 2]` u64 device array): given to initXoroshiro128pStates, or drawn from in a kernel. */
   RandomStateArray: "CSR033",
+  /** A cooperative kernel (g.sync()) launched with more blocks than can be resident at once (simulator and GPU). */
+  CooperativeLaunchTooLarge: "CSR034",
+  /** A block or thread that does not reach a g.sync() the others reach (simulator; the sanitizer for threads). */
+  DivergentGridBarrier: "CSR035",
+  /** A cooperative kernel on a device without cooperative launch (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 0). */
+  CooperativeLaunchUnsupported: "CSR036",
   /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
   PrintfOutputLost: "CSR050",
   SourceNotFound: "CSR051",
@@ -61,7 +67,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Where in a kernel a fault happened. */
 export interface FaultDetails {
-  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal";
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier";
   readonly kernel?: string;
   readonly file?: string;
   readonly line?: number;

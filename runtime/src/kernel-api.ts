@@ -269,6 +269,8 @@ export interface KernelNamespace {
   /** Numba's `cuda.fp16` functions on f16 values (literals become f16; other types are CS2020). */
   readonly fp16: Fp16Functions;
 
+  /** Cooperative groups (docs/kernel-language.md#grid-synchronisation): `const g = cuda.cg.thisGrid(); g.sync()`. */
+  readonly cg: CooperativeGroups;
   /** Numba's `cuda.random` (xoroshiro128+): draws in kernels; the states come from the host (docs/kernel-language.md#random-numbers). */
   readonly random: RandomFunctions;
 }
@@ -293,6 +295,18 @@ export interface RandomFunctions {
   xoroshiro128pNormalFloat32(states: Xoroshiro128pStates, index: number | bigint): number;
   /** Standard normal as an f64, Box-Muller on two draws (`xoroshiro128p_normal_float64`). */
   xoroshiro128pNormalFloat64(states: Xoroshiro128pStates, index: number | bigint): number;
+}
+
+/** Numba's `cuda.cg`: the grid group only. */
+export interface CooperativeGroups {
+  /** The grid of this launch; only `const g = cuda.cg.thisGrid()` in a kernel's own body (CS1024). */
+  thisGrid(): GridGroup;
+}
+
+/** A grid group: its one use is `g.sync()`. */
+export interface GridGroup {
+  /** Waits until every thread of the grid has reached this call; every thread must (CS5007). */
+  sync(): void;
 }
 
 /** `cuda.complex.*`: a real operand of add/sub/mul/div/eq is the complex number x + 0i. */

@@ -1812,10 +1812,38 @@ static int take_kernel_fault(const char *name, int *atNextCall) {
     return 0;
 }
 
-EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
-                                       unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
-                                       unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
-    BEGIN("cuLaunchKernel");
+/* A simplified occupancy formula (no allocation granularities beyond 256 registers per warp): blocks of
+   `blockSize` threads one SM holds at once. cuOccupancyMaxActiveBlocksPerMultiprocessor answers it, and
+   cuLaunchCooperativeKernel refuses grids over it × the SM count (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). */
+static int occupancy_blocks(CUfunction func, int blockSize, size_t dynamicSMemSize) {
+    int *a = S.devices[func->module->ctx->device].attrs;
+    int blocks = 0;
+    if (blockSize <= func_attr(func, F_MAX_THREADS_PER_BLOCK)) {
+        int warps = (blockSize + a[A_WARP_SIZE] - 1) / a[A_WARP_SIZE];
+        int byWarps = a[A_MAX_THREADS_PER_MULTIPROCESSOR] / a[A_WARP_SIZE] / warps;
+        int regsPerWarp = (func_attr(func, F_NUM_REGS) * a[A_WARP_SIZE] + 255) / 256 * 256;
+        int byRegs = regsPerWarp ? a[A_MAX_REGISTERS_PER_MULTIPROCESSOR] / (regsPerWarp * warps) : byWarps;
+        size_t smem = (size_t)func->staticShared + dynamicSMemSize;
+        int bySmem = a[A_MAX_BLOCKS_PER_MULTIPROCESSOR];
+        if (smem > 0) {
+            size_t perBlock = (smem + 127) / 128 * 128 + (size_t)a[A_RESERVED_SHARED_PER_BLOCK];
+            bySmem = (int)((size_t)a[A_MAX_SHARED_PER_MULTIPROCESSOR] / perBlock);
+        }
+        blocks = a[A_MAX_BLOCKS_PER_MULTIPROCESSOR];
+        if (byWarps < blocks) blocks = byWarps;
+        if (byRegs < blocks) blocks = byRegs;
+        if (bySmem < blocks) blocks = bySmem;
+    }
+    return blocks;
+}
+
+/* cuLaunchKernel, and cuLaunchCooperativeKernel (`cooperative`): the latter also needs the device's
+   CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (else CUDA_ERROR_NOT_SUPPORTED) and a grid no larger than the
+   blocks that can be resident at once (occupancy × SMs, else CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). */
+static CUresult launch_kernel(const char *name, int cooperative, CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                              unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                              unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
+    BEGIN(name);
     REQUIRE_CTX();
     if (!function_valid(f)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", f->name);
@@ -1838,6 +1866,12 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
     unsigned long long threads = (unsigned long long)blockDimX * blockDimY * blockDimZ;
     if (threads > (unsigned long long)func_attr(f, F_MAX_THREADS_PER_BLOCK)) RETURN(R_INVALID_VALUE);
     if ((int)sharedMemBytes > f->maxDynamicShared) RETURN(R_INVALID_VALUE);
+    if (cooperative) {
+        if (!a[A_COOPERATIVE_LAUNCH]) RETURN(R_NOT_SUPPORTED);
+        unsigned long long limit = (unsigned long long)occupancy_blocks(f, (int)threads, sharedMemBytes) * (unsigned long long)a[A_MULTIPROCESSOR_COUNT];
+        f_uint(&E, "coResidentLimit", limit);
+        if ((unsigned long long)gridDimX * gridDimY * gridDimZ > limit) RETURN(720); /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+    }
     if (f->nparams > 0 && !kernelParams) RETURN(R_INVALID_VALUE);
     text_add(&E.t, ",\"params\":[", 11);
     for (int i = 0; i < f->nparams; i++) {
@@ -1868,6 +1902,20 @@ EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsi
        returns the sticky error whatever it is (a launch, a module load, an allocation...). */
     if (atNextCall && !S.sticky) S.sticky = fault;
     RETURN(R_SUCCESS);
+}
+
+EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                       unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                       unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
+    return launch_kernel("cuLaunchKernel", 0, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                         hStream, kernelParams, extra);
+}
+
+EXPORT CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                                  unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                                  unsigned int sharedMemBytes, CUstream hStream, void **kernelParams) {
+    return launch_kernel("cuLaunchCooperativeKernel", 1, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                         sharedMemBytes, hStream, kernelParams, NULL);
 }
 
 EXPORT CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags) {
@@ -2072,25 +2120,7 @@ EXPORT CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBloc
     if (!numBlocks || blockSize <= 0) RETURN(R_INVALID_VALUE);
     if (!function_valid(func)) RETURN(R_INVALID_HANDLE);
     f_str(&E, "function", func->name);
-    /* A simplified occupancy formula (no allocation granularities beyond 256 registers per warp). */
-    int *a = S.devices[func->module->ctx->device].attrs;
-    int blocks = 0;
-    if (blockSize <= func_attr(func, F_MAX_THREADS_PER_BLOCK)) {
-        int warps = (blockSize + a[A_WARP_SIZE] - 1) / a[A_WARP_SIZE];
-        int byWarps = a[A_MAX_THREADS_PER_MULTIPROCESSOR] / a[A_WARP_SIZE] / warps;
-        int regsPerWarp = (func_attr(func, F_NUM_REGS) * a[A_WARP_SIZE] + 255) / 256 * 256;
-        int byRegs = regsPerWarp ? a[A_MAX_REGISTERS_PER_MULTIPROCESSOR] / (regsPerWarp * warps) : byWarps;
-        size_t smem = (size_t)func->staticShared + dynamicSMemSize;
-        int bySmem = a[A_MAX_BLOCKS_PER_MULTIPROCESSOR];
-        if (smem > 0) {
-            size_t perBlock = (smem + 127) / 128 * 128 + (size_t)a[A_RESERVED_SHARED_PER_BLOCK];
-            bySmem = (int)((size_t)a[A_MAX_SHARED_PER_MULTIPROCESSOR] / perBlock);
-        }
-        blocks = a[A_MAX_BLOCKS_PER_MULTIPROCESSOR];
-        if (byWarps < blocks) blocks = byWarps;
-        if (byRegs < blocks) blocks = byRegs;
-        if (bySmem < blocks) blocks = bySmem;
-    }
+    int blocks = occupancy_blocks(func, blockSize, dynamicSMemSize);
     *numBlocks = blocks;
     f_int(&E, "blocks", blocks);
     RETURN(R_SUCCESS);

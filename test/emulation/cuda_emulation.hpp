@@ -259,7 +259,51 @@ inline void launch(dim3 grid, dim3 block, unsigned sharedBytes, F body) {
   cs_dynamic_smem_bytes = 0;
 }
 
+// The grid barrier's workspace of a cooperative launch (the kernel's hidden last parameter, ABI: two
+// u32 zeroed before the launch).
+inline unsigned int grid_ws[2];
+
+// A cooperative launch (a kernel that calls g.sync()): every thread of every block is its own
+// std::thread, all at once, so the generated cs_grid_sync (atomics on grid_ws) synchronises them as a
+// GPU's resident blocks. Static __shared__ arrays are one instance here (`static`), so kernels with
+// shared memory are not emulated this way (docs/kernel-language.md#grid-synchronisation).
+template <class F>
+inline void launch_cooperative(dim3 grid, dim3 block, unsigned sharedBytes, F body) {
+  gridDim = grid;
+  blockDim = block;
+  const int n = (int)(block.x * block.y * block.z);
+  const long blocks = (long)grid.x * grid.y * grid.z;
+  cs_dynamic_smem = nullptr;
+  cs_dynamic_smem_bytes = sharedBytes;
+  grid_ws[0] = grid_ws[1] = 0;
+  std::vector<std::unique_ptr<Block>> all;
+  for (long b = 0; b < blocks; b++) all.push_back(std::make_unique<Block>(n));
+  std::vector<std::thread> threads;
+  threads.reserve((size_t)(blocks * n));
+  for (long b = 0; b < blocks; b++) {
+    for (int t = 0; t < n; t++) {
+      threads.emplace_back([&, b, t] {
+        tl_tid = t;
+        tl_block = all[(size_t)b].get();
+        threadIdx = uint3{t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
+        blockIdx = uint3{(unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((long)grid.x * grid.y))};
+        body();
+        Warp& w = warp();
+        w.live.fetch_and(~(1u << (t & 31)));
+        w.bar.arrive_and_drop();
+        tl_block->bar.arrive_and_drop();
+      });
+    }
+  }
+  for (auto& th : threads) th.join();
+  cs_dynamic_smem_bytes = 0;
+}
+
 }  // namespace cs_emu
+
+// The pause in the grid barrier's spin loop (the prelude's cs_grid_spin_pause is empty on a GPU): the
+// spinning thread gives its core to the threads that have still to arrive.
+inline void cs_grid_spin_pause() { std::this_thread::yield(); }
 
 // ── the CUDA device API used by generated code ──
 

@@ -43,10 +43,12 @@ export function driverSource(gen: GeneratedCuda, cuFile: string): string {
         }
       }
     });
+    // A kernel that calls g.sync() takes the grid barrier's workspace last and runs every block at once.
+    if (k.cooperative) args.push("cs_emu::grid_ws");
     return [
       `    case ${index}: {  // ${k.name}`,
       ...decls.map((d) => `      ${d}`),
-      `      cs_emu::launch(L.grid, L.block, L.shared, [=] { ${k.symbol}(${args.join(", ")}); });`,
+      `      cs_emu::${k.cooperative ? "launch_cooperative" : "launch"}(L.grid, L.block, L.shared, [=] { ${k.symbol}(${args.join(", ")}); });`,
       `      break;`,
       `    }`,
     ].join("\n");

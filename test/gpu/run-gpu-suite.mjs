@@ -313,12 +313,14 @@ async function runChild(file) {
         const s = runCase(c, false);
         entry.simMillis = s.wall;
         useBackend(gpu);
-        const launchesBefore = double?.callCount("cuLaunchKernel");
+        // Kernels that call g.sync() launch through cuLaunchCooperativeKernel (docs/kernel-language.md#grid-synchronisation).
+        const launchCalls = () => double.callCount("cuLaunchKernel") + double.callCount("cuLaunchCooperativeKernel");
+        const launchesBefore = double ? launchCalls() : undefined;
         const g = runCase(c, true);
         entry.gpuMillis = g.eventMillis;
         entry.gpuWallMillis = g.wall;
-        if (double && double.callCount("cuLaunchKernel") - launchesBefore !== c.launches.length)
-          throw new Error(`expected ${c.launches.length} cuLaunchKernel calls, the double saw ${double.callCount("cuLaunchKernel") - launchesBefore}`);
+        if (double && launchCalls() - launchesBefore !== c.launches.length)
+          throw new Error(`expected ${c.launches.length} kernel launches, the double saw ${launchCalls() - launchesBefore}`);
         // What the GPU result must equal: the simulator's; with the double (no kernel runs), the inputs as uploaded.
         const want = isDouble ? Object.fromEntries(Object.keys(g.outputs).map((k) => [k, hostData(s.inputs[k])])) : s.outputs;
         const problems = [];

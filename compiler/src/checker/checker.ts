@@ -21,7 +21,7 @@ import { inBrokenStatement, syntaxErrors } from "../frontend/syntax-errors";
 import { isStackOverflow, MAX_NESTING_DEPTH, nestingProblems } from "../frontend/nesting";
 import { CudaProject, type TextChange } from "../frontend/project";
 import { checkBoundsGuards } from "./bounds-guard";
-import { checkDivergentBarriers, containsBarrier, readsThreadState } from "./divergence";
+import { checkDivergentBarriers, checkDivergentGridSync, containsBarrier, readsThreadState } from "./divergence";
 import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
@@ -142,6 +142,7 @@ export class KernelChecker implements LowerHost {
     const staticSharedBytes = new Map<string, number>();
     for (const fn of own) {
       diagnostics.push(...this.safely(fn.span, () => checkDivergentBarriers(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
+      diagnostics.push(...this.safely(fn.span, () => checkDivergentGridSync(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
       diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn, (span) => module.sourceFile.text.slice(span.start, span.end))));
       if (fn.kind !== "kernel") continue;
       const shared = this.sharedArraysOf(fn, reachable);

@@ -7,6 +7,10 @@
  * memory, or an array element read at a thread-dependent index; variables assigned under a
  * thread-dependent condition are thread-dependent too (control dependence). Block-uniform values
  * (blockIdx, blockDim, gridDim, syncthreadsCount…) are not.
+ *
+ * CS5007 is the same analysis one level up, for `g.sync()` (the grid barrier): every thread of the GRID
+ * must reach it, so a condition on blockIdx (or on shared memory, which each block has its own copy of)
+ * diverges too (`checkDivergentGridSync`).
  */
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
@@ -14,12 +18,15 @@ import type * as IR from "../ir/nodes";
 import { forEachChild, forEachRootExpr, visitExpr } from "../ir/visit";
 
 const BARRIERS = new Set<string>(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
+const GRID_BARRIERS = new Set<string>(["gridSync"]);
 
 export interface DivergenceFacts {
   /** Device functions (by id) that contain a barrier, directly or through calls. */
   readonly barrierFunctions: ReadonlySet<string>;
   /** Device functions whose result may differ between threads given uniform arguments. */
   readonly threadDependentFunctions: ReadonlySet<string>;
+  /** "grid": the grid barrier's analysis (CS5007), where block-dependent values diverge too. */
+  readonly level?: "block" | "grid";
 }
 
 export function checkDivergentBarriers(fn: IR.IrFunction, facts: DivergenceFacts): Diagnostic[] {
@@ -33,6 +40,11 @@ export function checkDivergentBarriers(fn: IR.IrFunction, facts: DivergenceFacts
   const out: Diagnostic[] = [];
   walk(fn.body, false, tainted, facts, out);
   return out;
+}
+
+/** CS5007: `g.sync()` that not every thread of the grid may reach (thread- or block-dependent control flow). */
+export function checkDivergentGridSync(fn: IR.IrFunction, facts: DivergenceFacts): Diagnostic[] {
+  return checkDivergentBarriers(fn, { ...facts, level: "grid" });
 }
 
 /** Returns true when the statements may end early (return/break/continue) under a thread-dependent condition. */
@@ -122,6 +134,17 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
     return;
   }
   visitExpr(e, (x) => {
+    if (facts.level === "grid") {
+      if (x.k === "intrinsic" && GRID_BARRIERS.has(x.name))
+        out.push(
+          makeDiagnostic(
+            Codes.DivergentGridSync,
+            x.span,
+            "g.sync() may not be reached by every thread of the grid (it is under a condition that depends on the thread or block index or on shared memory, or after such a return): on a GPU the threads that reach it wait forever. Call g.sync() unconditionally at the kernel's top level (or in a loop every thread runs the same number of times), and put the condition around the work instead",
+          ),
+        );
+      return;
+    }
     if (x.k === "intrinsic" && BARRIERS.has(x.name))
       out.push(
         makeDiagnostic(
@@ -149,12 +172,16 @@ function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): bo
     switch (x.k) {
       case "special":
         if (x.reg === "threadIdx" || x.reg === "laneid" || x.reg === "grid") dep = true;
+        // Each block has its own blockIdx: uniform in a block, divergent across the grid.
+        if (facts.level === "grid" && x.reg === "blockIdx") dep = true;
         break;
       case "var":
         if (tainted.has(x.v.id)) dep = true;
         break;
       case "index":
         if (x.array.type.kind === "array" && x.array.type.space === "local") dep = true;
+        // Each block has its own shared memory.
+        if (facts.level === "grid" && x.array.type.kind === "array" && x.array.type.space === "shared") dep = true;
         break;
       case "atomic":
       case "random": // each thread's draw advances a state: its value differs between threads

@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
 import { F32, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
-import { isPure } from "../ir/visit";
+import { callsGridSync, isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
@@ -47,6 +47,11 @@ export interface CudaKernel {
   /** Whether the kernel or a device function it calls uses console.log (printf). */
   prints: boolean;
   span: IR.Span;
+  /**
+   * Whether the kernel synchronises the grid (`g.sync()`): it takes one hidden last parameter, a pointer
+   * to two zeroed u32 (the grid barrier's workspace), and must be launched cooperatively (docs/abi.md).
+   */
+  cooperative?: boolean;
 }
 
 export interface LineMapEntry {
@@ -216,6 +221,8 @@ class FunctionGen {
   private readonly loops: { continueLabel?: string }[] = [];
   private labels = 0;
   usesDynamicShared = false;
+  /** The kernel's hidden grid-barrier workspace parameter, when it calls g.sync(). */
+  private gridWorkspace: string | undefined;
   /** The function itself calls printf (console.log). */
   prints = false;
   readonly params: CudaParam[] = [];
@@ -250,6 +257,11 @@ class FunctionGen {
         throw new CudaGenError(`parameter '${p.name}' has unsupported type ${p.type.kind}`, p.span);
       }
     });
+    if (fn.kind === "kernel" && callsGridSync(fn)) {
+      this.gridWorkspace = this.freshName("cs_grid_ws");
+      decls.push(`unsigned int* __restrict__ ${this.gridWorkspace}`);
+      this.m.helpers.add("gridSync");
+    }
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
     const head =
       fn.kind === "kernel"
@@ -877,6 +889,10 @@ class FunctionGen {
         return call(wide ? "__ffsll" : "__ffs", [cast(wide ? "long long" : "int", args[0]!).t]);
       case "syncthreads":
         return call("__syncthreads", []);
+      case "gridSync":
+        // The lowerer allows g.sync() only in a kernel's own body, where the workspace parameter is.
+        if (!this.gridWorkspace) throw new CudaGenError("g.sync() outside a kernel's own body", e.span);
+        return call("cs_grid_sync", [this.gridWorkspace]);
       case "syncthreadsCount":
         return call("__syncthreads_count", t);
       case "syncthreadsAnd":
@@ -1159,7 +1175,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     g.generate(symbol);
     bodies.push(g.lines);
     const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span });
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(callsGridSync(k) ? { cooperative: true } : {}) });
   }
 
   // Any mention of a complex type (a parameter, a local, an array, a function) needs the structs.

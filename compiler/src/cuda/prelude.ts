@@ -33,7 +33,8 @@ export type HelperName =
   | "int64"
   | "half"
   | "atomicAddF16"
-  | "xoroshiro128p";
+  | "xoroshiro128p"
+  | "gridSync";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -167,6 +168,35 @@ union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f64_bits { unsigned long long bits; double value; };`,
   xoroshiro128p: XOROSHIRO128P_CPP,
+  gridSync: `/* g.sync() of cuda.cg.thisGrid(): a barrier of every thread of the grid (docs/kernel-language.md#grid-synchronisation).
+   NVRTC 11.8 ships no cooperative_groups.h, so the barrier is our own, on the launch's hidden workspace
+   ws[0..1] (zeroed on the stream before every launch; the kernel is launched with cuLaunchCooperativeKernel,
+   which guarantees that every block is resident, so spinning cannot starve a block that has not started):
+   ws[0] counts the blocks that arrived, ws[1] is the barrier's generation. Thread 0 of each block reads the
+   generation, makes the block's writes visible (__threadfence) and arrives; the last block to arrive resets
+   the count for the next barrier and then bumps the generation, which releases the others. The count is
+   reset before the generation changes, so a block cannot arrive at the next barrier early. */
+#ifndef CUDASCRIPT_EMULATION
+/* The pause in the barrier's spin loop: none on a GPU (the g++ emulation yields its thread there). */
+static __device__ __forceinline__ void cs_grid_spin_pause() {}
+#endif
+static __device__ __forceinline__ void cs_grid_sync(unsigned int* ws) {
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+    const unsigned int generation = atomicAdd(&ws[1], 0u);
+    __threadfence();
+    if (atomicAdd(&ws[0], 1u) == blocks - 1u) {
+      atomicExch(&ws[0], 0u);
+      __threadfence();
+      atomicAdd(&ws[1], 1u);
+    } else {
+      while (atomicAdd(&ws[1], 0u) == generation) cs_grid_spin_pause();
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}`,
 };
 
 const ORDER: HelperName[] = [
@@ -194,6 +224,7 @@ const ORDER: HelperName[] = [
   "complex",
   "int64",
   "xoroshiro128p",
+  "gridSync",
 ];
 
 /** The helpers' source, in a fixed order, for the names used. */

@@ -44,6 +44,7 @@ export const Codes = {
   TooDeeplyNested: def("CS1021", "error", "Code nested too deeply"),
   NumbaApiUnavailable: def("CS1022", "error", "Numba API not available in CudaScript"),
   KernelLaunchInKernel: def("CS1023", "error", "Kernels cannot launch kernels (dynamic parallelism)"),
+  GridGroupMisuse: def("CS1024", "error", "A grid group is only for `g.sync()` in a kernel"),
   UfuncNotAFunction: def("CS1025", "error", "`cuda.vectorize` and `cuda.reduce` take a scalar function"),
   UfuncSignature: def("CS1026", "error", "A ufunc's function needs scalar parameters and an annotated result"),
 
@@ -101,6 +102,7 @@ export const Codes = {
   ImplicitFloatToInt: def("CS5004", "warning", "Float value stored into an integer"),
   UnguardedIndex: def("CS5005", "warning", "Index may run past the end of the array"),
   GridIndexOverflow: def("CS5006", "warning", "32-bit grid index overflows for this launch"),
+  DivergentGridSync: def("CS5007", "warning", "`g.sync()` may not be reached by every thread of the grid"),
 
   // CS9xxx — the compiler itself
   InternalError: def("CS9001", "error", "Internal compiler error"),

@@ -15,6 +15,8 @@ export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
   "grid", "grid64", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
   "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
   "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  // docs/kernel-language.md#grid-synchronisation (lower-grid-group.ts)
+  "cg.thisGrid",
   // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
   ...["c64", "c128", "add", "sub", "mul", "div", "eq", "neg", "conj", "exp", "log", "sqrt", "sin", "cos", "abs", "arg", "rect"].map((f) => `complex.${f}`),
   ...[...FP16_FUNCTIONS.keys()].map((n) => `fp16.${n}`),
@@ -52,7 +54,6 @@ const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from
  */
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
-  ["cg", { instead: "cooperative groups (grid-wide sync) are not available; end the kernel where the grid must synchronize and launch the next step as another kernel" }],
   ["fp16.hrint", { instead: "Math.round(h) rounds halves up (hrint rounds them to even); Math.trunc, Math.floor and Math.ceil are cuda.fp16.htrunc/hfloor/hceil" }],
   ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],

@@ -47,7 +47,9 @@ export type Binding =
   | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true }
   /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
   | { readonly k: "poison" }
-  | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node };
+  | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node }
+  /** `const g = cuda.cg.thisGrid()`: a name only `g.sync()` may use (lower-grid-group.ts). */
+  | { readonly k: "gridGroup"; readonly node: ts.Node };
 
 /**
  * What to write instead of rebinding an array name (`let src = a; … src = b`, `flag ? a : b`): array

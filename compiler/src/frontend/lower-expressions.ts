@@ -198,6 +198,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (b) {
       if (b.k === "const") return this.constExpr(b.value, id, b.dtype);
       if (b.k === "poison") return this.error(id);
+      if (b.k === "gridGroup") return this.gridGroupAsValue(id);
       return { k: "var", type: b.v.type, v: b.v, span: this.span(id) };
     }
     const sym = this.host.front.resolveName(this.module, id.text);
@@ -635,6 +636,8 @@ export abstract class ExpressionLowerer extends LowererBase {
     return this.error(node);
   }
 
+  /** A grid group name used as a value (anything but `g.sync()`): implemented by GridGroupLowerer. */
+  protected abstract gridGroupAsValue(id: ts.Identifier): IR.Expr;
   /** `-z` on a complex value; `z.re` / `z.im` (undefined when `base` is not complex): implemented by ComplexLowerer. */
   protected abstract complexNegation(e: ts.PrefixUnaryExpression): IR.Expr;
   protected abstract complexPartAccess(e: ts.PropertyAccessExpression, base: IR.Expr): IR.Expr | undefined;

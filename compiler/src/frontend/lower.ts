@@ -16,7 +16,8 @@ import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
-import { CallLowerer, ROUNDING_MATH } from "./lower-calls";
+import { ROUNDING_MATH } from "./lower-calls";
+import { GridGroupLowerer } from "./lower-grid-group";
 import { readKernelOptions } from "./kernel-options";
 
 export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
@@ -35,7 +36,7 @@ export function lowerFunction(host: LowerHost, module: ModuleInfo, decl: Functio
 }
 
 /** Lowers one function: parameters, statements, declarations and assignments (expressions and calls are inherited). */
-class FunctionLowerer extends CallLowerer {
+class FunctionLowerer extends GridGroupLowerer {
   run(): LoweredFunction {
     const decl = this.decl;
     const fnNode = decl.fn;
@@ -348,6 +349,7 @@ class FunctionLowerer extends CallLowerer {
     const name = d.name.text;
     const init = d.initializer ? stripParensAndNonNull(d.initializer) : undefined;
 
+    if (init && this.isThisGridCall(init)) return this.declareGridGroup(d, name, isConst, init);
     // Arrays in shared / local / constant memory
     if (init && ts.isCallExpression(init)) {
       const alloc = this.arrayAllocation(init);
@@ -618,6 +620,11 @@ class FunctionLowerer extends CallLowerer {
         return undefined;
       }
       if (b.k === "poison") {
+        rhs();
+        return undefined;
+      }
+      if (b.k === "gridGroup") {
+        this.report(Codes.GridGroupMisuse, t, `'${t.text}' is a grid group and cannot be reassigned: keep the one const ${t.text} = cuda.cg.thisGrid() and call ${t.text}.sync()`);
         rhs();
         return undefined;
       }

@@ -156,7 +156,13 @@ export type ComplexFunction =
   | "complexNeg" | "complexConj" | "complexAbs" | "complexArg" | "complexExp" | "complexLog" | "complexSqrt" | "complexSin"
   | "complexCos" | "complexRect" | "complexEq";
 
-export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction;
+/**
+ * `g.sync()` of `const g = cuda.cg.thisGrid()` (docs/kernel-language.md#grid-synchronisation): a barrier
+ * of every thread of the grid. Only in a kernel's own body; its kernel is launched cooperatively.
+ */
+export type GridFunction = "gridSync";
+
+export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction | GridFunction;
 
 /** A built-in operation with value arguments; operand types already converted to what it takes. */
 export interface IntrinsicExpr extends ExprBase {

@@ -122,3 +122,14 @@ export function isPure(e: Expr): boolean {
       return false;
   }
 }
+
+/** Whether a function calls `g.sync()` (the grid barrier) in its own body: its kernel is launched cooperatively. */
+export function callsGridSync(fn: { readonly body: readonly Stmt[] }): boolean {
+  let found = false;
+  forEachRootExpr(fn.body, (e) =>
+    visitExpr(e, (x) => {
+      if (x.k === "intrinsic" && x.name === "gridSync") found = true;
+    }),
+  );
+  return found;
+}

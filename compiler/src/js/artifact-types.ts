@@ -37,6 +37,8 @@ export interface SimKernelInfo {
   readonly privatize?: readonly PrivatizableParam[];
   /** Array parameters updated by atomics (directly or in device functions); missing in older artifacts. */
   readonly atomics?: readonly number[];
+  /** The kernel calls g.sync(): every block of the grid must be resident (js/cooperative.ts). */
+  readonly cooperative?: boolean;
 }
 
 export interface KernelEntry {

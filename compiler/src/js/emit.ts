@@ -44,6 +44,8 @@ import { randomDrawCall, stateRowCheck } from "./random";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, truthy64, unary64, usesInt64Helpers, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
+import { callsGridSync } from "../ir/visit";
+import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -498,6 +500,8 @@ class FnEmitter {
   private readonly privHelpers = new Map<string, string>();
   /** Sanitized reads of the element the enclosing statement then writes (`a[i] += …`): no read record needed. */
   private readonly rmwReads = new Set<IR.IndexExpr>();
+  /** The kernel calls g.sync(): a generator per block (js/cooperative.ts). */
+  private cooperative = false;
 
   constructor(
     private readonly me: ModuleEmitter,
@@ -1183,7 +1187,8 @@ class FnEmitter {
     let usesBarriers = false, usesWarp = false;
     forEachSync(norm.body, (s) => (BARRIER_OPS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
     const strategy = norm.hasSync ? "fission" : "loop";
-    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.atomicParams.get(k.id)?.privatize ?? [], atomics: this.me.atomicParams.get(k.id)?.atomics ?? [] };
+    this.cooperative = callsGridSync(k);
+    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.atomicParams.get(k.id)?.privatize ?? [], atomics: this.me.atomicParams.get(k.id)?.atomics ?? [], ...(this.cooperative ? { cooperative: true } : {}) };
     const code = strategy === "fission" ? this.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.emitFast(jsName, info);
     return { code, info };
   }
@@ -1238,6 +1243,8 @@ class FnEmitter {
   }
 
   private sanSetup(info: SimKernelInfo): string[] {
+    // A cooperative kernel's blocks are alive together: each has its own sanitizer (rt.blockSanitizer).
+    if (this.san && this.cooperative) return [`const $S = $san = rt.blockSanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz, $b); $S.setSites($sites); const $SS = $S.S;`];
     return this.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`] : [];
   }
 
@@ -1478,7 +1485,7 @@ class FnEmitter {
         return this.items(s.body);
       case "sync": {
         if (s.result) this.scalars.add(s.result);
-        const site = this.me.site(BARRIER_OPS.has(s.name) ? "barrier" : "warp", s.span, this.fn, { op: s.name });
+        const site = this.me.site(BARRIER_OPS.has(s.name) || s.name === "gridSync" ? "barrier" : "warp", s.span, this.fn, { op: s.name });
         return [{ k: "sync", s, site, masked: this.maskedDepth > 0 }];
       }
       case "break":
@@ -1683,6 +1690,25 @@ class FnEmitter {
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 
     const code = this.emitItems(items);
+    const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`;
+    if (this.cooperative)
+      return cooperativeKernel(jsName, {
+        setup: [
+          ...this.declLines(setup),
+          ...this.privLines,
+          this.paramLets(),
+          "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
+          "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
+          this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
+          "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+        ],
+        blockStart: [...this.blockHeader(), "$st.fill(0);", ...perBlock, ...paramInit, this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : ""],
+        code,
+        catchLine,
+        shared: this.sharedVars(),
+        sanitize: this.san,
+        kernelName: info.name,
+      });
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
       ...this.declLines(setup),
@@ -1701,10 +1727,15 @@ class FnEmitter {
       this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       ...code,
       "}",
-      `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`,
+      `} ${catchLine}`,
       "}",
     ];
     return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /** The module-level shared-array variables known so far (a cooperative block restores them after a barrier). */
+  private sharedVars(): string[] {
+    return [...this.me.sharedNames.values()].map((s) => s.js);
   }
 
   private loadVar(v: IR.Var, idx: string): string {
@@ -1821,6 +1852,9 @@ class FnEmitter {
     const san = this.san;
     const lines: string[] = [];
     switch (s.name) {
+      case "gridSync":
+        lines.push(gridSyncCode(site, san, resumeCode(this.sharedVars(), san)));
+        break;
       case "syncthreads":
         if (san) lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();", SAN_REFRESH);
         break;

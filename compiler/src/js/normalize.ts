@@ -17,7 +17,8 @@ import { BOOL, type ScalarType, type Type } from "../ir/types";
 
 export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
 export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync"]);
-export const SYNC_OPS: ReadonlySet<string> = new Set([...BARRIER_OPS, ...WARP_OPS]);
+/** `gridSync` (g.sync()) splits the kernel like a barrier; its simulator form is js/cooperative.ts. */
+export const SYNC_OPS: ReadonlySet<string> = new Set([...BARRIER_OPS, ...WARP_OPS, "gridSync"]);
 
 export interface SyncStmt {
   readonly k: "sync";

@@ -822,7 +822,7 @@ export class CudaContext implements PinnedOwner {
    * and sizes of the buffers are checked against it first (CSD006). `sharedMemBytes` is dynamic
    * shared memory; above the kernel's current limit the kernel is opted in automatically.
    */
-  launch(fn: CudaFunction, grid: Dim3, block: Dim3, sharedMemBytes: number, stream: CudaStream | null, args: readonly ArrayBufferView[]): void {
+  launch(fn: CudaFunction, grid: Dim3, block: Dim3, sharedMemBytes: number, stream: CudaStream | null, args: readonly ArrayBufferView[], options: { cooperative?: boolean } = {}): void {
     const [gx, gy, gz] = dims(grid, "grid", fn.name);
     const [bx, by, bz] = dims(block, "block", fn.name);
     if (!Number.isInteger(sharedMemBytes) || sharedMemBytes < 0) {
@@ -835,8 +835,12 @@ export class CudaContext implements PinnedOwner {
     let scratch = paramScratch.get(this.driver);
     if (!scratch) paramScratch.set(this.driver, (scratch = new ParamScratch()));
     const kernelParams = scratch.pack(args);
-    const result = this.driver.api.cuLaunchKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams, null);
-    this.call("cuLaunchKernel", result, { kernel: fn.name });
+    // A kernel that synchronises its grid needs every block resident: cuLaunchCooperativeKernel
+    // guarantees it or fails (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+    const result = options.cooperative
+      ? this.driver.api.cuLaunchCooperativeKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams)
+      : this.driver.api.cuLaunchKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams, null);
+    this.call(options.cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", result, { kernel: fn.name });
     if (!this.kernelsSinceSync.includes(fn.name)) this.kernelsSinceSync.push(fn.name);
     if (this.kernelsSinceSync.length > 16) this.kernelsSinceSync.shift();
   }

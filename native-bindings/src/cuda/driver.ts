@@ -92,6 +92,19 @@ export interface CudaDriverApi {
     kernelParams: bigint | null,
     extra: null,
   ): number;
+  /** cuLaunchKernel for a kernel whose blocks must all be resident (grid sync); no `extra`. */
+  cuLaunchCooperativeKernel(
+    fn: CuHandle,
+    gridX: number,
+    gridY: number,
+    gridZ: number,
+    blockX: number,
+    blockY: number,
+    blockZ: number,
+    sharedMemBytes: number,
+    stream: CuHandle | null,
+    kernelParams: bigint | null,
+  ): number;
   cuStreamCreate(stream: Out<CuHandle | null>, flags: number): number;
   cuStreamSynchronize(stream: CuHandle | null): number;
   /** CUDA_SUCCESS when all work on the stream is done, CUDA_ERROR_NOT_READY while some is pending. */
@@ -382,6 +395,7 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuModuleUnload: lib.func("cuModuleUnload", "int", [t.module]),
     cuModuleGetGlobal_v2: lib.func("cuModuleGetGlobal_v2", "int", ["void *", koffi.out(koffi.pointer("size_t")), t.module, "str"]),
     cuLaunchKernel: lib.func("cuLaunchKernel", "int", [t.fn, "uint", "uint", "uint", "uint", "uint", "uint", "uint", t.stream, "void *", "void *"]),
+    cuLaunchCooperativeKernel: lib.func("cuLaunchCooperativeKernel", "int", [t.fn, "uint", "uint", "uint", "uint", "uint", "uint", "uint", t.stream, "void *"]),
     cuStreamCreate: lib.func("cuStreamCreate", "int", [out(t.stream), "uint"]),
     cuStreamSynchronize: lib.func("cuStreamSynchronize", "int", [t.stream]),
     cuStreamQuery: lib.func("cuStreamQuery", "int", [t.stream]),

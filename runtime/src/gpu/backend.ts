@@ -44,6 +44,7 @@ import {
   type CudaFailure,
 } from "./errors";
 import { loadArtifact, type LoadedArtifact } from "./modules";
+import { checkCooperativeLaunch, cooperativeDriverError, GridWorkspace } from "./cooperative";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
 
@@ -134,6 +135,8 @@ class DeviceState {
   lost: CudaFailure | undefined;
   /** Bytes of console.log output since the last synchronization, to report what the printf FIFO lost. */
   readonly printf = new PrintfOverflowWatch();
+  /** The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), made at the first one. */
+  gridWorkspace: GridWorkspace | undefined;
   constructor(readonly info: CudaDeviceInfo) {}
   get label(): string {
     return `GPU ${this.info.ordinal} (${this.info.name}, ${this.info.arch})`;
@@ -696,9 +699,21 @@ export class GpuBackend implements Backend {
     const ctx = this.contextOf(state);
     try {
       const stream = this.streamOf(config.stream, state);
+      const cooperative = k.info.cooperative === true;
+      let params = views;
+      if (cooperative) {
+        const device = { label: state.label, cooperativeLaunch: state.info.cooperativeLaunch, multiprocessorCount: state.info.multiprocessorCount };
+        checkCooperativeLaunch(ctx, k.fn, kernel, config, device);
+        state.gridWorkspace ??= GridWorkspace.allocate(ctx);
+        params = [...views, state.gridWorkspace.prepare(ctx, stream)];
+      }
       state.printf.beforeLaunch(kernel, k.info.prints);
-      ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, views);
+      ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, params, { cooperative });
     } catch (e) {
+      if (isDriverError(e) && k.info.cooperative) {
+        const coop = cooperativeDriverError(e.call, e.result, kernel, config, { label: state.label, cooperativeLaunch: state.info.cooperativeLaunch, multiprocessorCount: state.info.multiprocessorCount });
+        if (coop) throw coop;
+      }
       throw this.mapError(e, state, `launching kernel '${kernel}'`, kernel);
     }
   }
@@ -922,8 +937,9 @@ export class GpuBackend implements Backend {
         return new GpuError(GpuErrorCodes.KernelFailed, `${kernelWords(f)} failed on ${state.label}: ${cudaErrorText(f)}${where}. ${CONTEXT_LOST_SENTENCE}${hint}`, f);
       }
       // A launch the driver refused is about the kernel being launched.
-      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && e.call === "cuLaunchKernel" ? { ...f0, kernel } : f0;
-      if (e.call === "cuLaunchKernel" || e.call === "cuFuncSetAttribute") {
+      const launchCall = e.call === "cuLaunchKernel" || e.call === "cuLaunchCooperativeKernel";
+      const f: CudaFailure = kernel !== undefined && f0.kernel === undefined && launchCall ? { ...f0, kernel } : f0;
+      if (launchCall || e.call === "cuFuncSetAttribute") {
         const hint =
           f.result === 701
             ? " The block needs more registers than the GPU has per block: launch smaller blocks, or cap registers with cuda.jit(fn, { maxRegisters })."

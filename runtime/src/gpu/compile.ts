@@ -37,6 +37,8 @@ export interface GpuKernelInfo {
   readonly dynamicShared: boolean;
   /** Whether it uses console.log: its launches count toward the printf FIFO (printf-overflow.ts). */
   readonly prints: boolean;
+  /** It calls g.sync(): a hidden workspace parameter last, launched cooperatively (gpu/cooperative.ts). */
+  readonly cooperative?: boolean;
 }
 
 export interface PtxModule {
@@ -98,7 +100,7 @@ export function kernelInfos(artifact: KernelArtifact): ReadonlyMap<string, GpuKe
       `CUDA C++ code generation failed for ${artifact.file}: ${(e as Error).message}. This is a CudaScript bug: please report it; meanwhile run on the simulator (--backend simulator).`,
     );
   }
-  infos = new Map(gen.kernels.map((k: CudaKernel) => [k.name, { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints }]));
+  infos = new Map(gen.kernels.map((k: CudaKernel) => [k.name, { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.cooperative ? { cooperative: true } : {}) }]));
   generated.set(artifact, infos);
   return infos;
 }

@@ -54,7 +54,8 @@ export function loadArtifact(context: CudaContext, artifact: KernelArtifact, opt
       if (!info) continue;
       const fn = module.getFunction(info.symbol);
       const plan = new ArgPlan(name, info.params);
-      plan.checkPtx(fn.params);
+      // A cooperative kernel's PTX has the grid barrier's workspace pointer after the ABI's parameters.
+      plan.checkPtx(info.cooperative && fn.params ? fn.params.slice(0, -1) : fn.params);
       kernels.set(name, { info, fn, plan });
     }
   }

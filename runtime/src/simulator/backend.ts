@@ -10,6 +10,7 @@ import { formatBytes, parseBytes } from "../host/sizes";
 import { defaultWorkers, Executor, type ArgDesc } from "./executor";
 import { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 import type { PrivSpec } from "./privatize";
+import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -230,6 +231,13 @@ export class SimulatorBackend implements Backend {
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const a = module.artifact;
     const sanitize = this.opts.sanitize;
+    const cooperative = a.kernels[kernel]?.simulator.cooperative === true;
+    if (cooperative) {
+      const blocks = config.grid[0] * config.grid[1] * config.grid[2];
+      const threads = config.block[0] * config.block[1] * config.block[2];
+      const limit = simulatorCoResidentBlocks(threads, a.kernels[kernel]?.staticSharedBytes ?? 0, config.sharedMem);
+      if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, "the simulator's modelled device (an A100: sm_80, 108 SMs)");
+    }
     const descs: ArgDesc[] = args.map((x) => {
       if (x.kind === "scalar") return { kind: "scalar", value: x.value };
       const length = x.shape.reduce((p, q) => p * q, 1);
@@ -244,6 +252,7 @@ export class SimulatorBackend implements Backend {
       args: descs,
       privatize: a.kernels[kernel]?.simulator.privatize as readonly PrivSpec[] | undefined,
       atomics: a.kernels[kernel]?.simulator.atomics,
+      cooperative,
     });
   }
 

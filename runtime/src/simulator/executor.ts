@@ -29,6 +29,8 @@ export interface ExecRequest {
   readonly privatize?: readonly PrivSpec[];
   /** Array parameters updated by any atomic (SimKernelInfo.atomics). */
   readonly atomics?: readonly number[];
+  /** The kernel calls g.sync(): all its blocks run in one call on one executor (grid-sync.ts). */
+  readonly cooperative?: boolean;
 }
 
 export interface ExecOptions {
@@ -268,6 +270,8 @@ export class Executor {
     const wantWorkers = o.workers > 1 || timed;
     const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable();
     if (!useWorkers) return this.runHere(req, nBlocks);
+    // A grid barrier needs every block alive in one executor: one claim of the whole grid.
+    if (req.cooperative) return this.runPool(req, nBlocks, 1, [], nBlocks);
     const executors = Math.max(1, Math.min(Math.max(o.workers, 1), nBlocks));
     if (executors === 1) return this.runPool(req, nBlocks, 1, []);
     const priv = o.privatize === false ? [] : choosePrivatized(req, threads, executors);
@@ -356,7 +360,7 @@ export class Executor {
   }
 
   /** Runs a launch on `executors` threads (the calling one included when it executes), `priv` privatized. */
-  private runPool(req: ExecRequest, nBlocks: number, executors: number, priv: readonly PrivSpec[]): void {
+  private runPool(req: ExecRequest, nBlocks: number, executors: number, priv: readonly PrivSpec[], minChunk?: number): void {
     const o = this.opts;
     const timed = Number.isFinite(o.deadline);
     const mainExecutes = o.mainThreadExecutes && !timed;
@@ -366,7 +370,7 @@ export class Executor {
     // [0] next unclaimed block, [1] workers done, [2] fault (stop claiming), [3] admission.
     const ctl = new Int32Array(new SharedArrayBuffer(16));
     // Smallest claim: enough blocks that the per-call set-up of a kernel run stays negligible.
-    const chunk = Math.max(1, Math.floor(nBlocks / (executors * 32)));
+    const chunk = minChunk ?? Math.max(1, Math.floor(nBlocks / (executors * 32)));
     // One executor alone (a single worker under a deadline) has device memory to itself: plain
     // read-modify-writes instead of Atomics.
     const concurrent = executors > 1;

@@ -23,6 +23,8 @@ export interface SimSite {
 }
 
 /** A fault raised inside a kernel; turned into a CudaScriptError by the launch. */
+import { runGrid } from "./grid-sync";
+
 export class KernelFault extends Error {
   block?: [number, number, number];
   thread?: [number, number, number];
@@ -126,6 +128,10 @@ export interface Rt {
   ffs(x: number): number;
   perThread(ctor: new (n: number) => ArrayLike<number>, size: number, n: number): unknown[];
   sanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number): Sanitizer;
+  /** A cooperative kernel's per-block sanitizer (its blocks are alive together; grid-sync.ts). */
+  blockSanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number, block: number): Sanitizer;
+  /** Runs a cooperative kernel's blocks to every grid barrier in turn (grid-sync.ts). */
+  runGrid(block: (L: unknown, b: number) => Generator<number, void, void>, L: { grid: readonly number[] }, b0: number, b1: number, kernel: string, sites: readonly SimSite[]): void;
   watchdog(site: SimSite): number;
   /** Complex functions of each complex dtype and element access of interleaved storage (complex-math.ts). */
   readonly c64: ComplexMath;
@@ -232,6 +238,10 @@ export function createRt(opts: RtOptions): Rt {
       sanitizers.set(kernel.name, fresh);
       return fresh;
     },
+    blockSanitizer(kernel, bdx, bdy, bdz, block) {
+      return this.sanitizer({ ...kernel, name: `${kernel.name}#block${block}` }, bdx, bdy, bdz).named(kernel.name);
+    },
+    runGrid,
     watchdog(site) {
       if (Date.now() > opts.deadline) {
         throw new KernelFault(
@@ -405,7 +415,7 @@ export class Sanitizer {
   private readonly warnedSites = new Set<number>();
 
   constructor(
-    private readonly kernel: { name: string; file: string; line: number },
+    private kernel: { name: string; file: string; line: number },
     private readonly bdx: number,
     private readonly bdy: number,
     private readonly bdz: number,
@@ -697,6 +707,34 @@ export class Sanitizer {
     // A barrier inside divergent code that no thread reached (every one took the other branch) is no
     // barrier: it orders nothing.
     if (arrived >= 0) this.sync();
+  }
+
+  /**
+   * `g.sync()` that some thread of the block reached (grid-sync.ts): every thread of the grid must reach
+   * it — unlike a block barrier, a thread that returned earlier counts as missing, since cooperative
+   * groups' grid sync is only defined when all threads call it.
+   */
+  gridBarrier(site: SimSite, st: Int32Array, nT: number): void {
+    let arrived = -1, missing = -1;
+    for (let u = 0; u < nT; u++) {
+      if (st[u] === 0) {
+        if (arrived < 0) arrived = u;
+      } else if (missing < 0) missing = u;
+    }
+    if (missing >= 0 && arrived >= 0)
+      throw this.fault(
+        "CSR035",
+        "divergent-grid-barrier",
+        `divergent grid barrier: thread ${this.t3(arrived)} reached g.sync() but thread ${this.t3(missing)} of the same block did not (it returned, took another branch or left a loop early); every thread of the grid must reach the same g.sync(): put the condition around the work, not around g.sync()`,
+        site,
+        arrived,
+      );
+  }
+
+  /** The kernel name faults report (a cooperative block's sanitizer is cached under another key). */
+  named(name: string): this {
+    this.kernel = { ...this.kernel, name };
+    return this;
   }
 
   /** A barrier every running thread reached (outside divergent code, by construction). */

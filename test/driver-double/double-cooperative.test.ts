@@ -1,0 +1,44 @@
+// Uses the libcuda TEST DOUBLE (test/driver-double/libcuda.c), not NVIDIA's driver: the bindings'
+// cuLaunchCooperativeKernel, and the double's model of it (the co-resident limit is its occupancy
+// formula × CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT; a device without CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH
+// refuses with CUDA_ERROR_NOT_SUPPORTED).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CU_DEVICE_ATTRIBUTE, CudaDriverError } from "@cudascript/native-bindings/cuda";
+import { KINDS_PTX } from "../native-bindings/ptx.fixtures";
+import { driverDoubleOrSkip, withContext } from "./test-double";
+
+const reduceArgs = () => [new BigUint64Array(1), new BigUint64Array(1), new Int32Array(1)];
+
+test("launch(…, { cooperative: true }) calls cuLaunchCooperativeKernel, which refuses a grid over occupancy × SMs with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const fn = ctx.loadModule(KINDS_PTX).getFunction("reduceSum");
+    const perSm = ctx.maxActiveBlocksPerMultiprocessor(fn, 256, 0);
+    const limit = perSm * 108;
+    ctx.launch(fn, [limit, 1, 1], [256, 1, 1], 0, null, reduceArgs(), { cooperative: true });
+    const ok = double.calls("cuLaunchCooperativeKernel").at(-1)!;
+    assert.equal(ok.result, 0);
+    assert.equal(ok.coResidentLimit, limit);
+    assert.equal(double.callCount("cuLaunchKernel"), 0);
+    assert.throws(
+      () => ctx.launch(fn, [limit + 1, 1, 1], [256, 1, 1], 0, null, reduceArgs(), { cooperative: true }),
+      (e: unknown) => e instanceof CudaDriverError && e.result === 720 && e.code === "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE" && e.call === "cuLaunchCooperativeKernel",
+    );
+    ctx.synchronize();
+  });
+});
+
+test("cuLaunchCooperativeKernel on a device without cooperative launch is CUDA_ERROR_NOT_SUPPORTED", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  double.setDeviceAttribute(0, CU_DEVICE_ATTRIBUTE.COOPERATIVE_LAUNCH, 0);
+  withContext(double, (ctx) => {
+    const fn = ctx.loadModule(KINDS_PTX).getFunction("reduceSum");
+    assert.throws(
+      () => ctx.launch(fn, [1, 1, 1], [32, 1, 1], 0, null, reduceArgs(), { cooperative: true }),
+      (e: unknown) => e instanceof CudaDriverError && e.result === 801,
+    );
+  });
+});
