@@ -31,7 +31,8 @@ export type HelperName =
   | "complex"
   | "int64"
   | "half"
-  | "atomicAddF16";
+  | "atomicAddF16"
+  | "complexBits";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -164,6 +165,10 @@ __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 union cs_f32_bits { unsigned bits; float value; };`,
   f64Bits: `/* Constant f64 arrays holding NaN or infinity are stored as bit patterns. */
 union cs_f64_bits { unsigned long long bits; double value; };`,
+  complexBits: `/* Constant complex arrays holding NaN or infinity are stored as bit patterns (re in the low half). */
+union cs_c64_bits { unsigned long long bits; cs_c64 value; };
+struct cs_c128_parts { unsigned long long re, im; };
+union cs_c128_bits { cs_c128_parts bits; cs_c128 value; };`,
 };
 
 const ORDER: HelperName[] = [
@@ -189,6 +194,7 @@ const ORDER: HelperName[] = [
   "f64Bits",
   "printfBytes",
   "complex",
+  "complexBits",
   "int64",
 ];
 

@@ -331,9 +331,12 @@ export interface IrFunction {
 export interface ConstArray {
   readonly name: string;
   readonly dtype: DType;
-  /** Row-major elements. */
-  readonly values: readonly number[];
-  /** `[values.length]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
+  /**
+   * Row-major elements: numbers (f16 ones already rounded to f16), bigints for i64/u64 (decimal strings
+   * in serialized IR, js/artifact.ts), and for c64/c128 the interleaved parts (re, im), two per element.
+   */
+  readonly values: readonly (number | bigint)[];
+  /** `[element count]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
   readonly shape: readonly number[];
   readonly span: Span;
 }

@@ -112,6 +112,21 @@ function safeName(s: string): string {
  * The constructor the simulator's code names for an array of `d`: Node 20/22 have no global
  * Float16Array, so f16 arrays come from the runtime (the native one, else the polyfill).
  */
+/**
+ * A constant array's storage, its values written exactly: bigint literals for i64/u64, NaN/±Infinity/-0
+ * by name (JSON has none of them), f16 values (already f16-rounded) in a Float32Array, which holds them
+ * exactly as the simulator's own f16 arrays do, complex ones as their interleaved parts.
+ */
+function constArrayJs(c: IR.ConstArray): string {
+  const text = (v: number | bigint | string): string => {
+    if (isInt64(c.dtype)) return `${BigInt(v)}n`; // a string in serialized IR (artifact.ts)
+    const n = Number(v);
+    return Object.is(n, -0) ? "-0" : String(n);
+  };
+  const ctor = c.dtype === "f16" ? "Float32Array" : storageArrayName(c.dtype);
+  return `new ${ctor}([${(c.values as readonly (number | bigint | string)[]).map(text).join(", ")}])`;
+}
+
 function jsArrayCtor(d: DType): string {
   return d === "f16" ? "rt.Float16Array" : typedArrayName(d);
 }
@@ -446,7 +461,7 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = new ${jsArrayCtor(c.dtype)}(${JSON.stringify(c.values.map((v) => (Number.isNaN(v) ? null : v)))}); // ${c.name}`));
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = ${constArrayJs(c)}; // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -547,7 +562,7 @@ class FnEmitter {
       const js = this.me.constNames.get(s.constName) ?? "$missingConst";
       const t = s.v.type as ArrayType;
       // A 2-D/3-D constant (cuda.ndarray) is its row-major values with the constant shape as extents.
-      const dims = t.rank === 1 ? [`${js}.length`] : (t.shape ?? []).map(String);
+      const dims = t.rank === 1 ? [`${js}.length${isComplex(t.dtype) ? " >> 1" : ""}`] : (t.shape ?? []).map(String);
       this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "const", data: js, dims });
       return;
     }

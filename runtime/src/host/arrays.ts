@@ -442,6 +442,8 @@ export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S
   return (s.length === 1 ? data : new NDArray(data, s)) as HostForShape<S, N>;
 }
 
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<bigint>;
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<bigint>;
 export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<number>;
 export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<number>;
 export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D>;
