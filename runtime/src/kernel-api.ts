@@ -341,6 +341,8 @@ export interface Fp16Functions {
   hfloor(a: number): number;
   hceil(a: number): number;
   htrunc(a: number): number;
+  /** Rounds to the nearest integer, halves to the even one (`hrint(2.5)` is 2; `Math.round` gives 3). */
+  hrint(a: number): number;
   /** 1 / a. */
   hrcp(a: number): number;
 }

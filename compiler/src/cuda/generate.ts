@@ -852,6 +852,9 @@ class FunctionGen {
       case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
       case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
       case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
+      // rint rounds half to even (the default rounding mode). On an f16 it runs on the f32 value
+      // (halfIntrinsic), exact: every integer an f16 rounds to is an f16 again.
+      case "rint":
         return call(`${e.name}${f}`, t);
       case "round":
         // JavaScript's Math.round, exactly (floor(x + 0.5) is wrong where x + 0.5 rounds: see the helper).

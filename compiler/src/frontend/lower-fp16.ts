@@ -49,5 +49,6 @@ export const FP16_FUNCTIONS: ReadonlyMap<string, Fp16Lowering> = new Map<string,
   ["hfloor", math("floor")],
   ["hceil", math("ceil")],
   ["htrunc", math("trunc")],
+  ["hrint", math("rint")],
   ["hrcp", { kind: "reciprocal", arity: 1 }],
 ]);

@@ -138,7 +138,9 @@ export interface CallExpr extends ExprBase {
 export type MathFunction =
   | "sqrt" | "cbrt" | "exp" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "asin" | "acos"
   | "atan" | "atan2" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "pow" | "hypot" | "floor" | "ceil"
-  | "round" | "trunc" | "abs" | "min" | "max" | "sign" | "fma";
+  | "round" | "trunc" | "abs" | "min" | "max" | "sign" | "fma"
+  /** Round half to even (C's rint in the default rounding mode): cuda.fp16.hrint. */
+  | "rint";
 export type BitFunction = "popc" | "brev" | "clz" | "ffs";
 export type BarrierFunction = "syncthreads" | "syncthreadsCount" | "syncthreadsAnd" | "syncthreadsOr" | "syncwarp";
 export type FenceFunction = "threadfence" | "threadfenceBlock" | "threadfenceSystem";

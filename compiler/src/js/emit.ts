@@ -928,6 +928,11 @@ class FnEmitter {
       case "fma":
         if (d === "f16") return `rt.f16round(rt.fma64(${args[0]}, ${args[1]}, ${args[2]}))`;
         return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
+      case "rint":
+        // Round half to even. Math.round rounds halves up, so an odd result exactly 0.5 above x steps
+        // back to the even one. Exact for any |x| < 2^52 (x and r are exact in f64, so r - x is too),
+        // f16 and f32 values included; keeps -0 and x's sign for -0.5 → -0; NaN and ±Infinity pass.
+        return `${this.me.helper("$rint", "function $rint(x) { const r = Math.round(x); return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r; }")}(${args[0]})`;
       case "threadfence":
       case "threadfenceBlock":
       case "threadfenceSystem":
