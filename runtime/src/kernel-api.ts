@@ -99,6 +99,9 @@ export interface ConstMemory {
   /** A 2-D / 3-D i64 or u64 constant (`cuda.ndarray(new BigInt64Array([…]), [rows, cols])`). */
   arrayLike(hostArray: Array2D<bigint>): Array2D<bigint>;
   arrayLike(hostArray: Array3D<bigint>): Array3D<bigint>;
+  /** A 2-D / 3-D complex constant (`cuda.ndarray(Complex64Array.wrap(new Float32Array([…])), [rows, cols])`). */
+  arrayLike(hostArray: Array2D<ComplexValue>): Array2D<ComplexValue>;
+  arrayLike(hostArray: Array3D<ComplexValue>): Array3D<ComplexValue>;
   /** A 2-D constant: a module-level `cuda.ndarray(new Float32Array([…]), [rows, cols])`, indexed `m[i][j]`. */
   arrayLike(hostArray: Array2D<number>): Array2D<number>;
   /** A 3-D constant: a module-level `cuda.ndarray(data, [d0, d1, d2])`, indexed `m[i][j][k]`. */

@@ -27,13 +27,14 @@ export const cases: CorpusCase[] = [
     }),
   },
   {
-    name: "c64/c128 constants, finite and non-finite parts",
-    setup: () => ({ z64: complexArray(new Float32Array(6)), z128: complexArray(new Float64Array(4)), special: complexArray(new Float32Array(4)) }),
-    launches: [{ kernel: "readComplex", grid: 1, block: 32, args: ["z64", "z128", "special"] }],
+    name: "c64/c128 constants, finite and non-finite parts, a 2-D c128 table",
+    setup: () => ({ z64: complexArray(new Float32Array(6)), z128: complexArray(new Float64Array(4)), special: complexArray(new Float32Array(4)), table: complexArray(new Float64Array(8)) }),
+    launches: [{ kernel: "readComplex", grid: 1, block: 32, args: ["z64", "z128", "special", "table"] }],
     reference: () => ({
       z64: complexArray(new Float32Array([1.5, -2, 0.1, 3e38, -0, 1e-45])),
       z128: complexArray(new Float64Array([0.1, -0.2, 1e300, -1e-300])),
       special: complexArray(new Float32Array([NaN, Infinity, -Infinity, 2])),
+      table: complexArray(new Float64Array([1, 2, 3, 4, 5, 6, 7, 8])),
     }),
   },
 ];

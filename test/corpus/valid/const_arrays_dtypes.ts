@@ -17,6 +17,8 @@ const HALF_TABLE = cuda.ndarray(new Float16Array([0.5, 1.5, -2, 1000, 0.333, 7])
 
 const Z64 = Complex64Array.wrap(new Float32Array([1.5, -2, 0.1, 3e38, -0, 1e-45]));
 const Z128 = new Complex128Array(new Float64Array([0.1, -0.2, 1e300, -1e-300]));
+/** A 2 × 2 c128 table. */
+const Z_TABLE = cuda.ndarray(Complex128Array.wrap(new Float64Array([1, 2, 3, 4, 5, 6, 7, 8])), [2, 2]);
 /** Non-finite parts: stored as bit patterns in the generated C++. */
 const Z64_SPECIAL = Complex64Array.wrap(new Float32Array([NaN, Infinity, -Infinity, 2]));
 
@@ -48,7 +50,7 @@ export const readHalves = cuda.jit((out: Float16Array, reciprocals: Float16Array
   if (i < t.shape[0]) rowSums[i] = rowSum(t, i);
 });
 
-export const readComplex = cuda.jit((z64: Array1D<c64>, z128: Array1D<c128>, special: Array1D<c64>) => {
+export const readComplex = cuda.jit((z64: Array1D<c64>, z128: Array1D<c128>, special: Array1D<c64>, table: Array1D<c128>) => {
   const a = cuda.const.arrayLike(Z64);
   const b = cuda.const.arrayLike(Z128);
   const s = cuda.const.arrayLike(Z64_SPECIAL);
@@ -56,4 +58,6 @@ export const readComplex = cuda.jit((z64: Array1D<c64>, z128: Array1D<c128>, spe
   if (i < a.length) z64[i] = a[i];
   if (i < b.length) z128[i] = b[i];
   if (i < s.length) special[i] = s[i];
+  const t = cuda.const.arrayLike(Z_TABLE);
+  if (i < t.shape[0] * t.shape[1]) table[i] = t[i >> 1][i & 1];
 });
