@@ -339,7 +339,7 @@ export interface Fp16Functions {
   hexp10(a: number): number;
   hexp2(a: number): number;
   hsqrt(a: number): number;
-  /** 1 / sqrt(a), each step rounded to f16. */
+  /** 1 / sqrt(a), rounded once to f16 (computed in f32, as Numba's). */
   hrsqrt(a: number): number;
   hfloor(a: number): number;
   hceil(a: number): number;
