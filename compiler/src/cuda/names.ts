@@ -29,7 +29,7 @@ const CUDA_AND_LIBRARY_NAMES = [
   "exp10f", "expm1", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "sin", "sinf",
   "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", "sinh", "sinhf",
   "cosh", "coshf", "tanh", "tanhf", "asinh", "asinhf", "acosh", "acoshf", "atanh", "atanhf", "pow", "powf", "hypot",
-  "hypotf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "rint", "rintf", "fabs", "fabsf", "fmin", "fminf",
+  "hypotf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "fabs", "fabsf", "fmin", "fminf",
   "fmax", "fmaxf", "fma", "fmaf", "fmod", "fmodf", "copysign", "copysignf", "isnan", "isinf", "isfinite", "signbit",
   "nan", "nanf", "atomicAdd", "atomicSub", "atomicAnd", "atomicOr", "atomicXor", "atomicExch", "atomicMax", "atomicMin",
   "atomicInc", "atomicDec", "atomicCAS", "__syncthreads", "clock", "clock64",
