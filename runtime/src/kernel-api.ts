@@ -6,6 +6,7 @@
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
+import type { Complex128Array, Complex64Array } from "./complex-array";
 
 export interface Dim3 {
   readonly x: number;
@@ -89,8 +90,18 @@ export interface LocalMemory {
 type ComplexArrayForShape<S> = S extends number | readonly [number] ? Array1D<ComplexValue> : S extends readonly [number, number] ? Array2D<ComplexValue> : Array3D<ComplexValue>;
 
 export interface ConstMemory {
+  /** An i64/u64 constant (`new BigInt64Array([1n, -2n])`): its elements read as bigints. */
+  arrayLike<A extends BigInt64Array | BigUint64Array>(hostArray: A): A;
+  /** A complex constant (`Complex64Array.wrap(new Float32Array([re0, im0, …]))`): its elements read as complex values. */
+  arrayLike(hostArray: Complex64Array | Complex128Array): Array1D<ComplexValue>;
   /** A copy of a module-level constant array in the GPU's constant memory (read-only in kernels). */
   arrayLike<A extends AnyTypedArray>(hostArray: A): A & Array1D;
+  /** A 2-D / 3-D i64 or u64 constant (`cuda.ndarray(new BigInt64Array([…]), [rows, cols])`). */
+  arrayLike(hostArray: Array2D<bigint>): Array2D<bigint>;
+  arrayLike(hostArray: Array3D<bigint>): Array3D<bigint>;
+  /** A 2-D / 3-D complex constant (`cuda.ndarray(Complex64Array.wrap(new Float32Array([…])), [rows, cols])`). */
+  arrayLike(hostArray: Array2D<ComplexValue>): Array2D<ComplexValue>;
+  arrayLike(hostArray: Array3D<ComplexValue>): Array3D<ComplexValue>;
   /** A 2-D constant: a module-level `cuda.ndarray(new Float32Array([…]), [rows, cols])`, indexed `m[i][j]`. */
   arrayLike(hostArray: Array2D<number>): Array2D<number>;
   /** A 3-D constant: a module-level `cuda.ndarray(data, [d0, d1, d2])`, indexed `m[i][j][k]`. */
@@ -367,11 +378,13 @@ export interface Fp16Functions {
   hexp10(a: number): number;
   hexp2(a: number): number;
   hsqrt(a: number): number;
-  /** 1 / sqrt(a), each step rounded to f16. */
+  /** 1 / sqrt(a), rounded once to f16 (computed in f32, as Numba's). */
   hrsqrt(a: number): number;
   hfloor(a: number): number;
   hceil(a: number): number;
   htrunc(a: number): number;
+  /** Rounds to the nearest integer, halves to the even one (`hrint(2.5)` is 2; `Math.round` gives 3). */
+  hrint(a: number): number;
   /** 1 / a. */
   hrcp(a: number): number;
 }

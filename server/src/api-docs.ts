@@ -265,6 +265,8 @@ export const DTYPE_DOCS: Readonly<Record<string, string>> = {
   bool: "Boolean (`bool`; Numba `boolean`).",
   c64: "Complex number of two f32 parts (`cs_c64`, the layout of `float2`; Numba `complex64`). Build it with `cuda.complex.c64(re, im)`, read `z.re` / `z.im`; host arrays are `Complex64Array`.",
   c128: "Complex number of two f64 parts (`cs_c128`, the layout of `double2`; Numba `complex128`). Build it with `cuda.complex.c128(re, im)`; host arrays are `Complex128Array`.",
+  i64: "64-bit signed integer (`long long`; Numba `int64`), a TypeScript `bigint` (`3n`), stored in a `BigInt64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018).",
+  u64: "64-bit unsigned integer (`unsigned long long`; Numba `uint64`), a TypeScript `bigint`, stored in a `BigUint64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018).",
   f16: "16-bit half-precision float (`half`; Numba `float16`), stored in a `Float16Array`; every operation rounds to f16. Convert with `Math.f16round(x)`.",
 };
 

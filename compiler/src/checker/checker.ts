@@ -212,7 +212,7 @@ export class KernelChecker implements LowerHost {
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
   }
 
-  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: readonly number[], shape: readonly number[]): string {
+  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: ConstArray["values"], shape: readonly number[]): string {
     const base = ts.isIdentifier(decl.name) ? decl.name.text : "const_array";
     let name = base;
     const existing = this.constArrays.get(name);

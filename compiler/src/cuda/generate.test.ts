@@ -4,6 +4,7 @@ import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
 import type { IrModule } from "../ir/nodes";
 import { CudaGenError, generateCuda } from "./generate";
+import { serializeIr } from "../js/artifact";
 import { literal, shortestF32 } from "./literals";
 import { NameTable } from "./names";
 
@@ -337,4 +338,26 @@ test("launchBounds becomes __launch_bounds__ on the kernel, and NVRTC's PTX carr
   const ptxMax = ptxOf(maxOnly);
   assert.match(ptxMax, /\.maxntid 256, 1, 1/);
   assert.doesNotMatch(ptxMax, /\.minnctapersm/);
+});
+
+test("constant arrays of NaN, infinities, -0, i64 and f16 generate the same C++ from serialized IR (the GPU backend's input) as from the checker's", () => {
+  const r = checkSources({
+    "k.ts": `import { cuda, Float16Array } from "cudascript";
+const F = new Float32Array([NaN, -Infinity, -0, 1]);
+const L = new BigInt64Array([-9223372036854775808n, 18n]);
+const H = new Float16Array([NaN, -0, 65504]);
+export const kern = cuda.jit((x: Float32Array, y: BigInt64Array, h: Float16Array) => {
+  const f = cuda.const.arrayLike(F), l = cuda.const.arrayLike(L), c = cuda.const.arrayLike(H);
+  x[0] = f[0] + f[1] + f[2];
+  y[0] = l[0];
+  h[0] = c[2];
+});`,
+  });
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.message), []);
+  const direct = generateCuda(r.module).source;
+  assert.match(direct, /__constant__ cs_f32_bits F\[4\] = \{\{0x7fc00000u\}, \{0xff800000u\}, \{0x80000000u\}, \{0x3f800000u\}\};/);
+  assert.match(direct, /__constant__ long long L\[2\] = \{\(-9223372036854775807ll - 1\), 18ll\};/);
+  assert.match(direct, /__constant__ unsigned short H\[3\] = \{0x7e00, 0x8000, 0x7bff\};/);
+  assert.match(direct, /h\[0\] = \(\*\(cs_half\*\)&H\[2\]\);/);
+  assert.equal(generateCuda(serializeIr(r.module)).source, direct);
 });

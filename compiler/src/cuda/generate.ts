@@ -11,7 +11,8 @@
  */
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { F32, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, isComplex, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
+import { f16Bits } from "../ir/f16";
 import { callsGridSync, isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
@@ -192,7 +193,7 @@ type ArrayInfo =
   /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
   | { kind: "dynamic"; name: string; dtype: DType; rank: 1 }
   /** Module `__constant__` array, a C array of its shape (bit-pattern unions when it holds NaN/infinity). */
-  | { kind: "const"; name: string; dtype: DType; rank: number; shape: readonly number[]; bits: boolean };
+  | { kind: "const"; name: string; dtype: DType; rank: number; shape: readonly number[]; storage: ConstStorage };
 
 // ───────────────────────── generated lines ─────────────────────────
 
@@ -205,7 +206,7 @@ interface Line {
 interface ModuleNames {
   globals: NameTable;
   functions: Map<string, string>; // IR function id → C name
-  consts: Map<string, { name: string; array: IR.ConstArray; bits: boolean }>;
+  consts: Map<string, { name: string; array: IR.ConstArray; storage: ConstStorage }>;
   helpers: Set<HelperName>;
   signedIndexArithmetic: boolean;
 }
@@ -343,7 +344,7 @@ class FunctionGen {
         if (!c) throw new CudaGenError(`unknown constant array '${s.constName}'`, s.span);
         const name = this.declareName(s.v);
         const shape = constShape(c.array);
-        this.arrays.set(s.v.id, { kind: "const", name: c.name, dtype: c.array.dtype, rank: shape.length, shape, bits: c.bits });
+        this.arrays.set(s.v.id, { kind: "const", name: c.name, dtype: c.array.dtype, rank: shape.length, shape, storage: c.storage });
         return this.emit(`/* ${name}: the __constant__ array ${c.name}${shape.map((n) => `[${n}]`).join("")} */`, s.span);
       }
       case "assign":
@@ -787,7 +788,7 @@ class FunctionGen {
       case "dynamic":
         return `${info.name}[${idx[0]!.t}]`;
       case "const":
-        return `${info.name}${idx.map((i) => `[${i.t}]`).join("")}${info.bits ? ".value" : ""}`;
+        return constElement(info.name + idx.map((i) => `[${i.t}]`).join(""), info.storage);
       case "pointer": {
         // Row-major: ((i * e1 + j) * e2 + k). The product stays in int: arrays hold < 2^31 elements.
         let lin = idx[0]!;
@@ -831,7 +832,7 @@ class FunctionGen {
       case "static":
         return [info.rank === 1 ? info.name : `&${info.name}${"[0]".repeat(info.rank)}`, ...extents];
       case "const":
-        return [info.bits || info.rank > 1 ? `&${info.name}${"[0]".repeat(info.rank)}${info.bits ? ".value" : ""}` : info.name, ...extents];
+        return [info.storage === "plain" && info.rank === 1 ? info.name : `&${constElement(info.name + "[0]".repeat(info.rank), info.storage)}`, ...extents];
     }
   }
 
@@ -866,6 +867,9 @@ class FunctionGen {
       case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
       case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
       case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
+      // rint rounds half to even (the default rounding mode). On an f16 it runs on the f32 value
+      // (halfIntrinsic), exact: every integer an f16 rounds to is an f16 again.
+      case "rint":
         return call(`${e.name}${f}`, t);
       case "round":
         // JavaScript's Math.round, exactly (floor(x + 0.5) is wrong where x + 0.5 rounds: see the helper).
@@ -1154,8 +1158,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   };
   for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
   for (const c of module.constArrays) {
-    const bits = (c.dtype === "f32" || c.dtype === "f64") && c.values.some((v) => !Number.isFinite(v));
-    m.consts.set(c.name, { name: globals.fresh(c.name), array: c, bits });
+    m.consts.set(c.name, { name: globals.fresh(c.name), array: c, storage: constStorage(c) });
   }
   for (const f of [...allDevices, ...module.deviceFunctions.filter((f) => !allDevices.includes(f))]) m.functions.set(f.id, globals.fresh(f.name));
 
@@ -1184,7 +1187,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   const constLines: Line[] = [];
   for (const [constName, c] of m.consts) {
     if (!usedConsts.has(constName)) continue;
-    constLines.push(...constArrayLines(c.name, c.array, c.bits, m.helpers));
+    constLines.push(...constArrayLines(c.name, c.array, c.storage, m.helpers));
   }
 
   // Layout, with #line directives only where the preprocessor's own count would be wrong.
@@ -1235,27 +1238,76 @@ function constShape(c: IR.ConstArray): readonly number[] {
   return c.shape ?? [c.values.length];
 }
 
-function constArrayLines(name: string, c: IR.ConstArray, bits: boolean, helpers: Set<HelperName>): Line[] {
-  const n = c.values.length;
-  let items: string[];
-  let type: string;
-  if (bits) {
+/**
+ * How a constant array is stored. `plain`: C++ literals of its type. `union`: f32/f64/c64/c128 arrays
+ * holding NaN or infinity, whose literals would need a function call (`__int_as_float`), which a
+ * `__constant__` initialiser cannot have: bit patterns in a union read through `.value`. `half`: f16
+ * arrays are their exact bits (`unsigned short`), read through a `cs_half` lvalue at the same address,
+ * since cs_half's constructors run PTX and so cannot initialise constant memory either.
+ */
+type ConstStorage = "plain" | "union" | "half";
+
+/** A constant value as a number (serialized IR spells NaN/infinity and bigints as strings, js/artifact.ts). */
+function constNumber(v: number | bigint | string): number {
+  return Number(v);
+}
+
+function constStorage(c: IR.ConstArray): ConstStorage {
+  if (c.dtype === "f16") return "half";
+  const float = c.dtype === "f32" || c.dtype === "f64" || isComplex(c.dtype);
+  return float && c.values.some((v) => !Number.isFinite(constNumber(v))) ? "union" : "plain";
+}
+
+/** The element lvalue `element` (e.g. `K[i][j]`) of a constant array stored as `storage`. */
+function constElement(element: string, storage: ConstStorage): string {
+  if (storage === "union") return `${element}.value`;
+  if (storage === "half") return `(*(cs_half*)&${element})`;
+  return element;
+}
+
+function f32BitsHex(v: number): string {
+  const dv = new DataView(new ArrayBuffer(4));
+  dv.setFloat32(0, v);
+  return dv.getUint32(0).toString(16);
+}
+function f64BitsHex(v: number): string {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, v);
+  return dv.getBigUint64(0).toString(16);
+}
+function f16BitsHex(v: number): string {
+  return f16Bits(v).toString(16);
+}
+
+/** One initialiser per element (a complex element is one, of its two parts). */
+function constItems(c: IR.ConstArray, storage: ConstStorage, helpers: Set<HelperName>): { type: string; items: string[] } {
+  const values = c.values as readonly (number | bigint | string)[];
+  if (storage === "half") return { type: "unsigned short", items: values.map((v) => `0x${f16BitsHex(constNumber(v))}`) };
+  if (isComplex(c.dtype)) {
+    helpers.add("complex");
+    const c64 = c.dtype === "c64";
+    const items: string[] = [];
+    for (let k = 0; k < values.length; k += 2) {
+      const re = constNumber(values[k]!), im = constNumber(values[k + 1]!);
+      if (storage === "plain") items.push(`{${literal(complexPart(c.dtype), re).text}, ${literal(complexPart(c.dtype), im).text}}`);
+      // c64: one 64-bit word, re in its low 32 bits (little-endian, as the struct lies in memory).
+      else if (c64) items.push(`{0x${f32BitsHex(im)}${f32BitsHex(re).padStart(8, "0")}ull}`);
+      else items.push(`{{0x${f64BitsHex(re)}ull, 0x${f64BitsHex(im)}ull}}`);
+    }
+    if (storage === "union") helpers.add("complexBits");
+    return { type: storage === "union" ? `cs_${c.dtype}_bits` : `cs_${c.dtype}`, items };
+  }
+  if (storage === "union") {
     const f32 = c.dtype === "f32";
     helpers.add(f32 ? "f32Bits" : "f64Bits");
-    type = f32 ? "cs_f32_bits" : "cs_f64_bits";
-    items = c.values.map((v) => {
-      const dv = new DataView(new ArrayBuffer(8));
-      if (f32) {
-        dv.setFloat32(0, v);
-        return `{0x${dv.getUint32(0).toString(16)}u}`;
-      }
-      dv.setFloat64(0, v);
-      return `{0x${dv.getBigUint64(0).toString(16)}ull}`;
-    });
-  } else {
-    type = cElementType(c.dtype);
-    items = c.values.map((v) => literal(c.dtype === "bool" ? "u8" : c.dtype, v).text);
+    return { type: f32 ? "cs_f32_bits" : "cs_f64_bits", items: values.map((v) => (f32 ? `{0x${f32BitsHex(constNumber(v))}u}` : `{0x${f64BitsHex(constNumber(v))}ull}`)) };
   }
+  return { type: cElementType(c.dtype), items: values.map((v) => literal(c.dtype === "bool" ? "u8" : c.dtype, v as number | bigint).text) };
+}
+
+function constArrayLines(name: string, c: IR.ConstArray, storage: ConstStorage, helpers: Set<HelperName>): Line[] {
+  let { type, items } = constItems(c, storage, helpers);
+  const n = items.length;
   // C++ has no zero-length arrays (NVRTC refuses `E[0]`): an empty constant array gets one padding
   // element of storage. Its length stays 0 everywhere (`.length` and bounds come from the value count,
   // see the constArrayDecl case), so a correct kernel never reads the padding.

@@ -34,7 +34,8 @@ export type HelperName =
   | "half"
   | "atomicAddF16"
   | "xoroshiro128p"
-  | "gridSync";
+  | "gridSync"
+  | "complexBits";
 
 export type FloatMinMaxOp = "Max" | "Min" | "NanMax" | "NanMin";
 
@@ -197,6 +198,10 @@ static __device__ __forceinline__ void cs_grid_sync(unsigned int* ws) {
   }
   __syncthreads();
 }`,
+  complexBits: `/* Constant complex arrays holding NaN or infinity are stored as bit patterns (re in the low half). */
+union cs_c64_bits { unsigned long long bits; cs_c64 value; };
+struct cs_c128_parts { unsigned long long re, im; };
+union cs_c128_bits { cs_c128_parts bits; cs_c128 value; };`,
 };
 
 const ORDER: HelperName[] = [
@@ -222,6 +227,7 @@ const ORDER: HelperName[] = [
   "f64Bits",
   "printfBytes",
   "complex",
+  "complexBits",
   "int64",
   "xoroshiro128p",
   "gridSync",

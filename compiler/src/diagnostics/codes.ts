@@ -73,6 +73,7 @@ export const Codes = {
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
+  ConstArrayElementRange: def("CS2025", "error", "A constant array element does not fit its dtype"),
   RandomStatesArgument: def("CS2027", "error", "cuda.random draws need a state array (Xoroshiro128pStates)"),
   RandomStateIndex: def("CS2028", "error", "The index of a cuda.random draw must be an integer"),
   ReduceSignature: def("CS2031", "error", "`cuda.reduce` combines two values of one type into one of that type"),

@@ -54,7 +54,6 @@ const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from
  */
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
-  ["fp16.hrint", { instead: "Math.round(h) rounds halves up (hrint rounds them to even); Math.trunc, Math.floor and Math.ceil are cuda.fp16.htrunc/hfloor/hceil" }],
   ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
   ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["complex.polar", { renamed: true, instead: "the pair [cuda.complex.abs(z), cuda.complex.arg(z)] (cuda.complex.rect(r, phi) is the inverse)" }],

@@ -32,7 +32,7 @@ export interface LowerHost {
    */
   deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken";
   /** Registers a constant array used through `cuda.const.arrayLike`; returns its module-level name. */
-  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: DType, values: readonly number[], shape: readonly number[]): string;
+  useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: DType, values: readonly (number | bigint)[], shape: readonly number[]): string;
 }
 
 export interface LoweredFunction {

@@ -634,8 +634,15 @@ export abstract class CallLowerer extends RandomLowerer {
       case "powOf":
         return { k: "intrinsic", type: F16, name: "pow", args: [{ k: "const", type: F16, value: f.base, span }, args[0]!], span };
       case "reciprocal": {
-        const x: IR.Expr = f.of ? { k: "intrinsic", type: F16, name: f.of, args, span } : args[0]!;
-        return { k: "binary", type: F16, op: "/", left: { k: "const", type: F16, value: 1, span }, right: x, span };
+        // hrcp: an f16 division, one rounding (the f32 quotient of two halves rounds to the correct f16).
+        if (!f.of) return { k: "binary", type: F16, op: "/", left: { k: "const", type: F16, value: 1, span }, right: args[0]!, span };
+        // hrsqrt: one rounding, as Numba's (cuda_fp16.hpp: the f32 rsqrt of the f16 value, cvt.rn.f16.f32 once):
+        // 1 / sqrt in f32 of the exact f32 value, then converted to f16. Rounding sqrt to f16 first was off
+        // by an f16 ulp on about a quarter of the inputs (test/emulation/fp16-hrsqrt.test.ts).
+        const x32: IR.Expr = { k: "convert", type: F32, value: args[0]!, span };
+        const root: IR.Expr = { k: "intrinsic", type: F32, name: f.of, args: [x32], span };
+        const reciprocal: IR.Expr = { k: "binary", type: F32, op: "/", left: { k: "const", type: F32, value: 1, span }, right: root, span };
+        return { k: "convert", type: F16, value: reciprocal, span };
       }
     }
   }

@@ -12,7 +12,7 @@ export type Fp16Lowering =
   | { readonly kind: "intrinsic"; readonly name: IR.IntrinsicName; readonly arity: 1 | 2 | 3 }
   /** `base ** x` (hexp2, hexp10): Math.pow with a constant base. */
   | { readonly kind: "powOf"; readonly base: number; readonly arity: 1 }
-  /** `1 / f(x)`: hrcp (f = identity) and hrsqrt (f = sqrt), each step rounded to f16. */
+  /** `1 / f(x)`: hrcp (f = identity) and hrsqrt (f = sqrt, computed in f32), rounded once to f16. */
   | { readonly kind: "reciprocal"; readonly of?: IR.IntrinsicName; readonly arity: 1 };
 
 const arith = (op: "+" | "-" | "*" | "/"): Fp16Lowering => ({ kind: "arith", op, arity: 2 });
@@ -49,5 +49,6 @@ export const FP16_FUNCTIONS: ReadonlyMap<string, Fp16Lowering> = new Map<string,
   ["hfloor", math("floor")],
   ["hceil", math("ceil")],
   ["htrunc", math("trunc")],
+  ["hrint", math("rint")],
   ["hrcp", { kind: "reciprocal", arity: 1 }],
 ]);

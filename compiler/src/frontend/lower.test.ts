@@ -304,3 +304,60 @@ export const k = cuda.jit((out: Float32Array) => {
   const notLiteral = bad("cuda.ndarray(new Float32Array(6), [2, 3])");
   assert.match(notLiteral.diagnostics[0]!.message, /typed array of literal numbers/);
 });
+
+test("constant arrays of i64/u64, f16 and c64/c128 keep exact values; an element that does not fit its dtype is CS2025 at the element", () => {
+  const ok = checkSources({
+    "k.ts": `import { cuda, Float16Array, Complex64Array, Complex128Array } from "cudascript";
+const A = new BigInt64Array([-9223372036854775808n, 9223372036854775807n]);
+const B = cuda.ndarray(new BigUint64Array([18446744073709551615n, 0n, 1n, 2n]), [2, 2]);
+const H = new Float16Array([0.1, -0, NaN]);
+const Z = Complex64Array.wrap(new Float32Array([1, -2, Infinity, 0.5]));
+const W = new Complex128Array(new Float64Array([0.1, 0.2]));
+export const k = cuda.jit((a: BigInt64Array, h: Float16Array, z: Float32Array) => {
+  const ca = cuda.const.arrayLike(A), cb = cuda.const.arrayLike(B), ch = cuda.const.arrayLike(H), cz = cuda.const.arrayLike(Z), cw = cuda.const.arrayLike(W);
+  a[0] = ca[1] + cb[1][0];
+  h[0] = ch[0];
+  z[0] = cz[1].re + cz[0].im;
+  z[1] = cw[0].re;
+});`,
+  });
+  assert.deepEqual(codes(ok, 0), []);
+  const byName = new Map(ok.module.constArrays.map((c) => [c.name, c]));
+  assert.deepEqual(byName.get("A")!.values, [-(2n ** 63n), 2n ** 63n - 1n]);
+  assert.deepEqual([byName.get("B")!.dtype, byName.get("B")!.shape, byName.get("B")!.values[0]], ["u64", [2, 2], 2n ** 64n - 1n]);
+  assert.deepEqual(byName.get("H")!.values, [0.0999755859375, -0, NaN]);
+  assert.deepEqual([byName.get("Z")!.dtype, byName.get("Z")!.shape, byName.get("Z")!.values], ["c64", [2], [1, -2, Infinity, 0.5]]);
+  assert.deepEqual([byName.get("W")!.dtype, byName.get("W")!.shape], ["c128", [1]]);
+
+  const bad = checkKernel(`const U = new BigUint64Array([1n, -1n]);
+const I = new BigInt64Array([9223372036854775808n]);
+const S = new Int8Array([100, 200, 1.5]);
+export const k = cuda.jit((out: Int32Array) => {
+  const u = cuda.const.arrayLike(U), i = cuda.const.arrayLike(I), s = cuda.const.arrayLike(S);
+  out[0] = s[0];
+});`);
+  assert.deepEqual(codes(bad), ["CS2025@1", "CS2025@2", "CS2025@3", "CS2025@3"]);
+  assert.match(bad.diagnostics[0]!.message, /-1n does not fit in u64 \(0n … 18446744073709551615n\): a BigUint64Array would store 18446744073709551615n; write a value in range/);
+  assert.match(bad.diagnostics[2]!.message, /200 does not fit in i8 \(whole numbers -128 … 127\): a Int8Array would store -56/);
+  assert.match(bad.diagnostics[3]!.message, /1\.5 does not fit in i8/);
+});
+
+test("constant arrays: numbers in a BigInt64Array, bigints in a Float32Array and un-wrapped complex data are CS3007 saying what to write", () => {
+  const message = (decl: string) => {
+    const r = checkSources({
+      "k.ts": `import { cuda, Complex64Array } from "cudascript";
+const C = ${decl};
+export const k = cuda.jit((out: Float32Array) => {
+  const c = cuda.const.arrayLike(C);
+  out[0] = 0;
+});`,
+    });
+    assert.deepEqual(codes(r, 0), ["CS3007@4"], decl);
+    return r.diagnostics[0]!.message;
+  };
+  assert.match(message("new BigInt64Array([1, 2])"), /a BigInt64Array holds bigints: write 1n, not 1/);
+  assert.match(message("new Float32Array([1n])"), /a Float32Array holds numbers: write 1, not 1n/);
+  assert.match(message("new Complex64Array([1, 2])"), /write Complex64Array\.wrap\(new Float32Array\(\[re0, im0, re1, im1, …\]\)\)/);
+  assert.match(message("Complex64Array.wrap(new Float32Array([1, 2, 3]))"), /an even number of parts \(re, im per element\), got 3/);
+  assert.match(message("cuda.ndarray(new BigInt64Array([1n, 2n, 3n]), [2, 2])"), /shape \[2, 2\] holds 4 elements but the data has 3/);
+});

@@ -10,6 +10,7 @@
  */
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
+import { makeDiagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
 import { ALL_DTYPES, commonDType, I32, isFloat, isInt, isInt64, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull } from "./constants";
@@ -485,6 +486,13 @@ class FunctionLowerer extends GridGroupLowerer {
         // Its rank and dtype are unknown: uses of it stay quiet rather than guess (m[i][j] on a 1-D guess).
         this.bind(name, { k: "poison" });
         return [];
+      }
+      // Elements that do not fit the dtype are errors where they are written (possibly another module).
+      for (const p of arr.elementProblems) {
+        const sf = p.node.getSourceFile();
+        const start = p.node.getStart(sf);
+        const lc = sf.getLineAndCharacterOfPosition(start);
+        this.diags.add(makeDiagnostic(Codes.ConstArrayElementRange, { file: arr.module.file, start, end: p.node.end, line: lc.line + 1, col: lc.character + 1 }, p.message));
       }
       const constName = this.host.useConstArray(arr.module, arr.decl, arr.dtype, arr.values, arr.shape);
       const rank = arr.shape.length as 1 | 2 | 3;

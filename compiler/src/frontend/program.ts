@@ -5,20 +5,22 @@
  */
 import ts from "typescript";
 import type { DType } from "../ir/types";
-import { TYPED_ARRAY_DTYPES } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull, type ConstProblem, type ConstValue } from "./constants";
+import { readConstArray, constElementCount, type ConstElementProblem } from "./const-arrays";
 import { isCudaReference, readModuleInfo, type CudaScriptExport, type FunctionDecl, type ImportBinding, type ModuleInfo, CUDASCRIPT_MODULE } from "./module-info";
 import type { CudaProject } from "./project";
 
 /** A module constant typed array (or `cuda.ndarray` of one) usable with `cuda.const.arrayLike`. */
 export interface ConstArrayValue {
   readonly dtype: DType;
-  /** Row-major elements. */
-  readonly values: readonly number[];
-  /** `[values.length]` for a typed array; the constant shape of a `cuda.ndarray`. */
+  /** Row-major elements: bigints for i64/u64, interleaved (re, im) parts for c64/c128 (see IR ConstArray). */
+  readonly values: readonly (number | bigint)[];
+  /** `[element count]` for a typed array; the constant shape of a `cuda.ndarray`. */
   readonly shape: readonly number[];
   readonly decl: ts.VariableDeclaration;
   readonly module: ModuleInfo;
+  /** Elements that do not fit the dtype (CS2025, reported where the array is used). */
+  readonly elementProblems: readonly ConstElementProblem[];
 }
 
 export type ModuleSymbol =
@@ -110,7 +112,7 @@ export class FrontEnd {
     if (decl.initializer) {
       const array = readConstArray(decl.initializer) ?? this.readConstNDArray(module, decl.initializer);
       if (array && "problem" in array) result = { arrayProblem: array.problem, problems: [] };
-      else if (array) result = { array: { shape: [array.values.length], ...array, decl, module }, problems: [] };
+      else if (array) result = { array: { shape: [constElementCount(array.dtype, array.values)], ...array, decl, module }, problems: [] };
       else {
         const folder = new ConstantFolder((name) => this.constOf(module, name));
         const value = folder.fold(decl.initializer);
@@ -126,13 +128,16 @@ export class FrontEnd {
    * literal numbers or a module constant holding one, and the shape folds to constants: a constant N-D
    * array. `undefined` when `init` is not a `cuda.ndarray` call at all.
    */
-  private readConstNDArray(module: ModuleInfo, init: ts.Expression): { dtype: DType; values: number[]; shape: number[] } | { problem: string } | undefined {
+  private readConstNDArray(
+    module: ModuleInfo,
+    init: ts.Expression,
+  ): { dtype: DType; values: (number | bigint)[]; shape: number[]; elementProblems: readonly ConstElementProblem[] } | { problem: string } | undefined {
     const call = stripParensAndNonNull(init);
     if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== "ndarray") return undefined;
     if (!isCudaReference(call.expression.expression, module.cudascript)) return undefined;
     const example = "const WEIGHTS = cuda.ndarray(new Float32Array([1, 2, 3, 4, 5, 6]), [2, 3])";
     const [dataArg, shapeArg] = call.arguments;
-    let data: { dtype: DType; values: readonly number[] } | undefined;
+    let data: { dtype: DType; values: readonly (number | bigint)[]; elementProblems: readonly ConstElementProblem[] } | { problem: string } | undefined;
     if (dataArg) {
       const d = stripParensAndNonNull(dataArg);
       if (ts.isIdentifier(d)) {
@@ -141,6 +146,7 @@ export class FrontEnd {
         if (inner && inner.shape.length === 1) data = inner;
       } else data = readConstArray(d);
     }
+    if (data && "problem" in data) return data;
     if (!data || call.arguments.length !== 2)
       return { problem: `a constant N-D array is cuda.ndarray(data, shape) with data a typed array of literal numbers (or a module constant one): ${example}` };
     const x = shapeArg ? stripParensAndNonNull(shapeArg) : undefined;
@@ -150,9 +156,9 @@ export class FrontEnd {
     if (dims.length < 1 || dims.length > 3 || !shape.every((n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 1))
       return { problem: `the shape of a constant N-D array must be 1 to 3 constant whole numbers ≥ 1, written in place (module constants or literals): ${example}` };
     const size = shape.reduce((a, b) => a * b, 1);
-    if (size !== data.values.length)
-      return { problem: `shape [${shape.join(", ")}] holds ${size} elements but the data has ${data.values.length}: give the shape of the data, row-major` };
-    return { dtype: data.dtype, values: [...data.values], shape };
+    const count = constElementCount(data.dtype, data.values);
+    if (size !== count) return { problem: `shape [${shape.join(", ")}] holds ${size} elements but the data has ${count}: give the shape of the data, row-major` };
+    return { dtype: data.dtype, values: [...data.values], shape, elementProblems: data.elementProblems };
   }
 
   /** The constant value of a module-level name, if it is one. */
@@ -170,30 +176,4 @@ export class FrontEnd {
     this.constCache.clear();
   }
 
-}
-
-/** `new Float32Array([1, 2, 3])` / `Float32Array.of(1, 2, 3)` / `Float32Array.from([1, 2])` with literal numbers. */
-function readConstArray(init: ts.Expression): { dtype: DType; values: number[] } | undefined {
-  while (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init)) init = init.expression;
-  let ctor: string | undefined;
-  let elements: readonly ts.Expression[] | undefined;
-  if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) {
-    ctor = init.expression.text;
-    const arg = init.arguments?.[0];
-    if (arg && ts.isArrayLiteralExpression(arg)) elements = arg.elements;
-  } else if (ts.isCallExpression(init) && ts.isPropertyAccessExpression(init.expression) && ts.isIdentifier(init.expression.expression)) {
-    ctor = init.expression.expression.text;
-    if (init.expression.name.text === "of") elements = init.arguments;
-    else if (init.expression.name.text === "from" && init.arguments[0] && ts.isArrayLiteralExpression(init.arguments[0])) elements = init.arguments[0].elements;
-  }
-  const dtype = ctor ? TYPED_ARRAY_DTYPES.get(ctor) : undefined;
-  if (!dtype || !elements) return undefined;
-  const folder = new ConstantFolder(() => undefined);
-  const values: number[] = [];
-  for (const el of elements) {
-    const v = folder.fold(el);
-    if (!v || typeof v.value !== "number") return undefined;
-    values.push(v.value);
-  }
-  return { dtype, values };
 }

@@ -138,7 +138,9 @@ export interface CallExpr extends ExprBase {
 export type MathFunction =
   | "sqrt" | "cbrt" | "exp" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "asin" | "acos"
   | "atan" | "atan2" | "sinh" | "cosh" | "tanh" | "asinh" | "acosh" | "atanh" | "pow" | "hypot" | "floor" | "ceil"
-  | "round" | "trunc" | "abs" | "min" | "max" | "sign" | "fma";
+  | "round" | "trunc" | "abs" | "min" | "max" | "sign" | "fma"
+  /** Round half to even (C's rint in the default rounding mode): cuda.fp16.hrint. */
+  | "rint";
 export type BitFunction = "popc" | "brev" | "clz" | "ffs";
 export type BarrierFunction = "syncthreads" | "syncthreadsCount" | "syncthreadsAnd" | "syncthreadsOr" | "syncwarp";
 export type FenceFunction = "threadfence" | "threadfenceBlock" | "threadfenceSystem";
@@ -355,9 +357,12 @@ export interface IrFunction {
 export interface ConstArray {
   readonly name: string;
   readonly dtype: DType;
-  /** Row-major elements. */
-  readonly values: readonly number[];
-  /** `[values.length]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
+  /**
+   * Row-major elements: numbers (f16 ones already rounded to f16), bigints for i64/u64 (decimal strings
+   * in serialized IR, js/artifact.ts), and for c64/c128 the interleaved parts (re, im), two per element.
+   */
+  readonly values: readonly (number | bigint)[];
+  /** `[element count]`, or the 2-D/3-D shape of a `cuda.ndarray` constant. */
   readonly shape: readonly number[];
   readonly span: Span;
 }

@@ -70,8 +70,15 @@ function usesDynamicShared(module: IrModule, kernelId: string): boolean {
 /**
  * The IrModule as plain JSON (Var objects are shared by reference in memory; JSON repeats them). JSON
  * has no bigint: an i64/u64 constant becomes its decimal string, which the code generators read back
- * with BigInt(…) (cuda/literals.ts, js/int64.ts).
+ * with BigInt(…) (cuda/literals.ts, js/int64.ts). Nor NaN or infinity, which it would turn into null
+ * (0), nor -0 (0): in a constant array's values they become "NaN" / "Infinity" / "-Infinity" / "-0", which the code
+ * generators read back with Number(…).
  */
 export function serializeIr(module: IrModule): IrModule {
-  return JSON.parse(JSON.stringify(module, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))) as IrModule;
+  const replacer = (k: string, v: unknown): unknown => {
+    if (typeof v === "bigint") return v.toString();
+    if (k === "values" && Array.isArray(v)) return v.map((x: unknown) => (typeof x === "number" && (!Number.isFinite(x) || Object.is(x, -0)) ? (Object.is(x, -0) ? "-0" : String(x)) : x));
+    return v;
+  };
+  return JSON.parse(JSON.stringify(module, replacer)) as IrModule;
 }

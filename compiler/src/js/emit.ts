@@ -120,6 +120,21 @@ function safeName(s: string): string {
 }
 
 /**
+ * A constant array's storage, its values written exactly: bigint literals for i64/u64, NaN/±Infinity/-0
+ * by name (JSON has none of them), f16 values as their bits (rt.halfArray encodes the f16-rounded
+ * values, as the simulator's other f16 arrays hold them), complex ones as their interleaved parts.
+ */
+function constArrayJs(c: IR.ConstArray): string {
+  const text = (v: number | bigint | string): string => {
+    if (isInt64(c.dtype)) return `${BigInt(v)}n`; // a string in serialized IR (artifact.ts)
+    const n = Number(v);
+    return Object.is(n, -0) ? "-0" : String(n);
+  };
+  const values = (c.values as readonly (number | bigint | string)[]).map(text);
+  return c.dtype === "f16" ? halfConstArray(values) : `new ${storageArrayName(c.dtype)}([${values.join(", ")}])`;
+}
+
+/**
  * The constructor the simulator's code names for an array of `d`: an f16 array is a Uint16Array of
  * its bits (see f16.ts).
  */
@@ -459,10 +474,7 @@ class ModuleEmitter {
     o.push("let $san = null;");
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
-    this.module.constArrays.forEach((c, i) => {
-      const values = c.values.map((v) => (Number.isNaN(v) ? null : v));
-      o.push(`const $C${i} = ${c.dtype === "f16" ? halfConstArray(values) : `new ${jsArrayCtor(c.dtype)}(${JSON.stringify(values)})`}; // ${c.name}`);
-    });
+    this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = ${constArrayJs(c)}; // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
@@ -565,7 +577,7 @@ class FnEmitter {
       const js = this.me.constNames.get(s.constName) ?? "$missingConst";
       const t = s.v.type as ArrayType;
       // A 2-D/3-D constant (cuda.ndarray) is its row-major values with the constant shape as extents.
-      const dims = t.rank === 1 ? [`${js}.length`] : (t.shape ?? []).map(String);
+      const dims = t.rank === 1 ? [`${js}.length${isComplex(t.dtype) ? " >> 1" : ""}`] : (t.shape ?? []).map(String);
       this.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "const", data: js, dims });
       return;
     }
@@ -960,6 +972,11 @@ class FnEmitter {
       case "fma":
         if (d === "f16") return `rt.f16round(rt.fma64(${args[0]}, ${args[1]}, ${args[2]}))`;
         return d === "f32" ? `Math.fround(${args[0]} * ${args[1]} + ${args[2]})` : `rt.fma64(${args[0]}, ${args[1]}, ${args[2]})`;
+      case "rint":
+        // Round half to even. Math.round rounds halves up, so an odd result exactly 0.5 above x steps
+        // back to the even one. Exact for any |x| < 2^52 (x and r are exact in f64, so r - x is too),
+        // f16 and f32 values included; keeps -0 and x's sign for -0.5 → -0; NaN and ±Infinity pass.
+        return `${this.me.helper("$rint", "function $rint(x) { const r = Math.round(x); return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r; }")}(${args[0]})`;
       case "threadfence":
       case "threadfenceBlock":
       case "threadfenceSystem":

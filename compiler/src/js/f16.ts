@@ -27,9 +27,9 @@ export function halfChanged(data: string, flat: string): string {
   return `$h2f[${data}[${flat}]] !== $sv`;
 }
 
-/** A constant f16 array: its values as written (rt.halfArray encodes them). */
-export function halfConstArray(values: readonly (number | null)[]): string {
-  return `rt.halfArray(${JSON.stringify(values)})`;
+/** A constant f16 array from its values' JavaScript text (`NaN`, `-0` and `Infinity` by name): rt.halfArray encodes them. */
+export function halfConstArray(values: readonly string[]): string {
+  return `rt.halfArray([${values.join(", ")}])`;
 }
 
 /**

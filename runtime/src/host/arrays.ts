@@ -4,7 +4,7 @@
  */
 import type { DeviceBuffer, StreamHandle } from "../backend";
 import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
-import { isComplexArray, type Complex128Array, type Complex64Array } from "../complex-array";
+import { Complex64Array, isComplexArray, type Complex128Array, type ComplexValue } from "../complex-array";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
 import { formatBytes } from "./sizes";
@@ -14,6 +14,14 @@ import type { Stream } from "./streams";
 import { isFContiguousShape, raveledShape, reshapedShape, rowShape, slicedRange, type Order } from "./views";
 
 export type Shape = number | readonly number[];
+
+/** A host array of complex numbers: interleaved parts behind complex elements. */
+export type HostComplexArray = Complex64Array | Complex128Array;
+
+/** The complex dtype a Complex64Array / Complex128Array stores (as a DType: device arrays need only its name and size). */
+function complexDTypeOf(a: HostComplexArray): DType {
+  return complexDtypes[a instanceof Complex64Array ? "c64" : "c128"] as unknown as DType;
+}
 
 const TYPED_ARRAY_DTYPES = new Map<Function, DTypeName>([
   [Float32Array, "f32"],
@@ -46,6 +54,7 @@ export function describeValue(v: unknown): string {
   if (Array.isArray(v)) return "a plain JavaScript array";
   if (v instanceof DeviceNDArray) return `a device array of ${v.dtype.name} with shape [${v.shape.join(", ")}]`;
   if (v instanceof NDArray) return `a host ${v.ndim}-D array of ${v.dtype.name} with shape [${v.shape.join(", ")}]`;
+  if (isComplexArray(v)) return `a ${v.constructor.name} of ${v.length} elements`;
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
   if (typeof v === "function") return "a function";
   return `an object (${Object.prototype.toString.call(v)})`;
@@ -99,8 +108,9 @@ export function toDType(d: DType | DTypeName | ComplexDType | ComplexDTypeName |
  * A host N-D array: row-major `data` with a `shape`. Index it like the kernel does (`a[i][j]`), or use
  * `data` directly for speed. Accepted wherever a kernel takes Array2D/Array3D.
  */
-// The default element arrays hold numbers, so `nd.data[i] - x` type-checks; an i64 array is NDArray<BigInt64Array>.
-export class NDArray<D extends TypedArray = NumberTypedArray> {
+// The default element arrays hold numbers, so `nd.data[i] - x` type-checks; an i64 array is NDArray<BigInt64Array>,
+// a complex one NDArray<Complex64Array> (its elements `.get(i)` / `a[i][j]` are { re, im }).
+export class NDArray<D extends TypedArray | HostComplexArray = NumberTypedArray> {
   readonly shape: readonly number[];
   readonly dtype: DType;
   [index: number]: any;
@@ -109,9 +119,10 @@ export class NDArray<D extends TypedArray = NumberTypedArray> {
     readonly data: D,
     shape: Shape,
   ) {
-    const dt = dtypeOfTypedArray(data);
-    if (!dt) throw new CudaScriptError("CSR004", `cuda.ndarray takes a typed array (Float32Array, Int32Array, …), got ${describeValue(data)}`);
-    this.dtype = dtypes[dt];
+    const dt = isComplexArray(data) ? undefined : dtypeOfTypedArray(data);
+    if (!dt && !isComplexArray(data))
+      throw new CudaScriptError("CSR004", `cuda.ndarray takes a typed array (Float32Array, Int32Array, …) or a Complex64Array / Complex128Array, got ${describeValue(data)}`);
+    this.dtype = dt ? dtypes[dt] : complexDTypeOf(data as HostComplexArray);
     this.shape = Object.freeze(normalizeShape(shape, "cuda.ndarray"));
     const size = this.shape.reduce((a, b) => a * b, 1);
     if (size !== data.length)
@@ -135,12 +146,16 @@ export class NDArray<D extends TypedArray = NumberTypedArray> {
   }
 
   /** `a[i]`: a row view (1-D typed array of a 2-D array, 2-D NDArray of a 3-D array). */
-  row(i: number): TypedArray | NDArray<D> | number | bigint {
+  row(i: number): TypedArray | HostComplexArray | NDArray<D> | number | bigint | ComplexValue {
     const [n, ...rest] = this.shape;
     if (i >= n!) return undefined as unknown as number;
-    if (rest.length === 0) return this.data[i]!;
+    const data = this.data;
+    if (rest.length === 0) return isComplexArray(data) ? data.get(i) : (data as TypedArray)[i]!;
     const inner = rest.reduce((a, b) => a * b, 1);
-    const sub = this.data.subarray(i * inner, (i + 1) * inner) as D;
+    // A complex row is a Complex64Array / Complex128Array over its rows' parts (zero-copy, as subarray is).
+    const sub = (isComplexArray(data)
+      ? new (data.constructor as new (parts: Float32Array | Float64Array) => HostComplexArray)(data.data.subarray(2 * i * inner, 2 * (i + 1) * inner))
+      : (data as TypedArray).subarray(i * inner, (i + 1) * inner)) as D;
     return rest.length === 1 ? sub : new NDArray(sub, rest);
   }
 
@@ -150,8 +165,13 @@ export class NDArray<D extends TypedArray = NumberTypedArray> {
 }
 
 export function isHostNDArray(v: unknown): v is { data: TypedArray; shape: readonly number[] } {
-  if (v instanceof NDArray) return true;
+  if (v instanceof NDArray) return !isComplexArray(v.data);
   return typeof v === "object" && v !== null && !ArrayBuffer.isView(v) && !(v instanceof DeviceNDArray) && ArrayBuffer.isView((v as { data?: unknown }).data) && Array.isArray((v as { shape?: unknown }).shape);
+}
+
+/** A `cuda.ndarray` of a Complex64Array / Complex128Array (kept apart from isHostNDArray, whose data is a typed array). */
+export function isComplexNDArray(v: unknown): v is NDArray<HostComplexArray> {
+  return v instanceof NDArray && isComplexArray(v.data);
 }
 
 let nextArrayId = 1;
@@ -257,7 +277,7 @@ export class DeviceNDArray<T = unknown> {
    * Copies the array to the host: into `out` when given (a typed array or NDArray of the same size and
    * dtype), else into a new one. With a stream, synchronise the stream before reading the result.
    */
-  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): R {
+  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
     const stream = streamOption(options);
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
@@ -270,7 +290,7 @@ export class DeviceNDArray<T = unknown> {
   }
 
   /** Copies host data (same size and dtype) into this array. */
-  copyToDevice(host: TypedArray | NDArray | DeviceNDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): void {
+  copyToDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | DeviceNDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): void {
     this.checkAlive("copyToDevice");
     const stream = streamOption(options);
     if (host instanceof DeviceNDArray) {
@@ -326,7 +346,8 @@ function streamOption(options: Stream | { stream?: Stream } | undefined): Stream
 }
 
 /** The interleaved parts of a complex host array matching the complex device array `dev`. */
-function complexHostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
+function complexHostData(hostOrNd: unknown, dev: DeviceNDArray, what: string): TypedArray {
+  const host = isComplexNDArray(hostOrNd) ? hostOrNd.data : hostOrNd;
   const name: string = dev.dtype.name;
   const want = name === "c64" ? "Complex64Array" : name === "c128" ? "Complex128Array" : dev.dtype.arrayType.name;
   if (!isComplexArray(host) || host.constructor.name !== want)
@@ -360,8 +381,9 @@ export interface ToDeviceOptions {
 }
 
 export function toDevice<H extends Complex64Array | Complex128Array>(host: H, options?: Stream | ToDeviceOptions): DeviceNDArray<H>;
+export function toDevice<H extends NDArray<HostComplexArray>>(host: H, options?: Stream | ToDeviceOptions): DeviceNDArray<H>;
 export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stream | ToDeviceOptions): DeviceOf<H>;
-export function toDevice(host: TypedArray | NDArray | Complex64Array | Complex128Array, options?: Stream | ToDeviceOptions): DeviceNDArray {
+export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array, options?: Stream | ToDeviceOptions): DeviceNDArray {
   const stream = streamOption(options);
   const { copy = true, to } = options !== undefined && !(options as { handle?: unknown }).handle ? (options as ToDeviceOptions) : {};
   if (to !== undefined) {
@@ -369,9 +391,9 @@ export function toDevice(host: TypedArray | NDArray | Complex64Array | Complex12
     to.copyToDevice(host, stream);
     return to;
   }
-  if (isComplexArray(host)) {
-    const d = new DeviceNDArray([host.length], toDType(host instanceof complexDtypes.c64.arrayType ? "c64" : "c128", "cuda.toDevice"));
-    if (copy) d.copyToDevice(host as unknown as TypedArray, stream);
+  if (isComplexArray(host) || isComplexNDArray(host)) {
+    const d = isComplexArray(host) ? new DeviceNDArray([host.length], complexDTypeOf(host)) : new DeviceNDArray(host.shape, host.dtype);
+    if (copy) d.copyToDevice(host, stream);
     else currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
     return d;
   }
@@ -407,9 +429,17 @@ export function deviceArray(shape: Shape, dtype: DType | ComplexDType): DeviceND
   return d;
 }
 
-export function deviceArrayLike<A extends TypedArray | NDArray | DeviceNDArray>(a: A): A extends DeviceNDArray ? A : DeviceOf<A> {
+export function deviceArrayLike<A extends HostComplexArray | NDArray<HostComplexArray>>(a: A): DeviceNDArray<A>;
+export function deviceArrayLike<A extends TypedArray | NDArray | DeviceNDArray>(a: A): A extends DeviceNDArray ? A : DeviceOf<A>;
+export function deviceArrayLike(a: TypedArray | NDArray<TypedArray | HostComplexArray> | DeviceNDArray | HostComplexArray): DeviceNDArray {
   let shape: readonly number[], dtype: DType;
-  if (a instanceof DeviceNDArray) {
+  if (isComplexArray(a)) {
+    shape = [a.length];
+    dtype = complexDTypeOf(a);
+  } else if (isComplexNDArray(a)) {
+    shape = a.shape;
+    dtype = a.dtype;
+  } else if (a instanceof DeviceNDArray) {
     shape = a.shape;
     dtype = a.dtype;
   } else if (isHostNDArray(a)) {
@@ -431,7 +461,10 @@ export type HostForShape<S, N extends DTypeName> = S extends number | readonly [
     : NDArray<InstanceType<DType<N>["arrayType"]>> & Array3D<number>;
 
 /** Host memory for fast transfers (page-locked on the GPU backend; ordinary memory on the simulator). */
-export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N> {
+export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N>;
+/** Pinned complex host memory: a Complex64Array / Complex128Array, or for 2-D/3-D an NDArray over one. */
+export function pinnedArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>): ComplexHostForShape<S, N extends "c64" ? Complex64Array : Complex128Array>;
+export function pinnedArray(shape: Shape, dtype: DType | ComplexDType): unknown {
   const s = normalizeShape(shape, "cuda.pinnedArray");
   const t = toDType(dtype, "cuda.pinnedArray");
   const n = s.reduce((a, b) => a * b, 1);
@@ -439,12 +472,24 @@ export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S
     const pinned = currentBackend().allocPinnedHost?.(n * t.bytes);
     return pinned ? new t.arrayType(pinned, 0, n) : new t.arrayType(n);
   });
-  return (s.length === 1 ? data : new NDArray(data, s)) as HostForShape<S, N>;
+  return s.length === 1 ? data : new NDArray(data, s);
 }
 
+type ComplexHostForShape<S, A extends HostComplexArray> = S extends number | readonly [number]
+  ? A
+  : S extends readonly [number, number]
+    ? NDArray<A> & Array2D<ComplexValue>
+    : NDArray<A> & Array3D<ComplexValue>;
+
+export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<ComplexValue>;
+export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<ComplexValue>;
+export function ndarray<D extends HostComplexArray>(data: D, shape: Shape): NDArray<D>;
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<bigint>;
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<bigint>;
 export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<number>;
 export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<number>;
 export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D>;
-export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D> {
+export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D>;
+export function ndarray<D extends TypedArray | HostComplexArray>(data: D, shape: Shape): NDArray<D> {
   return new NDArray(data, shape);
 }

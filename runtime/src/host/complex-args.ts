@@ -7,7 +7,7 @@ import type { KernelArg } from "../backend";
 import { Complex128Array, Complex64Array, isComplexValue } from "../complex-array";
 import { complexDtypes, type ComplexDTypeName, type DType, type TypedArray } from "../dtypes";
 import { CudaScriptError } from "../errors";
-import { describeValue, DeviceNDArray } from "./arrays";
+import { describeValue, DeviceNDArray, isComplexNDArray } from "./arrays";
 import { currentBackend } from "./device";
 
 interface ComplexParam {
@@ -36,7 +36,16 @@ export function checkComplexArg(p: ComplexParam, which: string, want: string, v:
     return;
   }
   const cls = ARRAY_CLASS[p.dtype];
-  if (p.rank !== 1) throw new CudaScriptError("CSR029", `${which} expects ${want}: pass a device array of that shape (N-D host complex arrays are not supported yet)`);
+  if (p.rank !== 1 || isComplexNDArray(v)) {
+    // An N-D parameter takes cuda.ndarray(complexArray, shape) (or a device array, above).
+    if (!isComplexNDArray(v) || !(v.data instanceof cls))
+      throw new CudaScriptError(
+        "CSR029",
+        `${which} expects ${want}, got ${isComplexNDArray(v) ? `a cuda.ndarray of a ${v.data.constructor.name}` : describeValue(v)}: pass cuda.ndarray(${cls.name}.wrap(parts), [${Array.from({ length: p.rank }, (_, d) => `n${d}`).join(", ")}]) or a device array of that shape`,
+      );
+    if (v.ndim !== p.rank) throw new CudaScriptError("CSR006", `${which} expects a ${p.rank}-D array (${want}), but the cuda.ndarray has shape [${v.shape.join(", ")}]`);
+    return;
+  }
   if (!(v instanceof cls)) {
     const other = v instanceof Complex64Array || v instanceof Complex128Array;
     const parts = v instanceof Float32Array || v instanceof Float64Array;
@@ -55,9 +64,11 @@ export function prepareComplexArg(p: ComplexParam, v: unknown, copyBack: { host:
     return { kind: "scalar", dtype: p.dtype, value: { re: round(z.re), im: round(z.im) } };
   }
   if (v instanceof DeviceNDArray) return { kind: "array", buffer: v.buffer, byteOffset: 0, dtype: p.dtype, shape: v.shape };
-  const host = v as Complex64Array | Complex128Array;
-  const dev = new DeviceNDArray([host.length], complexDeviceDType(p.dtype));
+  // A host array (1-D, or a cuda.ndarray of one with its shape) goes to the device and back, as a typed array does.
+  const host = (isComplexNDArray(v) ? v.data : v) as Complex64Array | Complex128Array;
+  const shape = isComplexNDArray(v) ? v.shape : [host.length];
+  const dev = new DeviceNDArray(shape, complexDeviceDType(p.dtype));
   currentBackend().copyHtoD(dev.buffer, 0, host.data, null);
   copyBack.push({ host: host.data, dev });
-  return { kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape: [host.length] };
+  return { kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape };
 }

@@ -122,7 +122,7 @@ export interface Rt {
    */
   halfTables(): HalfTables;
   /** The bits of a constant f16 array's values. */
-  halfArray(values: readonly (number | null)[]): Uint16Array;
+  halfArray(values: readonly number[]): Uint16Array;
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
@@ -203,7 +203,7 @@ export function createRt(opts: RtOptions): Rt {
     f16round,
     halfTables,
     halfArray(values) {
-      return new Uint16Array(new Float16Array(values as number[]).buffer);
+      return new Uint16Array(new Float16Array(values).buffer);
     },
     popc(x) {
       x = x >>> 0;

@@ -8,7 +8,14 @@ function randomF16(n: number, seed: number, lo: number, hi: number): Float16Arra
   return a;
 }
 
-const ARITH_COLUMNS = 14;
+const ARITH_COLUMNS = 15;
+
+/** Round half to even (numpy.rint, Numba's hrint): the fraction decides; a zero result keeps x's sign. */
+function rint(x: number): number {
+  const f = Math.floor(x), frac = x - f;
+  const r = frac < 0.5 ? f : frac > 0.5 ? f + 1 : f % 2 === 0 ? f : f + 1;
+  return r === 0 && x < 0 ? -0 : r;
+}
 const MATH_COLUMNS = 10;
 
 function arithCase(n: number, seed: number): CorpusCase {
@@ -17,6 +24,7 @@ function arithCase(n: number, seed: number): CorpusCase {
     setup: () => {
       const a = randomF16(n, seed, -8, 8), b = randomF16(n, seed + 1, -8, 8);
       for (let i = 0; i < n; i += 7) b[i] = a[i]!; // equal operands for heq/hge/hle
+      for (let i = 3; i < n; i += 11) a[i] = (i % 16) - 7.5; // exact halves, both parities and signs, for hrint
       return { a, b, c: randomF16(n, seed + 2, -8, 8), out: nd(new Float16Array(n * ARITH_COLUMNS), [n, ARITH_COLUMNS]), flags: new Int32Array(n) };
     },
     launches: [{ kernel: "fp16Arith", grid: Math.ceil(n / 64), block: 64, args: ["a", "b", "c", "out", "flags"] }],
@@ -26,7 +34,7 @@ function arithCase(n: number, seed: number): CorpusCase {
       for (let i = 0; i < n; i++) {
         const x = a[i]!, y = b[i]!, z = c[i]!;
         // numpy.float16 semantics: each function is the f64 result rounded once to f16.
-        const row = [x + y, x - y, x * y, x / y, -x, Math.abs(x), Math.max(x, y), Math.min(x, y), Math.sqrt(Math.abs(x)), Math.floor(x), Math.ceil(x), Math.trunc(x), x * y + z, x + 0.5];
+        const row = [x + y, x - y, x * y, x / y, -x, Math.abs(x), Math.max(x, y), Math.min(x, y), Math.sqrt(Math.abs(x)), Math.floor(x), Math.ceil(x), Math.trunc(x), x * y + z, x + 0.5, rint(x)];
         row.forEach((v, j) => (out[i * ARITH_COLUMNS + j] = h(v)));
         flags[i] = (x === y ? 1 : 0) + (x !== y ? 2 : 0) + (x >= y ? 4 : 0) + (x > y ? 8 : 0) + (x <= y ? 16 : 0) + (x < y ? 32 : 0);
       }

@@ -2,7 +2,7 @@ import { cuda, f16, Array2D, Float16Array } from "cudascript";
 
 /**
  * Numba's cuda.fp16 arithmetic and comparisons (ported from numba-cuda's test_intrinsics fp16 tests:
- * hadd … hlt on float16 operands), one output column per function.
+ * hadd … hlt, hrint on float16 operands), one output column per function.
  */
 export const fp16Arith = cuda.jit((a: Float16Array, b: Float16Array, c: Float16Array, out: Array2D<f16>, flags: Int32Array) => {
   const i = cuda.grid(1);
@@ -22,6 +22,7 @@ export const fp16Arith = cuda.jit((a: Float16Array, b: Float16Array, c: Float16A
   out[i][11] = cuda.fp16.htrunc(x);
   out[i][12] = cuda.fp16.hfma(x, y, z);
   out[i][13] = cuda.fp16.hadd(x, 0.5);
+  out[i][14] = cuda.fp16.hrint(x);
   flags[i] =
     (cuda.fp16.heq(x, y) ? 1 : 0) + (cuda.fp16.hne(x, y) ? 2 : 0) + (cuda.fp16.hge(x, y) ? 4 : 0) +
     (cuda.fp16.hgt(x, y) ? 8 : 0) + (cuda.fp16.hle(x, y) ? 16 : 0) + (cuda.fp16.hlt(x, y) ? 32 : 0);
