@@ -42,6 +42,19 @@ const relDiffs: CorpusCase = {
   tolerance: { abs: 1e-6, rel: 1e-6 },
 };
 
+/** The cuda.jit kernel calling the same device function. */
+const relDiffKernel: CorpusCase = {
+  name: "relDiffKernel n=40 (the vectorized device function called from a kernel)",
+  setup: () => ({ x: randomF32(40, 9), y: randomF32(40, 10), out: new Float32Array(40) }),
+  launches: [{ kernel: "relDiffKernel", grid: 1, block: 64, args: ["x", "y", "out"] }],
+  reference: (inp) => {
+    const x = inp.x as Float32Array, y = inp.y as Float32Array;
+    const f = Math.fround;
+    return { out: Float32Array.from(x, (v, i) => f(f(2 * f(Math.abs(f(v - y[i]!)))) / f(f(Math.abs(v)) + f(Math.abs(y[i]!))))) };
+  },
+  tolerance: { abs: 1e-6, rel: 1e-6 },
+};
+
 /** The two passes of runtime/src/ufunc.ts reduce(): `blocks` partials, then one block over them with init. */
 function reduceCase(kernel: string, n: number, blocks: number, make: () => Int32Array | Float32Array, init: number, fold: (a: number, b: number) => number): CorpusCase {
   const chunk = Math.ceil(n / (blocks * BLOCK));
@@ -77,6 +90,7 @@ export const cases: CorpusCase[] = [
   broadcastAdd,
   discriminants,
   relDiffs,
+  relDiffKernel,
   reduceCase("sum_reduce", 5000, 8, () => randomF32(5000, 6), 0, (a, b) => Math.fround(a + b)),
   reduceCase("max_reduce", 70001, 64, () => randomI32(70001, 7, -1e6, 1e6), -2147483648, (a, b) => (a > b ? a : b)),
   reduceCase("last_reduce", 70001, 64, () => randomI32(70001, 8, -1e6, 1e6), 0, (_a, b) => b),

@@ -16,6 +16,12 @@ export const discriminants = cuda.vectorize(discriminant);
 const relDiff = cuda.device((x: f32, y: f32): f32 => (2 * Math.abs(x - y)) / (Math.abs(x) + Math.abs(y)));
 export const relDiffs = cuda.vectorize(relDiff);
 
+/** A vectorized cuda.device function stays callable from kernels. */
+export const relDiffKernel = cuda.jit((x: Float32Array, y: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = relDiff(x[i], y[i]);
+});
+
 export const sum = cuda.reduce((a: f32, b: f32): f32 => a + b);
 export const max = cuda.reduce((a: i32, b: i32): i32 => (a > b ? a : b));
 /** Associative but not commutative: the reduction keeps the input's order, so this is the last element. */
