@@ -70,6 +70,8 @@ export const Codes = {
   ComplexOperator: def("CS2022", "error", "Operators do not apply to complex numbers: use cuda.complex functions"),
   ComplexMixing: def("CS2023", "error", "Complex and other number types are not mixed without a conversion"),
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
+  // Array views (docs/kernel-language.md#views)
+  InvalidArrayView: def("CS2029", "error", "Invalid array view"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -7,6 +7,7 @@ import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
+import type { View } from "../ir/views";
 import { BOOL, F64, I32, U32, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
 import { f16round } from "../ir/f16";
 import { ConstantFolder, type ConstValue } from "./constants";
@@ -44,7 +45,8 @@ export interface LoweredFunction {
 
 export type Binding =
   /** `rebindReported`: a `let` alias of an array, already reported (CS3005), so reassigning it stays quiet. */
-  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true }
+  /** `view`: the name is a view (`const v = a.subarray(…)`, `const r = m[i]`) of `v`, see lower-views.ts. */
+  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true; readonly view?: View }
   /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
   | { readonly k: "poison" }
   | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node };

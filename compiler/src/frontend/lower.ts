@@ -390,7 +390,8 @@ class FunctionLowerer extends CallLowerer {
       this.bind(name, { k: "poison" });
       return [];
     }
-    const value = this.lowerExpr(init);
+    const viewTemps: IR.Stmt[] = [];
+    const value = this.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {
       // The annotation still says what the variable is: later uses keep being checked.
       if (annotated) return [{ k: "decl", span, v: this.newVar(name, scalar(annotated), false, !isConst, d.name) }];
@@ -398,8 +399,14 @@ class FunctionLowerer extends CallLowerer {
       return [];
     }
     if (value.type.kind === "array") {
-      // An alias of an array (`const row = m`): bind the name to the same variable.
+      // An alias of an array (`const row = m`): bind the name to the same variable; a view
+      // (`const part = a.subarray(…)`, `const row = m[i]`) keeps its rows/offset/length computed once.
       if (value.k === "var") {
+        const view = this.viewOfExpr(value);
+        if (isConst && view) {
+          this.bind(name, { k: "var", v: value.v, isConstDecl: true, view: { ...view, name } });
+          return viewTemps;
+        }
         if (isConst) this.bind(name, { k: "var", v: value.v, isConstDecl: true });
         else {
           this.bind(name, { k: "var", v: value.v, isConstDecl: true, rebindReported: true });
@@ -422,7 +429,7 @@ class FunctionLowerer extends CallLowerer {
       this.hints.set(d, commonDType(dtype, (value.type as ScalarType).dtype));
       this.widened = true;
     }
-    return [{ k: "decl", span, v, init: this.convertTo(value, dtype, init) }];
+    return [...viewTemps, { k: "decl", span, v, init: this.convertTo(value, dtype, init) }];
   }
 
   protected lowerTupleDestructuring(d: ts.VariableDeclaration, pattern: ts.ArrayBindingPattern, isConst: boolean): IR.Stmt[] {
