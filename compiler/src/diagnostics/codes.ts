@@ -72,6 +72,7 @@ export const Codes = {
   ComplexPartWrite: def("CS2024", "error", "A complex element is read and written whole"),
   // Array views (docs/kernel-language.md#views)
   InvalidArrayView: def("CS2029", "error", "Invalid array view"),
+  InvalidArrayVariable: def("CS2030", "error", "Unsupported use of an array variable"),
 
   // CS3xxx — memory and resources
   LocalArraySizeNotConstant: def("CS3001", "error", "Local array size must be a compile-time constant"),

@@ -11,7 +11,7 @@ import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
-import { ViewLowerer } from "./lower-views";
+import { ArrayVarLowerer } from "./lower-array-vars";
 import { indicesThrough } from "../ir/views";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 import { FP16_FUNCTIONS } from "./lower-fp16";
@@ -46,7 +46,7 @@ export function typedArrayNameOf(d: DType): string {
   return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
 }
 
-export abstract class CallLowerer extends ViewLowerer {
+export abstract class CallLowerer extends ArrayVarLowerer {
 
   // ───────────────────────── calls ─────────────────────────
 
@@ -697,7 +697,9 @@ export abstract class CallLowerer extends ViewLowerer {
     };
     const value = operand(call.arguments[valueIdx]!);
     const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
-    // Through a view: the base's element (lower-views.ts).
+    // Through an array variable: the chosen array's (lower-array-vars.ts); a view: the base's (lower-views.ts).
+    const chosen = this.atomicThroughChoice(arr, (a) => ({ k: "atomic", type: scalar(d), op, array: a, indices, value, expected, span }), span);
+    if (chosen) return chosen;
     const view = this.viewOfExpr(arr);
     if (view) return { k: "atomic", type: scalar(d), op, array: view.base, indices: indicesThrough(view, indices, span), value, expected, span };
     return { k: "atomic", type: scalar(d), op, array: arr, indices, value, expected, span };

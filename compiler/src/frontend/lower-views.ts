@@ -67,7 +67,7 @@ export abstract class ViewLowerer extends ComplexLowerer {
   }
 
   /** Element access through views; a partial index of an N-D array (a row) is a view. */
-  protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.IndexExpr | ArrayExpr | undefined {
+  protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
     const indexNodes: ts.Expression[] = [];
     let base: ts.Expression = e;
     while (ts.isElementAccessExpression(base)) {
