@@ -11,8 +11,9 @@
  */
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, isComplex, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
+import { extentThrough, viewOfArgument } from "../ir/views";
 import { callsGridSync, isPure } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
@@ -837,6 +838,23 @@ class FunctionGen {
   }
 
   /**
+   * A view passed to a device function (ir/views.ts): the address of its first element in the base,
+   * then its extents — the same (pointer, extents) a whole array passes.
+   */
+  private viewArgs(e: IR.IntrinsicExpr): string[] {
+    const view = viewOfArgument(e);
+    const info = this.arrayOf(view.base);
+    const first: IR.Expr[] = [...view.lead];
+    if (view.sub) first.push(view.sub.offset);
+    const zero: IR.Expr = { k: "const", type: I32, value: 0, span: e.span };
+    while (first.length < info.rank) first.push(zero);
+    const address = `&${this.lvalue({ k: "index", type: scalar(info.dtype), array: view.base, indices: first, span: e.span })}`;
+    const rank = (e.type as ArrayType).rank;
+    const extents = Array.from({ length: rank }, (_, d) => this.expr(extentThrough(view, d, e.span)).t);
+    return [address, ...extents];
+  }
+
+  /**
    * A Math function of f16 values: fma and abs have half instructions; the others compute in f32 (which
    * holds every f16 exactly) and round once to f16 — correctly rounded for sqrt, within the documented
    * tolerance for the transcendental ones (docs/kernel-language.md).
@@ -851,11 +869,19 @@ class FunctionGen {
   private callExpr(e: IR.CallExpr): Out {
     const name = this.m.functions.get(e.fn);
     if (!name) throw new CudaGenError(`call of unknown device function '${e.fn}'`, e.span);
-    const args = e.args.flatMap((a) => (a.k === "var" && a.type.kind === "array" ? this.arrayArgs(a) : [this.expr(a).t]));
+    const args = e.args.flatMap((a) =>
+      a.k === "var" && a.type.kind === "array" ? this.arrayArgs(a) : a.k === "intrinsic" && a.name === "arrayView" ? this.viewArgs(a) : [this.expr(a).t],
+    );
     return call(name, args);
   }
 
   private intrinsic(e: IR.IntrinsicExpr): Out {
+    // Views (ir/views.ts): the element `offset + j` of the base; the simulator checks j against the view.
+    if (e.name === "viewIndex") {
+      const [j, , offset] = e.args;
+      return offset!.k === "const" && offset!.value === 0 ? this.expr(j!) : bin(this.expr(offset!), "+", this.expr(j!), P.add);
+    }
+    if (e.name === "arrayView") throw new CudaGenError(`the view '${e.view?.name}' can only be passed to a device function here`, e.span);
     const args = e.args.map((a) => this.expr(a));
     const t = args.map((a) => a.t);
     const d = e.type.kind === "scalar" ? e.type.dtype : "i32";

@@ -76,6 +76,9 @@ export const Codes = {
   ConstArrayElementRange: def("CS2025", "error", "A constant array element does not fit its dtype"),
   RandomStatesArgument: def("CS2027", "error", "cuda.random draws need a state array (Xoroshiro128pStates)"),
   RandomStateIndex: def("CS2028", "error", "The index of a cuda.random draw must be an integer"),
+  // Array views (docs/kernel-language.md#views)
+  InvalidArrayView: def("CS2029", "error", "Invalid array view"),
+  InvalidArrayVariable: def("CS2030", "error", "Unsupported use of an array variable"),
   ReduceSignature: def("CS2031", "error", "`cuda.reduce` combines two values of one type into one of that type"),
 
   // CS3xxx — memory and resources

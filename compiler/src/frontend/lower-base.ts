@@ -7,7 +7,8 @@ import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic, type FixHint, type RelatedLocation } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
-import { BOOL, F64, I32, U32, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
+import type { View } from "../ir/views";
+import { BOOL, F64, I32, U32, type ArrayType, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
 import { f16round } from "../ir/f16";
 import { ConstantFolder, type ConstValue } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
@@ -44,7 +45,9 @@ export interface LoweredFunction {
 
 export type Binding =
   /** `rebindReported`: a `let` alias of an array, already reported (CS3005), so reassigning it stays quiet. */
-  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true }
+  /** `view`: the name is a view (`const v = a.subarray(…)`, `const r = m[i]`) of `v`, see lower-views.ts. */
+  /** `arrayVar`: an array variable (lower-array-vars.ts); `v` is its selector. */
+  | { readonly k: "var"; readonly v: IR.Var; readonly isConstDecl: boolean; readonly rebindReported?: true; readonly view?: View; readonly arrayVar?: { readonly decl: ts.VariableDeclaration; readonly type: ArrayType } }
   /** A name whose declaration was already reported: uses of it stay quiet (no cascading errors). */
   | { readonly k: "poison" }
   | { readonly k: "const"; readonly value: ConstValue; readonly dtype?: DType; readonly node: ts.Node }
@@ -52,11 +55,11 @@ export type Binding =
   | { readonly k: "gridGroup"; readonly node: ts.Node };
 
 /**
- * What to write instead of rebinding an array name (`let src = a; … src = b`, `flag ? a : b`): array
- * names are fixed in kernels (each is a parameter or a storage declaration), so buffers swap on the host.
+ * What to write instead of rebinding an array's own name (a parameter or a storage declaration): hold
+ * the buffers in array variables (lower-array-vars.ts), which can be reassigned.
  */
 export const ARRAY_SWAP_ADVICE =
-  "to alternate two buffers (ping-pong, Jacobi), do one step per launch and swap the arguments on the host between launches: step(a, b), then step(b, a)";
+  "to alternate two buffers (ping-pong, Jacobi), hold them in array variables: let src = a, dst = b; then const t = src; src = dst; dst = t (or const src = flag ? a : b)";
 
 export const WEAK = new WeakSet<IR.Expr>();
 /** Placeholders standing for code already reported: anything built on them reports nothing more. */

@@ -11,7 +11,8 @@ import { isPure } from "../ir/visit";
 import { isCudaReference } from "./module-info";
 import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
-import { RandomLowerer } from "./lower-random";
+import { ArrayVarLowerer } from "./lower-array-vars";
+import { indicesThrough } from "../ir/views";
 import { mixedSignedness, POISON, WEAK } from "./lower-base";
 import { FP16_FUNCTIONS } from "./lower-fp16";
 
@@ -45,7 +46,7 @@ export function typedArrayNameOf(d: DType): string {
   return typeToString({ kind: "array", dtype: d, rank: 1, space: "global" });
 }
 
-export abstract class CallLowerer extends RandomLowerer {
+export abstract class CallLowerer extends ArrayVarLowerer {
 
   // ───────────────────────── calls ─────────────────────────
 
@@ -126,6 +127,11 @@ export abstract class CallLowerer extends RandomLowerer {
     }
     // `child.launch(g, b)(…)`: the outer call's callee is the launch call; `child.launch(g, b)` alone is
     // caught too, so the whole launch gets one diagnostic however far it is written out.
+    // `a.subarray(begin, end)`: a view (lower-views.ts).
+    if (this.isSubarrayCall(call)) {
+      const view = this.lowerSubarray(call);
+      if (view) return view;
+    }
     const launched = this.launchedKernel(callee) ?? (ts.isCallExpression(callee) ? this.launchedKernel(callee.expression) : undefined);
     if (launched) {
       this.reportKernelLaunch(call, launched.kernel, launched.method);
@@ -283,7 +289,7 @@ export abstract class CallLowerer extends RandomLowerer {
         args.push(pt.kind === "scalar" ? { k: "const", type: pt, value: 0, span: this.span(call) } : this.error(call));
         return;
       }
-      const v = this.lowerExpr(a);
+      const v = pt.kind === "array" ? this.lowerArrayValue(a) : this.lowerExpr(a);
       if (POISON.has(v)) {
         args.push(v);
         return;
@@ -294,7 +300,7 @@ export abstract class CallLowerer extends RandomLowerer {
         } else if (v.type.dtype !== pt.dtype || v.type.rank !== pt.rank) {
           this.report(Codes.WrongDType, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}, but this is ${typeToString({ ...v.type, space: "global" })}`);
         }
-        args.push(v);
+        args.push(this.arrayArgument(v));
       } else if (pt.kind === "scalar") {
         if (v.type.kind !== "scalar") {
           this.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${pt.dtype}, not ${typeToString(v.type)}`);
@@ -657,7 +663,7 @@ export abstract class CallLowerer extends RandomLowerer {
     const nargs = op === "compareAndSwap" ? 4 : 3;
     if (!this.expectArgs(call, nargs, nargs, `cuda.atomic.${op}`)) return this.error(call);
     const arrNode = call.arguments[0]!;
-    const arr = this.lowerExpr(arrNode);
+    const arr = this.lowerArrayValue(arrNode);
     if (arr.type.kind !== "array" || arr.k !== "var") {
       this.report(Codes.NotAnArray, arrNode, `the first argument of cuda.atomic.${op} is the array to update`);
       return this.error(call);
@@ -699,6 +705,11 @@ export abstract class CallLowerer extends RandomLowerer {
     };
     const value = operand(call.arguments[valueIdx]!);
     const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
+    // Through an array variable: the chosen array's (lower-array-vars.ts); a view: the base's (lower-views.ts).
+    const chosen = this.atomicThroughChoice(arr, (a) => ({ k: "atomic", type: scalar(d), op, array: a, indices, value, expected, span }), span);
+    if (chosen) return chosen;
+    const view = this.viewOfExpr(arr);
+    if (view) return { k: "atomic", type: scalar(d), op, array: view.base, indices: indicesThrough(view, indices, span), value, expected, span };
     return { k: "atomic", type: scalar(d), op, array: arr, indices, value, expected, span };
   }
 }

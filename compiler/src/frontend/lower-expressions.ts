@@ -11,7 +11,7 @@ import { isCudaReference } from "./module-info";
 import { bigintLiteralValue } from "./int64-constants";
 import { isPure } from "../ir/visit";
 import { KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
-import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
+import { ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
   [ts.SyntaxKind.PlusToken, "+"],
@@ -468,7 +468,7 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (a.type.kind === "array" || b.type.kind === "array") {
       const c = condition.getText(this.sf), x = whenTrue.getText(this.sf), y = whenFalse.getText(this.sf);
       const instead = what === "?:" ? `${c} ? ${x}[i] : ${y}[i]` : `${what}(${c}, ${x}[i], ${y}[i])`;
-      this.report(Codes.TypeMismatch, e, `${what} cannot choose between arrays (array names are fixed in kernels): choose the element instead, ${instead}; or ${ARRAY_SWAP_ADVICE}`);
+      this.report(Codes.TypeMismatch, e, `${what} chooses between two arrays (named arrays or array variables) or between two values, not between an array and something else: choose the element instead, ${instead}`);
       return this.error(e);
     }
     if (a.type.kind !== "scalar" || b.type.kind !== "scalar") {
@@ -484,7 +484,8 @@ export abstract class ExpressionLowerer extends LowererBase {
     return r;
   }
 
-  protected lowerElementAccess(e: ts.ElementAccessExpression): IR.IndexExpr | (IR.Expr & { type: ArrayType }) | undefined {
+  /** An element (an IndexExpr, or an element chosen among arrays: lower-array-vars.ts), or an array (a row). */
+  protected lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
     // Collect a[i][j][k] into the base and its indices.
     const indexNodes: ts.Expression[] = [];
     let base: ts.Expression = e;

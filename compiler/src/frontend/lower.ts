@@ -30,7 +30,12 @@ export function lowerFunction(host: LowerHost, module: ModuleInfo, decl: Functio
   for (let attempt = 0; ; attempt++) {
     const l = new FunctionLowerer(host, module, decl, hints, returnHint);
     const result = l.run();
-    if (!l.widened || attempt >= 4) return result;
+    if (!l.widened) return result;
+    if (attempt >= 4) {
+      // An array variable's candidates were still growing: its earlier uses miss some (never emit that).
+      if (l.arrayVarsGrew) return { ...result, diagnostics: [...result.diagnostics, makeDiagnostic(Codes.InvalidArrayVariable, result.fn.span, "too many arrays pass through this function's array variables to resolve: give each buffer its own variable, or alternate two arrays with ?:")] };
+      return result;
+    }
     hints = l.hints;
     returnHint = l.returnHint;
   }
@@ -393,7 +398,8 @@ class FunctionLowerer extends GridGroupLowerer {
       this.bind(name, { k: "poison" });
       return [];
     }
-    const value = this.lowerExpr(init);
+    const viewTemps: IR.Stmt[] = [];
+    const value = this.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {
       // The annotation still says what the variable is: later uses keep being checked.
       if (annotated) return [{ k: "decl", span, v: this.newVar(name, scalar(annotated), false, !isConst, d.name) }];
@@ -401,8 +407,17 @@ class FunctionLowerer extends GridGroupLowerer {
       return [];
     }
     if (value.type.kind === "array") {
-      // An alias of an array (`const row = m`): bind the name to the same variable.
+      // `let src = a`, `const src = flag ? a : b`: an array variable (lower-array-vars.ts).
+      const arrayVariable = this.declareArrayVariable(d, name, value, isConst);
+      if (arrayVariable) return [...viewTemps, ...arrayVariable];
+      // An alias of an array (`const row = m`): bind the name to the same variable; a view
+      // (`const part = a.subarray(…)`, `const row = m[i]`) keeps its rows/offset/length computed once.
       if (value.k === "var") {
+        const view = this.viewOfExpr(value);
+        if (isConst && view) {
+          this.bind(name, { k: "var", v: value.v, isConstDecl: true, view: { ...view, name } });
+          return viewTemps;
+        }
         if (isConst) this.bind(name, { k: "var", v: value.v, isConstDecl: true });
         else {
           this.bind(name, { k: "var", v: value.v, isConstDecl: true, rebindReported: true });
@@ -425,7 +440,7 @@ class FunctionLowerer extends GridGroupLowerer {
       this.hints.set(d, commonDType(dtype, (value.type as ScalarType).dtype));
       this.widened = true;
     }
-    return [{ k: "decl", span, v, init: this.convertTo(value, dtype, init) }];
+    return [...viewTemps, { k: "decl", span, v, init: this.convertTo(value, dtype, init) }];
   }
 
   protected lowerTupleDestructuring(d: ts.VariableDeclaration, pattern: ts.ArrayBindingPattern, isConst: boolean): IR.Stmt[] {
@@ -614,6 +629,20 @@ class FunctionLowerer extends GridGroupLowerer {
     return this.lowerAssignmentValue(target, op, () => this.lowerExpr(rhs), node, rhs);
   }
 
+  /** `target = value` (or `target op= value`) of an element. */
+  protected storeElement(target: IR.IndexExpr, op: IR.ArithOp | "=", rhsValue: IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
+    let value = rhsValue;
+    if (op !== "=") value = this.arith(op, target, value, node);
+    if (value.type.kind !== "scalar") {
+      this.report(Codes.TypeMismatch, rhsNode ?? node, `cannot store ${typeToString(value.type)} into an element of ${typeToString(target.array.type)}`);
+      return undefined;
+    }
+    const elem = target.type.dtype;
+    if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)) && !isNumberOfBigInt(value))
+      this.report(Codes.ImplicitFloatToInt, rhsNode ?? node, `this stores a ${(value.type as ScalarType).dtype} value into ${typeToString(target.array.type)}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)`);
+    return { k: "assign", span: this.span(node), target, value: this.convertTo(value, elem, rhsNode) };
+  }
+
   protected lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: () => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
     const span = this.span(node);
     const t = stripParensAndNonNull(targetNode);
@@ -635,6 +664,20 @@ class FunctionLowerer extends GridGroupLowerer {
         this.report(Codes.GridGroupMisuse, t, `'${t.text}' is a grid group and cannot be reassigned: keep the one const ${t.text} = cuda.cg.thisGrid() and call ${t.text}.sync()`);
         rhs();
         return undefined;
+      }
+      // An array variable takes another array (lower-array-vars.ts).
+      if (b.k === "var" && b.arrayVar) {
+        if (b.isConstDecl) {
+          this.report(Codes.InvalidAssignmentTarget, t, `'${t.text}' is a constant: declare it with let to change it`);
+          rhs();
+          return undefined;
+        }
+        if (op !== "=") {
+          this.report(Codes.InvalidAssignmentTarget, t, `'${t.text}' holds an array: assign another array to it, or assign its elements`);
+          rhs();
+          return undefined;
+        }
+        return this.assignArrayVariable({ v: b.v, arrayVar: b.arrayVar }, t.text, rhs(), rhsNode ?? node, node);
       }
       // Arrays first: for an array, "declare it with let" would be wrong advice (CS3005 refuses that).
       if (b.k === "var" && b.v.type.kind === "array") {
@@ -669,24 +712,23 @@ class FunctionLowerer extends GridGroupLowerer {
       return { k: "assign", span, target, value: this.convertTo(value, v.type.dtype, rhsNode) };
     }
     if (ts.isElementAccessExpression(t)) {
+      // Through an array variable: one store per array it may hold, the value computed once.
+      let once: IR.Expr | undefined;
+      const viaVariable = this.lowerArrayVariableStore(t, (target) => this.storeElement(target, op, (once ??= rhs()), node, rhsNode), node);
+      if (viaVariable) {
+        if (!once) rhs();
+        return viaVariable.stmt;
+      }
       const target = this.lowerElementAccess(t);
       if (!target || target.k !== "index") {
+        if (target && !POISON.has(target)) this.report(Codes.InvalidAssignmentTarget, t, `'${t.getText(this.sf)}' is not an element: index every dimension of the array`);
         rhs();
         return undefined;
       }
       if (target.array.type.kind === "array" && target.array.type.space === "const") {
         this.report(Codes.WriteToConstMemory, t, "constant memory is read-only in kernels: copy the values into a local or shared array to change them");
       }
-      let value = rhs();
-      if (op !== "=") value = this.arith(op, target, value, node);
-      if (value.type.kind !== "scalar") {
-        this.report(Codes.TypeMismatch, rhsNode ?? node, `cannot store ${typeToString(value.type)} into an element of ${typeToString(target.array.type)}`);
-        return undefined;
-      }
-      const elem = target.type.dtype;
-      if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)) && !isNumberOfBigInt(value))
-        this.report(Codes.ImplicitFloatToInt, rhsNode ?? node, `this stores a ${(value.type as ScalarType).dtype} value into ${typeToString(target.array.type)}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)`);
-      return { k: "assign", span, target, value: this.convertTo(value, elem, rhsNode) };
+      return this.storeElement(target, op, rhs(), node, rhsNode);
     }
     if (ts.isPropertyAccessExpression(t)) {
       if (this.complexPartAssignment(t)) {

@@ -164,7 +164,29 @@ export type ComplexFunction =
  */
 export type GridFunction = "gridSync";
 
-export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction | GridFunction;
+/**
+ * Array views (docs/kernel-language.md#views), lowered by the front end (frontend/lower-views.ts) to
+ * the base array plus element offsets, so every backend indexes the base storage (and the sanitizer's
+ * shadow of it) directly:
+ * - `viewIndex(j, length, offset)`: the element index `offset + j` of the base's last dimension, after
+ *   checking `0 <= j < length` against the VIEW's length (the simulator reports the view's name);
+ *   i32. Only ever an index of an `index`/`atomic` node.
+ * - `arrayView(base, ...lead, offset?, length?)`: a view passed to a device function (its `type` is the
+ *   view's ArrayType): the rows `lead` of `base` (one index per leading dimension), then, when
+ *   `view.sub` is set, the elements [offset, offset + length) of that 1-D row. Only ever a call argument.
+ */
+export type ViewFunction = "viewIndex" | "arrayView";
+
+export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction | GridFunction | ViewFunction;
+
+/** What a view intrinsic needs beyond its arguments (see ViewFunction). */
+export interface ViewOf {
+  /** The view's source name, for out-of-bounds reports. */
+  readonly name: string;
+  /** arrayView: the leading indices taken (rows) and whether offset/length follow. */
+  readonly lead?: number;
+  readonly sub?: boolean;
+}
 
 /** A built-in operation with value arguments; operand types already converted to what it takes. */
 export interface IntrinsicExpr extends ExprBase {
@@ -172,6 +194,8 @@ export interface IntrinsicExpr extends ExprBase {
   readonly type: Type;
   readonly name: IntrinsicName;
   readonly args: readonly Expr[];
+  /** Only on the view intrinsics. */
+  readonly view?: ViewOf;
 }
 
 export type AtomicOp = "add" | "sub" | "and" | "or" | "xor" | "inc" | "dec" | "exch" | "max" | "min" | "nanmax" | "nanmin" | "compareAndSwap";

@@ -46,6 +46,7 @@ import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
 import { callsGridSync } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
+import { extentThrough, viewOfArgument } from "../ir/views";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -274,6 +275,8 @@ interface ArrayInfo {
   readonly shId?: number | "param";
   /** Per-thread local array in a fission kernel: storage of all threads' copies. */
   perThread?: string;
+  /** Device-function array parameter: JS expression of its first element's index in `data` (a view's offset). */
+  readonly offset?: string;
 }
 
 type Exit =
@@ -514,6 +517,8 @@ class FnEmitter {
   private readonly rmwReads = new Set<IR.IndexExpr>();
   /** The kernel calls g.sync(): a generator per block (js/cooperative.ts). */
   private cooperative = false;
+  /** The access whose indices are being emitted: a `viewIndex` among them reports its out-of-bounds as this access. */
+  private viewAccess: { kind: "read" | "write" | "atomic"; space: MemorySpace; op?: string } = { kind: "read", space: "global" };
 
   constructor(
     private readonly me: ModuleEmitter,
@@ -787,6 +792,7 @@ class FnEmitter {
     let flat = idx[0]!;
     if (idx.length === 2) flat = `${idx[0]} * ${a.dims[1]} + ${idx[1]}`;
     if (idx.length === 3) flat = `(${idx[0]} * ${a.dims[1]} + ${idx[1]}) * ${a.dims[2]} + ${idx[2]}`;
+    if (a.offset) flat = `${a.offset} + ${idx.length > 1 ? `(${flat})` : flat}`;
     return { pre, flat };
   }
 
@@ -818,7 +824,10 @@ class FnEmitter {
     const a = this.arrayInfo(e.array.v);
     this.noteArray(e.array.v);
     const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
+    const outerAccess = this.viewAccess;
+    this.viewAccess = { kind: "read", space: a.space };
     const { pre, flat } = this.addr(a, e.indices, site);
+    this.viewAccess = outerAccess;
     if (this.san && typeof a.shId === "number" && this.mode !== "device") {
       // Inline fast path of the sanitizer's read check (see Sanitizer in the runtime). Writer: this
       // thread in this epoch, or another before the last barrier (and in this block). Reader record:
@@ -848,7 +857,10 @@ class FnEmitter {
     const a = this.arrayInfo(t.array.v);
     this.noteArray(t.array.v);
     const site = this.me.site("write", t.span, this.fn, { array: a.name, space: a.space });
+    const outerAccess = this.viewAccess;
+    this.viewAccess = { kind: "write", space: a.space };
     const { pre, flat } = this.addr(a, t.indices, site);
+    this.viewAccess = outerAccess;
     const rmw = this.san && typeof a.shId === "number" && this.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
@@ -879,7 +891,10 @@ class FnEmitter {
     const a = this.arrayInfo(e.array.v);
     this.noteArray(e.array.v);
     const site = this.me.site("atomic", e.span, this.fn, { array: a.name, space: a.space, op: e.op });
+    const outerAccess = this.viewAccess;
+    this.viewAccess = { kind: "atomic", space: a.space, op: e.op };
     const { pre, flat } = this.addr(a, e.indices, site);
+    this.viewAccess = outerAccess;
     this.depth += 2;
     const exp = e.expected ? this.ex(e.expected) : undefined;
     const v = this.ex(e.value);
@@ -942,11 +957,16 @@ class FnEmitter {
     e.args.forEach((a, i) => {
       const p = f.params[i];
       if (p && p.type.kind === "array") {
+        // (data, offset of the first element, one extent per dimension): a whole array or a view.
+        if (a.k === "intrinsic" && a.name === "arrayView") {
+          args.push(...this.viewArgs(a));
+          return;
+        }
         if (a.k !== "var") throw new Error("CudaScript simulator: array argument is not a variable");
         const info = this.arrayInfo(a.v);
         this.noteArray(a.v);
-        args.push(info.data);
-        if (p.type.rank > 1) for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
+        args.push(info.data, info.offset ?? "0");
+        for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
       } else args.push(this.ex(a));
     });
     if (this.seg) this.seg.tx = this.seg.ty = this.seg.tz = true;
@@ -954,7 +974,44 @@ class FnEmitter {
     return `${name}(${args.join(", ")})`;
   }
 
+  /**
+   * `offset + j` after checking 0 <= j < length, the VIEW's length: an access past the view is an
+   * out-of-bounds error of the view even where the base has the element (ir/views.ts).
+   */
+  private viewIndex(e: IR.IntrinsicExpr): string {
+    const acc = this.viewAccess;
+    const [j, length, offset] = e.args.map((x) => this.ex(x));
+    const site = this.me.site(acc.kind, e.span, this.fn, { array: e.view?.name, space: acc.space, op: acc.op });
+    const vi = this.me.helper("$vi", "function $vi(j, n, o, s) { return j >>> 0 < n ? o + j : $oob(s, j, n, 0); }");
+    return `${vi}(${j}, ${length}, ${offset}, ${site})`;
+  }
+
+  /** A view passed to a device function: the base's data, the flat index of its first element, its extents. */
+  private viewArgs(e: IR.IntrinsicExpr): string[] {
+    const view = viewOfArgument(e);
+    const a = this.arrayInfo(view.base.v);
+    this.noteArray(view.base.v);
+    const rank = (e.type as ArrayType).rank;
+    let first = "0";
+    const pre: string[] = [];
+    if (view.lead.length) {
+      // The rows taken, bounds-checked against the base's leading dimensions.
+      const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
+      const r = this.addr({ ...a, offset: undefined }, view.lead, site);
+      pre.push(...r.pre);
+      const rowSize = a.dims.slice(view.lead.length).join(" * ");
+      first = `(${r.flat}) * ${rowSize}`;
+    }
+    if (view.sub) first = first === "0" ? this.ex(view.sub.offset) : `${first} + ${this.ex(view.sub.offset)}`;
+    if (a.offset) first = `${a.offset} + ${first}`;
+    const offset = pre.length ? `(${pre.join(", ")}, ${first})` : first;
+    const dims = Array.from({ length: rank }, (_, d) => this.ex(extentThrough(view, d, e.span)));
+    return [a.data, offset, ...dims];
+  }
+
   private intrinsic(e: IR.IntrinsicExpr): string {
+    if (e.name === "viewIndex") return this.viewIndex(e);
+    if (e.name === "arrayView") throw new Error(`CudaScript simulator: the view '${e.view?.name}' is only a device-function argument`);
     const name = e.name;
     const d = e.type.kind === "scalar" ? e.type.dtype : "f64";
     const args = e.args.map((a) => this.ex(a));
@@ -1160,15 +1217,11 @@ class FnEmitter {
     for (const p of this.fn.params) {
       const n = this.vn(p);
       if (p.type.kind === "array") {
+        // (data, offset, extents): the caller passes a whole array (offset 0) or a view of one (ir/views.ts).
         const t = p.type;
-        if (t.rank === 1) {
-          params.push(n);
-          this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}.length`], shId: this.san ? "param" : undefined });
-        } else {
-          const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
-          params.push(n, ...dims);
-          this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, shId: this.san ? "param" : undefined });
-        }
+        const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
+        params.push(n, `${n}$o`, ...dims);
+        this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, shId: this.san ? "param" : undefined, offset: `${n}$o` });
       } else params.push(n);
     }
     params.push("$tx", "$ty", "$tz", "$t");

@@ -14,6 +14,7 @@
  */
 import type * as IR from "../ir/nodes";
 import { BOOL, type ScalarType, type Type } from "../ir/types";
+import { composeViews, extentThrough, indicesThrough, viewArgument, viewOfArgument, type View } from "../ir/views";
 
 export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
 export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync"]);
@@ -175,6 +176,8 @@ export function stmtHasSync(s: IR.Stmt | NStmt, syncFns: ReadonlySet<string>): b
 interface Env {
   readonly vars: Map<IR.Var, IR.Var>;
   readonly arrays: Map<IR.Var, IR.VarExpr>;
+  /** Array parameters of an inlined device function that received a view (ir/views.ts). */
+  readonly views?: Map<IR.Var, View>;
   /** Inside an inlined device function. */
   readonly fn?: { readonly retVar?: IR.Var; readonly scope?: number; readonly tail?: IR.Stmt };
   /** Identity renaming (the kernel's own body). */
@@ -259,7 +262,7 @@ export class Normalizer {
         const all = this.linList([...t.indices, s.value], env, out, fnId, false);
         const indices = all.slice(0, t.indices.length);
         const value = all[t.indices.length]!;
-        out.push({ k: "assign", target: { ...t, array: this.arrayRef(t.array, env), indices }, value, span: s.span });
+        out.push({ k: "assign", target: { ...t, ...this.access(t.array, indices, env, t.span) }, value, span: s.span });
         return;
       }
       case "if": {
@@ -440,12 +443,12 @@ export class Normalizer {
       case "truthy":
         return { ...e, value: this.lin(e.value, env, out, fnId) };
       case "index":
-        return { ...e, array: this.arrayRef(e.array, env), indices: this.linList(e.indices, env, out, fnId, false) };
+        return { ...e, ...this.access(e.array, this.linList(e.indices, env, out, fnId, false), env, e.span) };
       case "atomic": {
         const ops = e.expected ? [...e.indices, e.expected, e.value] : [...e.indices, e.value];
         const r = this.linList(ops, env, out, fnId, false);
         const n = e.indices.length;
-        return { ...e, array: this.arrayRef(e.array, env), indices: r.slice(0, n), expected: e.expected ? r[n] : undefined, value: r[r.length - 1]! };
+        return { ...e, ...this.access(e.array, r.slice(0, n), env, e.span), expected: e.expected ? r[n] : undefined, value: r[r.length - 1]! };
       }
       case "random":
         return { ...e, states: this.arrayRef(e.states, env), index: this.lin(e.index, env, out, fnId) };
@@ -463,12 +466,13 @@ export class Normalizer {
     const last = f.body[f.body.length - 1];
     const tailOnly = returns === 0 || (returns === 1 && last?.k === "return");
     const scope = tailOnly ? undefined : this.nextScope++;
-    const inner: Env = { vars: new Map(), arrays: new Map(), identity: false, fn: { retVar, scope, tail: tailOnly ? last : undefined } };
+    const inner: Env = { vars: new Map(), arrays: new Map(), views: new Map(), identity: false, fn: { retVar, scope, tail: tailOnly ? last : undefined } };
     const body: NStmt[] = [];
     f.params.forEach((p, i) => {
       const a = args[i]!;
       if (p.type.kind === "array") {
         if (a.k === "var") inner.arrays.set(p, a);
+        else if (a.k === "intrinsic" && a.name === "arrayView") inner.views!.set(p, viewOfArgument(a));
         return;
       }
       const np: IR.Var = { ...p, id: this.nextId++, isParam: false, mutable: true };
@@ -479,6 +483,23 @@ export class Normalizer {
     if (scope === undefined) out.push({ k: "block", body, span: call.span });
     else out.push({ k: "fnScope", id: scope, name: f.name, body, span: f.span });
     return retVar ? this.varExpr(retVar, call.span) : { k: "const", type: BOOL, value: false, span: call.span };
+  }
+
+  /** Element `indices` (renamed) of `a` in `env`: of the base, through the view when `a` received one. */
+  private access(a: IR.VarExpr, indices: IR.Expr[], env: Env, span: IR.Span): { array: IR.VarExpr; indices: IR.Expr[] } {
+    const view = env.identity ? undefined : env.views?.get(a.v);
+    if (view) return { array: view.base, indices: indicesThrough(view, indices, span) };
+    return { array: this.arrayRef(a, env), indices };
+  }
+
+  /** An `arrayView` argument (renamed); over a parameter that is itself a view, one view of its base. */
+  private renView(e: IR.IntrinsicExpr, env: Env): IR.Expr {
+    const inner = viewOfArgument(e);
+    const lead = inner.lead.map((x) => this.ren(x, env));
+    const sub = inner.sub ? { offset: this.ren(inner.sub.offset, env), length: this.ren(inner.sub.length, env) } : undefined;
+    const outer = env.views?.get(inner.base.v);
+    if (outer) return viewArgument(composeViews(outer, { lead, sub, name: inner.name }, e.span), e.span);
+    return viewArgument({ base: this.arrayRef(inner.base, env), lead, sub, name: inner.name }, e.span);
   }
 
   private arrayRef(a: IR.VarExpr, env: Env): IR.VarExpr {
@@ -497,12 +518,17 @@ export class Normalizer {
       case "special":
         return e;
       case "var": {
-        if (e.type.kind === "array") return this.arrayRef(e, env);
+        if (e.type.kind === "array") {
+          const view = env.views?.get(e.v);
+          return view ? viewArgument(view, e.span) : this.arrayRef(e, env);
+        }
         const v = env.vars.get(e.v);
         return v ? { ...e, v } : e;
       }
-      case "shape":
-        return { ...e, array: this.arrayRef(e.array, env) };
+      case "shape": {
+        const view = env.views?.get(e.array.v);
+        return view ? extentThrough(view, e.dim, e.span) : { ...e, array: this.arrayRef(e.array, env) };
+      }
       case "unary":
         return { ...e, operand: this.ren(e.operand, env) };
       case "binary":
@@ -515,13 +541,14 @@ export class Normalizer {
       case "truthy":
         return { ...e, value: this.ren(e.value, env) };
       case "index":
-        return { ...e, array: this.arrayRef(e.array, env), indices: e.indices.map((i) => this.ren(i, env)) };
+        return { ...e, ...this.access(e.array, e.indices.map((i) => this.ren(i, env)), env, e.span) };
       case "call":
         return { ...e, args: e.args.map((a) => this.ren(a, env)) };
       case "intrinsic":
+        if (e.name === "arrayView") return this.renView(e, env);
         return { ...e, args: e.args.map((a) => this.ren(a, env)) };
       case "atomic":
-        return { ...e, array: this.arrayRef(e.array, env), indices: e.indices.map((i) => this.ren(i, env)), value: this.ren(e.value, env), expected: e.expected ? this.ren(e.expected, env) : undefined };
+        return { ...e, ...this.access(e.array, e.indices.map((i) => this.ren(i, env)), env, e.span), value: this.ren(e.value, env), expected: e.expected ? this.ren(e.expected, env) : undefined };
       case "random":
         return { ...e, states: this.arrayRef(e.states, env), index: this.ren(e.index, env) };
     }

@@ -9,12 +9,11 @@ export const scaleMatrix = cuda.jit((m: Float32Array, s: f32) => {
   }
 });
 
-/** A volume indexed with only two of its three indices. */
+/** A volume indexed with only two of its three indices where a number is needed (v[z][0] is a row). */
 export const planeSum = cuda.jit((v: Array3D<f32>, out: Float32Array) => {
   const z = cuda.grid(1);
   if (z >= v.shape[0]) return;
-  const plane = v[z][0]; // @expect CS2008
-  out[z] = 0;
+  out[z] = v[z][0]; // @expect CS2008
 });
 
 export const scaleMatrixOk = cuda.jit((m: Float32Array, cols: i32, s: f32) => {
