@@ -60,7 +60,7 @@ export const ErrorCodes = {
   /** A ufunc or reduction given an array (or `out`, `res`) of another dtype than its function's: no silent casts. */
   UfuncDType: "CSR039",
   /** A ufunc or reduction called with the wrong number or kind of arguments or options. */
-  UfuncArguments: "CSR040",
+  UfuncArguments: "CSR037",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

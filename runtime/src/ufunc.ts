@@ -68,7 +68,7 @@ function kernelOf(what: string, fn: unknown, artifact: KernelArtifact | undefine
     return () => k;
   }
   if (typeof fn !== "function")
-    throw new CudaScriptError("CSR040", `${what} takes the scalar function, e.g. ${what}((a: f32, b: f32): f32 => a + b), got ${describeValue(fn)}`);
+    throw new CudaScriptError("CSR037", `${what} takes the scalar function, e.g. ${what}((a: f32, b: f32): f32 => a + b), got ${describeValue(fn)}`);
   let lazy: SourceKernel<unknown[]> | undefined;
   return () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -102,8 +102,8 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
     let options: UfuncOptions = {};
     if (args.length === nin + 1 && isOptions(args[nin])) options = args.pop() as UfuncOptions;
     if (args.length !== nin)
-      throw new CudaScriptError("CSR040", `${ufunc} takes ${nin} input${nin === 1 ? "" : "s"} (then optionally { out, stream }), but was called with ${args.length} argument${args.length === 1 ? "" : "s"}`);
-    if (typeof options !== "object" || options === null) throw new CudaScriptError("CSR040", `${ufunc}: the options are an object like { out, stream }, got ${describeValue(options)}`);
+      throw new CudaScriptError("CSR037", `${ufunc} takes ${nin} input${nin === 1 ? "" : "s"} (then optionally { out, stream }), but was called with ${args.length} argument${args.length === 1 ? "" : "s"}`);
+    if (typeof options !== "object" || options === null) throw new CudaScriptError("CSR037", `${ufunc}: the options are an object like { out, stream }, got ${describeValue(options)}`);
     const stream = options.stream;
     // Check every argument before copying anything.
     const shapes = args.map((a, i) => checkedShape(a, inputDtypes[i]!, `input ${i + 1} of ${ufunc}`));
@@ -168,7 +168,7 @@ function isOptions(v: unknown): boolean {
 
 /** The shape of an argument (`[]` for a scalar), after checking its kind and dtype. */
 function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false): number[] {
-  if (!(dtype in dtypes)) throw new CudaScriptError("CSR040", `${which} is ${dtype}: ufuncs and reductions take real and bool dtypes only; write a cuda.jit kernel`);
+  if (!(dtype in dtypes)) throw new CudaScriptError("CSR037", `${which} is ${dtype}: ufuncs and reductions take real and bool dtypes only; write a cuda.jit kernel`);
   const arrayName = dtypes[dtype].arrayType.name;
   const wrongDtype = (got: string): never => {
     throw new CudaScriptError(
@@ -184,7 +184,7 @@ function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false
   if (isHostNDArray(v) || dtypeOfTypedArray(v)) {
     const data = isHostNDArray(v) ? v.data : (v as TypedArray);
     const got = dtypeOfTypedArray(data);
-    if (!got) throw new CudaScriptError("CSR040", `${which}: its .data is ${describeValue(data)}, not a typed array`);
+    if (!got) throw new CudaScriptError("CSR037", `${which}: its .data is ${describeValue(data)}, not a typed array`);
     if (got !== dtype && !(dtype === "bool" && got === "u8")) wrongDtype(got);
     const shape = isHostNDArray(v) ? [...v.shape] : [data.length];
     if (shape.reduce((a, b) => a * b, 1) !== data.length)
@@ -194,7 +194,7 @@ function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false
   if (!isOut) {
     if (dtype === "i64" || dtype === "u64") {
       if (typeof v === "bigint") return [];
-      throw new CudaScriptError("CSR040", `${which} is ${dtype}: pass a bigint${typeof v === "number" && Number.isSafeInteger(v) ? ` (${v}n)` : ""} or a ${arrayName}, not ${describeValue(v)}`);
+      throw new CudaScriptError("CSR037", `${which} is ${dtype}: pass a bigint${typeof v === "number" && Number.isSafeInteger(v) ? ` (${v}n)` : ""} or a ${arrayName}, not ${describeValue(v)}`);
     }
     if (dtype === "bool" && typeof v === "boolean") return [];
     if (typeof v === "number") {
@@ -203,8 +203,8 @@ function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false
       return [];
     }
   }
-  if (Array.isArray(v)) throw new CudaScriptError("CSR040", `${which} is a plain JavaScript array: pass ${arrayName}.from(values)${isOut ? "" : ", or a number"}`);
-  throw new CudaScriptError("CSR040", `${which} must be ${isOut ? "" : "a number, "}a typed array, a cuda.ndarray or a device array, not ${describeValue(v)}`);
+  if (Array.isArray(v)) throw new CudaScriptError("CSR037", `${which} is a plain JavaScript array: pass ${arrayName}.from(values)${isOut ? "" : ", or a number"}`);
+  throw new CudaScriptError("CSR037", `${which} must be ${isOut ? "" : "a number, "}a typed array, a cuda.ndarray or a device array, not ${describeValue(v)}`);
 }
 
 function checkRank(shape: number[], which: string): number[] {
@@ -267,20 +267,20 @@ export function reduce(fn: Function, artifact?: KernelArtifact, kernelName?: str
     const k = kernel();
     const dtype = k.signature[1]!.dtype as DTypeName;
     const what = `reduce '${k.name.replace(/_reduce$/, "")}' (${dtype}, ${dtype}) => ${dtype}`;
-    if (!isOptions(options)) throw new CudaScriptError("CSR040", `${what}: the options are an object like { init, size, res, stream }, got ${describeValue(options)}`);
+    if (!isOptions(options)) throw new CudaScriptError("CSR037", `${what}: the options are an object like { init, size, res, stream }, got ${describeValue(options)}`);
     const shape = checkedShape(arr, dtype, `the array given to ${what}`, true);
-    if (shape.length !== 1) throw new CudaScriptError("CSR040", `${what} reduces a 1-D array, got shape [${shape.join(", ")}]: pass a 1-D view of every element (d.ravel(), or the NDArray's .data)`);
+    if (shape.length !== 1) throw new CudaScriptError("CSR037", `${what} reduces a 1-D array, got shape [${shape.join(", ")}]: pass a 1-D view of every element (d.ravel(), or the NDArray's .data)`);
     const zero: Value = dtype === "i64" || dtype === "u64" ? 0n : dtype === "bool" ? false : 0;
     const init = options.init ?? zero;
     const { res, stream } = options;
     let n = shape[0]!;
     if (options.size !== undefined) {
       if (typeof options.size !== "number" || !Number.isInteger(options.size) || options.size < 0 || options.size > n)
-        throw new CudaScriptError("CSR040", `${what}: size is how many elements to reduce, a whole number from 0 to ${n} (the array's length), got ${describeValue(options.size)}`);
+        throw new CudaScriptError("CSR037", `${what}: size is how many elements to reduce, a whole number from 0 to ${n} (the array's length), got ${describeValue(options.size)}`);
       n = options.size;
     }
     if (res !== undefined) {
-      if (!(res instanceof DeviceNDArray)) throw new CudaScriptError("CSR040", `${what}: res is a device array that receives the result in its element 0 (cuda.deviceArray(1, ${dtype})), got ${describeValue(res)}`);
+      if (!(res instanceof DeviceNDArray)) throw new CudaScriptError("CSR037", `${what}: res is a device array that receives the result in its element 0 (cuda.deviceArray(1, ${dtype})), got ${describeValue(res)}`);
       res.checkAlive(`res of ${what}`);
       if (res.dtype.name !== dtype || res.size < 1)
         throw new CudaScriptError("CSR039", `${what}: res must be a ${dtype} device array with at least one element, got ${res.toString()}: pass cuda.deviceArray(1, ${dtype})`);
