@@ -9,7 +9,13 @@ import { c128, c64, Complex128Array, Complex64Array, cuda, CudaScriptError, NDAr
 import { compileSource, kernel } from "./helpers";
 
 const art = compileSource(`
-import { cuda, type Array2D, type c64 } from "cudascript";
+import { cuda, type Array1D, type Array2D, type c64 } from "cudascript";
+
+/** a[i] = conj(a[i]). */
+export const conjugate = cuda.jit((a: Array1D<c64>) => {
+  const i = cuda.grid(1);
+  if (i < a.length) a[i] = cuda.complex.conj(a[i]);
+});
 
 /** out[i][j] = m[i][j] * (0 + 1i): rotates every element by 90°. */
 export const rotate = cuda.jit((m: Array2D<c64>, out: Array2D<c64>) => {
@@ -74,5 +80,11 @@ describe("host complex N-D arrays", () => {
     assert.throws(() => kernel(art, "rotate").launch(1, 1)(cuda.ndarray(new Complex128Array(6), [2, 3]), cuda.ndarray(z, [2, 3])), code("CSR029", /expects Array2D<c64>.*Complex128Array/));
     assert.throws(() => kernel(art, "rotate").launch(1, 1)(z, cuda.ndarray(z, [2, 3])), code("CSR029", /expects Array2D<c64>, got a Complex64Array of 6 elements: pass cuda\.ndarray\(Complex64Array\.wrap\(parts\), \[n0, n1\]\)/));
     assert.throws(() => kernel(art, "rotate").launch(1, 1)(cuda.ndarray(z, [1, 2, 3]), cuda.ndarray(z, [2, 3])), code("CSR006", /expects a 2-D array \(Array2D<c64>\), but the cuda\.ndarray has shape \[1, 2, 3\]/));
+  });
+
+  it("a view of a complex device array (d.slice) is launched at its own elements, not at the start of the array", () => {
+    const d = cuda.toDevice(Complex64Array.wrap(Float32Array.from({ length: 12 }, (_, k) => k + 1)));
+    kernel(art, "conjugate").launch(1, 32)(d.slice(2, 4));
+    assert.deepEqual(parts(d.copyToHost() as Complex64Array), [1, 2, 3, 4, 5, -6, 7, -8, 9, 10, 11, 12]);
   });
 });

@@ -63,7 +63,7 @@ export function prepareComplexArg(p: ComplexParam, v: unknown, copyBack: { host:
     const round = p.dtype === "c64" ? Math.fround : (x: number) => x;
     return { kind: "scalar", dtype: p.dtype, value: { re: round(z.re), im: round(z.im) } };
   }
-  if (v instanceof DeviceNDArray) return { kind: "array", buffer: v.buffer, byteOffset: 0, dtype: p.dtype, shape: v.shape };
+  if (v instanceof DeviceNDArray) return { kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape };
   // A host array (1-D, or a cuda.ndarray of one with its shape) goes to the device and back, as a typed array does.
   const host = (isComplexNDArray(v) ? v.data : v) as Complex64Array | Complex128Array;
   const shape = isComplexNDArray(v) ? v.shape : [host.length];
