@@ -128,6 +128,12 @@ export interface Array1D<T extends number | boolean | bigint | ComplexValue = nu
   readonly length: number;
   /** Reads are `any` (see above); the element type is `T`. */
   [i: number]: any;
+  /**
+   * In kernels, a view of elements [begin, end) sharing this array's memory, clamped as
+   * `TypedArray.prototype.subarray` clamps (docs/kernel-language.md#views), of the same type (a shared
+   * `Float32Array & Array1D` gives one too, so it reads `any` and passes where a `Float32Array` does).
+   */
+  subarray(begin?: number, end?: number): this;
 }
 
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */

@@ -58,7 +58,9 @@ export type AnyTypedArray = TypedArrayOf[DTypeName];
  */
 export type KernelArray1D<N extends DTypeName> = N extends "i64" | "u64"
   ? TypedArrayOf[N] // bigint reads: an `any` read would make `~a[i]` a number to TypeScript
-  : TypedArrayOf[N] & Array1D<N extends "bool" ? boolean : number>;
+  : // Array1D first: a call on an intersection tries its members' signatures in order, so `subarray` is
+    // Array1D's (a view whose reads are `any`) rather than the typed array's.
+    Array1D<N extends "bool" ? boolean : number> & TypedArrayOf[N];
 
 type ArrayForShape<S, N extends DTypeName> = S extends number
   ? KernelArray1D<N>
