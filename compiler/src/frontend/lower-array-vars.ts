@@ -215,12 +215,7 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
 
   /** Element read through a choice. */
   protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    let base: ts.Expression = e;
-    const indexNodes: ts.Expression[] = [];
-    while (ts.isElementAccessExpression(base)) {
-      indexNodes.unshift(base.argumentExpression);
-      base = stripParensAndNonNull(base.expression);
-    }
+    const { base, indexNodes } = this.splitElementAccess(e);
     if (!this.namesChoice(base)) return super.lowerElementAccess(e);
     const arr = this.lowerExpr(base);
     const c = this.choiceOf.get(arr);

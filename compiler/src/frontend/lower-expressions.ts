@@ -484,15 +484,23 @@ export abstract class ExpressionLowerer extends LowererBase {
     return r;
   }
 
-  /** An element (an IndexExpr, or an element chosen among arrays: lower-array-vars.ts), or an array (a row). */
-  protected lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    // Collect a[i][j][k] into the base and its indices.
+  /** `a[i][j][k]` split into its base expression and its index expressions, outermost first. */
+  protected splitElementAccess(e: ts.ElementAccessExpression): { base: ts.Expression; indexNodes: ts.Expression[] } {
     const indexNodes: ts.Expression[] = [];
     let base: ts.Expression = e;
     while (ts.isElementAccessExpression(base)) {
       indexNodes.unshift(base.argumentExpression);
       base = stripParensAndNonNull(base.expression);
     }
+    return { base, indexNodes };
+  }
+
+  /**
+   * The array an element access indexes, with its lowered indices; undefined (reported) when the base
+   * is not an array or gets more indices than it has dimensions.
+   */
+  protected elementAccessArray(e: ts.ElementAccessExpression): { arr: IR.VarExpr & { type: ArrayType }; indices: IR.Expr[] } | undefined {
+    const { base, indexNodes } = this.splitElementAccess(e);
     const arr = this.lowerExpr(base);
     if (arr.type.kind !== "array" || arr.k !== "var") {
       if (!POISON.has(arr)) this.report(Codes.NotAnArray, base, `'${base.getText(this.sf)}' is not an array and cannot be indexed`);
@@ -504,10 +512,18 @@ export abstract class ExpressionLowerer extends LowererBase {
       this.report(Codes.WrongIndexCount, e, `'${base.getText(this.sf)}' has ${at.rank} dimension${at.rank > 1 ? "s" : ""}: index it as ${base.getText(this.sf)}${"[…]".repeat(at.rank)}`);
       return undefined;
     }
-    const indices = indexNodes.map((n) => this.lowerIndex(n));
-    if (indexNodes.length < at.rank) {
+    return { arr: arr as IR.VarExpr & { type: ArrayType }, indices: indexNodes.map((n) => this.lowerIndex(n)) };
+  }
+
+  /** An element (an IndexExpr), or an array (a row: lower-views.ts makes it a view). */
+  protected lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+    const access = this.elementAccessArray(e);
+    if (!access) return undefined;
+    const { arr, indices } = access;
+    const at = arr.type;
+    if (indices.length < at.rank) {
       // A partial index (a row): only valid as the base of a further index, which the caller handles.
-      return { ...(arr as IR.VarExpr), type: { ...at, rank: (at.rank - indexNodes.length) as 1 | 2 } } as IR.Expr & { type: ArrayType };
+      return { ...arr, type: { ...at, rank: (at.rank - indices.length) as 1 | 2 } } as IR.Expr & { type: ArrayType };
     }
     return { k: "index", type: scalar(at.dtype), array: arr, indices, span: this.span(e) };
   }

@@ -68,27 +68,13 @@ export abstract class ViewLowerer extends RandomLowerer {
 
   /** Element access through views; a partial index of an N-D array (a row) is a view. */
   protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    const indexNodes: ts.Expression[] = [];
-    let base: ts.Expression = e;
-    while (ts.isElementAccessExpression(base)) {
-      indexNodes.unshift(base.argumentExpression);
-      base = stripParensAndNonNull(base.expression);
-    }
-    const arr = this.lowerExpr(base);
-    if (arr.type.kind !== "array" || arr.k !== "var") {
-      if (!POISON.has(arr)) this.report(Codes.NotAnArray, base, `'${base.getText(this.sf)}' is not an array and cannot be indexed`);
-      indexNodes.forEach((n) => this.lowerExpr(n));
-      return undefined;
-    }
-    const at = arr.type as ArrayType;
-    if (indexNodes.length > at.rank) {
-      this.report(Codes.WrongIndexCount, e, `'${base.getText(this.sf)}' has ${at.rank} dimension${at.rank > 1 ? "s" : ""}: index it as ${base.getText(this.sf)}${"[…]".repeat(at.rank)}`);
-      return undefined;
-    }
-    const indices = indexNodes.map((n) => this.lowerIndex(n));
-    const view: View = this.viewOf.get(arr) ?? { base: arr as IR.VarExpr, lead: [], name: arr.v.name };
+    const access = this.elementAccessArray(e);
+    if (!access) return undefined;
+    const { arr, indices } = access;
+    const at = arr.type;
+    const view: View = this.viewOf.get(arr) ?? { base: arr, lead: [], name: arr.v.name };
     const span = this.span(e);
-    if (indexNodes.length < at.rank) {
+    if (indices.length < at.rank) {
       // A row: a view of the remaining dimensions (C order, so always contiguous).
       const name = e.getText(this.sf);
       return this.viewExpr(composeViews(view, { lead: indices.map((i) => this.rowIndex(i, name)), name }, span), span);

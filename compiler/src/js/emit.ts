@@ -1761,17 +1761,19 @@ class FnEmitter {
 
     const code = this.emitItems(items);
     const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`;
+    // The kernel's setup before its blocks run: storage, parameters, the per-thread state and thread ids.
+    const kernelSetup = [
+      ...this.declLines(setup),
+      ...this.privLines,
+      this.paramLets(),
+      "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
+      "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
+      this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
+      "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+    ];
     if (this.cooperative)
       return cooperativeKernel(jsName, {
-        setup: [
-          ...this.declLines(setup),
-          ...this.privLines,
-          this.paramLets(),
-          "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
-          "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
-          this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
-          "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
-        ],
+        setup: kernelSetup,
         blockStart: [...this.blockHeader(), "$st.fill(0);", ...perBlock, ...paramInit, this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : ""],
         code,
         catchLine,
@@ -1781,13 +1783,7 @@ class FnEmitter {
       });
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
-      ...this.declLines(setup),
-      ...this.privLines,
-      this.paramLets(),
-      "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
-      "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
-      this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
-      "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+      ...kernelSetup,
       "try {",
       "for (let $b = $b0; $b < $b1; $b++) {",
       ...this.blockHeader(),
