@@ -173,7 +173,8 @@ export class ResourceService {
 
 function stableJson(x: unknown): string {
   try {
-    return JSON.stringify(x, (key, value: unknown) => (key === "span" || key === "file" ? undefined : value));
+    // bigints (i64/u64 literals and constant arrays) have no JSON form: written as objects no other IR value has.
+    return JSON.stringify(x, (key, value: unknown) => (key === "span" || key === "file" ? undefined : typeof value === "bigint" ? { bigint: value.toString() } : value));
   } catch {
     return String(Math.random()); // unserialisable IR: never share a cache entry
   }

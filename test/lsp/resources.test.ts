@@ -106,6 +106,43 @@ describe("registers from the background compile (stand-in backend)", () => {
   });
 });
 
+describe("the background compile's cache covers 64-bit integer kernels", () => {
+  it("undoing an edit of a kernel whose IR holds bigints (i64 literals, an i64 constant array) compiles nothing", async () => {
+    const dir = tempDir("cs-lsp-res64-");
+    const log = path.join(dir, "compiles.log");
+    const uri = uriOf(path.join(dir, "mix64.ts"));
+    const compiles = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n").filter(Boolean).length : 0);
+    const client = await LspClient.start({
+      env: { CUDASCRIPT_LSP_BACKEND: FAKE, FAKE_BACKEND_LOG: log, CUDASCRIPT_NVRTC: undefined },
+      initializationOptions: { diagnostics: { debounceMs: 0 }, resources: { debounceMs: 0 } },
+    });
+    try {
+      const text = [
+        'import { cuda } from "cudascript";',
+        "const K = new BigInt64Array([1n, -2n]);",
+        "export const mix = cuda.jit((a: BigInt64Array) => {",
+        "  const i = cuda.grid(1);",
+        "  const c = cuda.const.arrayLike(K);",
+        "  if (i < a.length) a[i] = a[i] * 3n + c[i % 2]!;",
+        "});",
+        "export function run(): void {}",
+        "",
+      ].join("\n");
+      assert.deepEqual(await client.openAndWait(uri, text), []);
+      await until("the first compile", async () => (compiles() === 1 ? true : undefined));
+      // An edit to the kernel compiles it again; undoing the edit finds the first compile's entry.
+      await client.changeAndWait(uri, text.replace("* 3n", "* 5n"));
+      await until("the second compile", async () => (compiles() === 2 ? true : undefined));
+      await client.changeAndWait(uri, text);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(compiles(), 2, "the i64 kernel as it was must hit the cache");
+      assert.deepEqual(client.internalErrors(), []);
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
 describe("registers unknown when NVRTC is missing", () => {
   it("says why, never a number", async () => {
     const client = await LspClient.start({
