@@ -48,7 +48,7 @@ describe("grid sync on the GPU backend (libcuda TEST DOUBLE)", () => {
     const alloc = double.calls("cuMemAlloc_v2").find((c) => c.bytes === 8);
     assert.ok(alloc, "an 8-byte workspace was allocated");
     assert.equal(hex(ws), alloc.dptr, "the last parameter points to it");
-    assert.equal((coop[1]!.params as string[])[3], params[3], "one workspace per context, reused");
+    assert.equal((coop[1]!.params as string[])[3], params[3], "one workspace per stream, reused");
     // Zeroed on the launch's stream right before each cooperative launch (no other launch in between).
     for (const launch of coop) {
       const i = log.indexOf(launch);
@@ -62,6 +62,35 @@ describe("grid sync on the GPU backend (libcuda TEST DOUBLE)", () => {
     }
     assert.equal(coop[0]!.result, 0);
     a.free();
+  });
+
+  it("cooperative launches on two streams get two workspaces (they may run at once), each zeroed on its own stream", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const a = cuda.deviceArray(1000, f32), b = cuda.deviceArray(1000, f32);
+    const s1 = cuda.stream(), s2 = cuda.stream();
+    const first = double.log().length;
+    kernel(art, "steps").launch(2, 128, { stream: s1 })(a, 2);
+    kernel(art, "steps").launch(2, 128, { stream: s2 })(b, 2);
+    kernel(art, "steps").launch(2, 128, { stream: s1 })(a, 1);
+    const log = double.log().slice(first);
+    const coop = log.filter((e) => e.call === "cuLaunchCooperativeKernel");
+    assert.equal(coop.length, 3);
+    const wsOf = (e: (typeof coop)[number]) => (e.params as string[])[3];
+    assert.notEqual(wsOf(coop[0]!), wsOf(coop[1]!), "another stream, another workspace");
+    assert.equal(wsOf(coop[2]!), wsOf(coop[0]!), "the same stream reuses its workspace");
+    assert.notEqual(coop[0]!.stream, coop[1]!.stream);
+    for (const launch of coop) {
+      const zero = log.slice(0, log.indexOf(launch)).filter((e) => e.call === "cuMemcpyHtoDAsync_v2").at(-1);
+      assert.ok(zero, "zeroed before the launch");
+      assert.equal(zero.dst, hex(BigInt(`0x${Buffer.from(wsOf(launch)!, "hex").reverse().toString("hex")}`)), "the launch's own workspace");
+      assert.equal(zero.stream, launch.stream, "on the launch's stream");
+    }
+    s1.synchronize();
+    s2.synchronize();
+    a.free();
+    b.free();
   });
 
   it("a grid larger than occupancy × SMs is CSR034 before any launch, and the driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE is CSR034 too", (t) => {

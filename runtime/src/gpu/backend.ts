@@ -135,8 +135,12 @@ class DeviceState {
   lost: CudaFailure | undefined;
   /** Bytes of console.log output since the last synchronization, to report what the printf FIFO lost. */
   readonly printf = new PrintfOverflowWatch();
-  /** The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), made at the first one. */
-  gridWorkspace: GridWorkspace | undefined;
+  /**
+   * The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), one per stream, made at
+   * its first one: launches on one stream run one after another, but two on different streams may run
+   * at once, and a shared barrier counter would mix their blocks (or be zeroed under a running one).
+   */
+  readonly gridWorkspaces = new Map<CudaStream | null, GridWorkspace>();
   constructor(readonly info: CudaDeviceInfo) {}
   get label(): string {
     return `GPU ${this.info.ordinal} (${this.info.name}, ${this.info.arch})`;
@@ -704,8 +708,9 @@ export class GpuBackend implements Backend {
       if (cooperative) {
         const device = { label: state.label, cooperativeLaunch: state.info.cooperativeLaunch, multiprocessorCount: state.info.multiprocessorCount };
         checkCooperativeLaunch(ctx, k.fn, kernel, config, device);
-        state.gridWorkspace ??= GridWorkspace.allocate(ctx);
-        params = [...views, state.gridWorkspace.prepare(ctx, stream)];
+        let workspace = state.gridWorkspaces.get(stream);
+        if (!workspace) state.gridWorkspaces.set(stream, (workspace = GridWorkspace.allocate(ctx)));
+        params = [...views, workspace.prepare(ctx, stream)];
       }
       state.printf.beforeLaunch(kernel, k.info.prints);
       ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, params, { cooperative });

@@ -6,7 +6,7 @@
  * Before the launch: the device must support cooperative launches (CSR036), and the grid may have at
  * most the driver's blocks per SM (cuOccupancyMaxActiveBlocksPerMultiprocessor) × SMs (CSR034, the same
  * message as the driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE gets). The workspace is one 8-byte
- * allocation per context, zeroed on the launch's stream before every launch (an async copy of zeros,
+ * allocation per stream of a context, zeroed on the launch's stream before every launch (an async copy of zeros,
  * ordered with the launch) so a launch that ended abnormally cannot leave a count behind.
  */
 import type { CudaContext, CudaFunction, CudaStream, DeviceAllocation } from "@cudascript/native-bindings/cuda";
@@ -30,7 +30,7 @@ export function checkCooperativeLaunch(ctx: CudaContext, fn: CudaFunction, kerne
   if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, device.label);
 }
 
-/** The workspace of one context, and the kernel parameter that points to it. */
+/** The workspace of one stream of a context, and the kernel parameter that points to it. */
 export class GridWorkspace {
   private readonly param = new Uint8Array(8);
   private constructor(readonly allocation: DeviceAllocation) {
