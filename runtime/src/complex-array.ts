@@ -57,15 +57,19 @@ abstract class ComplexArrayBase<P extends Parts> implements Iterable<ComplexValu
   }
 
   get(i: number): ComplexValue {
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) throw new CudaScriptError("CSR056", `index ${i} is outside 0..${this.length - 1} of this complex array`);
+    this.checkIndex(i);
     return { re: this.data[2 * i]!, im: this.data[2 * i + 1]! };
   }
 
   set(i: number, z: ComplexValue): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) throw new CudaScriptError("CSR056", `index ${i} is outside 0..${this.length - 1} of this complex array`);
+    this.checkIndex(i);
     if (!isComplexValue(z)) throw new CudaScriptError("CSR056", `set(${i}, z): z is a complex value { re, im } of two numbers`);
     this.data[2 * i] = z.re;
     this.data[2 * i + 1] = z.im;
+  }
+
+  private checkIndex(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.length) throw new CudaScriptError("CSR056", `index ${i} is outside 0..${this.length - 1} of this complex array`);
   }
 
   *[Symbol.iterator](): Iterator<ComplexValue> {

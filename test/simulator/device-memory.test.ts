@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it, test } from "node:test";
-import { configureSimulator, cuda, CudaScriptError, f32, u8 } from "cudascript";
-import { REPO } from "./helpers";
+import { configureSimulator, cuda, f32, u8 } from "cudascript";
+import { REPO, throwsCode } from "./helpers";
 
 const RUNTIME = path.join(REPO, "runtime", "dist", "index.js");
 
@@ -91,11 +91,3 @@ describe("the simulator's device memory budget (CSR016) and huge or invalid size
   });
 });
 
-function throwsCode(f: () => unknown, code: string, pattern: RegExp): void {
-  assert.throws(f, (e: unknown) => {
-    assert.ok(e instanceof CudaScriptError, `expected a CudaScriptError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    assert.match(e.message, pattern);
-    return true;
-  });
-}

@@ -5,17 +5,9 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, f32, i32 } from "cudascript";
-import { compileSource, kernel } from "./helpers";
+import { cuda, f32, i32 } from "cudascript";
+import { compileSource, kernel, throwsCode } from "./helpers";
 
-function throwsCode(f: () => unknown, code: string, message?: RegExp): void {
-  assert.throws(f, (e: unknown) => {
-    assert.ok(e instanceof CudaScriptError, String(e));
-    assert.equal(e.code, code, e.message);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 const artifact = compileSource(`
 import { cuda, type Array2D, type f32 } from "cudascript";

@@ -1,8 +1,9 @@
 /** Test helpers: compile kernels with the front end and load them into the runtime like the esbuild plugin does. */
+import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KernelChecker, makeArtifact, type KernelArtifact } from "@cudascript/compiler";
-import { cuda } from "cudascript";
+import { cuda, CudaScriptError } from "cudascript";
 
 export const REPO = path.resolve(__dirname, "..", "..", "..");
 
@@ -40,4 +41,14 @@ export function kernel(artifact: KernelArtifact, name: string): TestKernel {
 
 export function exists(p: string): boolean {
   return fs.existsSync(p);
+}
+
+/** Asserts that `f` throws a CudaScriptError with `code` (and, when given, a message matching `message`). */
+export function throwsCode(f: () => unknown, code: string, message?: RegExp): void {
+  assert.throws(f, (e: unknown) => {
+    assert.ok(e instanceof CudaScriptError, `expected a CudaScriptError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
 }

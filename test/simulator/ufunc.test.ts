@@ -6,18 +6,10 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, DeviceNDArray, f16round, f32, Float16Array, i32, NDArray } from "cudascript";
-import { compileSource, type TestKernel } from "./helpers";
+import { cuda, DeviceNDArray, f16round, f32, Float16Array, i32, NDArray } from "cudascript";
+import { compileSource, throwsCode, type TestKernel } from "./helpers";
 import type { KernelArtifact } from "@cudascript/compiler";
 
-function throwsCode(f: () => unknown, code: string, message?: RegExp): void {
-  assert.throws(f, (e: unknown) => {
-    assert.ok(e instanceof CudaScriptError, String(e));
-    assert.equal(e.code, code, e.message);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 const artifact = compileSource(`
 import { cuda, bool, f16, f32, f64, i32, i64 } from "cudascript";
