@@ -39,6 +39,8 @@ export interface DebugOptions {
   readonly breakOnFault?: boolean;
   /** Stop at the first statement of thread (0, 0, 0) of block (0, 0, 0). */
   readonly stopOnEntry?: boolean;
+  /** Blocks where nothing can stop run on the fast simulator (default true); false steps every block (tests, benchmarks). */
+  readonly fastBlocks?: boolean;
   /** Kernel console.log output (default: process.stdout). */
   readonly print?: (text: string) => void;
 }
@@ -263,7 +265,7 @@ export class DebugSession {
     for (;;) {
       if (!this.active) {
         if (this.nextBlock >= this.nBlocks) return this.end(undefined);
-        if (!this.mayStop()) return this.runRestFast();
+        if (!this.mayStop() && this.options.fastBlocks !== false) return this.runRestFast();
         this.active = this.beginBlock(this.nextBlock++);
       }
       const r = this.active.scheduler.run();
