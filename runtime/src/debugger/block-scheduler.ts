@@ -33,6 +33,8 @@ export interface ThreadState {
   req: SyncRequest | undefined;
   /** What the next resumption passes in (a synchronisation's result). */
   resume: unknown;
+  /** The thread's `cuda` object for breakpoint conditions, made at its first condition. */
+  cuda?: unknown;
 }
 
 /** The object the stepping module calls `$S`. */

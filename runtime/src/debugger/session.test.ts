@@ -82,6 +82,13 @@ describe("debugger: stepping backend and controller", () => {
     assert.equal(s.continue().kind, "end");
   });
 
+  it("a condition that does not parse, or throws, is CSD009 with what to write", () => {
+    const { s } = rotateSession();
+    assert.throws(() => s.setBreakpoints(file, [{ line: L("write shared"), condition: "cuda.threadIdx.x ===" }]), /CSD009: the breakpoint condition 'cuda.threadIdx.x ===' does not parse .*cuda.threadIdx.x === 5/);
+    s.setBreakpoints(file, [{ line: L("write shared"), condition: "nope.x > 1" }]);
+    assert.throws(() => s.continue(), /CSD009: the condition of the breakpoint at line 10 \(nope.x > 1\) failed for thread \(0, 0, 0\)/);
+  });
+
   it("a condition over locals, given as a function", () => {
     const { s } = rotateSession();
     s.setBreakpoints(file, [{ line: L("write shared"), condition: ({ locals }) => locals.i === 10 }]);
@@ -205,6 +212,19 @@ describe("debugger: stepping backend and controller", () => {
     stepped.s.setBreakpoints(file, []);
     assert.equal(stepped.s.continue().kind, "end");
     assert.deepEqual([...stepped.out], [...want]);
+  });
+
+  it("a cooperative kernel (g.sync()) is refused with CSD012, not run wrongly", () => {
+    const coop = compileKernels(`import { cuda } from "cudascript";
+export const steps = cuda.jit((a: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < a.length) a[i] = 1;
+  cuda.cg.thisGrid().sync();
+  if (i < a.length) a[i] += 1;
+});
+`);
+    const s = new DebugSession({ module: coop.module, kernel: "steps", grid: [2, 1, 1], block: [4, 1, 1], args: [argDesc(new Float32Array(8))] }, { fastBlocks: false, print: () => {} });
+    assert.throws(() => s.continue(), /CSD012: kernel 'steps' calls g.sync\(\)/);
   });
 
   it("stop on entry, and a kernel name the module does not have", () => {

@@ -116,8 +116,11 @@ type Step = { readonly kind: "in" | "over" | "out"; readonly depth: number; read
 interface Breakpoint {
   readonly file: string;
   readonly line: number;
+  /** A condition given as a function. */
   readonly test?: (ctx: ConditionContext) => boolean;
+  /** A condition given as an expression, compiled per statement of its line over that statement's variables in scope. */
   readonly text?: string;
+  readonly bySite: Map<number, (cuda: unknown, values: readonly unknown[]) => unknown>;
 }
 
 interface ActiveBlock {
@@ -181,7 +184,13 @@ export class DebugSession {
    * (a breakpoint on a line without one never stops).
    */
   setBreakpoints(file: string, specs: readonly BreakpointSpec[]): { line: number; verified: boolean }[] {
-    const list: Breakpoint[] = specs.map((s) => ({ file, line: s.line, test: compileCondition(s.condition), text: typeof s.condition === "string" ? s.condition : undefined }));
+    const list: Breakpoint[] = specs.map((s) => {
+      const c = s.condition;
+      if (typeof c === "function") return { file, line: s.line, test: c, bySite: new Map() };
+      if (c === undefined || c.trim() === "") return { file, line: s.line, bySite: new Map() };
+      checkConditionSyntax(c);
+      return { file, line: s.line, text: c, bySite: new Map() };
+    });
     this.breakpoints.set(file, list);
     this.bpLines.fill(0);
     for (const bps of this.breakpoints.values())
@@ -360,7 +369,7 @@ export class DebugSession {
     if (this.bpLines[st.lineId] === 0) return false;
     for (const bp of this.breakpoints.get(st.file) ?? []) {
       if (bp.line !== st.line) continue;
-      if (!bp.test || this.evalCondition(bp, th, block)) {
+      if ((!bp.test && !bp.text) || this.evalCondition(bp, th, site, block)) {
         this.stepping = undefined;
         return true;
       }
@@ -368,17 +377,40 @@ export class DebugSession {
     return false;
   }
 
-  private evalCondition(bp: Breakpoint, th: ThreadState, block: Dim3): boolean {
-    const top = this.frames(th)[0];
-    const locals: Record<string, unknown> = {};
-    for (const v of top?.variables ?? []) if (v.kind === "scalar") locals[v.name] = v.value;
-    const xyz = (d: Dim3): Xyz => ({ x: d[0], y: d[1], z: d[2] });
-    const cuda = { threadIdx: xyz(th.idx), blockIdx: xyz(block), blockDim: xyz(this.launch.block), gridDim: xyz(this.launch.grid) };
+  /**
+   * A breakpoint's condition for a thread at statement `site`. Runs at every pass of the line by every
+   * thread while it is never true, so it reads the frame's values directly: an expression is compiled
+   * once per statement into a function of (cuda, values) that binds the variables in scope by name.
+   */
+  private evalCondition(bp: Breakpoint, th: ThreadState, site: number, block: Dim3): boolean {
+    const f = th.frames[th.frames.length - 1]!;
+    const values = f.get();
+    const st = this.step.statements[site]!;
+    const fn = this.step.functions[st.fn]!;
+    const cuda = (th.cuda ??= this.cudaContext(th, block));
     try {
-      return !!bp.test!({ cuda, locals });
+      if (bp.test) {
+        const locals: Record<string, unknown> = {};
+        for (const i of st.visible) if (fn.vars[i]!.kind === "scalar") locals[fn.vars[i]!.name] = values[i];
+        return !!bp.test({ cuda: cuda as ConditionContext["cuda"], locals });
+      }
+      let pred = bp.bySite.get(site);
+      if (!pred) {
+        const byName = new Map<string, number>();
+        for (const i of st.visible) if (/^[A-Za-z_$][\w$]*$/.test(fn.vars[i]!.name)) byName.set(fn.vars[i]!.name, i);
+        const binds = [...byName].map(([n, i]) => `${n} = $v[${i}]`);
+        pred = new Function("cuda", "$v", `${binds.length ? `const ${binds.join(", ")};` : ""} return (${bp.text});`) as (cuda: unknown, values: readonly unknown[]) => unknown;
+        bp.bySite.set(site, pred);
+      }
+      return !!pred(cuda, values);
     } catch (e) {
       throw new CudaScriptError("CSD009", `the condition of the breakpoint at line ${bp.line}${bp.text ? ` (${bp.text})` : ""} failed for thread (${th.idx.join(", ")}): ${(e as Error).message}; write a JavaScript expression over the variables in scope and cuda.threadIdx / blockIdx / blockDim / gridDim, e.g. cuda.threadIdx.x === 5 && i > 3`);
     }
+  }
+
+  private cudaContext(th: ThreadState, block: Dim3): ConditionContext["cuda"] {
+    const xyz = (d: Dim3): Xyz => ({ x: d[0], y: d[1], z: d[2] });
+    return { threadIdx: xyz(th.idx), blockIdx: xyz(block), blockDim: xyz(this.launch.block), gridDim: xyz(this.launch.grid) };
   }
 
   private frames(th: ThreadState): FrameView[] {
@@ -402,17 +434,13 @@ export class DebugSession {
   }
 }
 
-/** A condition as a predicate: a string is a JavaScript expression over the locals (by name) and `cuda`. */
-function compileCondition(c: BreakpointSpec["condition"]): ((ctx: ConditionContext) => boolean) | undefined {
-  if (c === undefined || c === "") return undefined;
-  if (typeof c === "function") return c;
-  let test: (cuda: unknown, locals: Record<string, unknown>) => unknown;
+/** CSD009 for a condition that does not parse as an expression. */
+function checkConditionSyntax(c: string): void {
   try {
-    test = new Function("cuda", "$locals", `with ($locals) { return (${c}); }`) as typeof test;
+    new Function("cuda", `return (${c});`);
   } catch (e) {
     throw new CudaScriptError("CSD009", `the breakpoint condition '${c}' does not parse (${(e as Error).message}): write an expression such as cuda.threadIdx.x === 5 && i > 3`);
   }
-  return (ctx) => !!test(ctx.cuda, ctx.locals);
 }
 
 /** A value for a scalar of `dtype`, as an assignment in the kernel converts it. */
