@@ -33,7 +33,7 @@ describe("stepping backend emitter (IR → per-thread generators)", () => {
     const lines = m.statements.map((s) => s.line);
     // The statement lines of the kernel and the device function (the loop update has no stop of its own).
     assert.deepEqual([...new Set(lines)].sort((a, b) => a - b), [2, 4, 5, 6, 7, 9]);
-    for (const [site, st] of m.statements.entries()) assert.ok(m.source.includes(`if ($S.on[${st.lineId}] !== 0) yield ${site};`), `statement ${site}`);
+    for (const [site, st] of m.statements.entries()) assert.ok(m.source.includes(`if ($S.on[${st.lineId}] !== 0 && $S.stop(${site})) yield ${site};`), `statement ${site}`);
     assert.deepEqual(m.lines[m.statements[0]!.lineId], { file: m.statements[0]!.file, line: m.statements[0]!.line });
   });
 

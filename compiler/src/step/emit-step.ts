@@ -8,11 +8,14 @@
  * - Every function (kernel or device function) is emitted by the fast simulator's own FnEmitter in its
  *   "device" mode — the same expressions, bounds checks, i64/f16/complex/atomic/random helpers and
  *   `rt` — with the hooks of StepFnEmitter: `function*` instead of `function`, a debugger frame on
- *   entry, and at each statement `if ($S.on[line]) yield site;`. The locals stay plain `let`s; the
+ *   entry, and at each statement `if ($S.on[line] !== 0 && $S.stop(site)) yield site;`. The locals stay plain `let`s; the
  *   check is one typed-array load, so breakpoints set but never hit cost little. The scheduler points
- *   `$S.on` at the breakpoint lines, or at every line for the thread being stepped.
+ *   `$S.on` at the breakpoint lines, or at every line for the thread being stepped; at a flagged line
+ *   `$S.stop(site)` decides (conditions, steps) without leaving the generator, which yields only to stop.
  * - Device-function calls are `yield*` delegations, so a thread can stop inside a callee (step into)
- *   and its frames form a call stack.
+ *   and its frames form a call stack. A device function without synchronisation also has its fast
+ *   simulator form (`…$p`), which a call runs unless `$S.deep` (the thread is being stepped, or a
+ *   breakpoint is in a device function): hot loops calling small device functions stay fast.
  * - Barriers and warp operations, wherever they are (expressions, device functions, loops), are
  *   `(yield $S.req(op, site, …args))`: the thread hands its operands to the block scheduler
  *   (runtime/src/debugger/block-scheduler.ts) and is resumed with the result once the block or warp
@@ -21,14 +24,17 @@
  * The module is instantiated with `new Function("rt", "$S", source)`: `rt` is the fast simulator's
  * runtime object (runtime/src/simulator/rt.ts), `$S` the scheduler's hooks:
  *   $S.on                         a Uint8Array over line ids: which lines yield
- *   $S.enter(fn, get, set)        pushes a frame for function `fn` on the running thread, returns it;
- *                                 `get()` lists the function's variables, `set(i, x)` assigns one
+ *   $S.deep                       true when the running thread may stop inside a device function
+ *   $S.enter(fn, io)              pushes a frame for function `fn` on the running thread, returns it;
+ *                                 `io(-2)` lists the function's variables (`io(-1)` its scalars only),
+ *                                 `io(i, x)` assigns one
  *   $S.leave(x)                   pops the frame, returns x (`return $S.leave(value)`)
+ *   $S.stop(site)                 whether the running thread stops at this statement (it then yields it)
  *   $S.req(op, site, …args)       stores the running thread's synchronisation request
  * and returns { abi, sites, setup(L), block(b), kernels: { [name]: { thread, argv } } }: setup binds
  * a launch (grid, block, dynamic shared memory; allocates shared arrays), block(b) selects the block
  * (its index registers, zeroed shared memory), `argv(L)` is the kernel's arguments in device-function
- * form and `thread(...argv, tx, ty, tz, t)` one thread's generator.
+ * form and `thread(argv, tx, ty, tz, t)` one thread's generator.
  */
 import type * as IR from "../ir/nodes";
 import { isComplex, type ArrayType } from "../ir/types";
@@ -167,18 +173,26 @@ class StepFnEmitter extends FnEmitter {
 
   /** The frame: `get` reads every variable (undefined where the emitter has none), `set` assigns a scalar. */
   protected override prologue(): string[] {
-    const reads: string[] = [];
+    const scalars: string[] = [];
+    const all: string[] = [];
     const writes: string[] = [];
     this.vars.forEach((v, i) => {
       if (v.type.kind === "array") {
         const a = this.arrays.get(v);
-        reads.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}] }` : "undefined");
+        all.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}] }` : "undefined");
+        scalars.push("undefined");
       } else if (v.isParam || this.scalars.has(v)) {
-        reads.push(this.vn(v));
+        all.push(this.vn(v));
+        scalars.push(this.vn(v));
         writes.push(`case ${i}: ${this.vn(v)} = $x; break;`);
-      } else reads.push("undefined");
+      } else {
+        all.push("undefined");
+        scalars.push("undefined");
+      }
     });
-    return [`const $F = $S.enter(${this.index}, () => [${reads.join(", ")}], ($i, $x) => { switch ($i) { ${writes.join(" ")} } });`];
+    // One closure per call (frames are made at every call): -1 reads the scalars (breakpoint
+    // conditions, at every pass), -2 every variable, arrays as views (a stop); i >= 0 assigns variable i.
+    return [`const $F = $S.enter(${this.index}, ($i, $x) => { switch ($i) { case -1: return [${scalars.join(", ")}]; case -2: return [${all.join(", ")}]; ${writes.join(" ")} } });`];
   }
 
   protected override epilogue(): string[] {
@@ -196,7 +210,7 @@ class StepFnEmitter extends FnEmitter {
     const lineId = this.tables.lineId(s.span.file, s.span.line);
     const site = this.tables.statements.length;
     this.tables.statements.push({ fn: this.index, file: s.span.file, line: s.span.line, col: s.span.col, lineId, visible });
-    out.push(`if ($S.on[${lineId}] !== 0) yield ${site};`);
+    out.push(`if ($S.on[${lineId}] !== 0 && $S.stop(${site})) yield ${site};`);
     const outer = this.site;
     this.site = site;
     if (s.k === "return") out.push(s.value ? `return $S.leave(${this.ex(s.value)});` : "return $S.leave();");
@@ -204,8 +218,15 @@ class StepFnEmitter extends FnEmitter {
     this.site = outer;
   }
 
+  /**
+   * A call of a device function without synchronisation runs its fast-simulator form (`…$p`, no
+   * frames or yields) unless the thread may stop inside it (`$S.deep`: it is being stepped, or a
+   * breakpoint is in a device function). The arguments are written in both branches; one runs.
+   */
   protected override call(e: IR.CallExpr): string {
-    return `($F.s = ${this.site}, yield* ${super.call(e)})`;
+    const gen = super.call(e);
+    if (this.me.syncFns.has(e.fn)) return `($F.s = ${this.site}, yield* ${gen})`;
+    return `($F.s = ${this.site}, $S.deep ? yield* ${gen} : ${plainCall(this.me, e.fn, gen)})`;
   }
 
   /** Barriers and warp operations: the thread's operands go to the block scheduler, which resumes it with the result. */
@@ -217,8 +238,29 @@ class StepFnEmitter extends FnEmitter {
   }
 }
 
+/** `name(args)` → `name$p(args)`: the fast-simulator form of a device function. */
+function plainCall(me: ModuleEmitter, fn: string, call: string): string {
+  const name = me.deviceNames.get(fn)!;
+  return `${name}$p${call.slice(name.length)}`;
+}
+
+/** A device function as the fast simulator emits it, named `…$p`, calling the `…$p` forms of its callees. */
+class PlainFnEmitter extends FnEmitter {
+  constructor(me: ModuleEmitter, fn: IR.IrFunction) {
+    super(me, fn, "device");
+  }
+  protected override call(e: IR.CallExpr): string {
+    return plainCall(this.me, e.fn, super.call(e));
+  }
+  emitPlain(): string {
+    const name = this.me.deviceNames.get(this.fn.id)!;
+    const code = this.emitDevice();
+    return `function ${name}$p${code.slice(`function ${name}`.length)}`;
+  }
+}
+
 /** The kernel's arguments as device-function arguments: (data, offset 0, extents) per array, the value per scalar. */
-function argvCode(k: IR.IrFunction, name: string): string {
+function argvCode(k: IR.IrFunction, name: string, kernelName: string): string {
   const parts: string[] = [];
   k.params.forEach((p, i) => {
     if (p.type.kind !== "array") return parts.push(`$A[${i}]`);
@@ -226,7 +268,9 @@ function argvCode(k: IR.IrFunction, name: string): string {
     if (t.rank === 1) parts.push(`$A[${i}]`, "0", `$A[${i}].length${isComplex(t.dtype) ? " >> 1" : ""}`);
     else parts.push(`$A[${i}].data`, "0", ...Array.from({ length: t.rank }, (_, d) => `$A[${i}].shape[${d}]`));
   });
-  return `function ${name}(L) { const $A = L.args; return [${parts.join(", ")}]; }`;
+  // The thread generator from argv without spreading it (one call per CUDA thread).
+  const spawn = `function ${name}$spawn(v, tx, ty, tz, t) { return ${kernelName}(${parts.map((_, i) => `v[${i}]`).join(", ")}${parts.length ? ", " : ""}tx, ty, tz, t); }`;
+  return `function ${name}(L) { const $A = L.args; return [${parts.join(", ")}]; }\n${spawn}`;
 }
 
 export function emitStepModule(module: IR.IrModule): StepModule {
@@ -237,14 +281,15 @@ export function emitStepModule(module: IR.IrModule): StepModule {
   const emitters = fns.map((f, i) => new StepFnEmitter(me, f, tables, i));
   module.kernels.forEach((k, i) => me.deviceNames.set(k.id, `$k${i}_${safeName(k.name)}`));
   for (const e of emitters) code.push(e.emitDevice());
+  for (const f of module.deviceFunctions) if (!me.syncFns.has(f.id)) code.push(new PlainFnEmitter(me, f).emitPlain());
   const functions = emitters.map((e) => e.describe());
   tables.functions.push(...functions);
   const kernels: Record<string, number> = {};
   const entries: string[] = [];
   module.kernels.forEach((k, i) => {
     kernels[k.name] = module.deviceFunctions.length + i;
-    code.push(argvCode(k, `$argv${i}`));
-    entries.push(`${JSON.stringify(k.name)}: { thread: $k${i}_${safeName(k.name)}, argv: $argv${i} }`);
+    code.push(argvCode(k, `$argv${i}`, `$k${i}_${safeName(k.name)}`));
+    entries.push(`${JSON.stringify(k.name)}: { thread: $argv${i}$spawn, argv: $argv${i} }`);
   });
   // Every shared array of the module, allocated per launch and zeroed per block, as the fast simulator does.
   const alloc: string[] = [];

@@ -7,18 +7,30 @@
  * the same operation (the one earliest in the source: the fast simulator finishes a divergent branch or
  * loop before what follows it); then, once every live thread waits at a barrier, the barrier.
  *
- * A thread yields at a statement only where `$S.on` says so; the scheduler asks `stopAt` whether to
- * pause there, and a pause returns from `run` with the thread suspended at that statement. The next
+ * At a statement `$S.on` flags, the thread asks the policy (`stopAt`, through `$S.stop`) whether to
+ * pause, and yields only to pause: `run` returns with the thread suspended at that statement. The next
  * `run` resumes it where it was: pausing changes nothing in the order of execution.
  */
 import { BARRIER_OPS, barrierResults, warpResults, type SyncRequest } from "./sync-ops";
 
 /** A function's activation on a thread: `get()` reads its variables, `set(i, x)` assigns one; `s` is the statement it is at. */
-export interface Frame {
-  readonly fn: number;
-  s: number;
-  readonly get: () => unknown[];
-  readonly set: (i: number, x: unknown) => void;
+export class Frame {
+  s = -1;
+  constructor(
+    readonly fn: number,
+    private readonly io: (i: number, x?: unknown) => unknown,
+  ) {}
+  /** Every variable, arrays as { data, offset, shape }. */
+  get(): unknown[] {
+    return this.io(-2) as unknown[];
+  }
+  /** The scalar variables (undefined for arrays): what a breakpoint condition reads. */
+  scalars(): unknown[] {
+    return this.io(-1) as unknown[];
+  }
+  set(i: number, x: unknown): void {
+    this.io(i, x);
+  }
 }
 
 export type ThreadStatus = "not started" | "running" | "at barrier" | "at warp operation" | "exited" | "faulted";
@@ -27,10 +39,11 @@ export interface ThreadState {
   /** Linear index in the block, and (x, y, z). */
   readonly t: number;
   readonly idx: readonly [number, number, number];
-  readonly gen: Generator<number, unknown, unknown>;
+  gen: Generator<number, unknown, unknown>;
   readonly frames: Frame[];
   status: ThreadStatus;
-  req: SyncRequest | undefined;
+  /** The synchronisation it waits at (meaningful while at a barrier or warp operation): one object per thread, rewritten. */
+  readonly req: SyncRequest;
   /** What the next resumption passes in (a synchronisation's result). */
   resume: unknown;
   /** The thread's `cuda` object for breakpoint conditions, made at its first condition. */
@@ -40,12 +53,14 @@ export interface ThreadState {
 /** The object the stepping module calls `$S`. */
 export class StepHooks {
   on: Uint8Array;
+  /** The running thread may stop inside a device function: calls run their generator form. */
+  deep = true;
   cur!: ThreadState;
   constructor(lines: number) {
     this.on = new Uint8Array(lines);
   }
-  enter(fn: number, get: () => unknown[], set: (i: number, x: unknown) => void): Frame {
-    const f: Frame = { fn, s: -1, get, set };
+  enter(fn: number, io: (i: number, x?: unknown) => unknown): Frame {
+    const f = new Frame(fn, io);
     this.cur.frames.push(f);
     return f;
   }
@@ -53,8 +68,28 @@ export class StepHooks {
     this.cur.frames.pop();
     return x;
   }
+  /** Set by the scheduler: the policy's decision for the running thread. */
+  stopAt: (th: ThreadState, site: number) => boolean = () => false;
+  stop(site: number): boolean {
+    const th = this.cur;
+    const top = th.frames[th.frames.length - 1];
+    if (top) top.s = site;
+    try {
+      return this.stopAt(th, site);
+    } catch (e) {
+      // The debugger's own error (a breakpoint condition that throws), not the kernel's fault.
+      this.hostError = e;
+      throw e;
+    }
+  }
+  hostError: unknown;
   req(op: string, site: number, a?: unknown, b?: unknown, c?: unknown): number {
-    this.cur.req = { op, site, args: [a, b, c] };
+    const r = this.cur.req;
+    r.op = op;
+    r.site = site;
+    r.args[0] = a;
+    r.args[1] = b;
+    r.args[2] = c;
     return -1;
   }
 }
@@ -64,6 +99,8 @@ export type RunResult = { readonly kind: "stop"; readonly thread: ThreadState; r
 export interface SchedulerPolicy {
   /** The line flags a thread runs with (breakpoints, or every line for the thread being stepped). */
   flagsFor(th: ThreadState): Uint8Array;
+  /** Whether the thread may stop inside a device function (then its calls run their generator form). */
+  deepFor(th: ThreadState): boolean;
   /** Whether the thread pauses at this statement. */
   stopAt(th: ThreadState, site: number): boolean;
   /** A barrier released: these threads waited at it. */
@@ -80,7 +117,9 @@ export class BlockScheduler {
     readonly threads: readonly ThreadState[],
     private readonly S: StepHooks,
     private readonly policy: SchedulerPolicy,
-  ) {}
+  ) {
+    S.stopAt = (th, site) => policy.stopAt(th, site);
+  }
 
   run(): RunResult {
     const S = this.S;
@@ -95,6 +134,7 @@ export class BlockScheduler {
         th.status = "running";
         S.cur = th;
         S.on = this.policy.flagsFor(th);
+        S.deep = this.policy.deepFor(th);
         let value = th.resume;
         th.resume = undefined;
         for (;;) {
@@ -103,6 +143,7 @@ export class BlockScheduler {
             r = th.gen.next(value);
           } catch (error) {
             th.status = "faulted";
+            if (error === S.hostError) throw error;
             return { kind: "fault", thread: th, error };
           }
           value = undefined;
@@ -110,15 +151,9 @@ export class BlockScheduler {
             th.status = "exited";
             break;
           }
-          if (r.value >= 0) {
-            const top = th.frames[th.frames.length - 1];
-            if (top) top.s = r.value;
-            if (this.policy.stopAt(th, r.value)) return { kind: "stop", thread: th, site: r.value };
-            // The policy may have changed what this thread stops at (a step ended elsewhere).
-            S.on = this.policy.flagsFor(th);
-            continue;
-          }
-          th.status = BARRIER_OPS.has(th.req!.op) ? "at barrier" : th.req!.op === "gridSync" ? this.policy.unsupported("gridSync", th) : "at warp operation";
+          // A statement is yielded only when $S.stop decided to stop there.
+          if (r.value >= 0) return { kind: "stop", thread: th, site: r.value };
+          th.status = BARRIER_OPS.has(th.req.op) ? "at barrier" : th.req.op === "gridSync" ? this.policy.unsupported("gridSync", th) : "at warp operation";
           break;
         }
         this.pos++;
@@ -135,26 +170,29 @@ export class BlockScheduler {
     for (let w = 0; w < threads.length; w += 32) {
       const e = Math.min(w + 32, threads.length);
       let site = Infinity;
-      for (let u = w; u < e; u++) if (threads[u]!.status === "at warp operation") site = Math.min(site, threads[u]!.req!.site);
+      for (let u = w; u < e; u++) if (threads[u]!.status === "at warp operation") site = Math.min(site, threads[u]!.req.site);
       if (site === Infinity) continue;
       const group: ThreadState[] = [];
-      for (let u = w; u < e; u++) if (threads[u]!.status === "at warp operation" && threads[u]!.req!.site === site) group.push(threads[u]!);
-      const results = warpResults(group[0]!.req!.op, group.map((th) => th.t - w), group.map((th) => th.req!), e - w);
+      for (let u = w; u < e; u++) if (threads[u]!.status === "at warp operation" && threads[u]!.req.site === site) group.push(threads[u]!);
+      const results = warpResults(group[0]!.req.op, group.map((th) => th.t - w), group.map((th) => th.req), e - w);
       group.forEach((th, i) => this.release(th, results[i]));
       progressed = true;
     }
     if (progressed) return true;
     const waiting = threads.filter((th) => th.status === "at barrier");
     if (waiting.length === 0) return false;
-    const results = barrierResults(waiting.map((th) => th.req!));
-    waiting.forEach((th, i) => this.release(th, results[i]));
+    // A plain __syncthreads() has no result: no per-thread results to compute.
+    if (waiting.every((th) => th.req.op === "syncthreads")) for (const th of waiting) this.release(th, undefined);
+    else {
+      const results = barrierResults(waiting.map((th) => th.req));
+      waiting.forEach((th, i) => this.release(th, results[i]));
+    }
     this.policy.barrierReleased?.(waiting);
     return true;
   }
 
   private release(th: ThreadState, result: unknown): void {
     th.status = "running";
-    th.req = undefined;
     th.resume = result;
   }
 }

@@ -147,6 +147,15 @@ describe("debugger: stepping backend and controller", () => {
     assert.equal(stop(again.s.stepOver()).line, L("barrier"));
   });
 
+  it("a breakpoint inside a device function stops there, with the caller's frame below", () => {
+    const { s } = rotateSession();
+    s.setBreakpoints(file, [{ line: L("twice body"), condition: "x === 13" }]);
+    const e = stop(s.continue());
+    assert.deepEqual([e.block, e.thread, e.line], [[1, 0, 0], [5, 0, 0], L("twice body")]);
+    assert.deepEqual(e.frames.map((f) => [f.function, f.line]), [["twice", L("twice body")], ["rotate", L("write shared")]]);
+    assert.equal(variable(e, "x").value, 13);
+  });
+
   it("the focus moves to another thread of the block", () => {
     const { s } = rotateSession();
     s.setBreakpoints(file, [{ line: L("read neighbour"), condition: "cuda.threadIdx.x === 2" }]);

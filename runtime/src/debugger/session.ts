@@ -138,7 +138,7 @@ export class DebugSession {
   private readonly step: StepModule;
   private readonly rt: Rt;
   private readonly S: StepHooks;
-  private readonly mod: { setup(L: LaunchData): void; block(b: number): void; kernels: Record<string, { thread: (...a: unknown[]) => Generator<number, unknown, unknown>; argv(L: LaunchData): unknown[] }> };
+  private readonly mod: { setup(L: LaunchData): void; block(b: number): void; kernels: Record<string, { thread: (argv: unknown[], tx: number, ty: number, tz: number, t: number) => Generator<number, unknown, unknown>; argv(L: LaunchData): unknown[] }> };
   private readonly L: LaunchData;
   private readonly argv: unknown[];
   private readonly nBlocks: number;
@@ -147,6 +147,9 @@ export class DebugSession {
   private readonly bpLines: Uint8Array;
   private readonly breakpoints = new Map<string, Breakpoint[]>();
   private nextBlock = 0;
+  /** A breakpoint is on a line of a device function: every thread's calls run their generator form. */
+  private bpInDevice = false;
+  private readonly threadPool: ThreadState[] = [];
   private active: ActiveBlock | undefined;
   private focusT = 0;
   private stepping: Step | undefined;
@@ -195,6 +198,7 @@ export class DebugSession {
     this.bpLines.fill(0);
     for (const bps of this.breakpoints.values())
       for (const bp of bps) this.step.lines.forEach((l, id) => l.file === bp.file && l.line === bp.line && (this.bpLines[id] = 1));
+    this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
     return list.map((bp) => ({ line: bp.line, verified: this.step.lines.some((l) => l.file === bp.file && l.line === bp.line) }));
   }
 
@@ -338,15 +342,26 @@ export class DebugSession {
     const idx: Dim3 = [b % gx, Math.floor(b / gx) % gy, Math.floor(b / (gx * gy))];
     this.mod.block(b);
     const thread = this.mod.kernels[this.launch.kernel]!.thread;
-    const threads: ThreadState[] = [];
+    // Every block has the same threads: their records are made once and reused (fewer allocations per block).
+    const threads = this.threadPool;
     for (let tz = 0; tz < bz; tz++)
       for (let ty = 0; ty < by; ty++)
         for (let tx = 0; tx < bx; tx++) {
           const t = (tz * by + ty) * bx + tx;
-          threads.push({ t, idx: [tx, ty, tz], gen: thread(...this.argv, tx, ty, tz, t), frames: [], status: "not started", req: undefined, resume: undefined });
+          const gen = thread(this.argv, tx, ty, tz, t);
+          const th = threads[t];
+          if (!th) threads.push({ t, idx: [tx, ty, tz], gen, frames: [], status: "not started", req: { op: "", site: -1, args: [undefined, undefined, undefined] }, resume: undefined });
+          else {
+            th.gen = gen;
+            th.frames.length = 0;
+            th.status = "not started";
+            th.resume = undefined;
+            th.cuda = undefined;
+          }
         }
     const scheduler = new BlockScheduler(threads, this.S, {
       flagsFor: (th) => (this.stepping && th.t === this.focusT ? this.allLines : this.bpLines),
+      deepFor: (th) => (this.stepping !== undefined && th.t === this.focusT) || this.bpInDevice,
       stopAt: (th, site) => this.stopAt(th, site, idx),
       barrierReleased: (waiting) => {
         if (this.stepping && waiting.some((th) => th.t === this.focusT)) this.stepping.acrossBarrier = true;
@@ -384,7 +399,7 @@ export class DebugSession {
    */
   private evalCondition(bp: Breakpoint, th: ThreadState, site: number, block: Dim3): boolean {
     const f = th.frames[th.frames.length - 1]!;
-    const values = f.get();
+    const values = f.scalars();
     const st = this.step.statements[site]!;
     const fn = this.step.functions[st.fn]!;
     const cuda = (th.cuda ??= this.cudaContext(th, block));

@@ -8,9 +8,9 @@
 
 /** What a thread asked for at a `(yield $S.req(op, site, …args))`. */
 export interface SyncRequest {
-  readonly op: string;
-  readonly site: number;
-  readonly args: readonly unknown[];
+  op: string;
+  site: number;
+  readonly args: unknown[];
 }
 
 export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
