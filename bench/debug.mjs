@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The debugger's stepping backend against the fast simulator on the same launch, in one process:
-// a launch with breakpoints set but never hit (a condition that is never true, so every block is
-// stepped and every thread checks the breakpoint's line), and the fast simulator run in-process.
+// a launch with a breakpoint in the hot loop that is never hit — its condition on the block index
+// (the controller sees no block can stop: they run on the fast simulator), or over a local (every
+// block stepped, the condition tried at every pass) — every block stepped with no breakpoint, and
+// the fast simulator run in-process.
 // Prints both throughputs and their ratio (target: stepping ≥ 1/10 of the fast simulator). Asserts
-// nothing (machines here are noisy).
+// nothing (machines here are noisy). Then the step latency: thread 0 of a 1,024-thread block stepped
+// over and over through a loop with barriers.
 //
 //   node bench/debug.mjs [--reps 5]
 import * as path from "node:path";
@@ -64,10 +67,10 @@ function fast() {
   return { ms: performance.now() - t0, out };
 }
 
-function stepped() {
+function stepped(condition) {
   const out = new Float32Array(GRID);
   const s = new DebugSession({ module, kernel: "sumSquares", grid: [GRID, 1, 1], block: [BLOCK, 1, 1], args: [desc(a), desc(out)] }, { print: () => {} });
-  s.setBreakpoints(file, [{ line: hotLine, condition: () => false }]);
+  s.setBreakpoints(file, [{ line: hotLine, condition }]);
   const t0 = performance.now();
   const end = s.continue();
   const ms = performance.now() - t0;
@@ -84,8 +87,7 @@ function best(f) {
   return b;
 }
 
-// "never hit": the breakpoint's line yields and its condition is evaluated; stepping with no
-// breakpoints at all (only the per-line checks) is the third row.
+// Every block on the stepping backend with no breakpoint (only the per-line checks).
 function steppedNoStops() {
   const out = new Float32Array(GRID);
   const s = new DebugSession({ module, kernel: "sumSquares", grid: [GRID, 1, 1], block: [BLOCK, 1, 1], args: [desc(a), desc(out)] }, { print: () => {}, fastBlocks: false });
@@ -94,11 +96,55 @@ function steppedNoStops() {
   return { ms: performance.now() - t0, out };
 }
 
-const f = best(fast), s = best(stepped), q = best(steppedNoStops);
-const same = f.out.every((v, i) => Object.is(v, s.out[i]) && Object.is(v, q.out[i]));
+// Step latency: thread 0 of a 1,024-thread block stepped through a loop whose body has a barrier
+// (every other step crosses it: the other 1,023 threads run to the barrier first).
+const LAT_SOURCE = `import { cuda, f32 } from "cudascript";
+export const smooth = cuda.jit((a: Float32Array) => {
+  const s = cuda.shared.array(1024, f32);
+  const t = cuda.threadIdx.x;
+  s[t] = a[t]; // start
+  for (let k = 0; k < 1000; k++) {
+    cuda.syncthreads();
+    const v = (s[t] + s[(t + 1) % 1024]) * 0.5;
+    cuda.syncthreads();
+    s[t] = v;
+  }
+  a[t] = s[t];
+});
+`;
+const latFile = path.join(root, "bench", "__debug_latency.ts");
+checker.setFileText(latFile, LAT_SOURCE);
+const lat = checker.checkFile(latFile);
+function stepLatency(steps) {
+  const arr = Float32Array.from({ length: 1024 }, (_, i) => i);
+  const s = new DebugSession({ module: lat.module, kernel: "smooth", grid: [1, 1, 1], block: [1024, 1, 1], args: [desc(arr)] }, { print: () => {} });
+  s.setBreakpoints(latFile, [{ line: LAT_SOURCE.split("\n").findIndex((l) => l.includes("// start")) + 1 }]);
+  s.continue();
+  s.setBreakpoints(latFile, []);
+  const times = [];
+  let across = 0;
+  for (let i = 0; i < steps; i++) {
+    const t0 = performance.now();
+    const e = s.stepOver();
+    times.push(performance.now() - t0);
+    if (e.acrossBarrier) across++;
+  }
+  times.sort((x, y) => x - y);
+  return { p50: times[Math.floor(steps * 0.5)], p95: times[Math.floor(steps * 0.95)], across, steps };
+}
+
+const f = best(fast), q = best(steppedNoStops);
+// Never true: on the block index (every block is seen not to stop and runs on the fast simulator),
+// and over a variable (every block stepped, the condition tried at each pass of the hot line).
+const si = best(() => stepped("cuda.blockIdx.x === 1000")), sv = best(() => stepped("acc < 0"));
+const l = stepLatency(200);
+const same = f.out.every((v, i) => Object.is(v, si.out[i]) && Object.is(v, sv.out[i]) && Object.is(v, q.out[i]));
 const mt = (x) => ((threads / x.ms) * 1000 / 1e6).toFixed(2);
 console.log(`launch: ${GRID} blocks × ${BLOCK} threads, ${N} elements (best of ${REPS})`);
 console.log(`fast simulator (in-process)                      ${f.ms.toFixed(1).padStart(8)} ms  ${mt(f)} M threads/s`);
-console.log(`stepping, a conditional breakpoint never hit    ${s.ms.toFixed(1).padStart(8)} ms  ${mt(s)} M threads/s  ratio ${(f.ms / s.ms).toFixed(3)} (target ≥ 0.1)`);
+console.log(`breakpoint in the hot loop, never hit:`);
+console.log(`  condition on the block index (blocks run fast) ${si.ms.toFixed(1).padStart(8)} ms  ${mt(si)} M threads/s  ratio ${(f.ms / si.ms).toFixed(3)} (target ≥ 0.1)`);
+console.log(`  condition over a local (every block stepped)   ${sv.ms.toFixed(1).padStart(8)} ms  ${mt(sv)} M threads/s  ratio ${(f.ms / sv.ms).toFixed(3)} (target ≥ 0.1)`);
 console.log(`stepping, no breakpoints (every block stepped)  ${q.ms.toFixed(1).padStart(8)} ms  ${mt(q)} M threads/s  ratio ${(f.ms / q.ms).toFixed(3)}`);
 console.log(`outputs identical: ${same}`);
+console.log(`step over, thread 0 of a 1,024-thread block: p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms over ${l.steps} steps (${l.across} across a barrier; target p95 ≤ 50 ms)`);

@@ -189,7 +189,8 @@ describe("debugger: stepping backend and controller", () => {
   it("break on fault: an out-of-bounds write stops at its line with the faulting thread in focus", () => {
     const out = new Int32Array(8);
     const s = new DebugSession({ module: ir, kernel: "overrun", grid: [1, 1, 1], block: [8, 1, 1], args: [argDesc(out)] }, { print: () => {} });
-    s.setBreakpoints(file, [{ line: L("overrun write"), condition: "false" }]);
+    // A condition over a variable, never true: the block cannot run on the fast simulator.
+    s.setBreakpoints(file, [{ line: L("overrun write"), condition: "j < 0" }]);
     const e = stop(s.continue());
     assert.equal(e.reason, "exception");
     assert.equal(e.line, L("overrun write"));
@@ -206,6 +207,21 @@ describe("debugger: stepping backend and controller", () => {
     const s = new DebugSession({ module: ir, kernel: "overrun", grid: [1, 1, 1], block: [8, 1, 1], args: [argDesc(out)] }, { print: () => {} });
     const e = stop(s.continue());
     assert.deepEqual([e.reason, e.line, e.thread, e.frames.length], ["exception", L("overrun write"), [6, 0, 0], 0]);
+  });
+
+  it("a condition on indices alone lets the blocks it never holds in run on the fast simulator; one over a variable does not", () => {
+    const run = (condition: string) => {
+      const out = new Int32Array(8);
+      const s = new DebugSession({ module: ir, kernel: "overrun", grid: [2, 1, 1], block: [8, 1, 1], args: [argDesc(out)] }, { print: () => {} });
+      s.setBreakpoints(file, [{ line: L("const j = t + 2"), condition }]);
+      return stop(s.continue());
+    };
+    // Block 0 faults before block 1 could stop: run fast, the fault has no frames (the fast simulator keeps no locals).
+    const fast = run("cuda.blockIdx.x === 1");
+    assert.deepEqual([fast.reason, fast.block, fast.thread, fast.frames.length], ["exception", [0, 0, 0], [6, 0, 0], 0]);
+    const stepped = run("t === 100");
+    assert.deepEqual([stepped.reason, stepped.block, stepped.thread], ["exception", [0, 0, 0], [6, 0, 0]]);
+    assert.equal(variable(stepped, "j").value, 8);
   });
 
   it("continue to the end gives the fast simulator's output, breakpoints set or not", () => {

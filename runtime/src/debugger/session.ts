@@ -4,11 +4,12 @@
  * thread and break on fault. Everything is synchronous, like the simulator: each command runs until the
  * next pause (a StopEvent) or the end of the launch (an EndEvent). The DAP adapter sits on top of it.
  *
- * Blocks run in order. A block runs on the stepping backend (block-scheduler.ts) while anything could
- * stop in it — a breakpoint is set, a step is under way, or the launch stops on entry; once nothing can
- * stop any more (no breakpoints, a plain continue), the remaining blocks run on the fast simulator's
- * module over the same device memory, at its full speed. A fault there still stops (break on fault),
- * with its thread in focus, but without locals: the fast simulator keeps none.
+ * Blocks run in order. A block runs on the stepping backend (block-scheduler.ts) when anything could
+ * stop in it — a step is under way, the launch stops on entry, a breakpoint has no condition, or its
+ * condition holds (or reads a variable) for one of the block's threads tried on their indices alone;
+ * every other block runs on the fast simulator's module over the same device memory, at its full
+ * speed. A fault there still stops (break on fault), with its thread in focus, but without locals: the
+ * fast simulator keeps none.
  *
  * Breakpoint conditions are, for now, JavaScript expressions (or functions) over the thread's
  * variables in scope and `cuda.threadIdx/blockIdx/blockDim/gridDim`: `cuda.threadIdx.x === 5 && i > 3`
@@ -121,6 +122,8 @@ interface Breakpoint {
   /** A condition given as an expression, compiled per statement of its line over that statement's variables in scope. */
   readonly text?: string;
   readonly bySite: Map<number, (cuda: unknown, values: readonly unknown[]) => unknown>;
+  /** The condition tried on a thread's indices alone (blockMayStop). */
+  onIndices?: (cuda: unknown) => unknown;
 }
 
 interface ActiveBlock {
@@ -129,6 +132,16 @@ interface ActiveBlock {
   readonly threads: ThreadState[];
   readonly scheduler: BlockScheduler;
 }
+
+/** The locals a condition sees when tried on indices alone: reading one throws, so the condition "may hold". */
+const NO_LOCALS: Readonly<Record<string, unknown>> = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error("the condition reads a variable");
+    },
+  },
+);
 
 function dim3Error(what: string, v: unknown): CudaScriptError {
   return new CudaScriptError("CSD011", `${what} must be [x, y, z] whole numbers inside the launch's ${what === "thread" ? "block" : "grid"}, got ${JSON.stringify(v)}`);
@@ -150,6 +163,8 @@ export class DebugSession {
   /** A breakpoint is on a line of a device function: every thread's calls run their generator form. */
   private bpInDevice = false;
   private readonly threadPool: ThreadState[] = [];
+  /** The fast simulator's module, for blocks where nothing can stop (made at the first). */
+  private fast: { kernels: Record<string, { run(L: LaunchData, b0: number, b1: number): void }> } | undefined;
   private active: ActiveBlock | undefined;
   private focusT = 0;
   private stepping: Step | undefined;
@@ -278,7 +293,15 @@ export class DebugSession {
     for (;;) {
       if (!this.active) {
         if (this.nextBlock >= this.nBlocks) return this.end(undefined);
-        if (!this.mayStop() && this.options.fastBlocks !== false) return this.runRestFast();
+        if (this.options.fastBlocks !== false) {
+          let b1 = this.nextBlock;
+          while (b1 < this.nBlocks && !this.blockMayStop(b1)) b1++;
+          if (b1 > this.nextBlock) {
+            const e = this.runFast(this.nextBlock, b1);
+            if (e) return e;
+            continue;
+          }
+        }
         this.active = this.beginBlock(this.nextBlock++);
       }
       const r = this.active.scheduler.run();
@@ -300,6 +323,11 @@ export class DebugSession {
         this.focusT = r.thread.t;
         this.stepping = undefined;
         const top = r.thread.frames[r.thread.frames.length - 1];
+        // The frame records its statement only where a line is flagged: point it at the fault's line, so
+        // the variables shown are those in scope there.
+        const d = error.details;
+        const at = top ? this.step.statements.findIndex((x) => x.fn === top.fn && x.file === d?.file && x.line === d?.line) : -1;
+        if (top && at >= 0) top.s = at;
         const st = top && top.s >= 0 ? this.step.statements[top.s] : undefined;
         return { kind: "stop", reason: "exception", file: error.details?.file ?? st?.file ?? "", line: error.details?.line ?? st?.line ?? 0, block: a.idx, thread: r.thread.idx, frames: this.frames(r.thread), error };
       }
@@ -307,18 +335,48 @@ export class DebugSession {
     }
   }
 
-  /** Whether anything could stop in a block not yet started. */
-  private mayStop(): boolean {
-    return this.stepping !== undefined || [...this.breakpoints.values()].some((l) => l.length > 0);
+  /**
+   * Whether anything could stop in block `b` before it starts: a step or stop on entry; a breakpoint
+   * without a condition; a condition that holds — or needs a variable (it throws without them) — for
+   * one of the block's threads, tried with the thread's indices alone. A condition on indices only
+   * (`cuda.blockIdx.x === 3`) lets every other block run on the fast simulator.
+   */
+  private blockMayStop(b: number): boolean {
+    if (this.stepping) return true;
+    for (const bps of this.breakpoints.values())
+      for (const bp of bps) {
+        if (!this.step.lines.some((l) => l.file === bp.file && l.line === bp.line)) continue;
+        if (!bp.test && !bp.text) return true;
+        if (this.conditionMayHold(bp, b)) return true;
+      }
+    return false;
   }
 
-  /** The remaining blocks on the fast simulator's module, over the same memory. */
-  private runRestFast(): DebugEvent {
-    const fast = new Function("rt", emitSimulatorModule(this.launch.module).source)(this.rt) as { kernels: Record<string, { run(L: LaunchData, b0: number, b1: number): void }> };
-    const b0 = this.nextBlock;
-    this.nextBlock = this.nBlocks;
+  private conditionMayHold(bp: Breakpoint, b: number): boolean {
+    const [gx, gy] = this.launch.grid;
+    const [bx, by, bz] = this.launch.block;
+    const block: Dim3 = [b % gx, Math.floor(b / gx) % gy, Math.floor(b / (gx * gy))];
+    const test = bp.test;
+    const pred = (bp.onIndices ??= test ? (cuda) => test({ cuda: cuda as ConditionContext["cuda"], locals: NO_LOCALS }) : (new Function("cuda", `return (${bp.text});`) as (cuda: unknown) => unknown));
+    for (let tz = 0; tz < bz; tz++)
+      for (let ty = 0; ty < by; ty++)
+        for (let tx = 0; tx < bx; tx++) {
+          const cuda = { threadIdx: { x: tx, y: ty, z: tz }, blockIdx: { x: block[0], y: block[1], z: block[2] }, blockDim: { x: bx, y: by, z: bz }, gridDim: { x: gx, y: gy, z: this.launch.grid[2] } };
+          try {
+            if (pred(cuda)) return true;
+          } catch {
+            return true;
+          }
+        }
+    return false;
+  }
+
+  /** Blocks [b0, b1), where nothing can stop, on the fast simulator's module over the same memory; a fault is a stop (break on fault) or the end. */
+  private runFast(b0: number, b1: number): DebugEvent | undefined {
+    this.fast ??= new Function("rt", emitSimulatorModule(this.launch.module).source)(this.rt) as DebugSession["fast"];
+    this.nextBlock = b1;
     try {
-      fast.kernels[this.launch.kernel]!.run(this.L, b0, this.nBlocks);
+      this.fast!.kernels[this.launch.kernel]!.run(this.L, b0, b1);
     } catch (e) {
       const error = faultError(serializeFault(e, this.launch.kernel));
       if (this.options.breakOnFault === false || !error.details?.block) return this.end(error);
@@ -326,7 +384,7 @@ export class DebugSession {
       const t = error.details.thread ?? [0, 0, 0];
       return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
     }
-    return this.end(undefined);
+    return undefined;
   }
 
   private end(error: CudaScriptError | undefined): EndEvent {
