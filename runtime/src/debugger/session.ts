@@ -192,6 +192,14 @@ export class DebugSession {
     this.bpLines = new Uint8Array(this.step.lines.length);
   }
 
+  /** The launch's block and grid dimensions. */
+  get blockDim(): Dim3 {
+    return this.launch.block;
+  }
+  get gridDim(): Dim3 {
+    return this.launch.grid;
+  }
+
   /** The stepping module (its statement and function tables), for adapters. */
   get module(): StepModule {
     return this.step;
@@ -238,20 +246,46 @@ export class DebugSession {
 
   /** Moves the focus to another thread of the block being debugged. */
   focus(thread: Dim3): FocusView {
-    const a = this.active;
-    if (!a) throw new CudaScriptError("CSD011", "no block is being debugged (the launch has not stopped yet, or it ran to its end): set a breakpoint and continue first");
-    const [bx, by, bz] = this.launch.block;
-    if (!Array.isArray(thread) || thread.length !== 3 || !thread.every((v, i) => Number.isInteger(v) && v >= 0 && v < [bx, by, bz][i]!)) throw dim3Error("thread", thread);
-    this.focusT = (thread[2] * by + thread[1]) * bx + thread[0];
+    this.focusT = this.linear(thread);
     return this.focusView();
   }
 
   /** The focus thread: where it is and its call stack. */
   focusView(): FocusView {
-    const a = this.active;
-    if (!a) throw new CudaScriptError("CSD011", "no block is being debugged (the launch has not stopped yet, or it ran to its end)");
+    const a = this.activeBlock();
     const th = a.threads[this.focusT]!;
     return { block: a.idx, thread: th.idx, status: th.status, frames: this.frames(th) };
+  }
+
+  /** A thread of the block being debugged, without moving the focus. */
+  view(thread: Dim3): FocusView {
+    const a = this.activeBlock();
+    const th = a.threads[this.linear(thread)]!;
+    return { block: a.idx, thread: th.idx, status: th.status, frames: this.frames(th) };
+  }
+
+  /** The threads of the focus thread's warp (a debugger shows these, not a whole block of up to 1,024). */
+  focusWarp(): { thread: Dim3; status: ThreadStatus }[] {
+    const a = this.activeBlock();
+    const w = this.focusT - (this.focusT % 32);
+    return a.threads.slice(w, Math.min(w + 32, a.threads.length)).map((th) => ({ thread: th.idx, status: th.status }));
+  }
+
+  /** Whether a block is being debugged (stopped in it): false before the first stop, after a fault in a block run fast, and at the end. */
+  get inBlock(): boolean {
+    return this.active !== undefined;
+  }
+
+  private activeBlock(): ActiveBlock {
+    if (!this.active) throw new CudaScriptError("CSD011", "no block is being debugged (the launch has not stopped yet, or it ran to its end): set a breakpoint and continue first");
+    return this.active;
+  }
+
+  private linear(thread: Dim3): number {
+    this.activeBlock();
+    const [bx, by, bz] = this.launch.block;
+    if (!Array.isArray(thread) || thread.length !== 3 || !thread.every((v, i) => Number.isInteger(v) && v >= 0 && v < [bx, by, bz][i]!)) throw dim3Error("thread", thread);
+    return (thread[2] * by + thread[1]) * bx + thread[0];
   }
 
   /**
