@@ -175,6 +175,14 @@ describe("debugger: stepping backend and controller", () => {
     assert.deepEqual([e.thread, e.line], [[6, 0, 0], L("read neighbour")]);
   });
 
+  it("a step of a thread that has not started stops at its first statement", () => {
+    const { s } = rotateSession({ stopOnEntry: true });
+    stop(s.continue());
+    assert.equal(s.focus([5, 0, 0]).status, "not started");
+    const e = stop(s.stepOver());
+    assert.deepEqual([e.reason, e.thread, e.line], ["step", [5, 0, 0], L("cuda.shared.array(8")]);
+  });
+
   it("set a variable of the focus thread: the kernel goes on with it", () => {
     const { s, out } = rotateSession();
     s.setBreakpoints(file, [{ line: L("out[i] = r"), condition: "cuda.threadIdx.x === 1 && cuda.blockIdx.x === 0" }]);

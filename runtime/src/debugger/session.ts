@@ -17,6 +17,7 @@
  */
 import { emitSimulatorModule, emitStepModule, type IrModule, type StepModule } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
+import { f16round } from "../float16";
 import { createRt, type Rt } from "../simulator/rt";
 import { faultError, makeArgs, serializeFault, type ArgDesc } from "../simulator/executor";
 import type { LaunchData } from "../simulator/module-cache";
@@ -155,7 +156,6 @@ export class DebugSession {
   private readonly L: LaunchData;
   private readonly argv: unknown[];
   private readonly nBlocks: number;
-  private readonly nThreads: number;
   private readonly allLines: Uint8Array;
   private readonly bpLines: Uint8Array;
   private readonly breakpoints = new Map<string, Breakpoint[]>();
@@ -187,7 +187,6 @@ export class DebugSession {
     this.mod.setup(this.L);
     this.argv = this.mod.kernels[launch.kernel]!.argv(this.L);
     this.nBlocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
-    this.nThreads = launch.block[0] * launch.block[1] * launch.block[2];
     this.allLines = new Uint8Array(this.step.lines.length).fill(1);
     this.bpLines = new Uint8Array(this.step.lines.length);
   }
@@ -313,7 +312,8 @@ export class DebugSession {
     if (!this.started || !th || th.status === "exited" || th.status === "faulted") return this.continue();
     const top = th.frames[th.frames.length - 1];
     const site = top ? top.s : -1;
-    this.stepping = { kind, depth: th.frames.length, site, line: site >= 0 ? this.step.statements[site]!.line : -1, acrossBarrier: false };
+    // A thread that has not started yet stops at its first statement, whatever the step.
+    this.stepping = { kind: top ? kind : "in", depth: th.frames.length, site, line: site >= 0 ? this.step.statements[site]!.line : -1, acrossBarrier: false };
     return this.resume();
   }
 
@@ -562,6 +562,8 @@ function convertValue(x: number | bigint | boolean, dtype: string, name: string)
   }
   if (typeof x !== "number") return bad();
   switch (dtype) {
+    case "f16":
+      return f16round(x);
     case "f64":
       return x;
     case "f32":
