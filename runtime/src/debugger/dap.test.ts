@@ -128,6 +128,28 @@ describe("debug adapter (DAP over stdio)", () => {
     }
   });
 
+  it("a fault in a block run at full speed (no breakpoint can stop in it) stops on the faulting thread at the faulting line", async () => {
+    const src = SOURCE.replace("out[t] = r;", "out[t + 1] = r; // overrun");
+    const file = FILE.replace(/\.ts$/, "_fast.ts");
+    fs.writeFileSync(file, src);
+    const c = (await start({ ...LAUNCH, program: file })) as DapClient & { launched: Promise<{ success?: boolean }> };
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      const stopped = await c.event("stopped");
+      assert.deepEqual([stopped.body.reason, stopped.body.threadId], ["exception", 8]);
+      const threads = await c.request("threads");
+      assert.deepEqual(threads.body.threads.map((t: { id: number }) => t.id), [8]);
+      const stack = await c.request("stackTrace", { threadId: 8 });
+      assert.deepEqual(stack.body.stackFrames.map((f: { name: string; line: number }) => [f.name, f.line]), [["rotate", lineOf(src, "overrun")]]);
+      await c.request("continue", { threadId: 8 });
+      await c.event("terminated");
+    } finally {
+      c.close();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it("a bad launch configuration is an error response with CSD014 and what to write", async () => {
     const c = (await start({ ...LAUNCH, args: [{ dtype: "f17", zeros: 8 }, 1] })) as DapClient & { launched: Promise<{ success?: boolean; message?: string }> };
     try {

@@ -24,7 +24,7 @@ import { CudaScriptError } from "../errors";
 import type { AnyDTypeName } from "../dtypes";
 import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
-import { DebugSession, type DebugEvent, type Dim3, type FocusView, type VariableView } from "./session";
+import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
 
 /** A kernel argument of the launch configuration. */
 export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
@@ -106,7 +106,10 @@ function element(v: VariableView, i: number): unknown {
 export class KernelDebugAdapter extends DapSession {
   private session: DebugSession | undefined;
   private program = "";
+  private kernel = "";
   private handles = new Handles<Ref>();
+  /** The last stop: after a fault in a block the fast simulator ran there is no block to show, only this. */
+  private lastStop: StopEvent | undefined;
   private readonly pendingBreakpoints = new Map<string, DebugProtocol.SourceBreakpoint[]>();
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
@@ -133,6 +136,7 @@ export class KernelDebugAdapter extends DapSession {
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
+      this.kernel = args.kernel;
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");
       if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
@@ -171,7 +175,12 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const s = this.session;
-    const threads = s?.inBlock ? s.focusWarp().map((w) => new Thread(this.threadId(w.thread), `thread (${w.thread.join(", ")}) of block (${s.focusView().block.join(", ")}) — ${w.status}`)) : [new Thread(1, "kernel")];
+    const stop = this.lastStop;
+    const threads = s?.inBlock
+      ? s.focusWarp().map((w) => new Thread(this.threadId(w.thread), `thread (${w.thread.join(", ")}) of block (${s.focusView().block.join(", ")}) — ${w.status}`))
+      : stop
+        ? [new Thread(this.threadId(stop.thread), `thread (${stop.thread.join(", ")}) of block (${stop.block.join(", ")})`)]
+        : [new Thread(1, "kernel")];
     response.body = { threads };
     this.sendResponse(response);
   }
@@ -179,6 +188,9 @@ export class KernelDebugAdapter extends DapSession {
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     const view = this.view(args.threadId);
     const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
+    // A fault in a block the fast simulator ran: its location, without variables.
+    const stop = this.lastStop;
+    if (!view && stop?.file) frames.push(new StackFrame(0, this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
     response.body = { stackFrames: frames, totalFrames: frames.length };
     this.sendResponse(response);
   }
@@ -246,6 +258,7 @@ export class KernelDebugAdapter extends DapSession {
   /** A stop is a `stopped` event for the thread (its id in the focus warp); the end is output (a fault) and `terminated`. */
   private report(e: DebugEvent): void {
     this.handles = new Handles<Ref>();
+    this.lastStop = e.kind === "stop" ? e : undefined;
     if (e.kind === "end") {
       if (e.error) this.sendEvent(new OutputEvent(`${e.error.message}\n`, "stderr"));
       this.sendEvent(new TerminatedEvent());
