@@ -18,3 +18,4 @@ export * from "./occupancy";
 export * from "./cuda";
 export * from "./compile";
 export * from "./js";
+export { emitStepModule, type StepFunction, type StepModule, type StepStatement, type StepVar } from "./step/emit-step";

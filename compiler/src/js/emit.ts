@@ -100,22 +100,22 @@ function storeArrayName(d: DType): string {
 }
 
 /** The typed array holding an array's elements: complex arrays hold interleaved parts (two per element). */
-function storageArrayName(d: DType): string {
+export function storageArrayName(d: DType): string {
   return isComplex(d) ? typedArrayName(complexPart(d)) : jsArrayCtor(d);
 }
 /** Typed-array slots per element. */
-function slotsPerElement(d: DType): number {
+export function slotsPerElement(d: DType): number {
   return isComplex(d) ? 2 : 1;
 }
 
 /** The zero an array of this dtype is filled with (BigInt64Array elements are bigints). */
-function zeroOf(d: DType): string {
+export function zeroOf(d: DType): string {
   return isInt64(d) ? ZERO64 : "0";
 }
 
 const EXIT = 1;
 
-function safeName(s: string): string {
+export function safeName(s: string): string {
   const t = s.replace(/[^A-Za-z0-9_$]/g, "_");
   return /^[0-9]/.test(t) ? `_${t}` : t;
 }
@@ -125,7 +125,7 @@ function safeName(s: string): string {
  * by name (JSON has none of them), f16 values as their bits (rt.halfArray encodes the f16-rounded
  * values, as the simulator's other f16 arrays hold them), complex ones as their interleaved parts.
  */
-function constArrayJs(c: IR.ConstArray): string {
+export function constArrayJs(c: IR.ConstArray): string {
   const text = (v: number | bigint | string): string => {
     if (isInt64(c.dtype)) return `${BigInt(v)}n`; // a string in serialized IR (artifact.ts)
     const n = Number(v);
@@ -263,7 +263,7 @@ function elementChanged(a: ArrayInfo, flat: string): string {
   return isComplex(a.dtype) ? `!rt.${a.dtype}.eq(rt.cget(${a.data}, ${flat}), $sv)` : `${a.data}[${flat}] !== $sv`;
 }
 
-interface ArrayInfo {
+export interface ArrayInfo {
   readonly name: string;
   readonly dtype: DType;
   readonly space: MemorySpace;
@@ -320,7 +320,7 @@ interface NestItem {
 }
 type Item = Seg | SyncItem | RawItem | NestItem;
 
-class ModuleEmitter {
+export class ModuleEmitter {
   readonly sites: SimSite[] = [];
   readonly helpers = new Map<string, string>();
   readonly sharedNames = new Map<string, { js: string; type: ArrayType; name: string; id: number }>();
@@ -467,9 +467,17 @@ class ModuleEmitter {
       kernels.push(info);
       entries.push(`${JSON.stringify(k.name)}: { run: $k${i}_${safeName(k.name)}, info: ${JSON.stringify(info)} }`);
     });
+    const o = this.prelude(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}`);
+    o.push(...deviceCode, ...kernelCode);
+    o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
+    return { source: o.join("\n"), kernels };
+  }
+
+  /** The module's shared part, written after its functions (which register sites, helpers and shared arrays): also the stepping backend's. */
+  prelude(header: string): string[] {
     const o: string[] = [];
     o.push('"use strict";');
-    o.push(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}`);
+    o.push(header);
     o.push(`const $sites = ${JSON.stringify(this.sites)};`);
     o.push("function $oob(s, i, n, d) { throw rt.oob($sites[s], i, n, d); }");
     o.push("function $idiv(a, b) { return b === 0 ? 0 : (a / b) | 0; }");
@@ -479,15 +487,14 @@ class ModuleEmitter {
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
     this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = ${constArrayJs(c)}; // ${c.name}`));
     for (const h of this.helpers.values()) o.push(h);
-    o.push(...deviceCode, ...kernelCode);
-    o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
-    return { source: o.join("\n"), kernels };
+    return o;
   }
 }
 
-class FnEmitter {
-  private readonly arrays = new Map<IR.Var, ArrayInfo>();
-  private readonly scalars = new Set<IR.Var>();
+/** One function's code. The stepping backend (compiler/src/step) extends it: the `protected` members are its hooks. */
+export class FnEmitter {
+  protected readonly arrays = new Map<IR.Var, ArrayInfo>();
+  protected readonly scalars = new Set<IR.Var>();
   private tempMax = -1;
   /** Sanitizer flat-index temporaries $f0..: how many depths use one. */
   private flatTemps = 0;
@@ -521,8 +528,8 @@ class FnEmitter {
   private viewAccess: { kind: "read" | "write" | "atomic"; space: MemorySpace; op?: string } = { kind: "read", space: "global" };
 
   constructor(
-    private readonly me: ModuleEmitter,
-    private readonly fn: IR.IrFunction,
+    protected readonly me: ModuleEmitter,
+    protected readonly fn: IR.IrFunction,
     kind: "kernel" | "device",
   ) {
     this.mode = kind === "device" ? "device" : "fast";
@@ -532,7 +539,7 @@ class FnEmitter {
 
   // ───────────────────────── names ─────────────────────────
 
-  private vn(v: IR.Var): string {
+  protected vn(v: IR.Var): string {
     return `${safeName(v.name)}$${v.id}`;
   }
   private storage(v: IR.Var): string {
@@ -949,7 +956,7 @@ class FnEmitter {
     return name;
   }
 
-  private call(e: IR.CallExpr): string {
+  protected call(e: IR.CallExpr): string {
     const f = this.me.fns.get(e.fn);
     const name = this.me.deviceNames.get(e.fn);
     if (!f || !name) throw new Error(`CudaScript simulator: device function ${e.fn} is missing`);
@@ -1009,7 +1016,7 @@ class FnEmitter {
     return [a.data, offset, ...dims];
   }
 
-  private intrinsic(e: IR.IntrinsicExpr): string {
+  protected intrinsic(e: IR.IntrinsicExpr): string {
     if (e.name === "viewIndex") return this.viewIndex(e);
     if (e.name === "arrayView") throw new Error(`CudaScript simulator: the view '${e.view?.name}' is only a device-function argument`);
     const name = e.name;
@@ -1069,7 +1076,7 @@ class FnEmitter {
     return this.seg.label;
   }
 
-  private tstmt(s: NStmt, out: string[]): void {
+  protected tstmt(s: NStmt, out: string[]): void {
     switch (s.k) {
       case "decl": {
         if (s.v.type.kind !== "scalar") return;
@@ -1232,7 +1239,18 @@ class FnEmitter {
     const body: string[] = [];
     this.tstmts(this.fn.body, body);
     const decls = this.declLines(setup);
-    return [`function ${name}(${params.join(", ")}) {`, ...decls, ...body, "}"].join("\n");
+    return [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"].join("\n");
+  }
+
+  /** Hooks of the stepping backend, which makes every function a generator with a debugger frame. */
+  protected functionKeyword(): string {
+    return "function";
+  }
+  protected prologue(): string[] {
+    return [];
+  }
+  protected epilogue(): string[] {
+    return [];
   }
 
   private declLines(setup: string[]): string[] {

@@ -17,6 +17,7 @@ const commands: Record<string, () => Command> = {
   run: () => require("./run-command").runCommand as Command,
   doctor: () => require("./doctor-command").doctorCommand as Command,
   devices: () => require("./devices-command").devicesCommand as Command,
+  "debug-adapter": () => require("./debug-adapter-command").debugAdapterCommand as Command,
 };
 
 const USAGE = `Usage: cudascript <command> [options]
@@ -29,6 +30,7 @@ Commands:
                                        (--backend auto|gpu|simulator, --sanitize, --timeout s, --workers n)
   doctor [--json]                      driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
   devices [--json]                     list the CUDA devices (or why kernels run on the simulator)
+  debug-adapter                        the kernel debugger's Debug Adapter (DAP over stdin/stdout)
 
 Options:
   -h, --help                           this text

@@ -1,0 +1,331 @@
+/**
+ * The Debug Adapter (DAP, on @vscode/debugadapter) over the in-process controller (session.ts):
+ * `cudascript debug-adapter` speaks it over stdio, so VS Code, nvim-dap and tests drive the same code.
+ *
+ * One launch configuration for now — one kernel of a file with the launch written out:
+ *   { "type": "cudascript", "request": "launch", "program": "kernels.ts", "kernel": "saxpy",
+ *     "grid": 4, "block": [256, 1, 1], "args": [2.5, { "dtype": "f32", "range": 1024 }, { "dtype": "f32", "zeros": 1024 }] }
+ * An argument is a number (a scalar) or an array: `{ dtype, data: [...] }`, `{ dtype, zeros: n }` or
+ * `{ dtype, range: n }`, with an optional `shape` for an N-D parameter. (Launching from a kernel's
+ * `@run` tag and debugging a host program come next: issue 15.)
+ *
+ * DAP threads are the lanes of the focus thread's warp (ids: linear thread index + 1), not the whole
+ * block; a request naming a thread (stackTrace, next, …) moves the focus to it. Scopes: the frame's
+ * variables in scope (parameters included), and the thread's cuda.threadIdx / blockIdx / blockDim /
+ * gridDim. Arrays are paged (`indexedVariables`), N-D ones by rows. Kernel console.log output is
+ * DAP output (stdout is the protocol).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { DebugSession as DapSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { KernelChecker } from "@cudascript/compiler";
+import { CudaScriptError } from "../errors";
+import type { AnyDTypeName } from "../dtypes";
+import type { ArgDesc } from "../simulator/executor";
+import { halfTables } from "../simulator/f16-table";
+import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
+
+/** A kernel argument of the launch configuration. */
+export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
+
+export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  readonly program: string;
+  readonly kernel: string;
+  readonly grid: number | readonly number[];
+  readonly block: number | readonly number[];
+  readonly sharedMem?: number;
+  readonly args: readonly LaunchArgument[];
+  readonly stopOnEntry?: boolean;
+  readonly breakOnFault?: boolean;
+}
+
+type Ref =
+  | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
+  | { readonly kind: "cuda"; readonly thread: Dim3 }
+  | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[] };
+
+const ARRAYS: Record<string, { ctor: new (n: number) => ArrayBufferView & ArrayLike<number | bigint>; dtype: AnyDTypeName }> = {
+  f32: { ctor: Float32Array, dtype: "f32" },
+  f64: { ctor: Float64Array, dtype: "f64" },
+  i8: { ctor: Int8Array, dtype: "i8" },
+  u8: { ctor: Uint8Array, dtype: "u8" },
+  i16: { ctor: Int16Array, dtype: "i16" },
+  u16: { ctor: Uint16Array, dtype: "u16" },
+  i32: { ctor: Int32Array, dtype: "i32" },
+  u32: { ctor: Uint32Array, dtype: "u32" },
+};
+
+function launchError(message: string): CudaScriptError {
+  return new CudaScriptError("CSD014", `launch configuration: ${message}`);
+}
+
+function dim3(v: unknown, what: string): Dim3 {
+  const a = typeof v === "number" ? [v] : Array.isArray(v) ? v : undefined;
+  if (!a || a.length < 1 || a.length > 3 || !a.every((x) => Number.isInteger(x) && x >= 1)) throw launchError(`"${what}" is a whole number ≥ 1 or [x, y, z], got ${JSON.stringify(v)}`);
+  return [a[0], a[1] ?? 1, a[2] ?? 1];
+}
+
+/** The configuration's arguments as the simulator's executor gets them. */
+export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
+  if (!Array.isArray(args)) throw launchError(`"args" is a list with one value per kernel parameter, got ${JSON.stringify(args)}`);
+  return args.map((a, i): ArgDesc => {
+    if (typeof a === "number" || typeof a === "boolean") return { kind: "scalar", value: a };
+    const spec = a && typeof a === "object" ? ARRAYS[a.dtype] : undefined;
+    if (!spec) throw launchError(`argument ${i}: write a number, or an array { "dtype": "f32" | "f64" | "i32" | "u32" | "i16" | "u16" | "i8" | "u8", "zeros": n | "range": n | "data": [...] }, got ${JSON.stringify(a)}`);
+    const n = a.data ? a.data.length : (a.zeros ?? a.range);
+    if (!Number.isInteger(n) || n! < 0) throw launchError(`argument ${i}: "zeros" / "range" is an element count, got ${JSON.stringify(n)}`);
+    const data = new spec.ctor(n!) as unknown as { [k: number]: number; buffer: ArrayBuffer };
+    for (let k = 0; k < n!; k++) data[k] = a.data ? a.data[k]! : a.range !== undefined ? k : 0;
+    const shape: readonly number[] = a.shape ?? [n!];
+    if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
+    return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape };
+  });
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (v && typeof v === "object" && "re" in v) {
+    const z = v as { re: number; im: number };
+    return `${z.re}${z.im < 0 || Object.is(z.im, -0) ? " - " : " + "}${Math.abs(z.im)}i`;
+  }
+  return String(v);
+}
+
+/** Element `i` (flat, from the array's first element) of an array variable. */
+function element(v: VariableView, i: number): unknown {
+  const { data, offset } = v.value as { data: ArrayLike<number | bigint>; offset: number };
+  const k = offset + i;
+  if (v.dtype === "c64" || v.dtype === "c128") return { re: data[2 * k], im: data[2 * k + 1] };
+  if (v.dtype === "f16") return halfTables().h2f[data[k] as number];
+  if (v.dtype === "bool") return data[k] !== 0;
+  return data[k];
+}
+
+export class KernelDebugAdapter extends DapSession {
+  private session: DebugSession | undefined;
+  private program = "";
+  private kernel = "";
+  private handles = new Handles<Ref>();
+  /** The last stop: after a fault in a block the fast simulator ran there is no block to show, only this. */
+  private lastStop: StopEvent | undefined;
+  private readonly pendingBreakpoints = new Map<string, DebugProtocol.SourceBreakpoint[]>();
+  private configured!: () => void;
+  private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
+
+  constructor() {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.sendResponse(response);
+    this.configured();
+  }
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments): Promise<void> {
+    let session: DebugSession;
+    try {
+      if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
+      this.program = path.resolve(args.program);
+      this.kernel = args.kernel;
+      const check = new KernelChecker().checkFile(this.program);
+      const errors = check.diagnostics.filter((d) => d.severity === "error");
+      if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
+      session = this.session = new DebugSession(
+        { module: check.module, kernel: args.kernel, grid: dim3(args.grid, "grid"), block: dim3(args.block, "block"), sharedMem: args.sharedMem ?? 0, args: launchArgs(args.args) },
+        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")) },
+      );
+      for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      return;
+    }
+    this.sendResponse(response);
+    await this.configurationDone;
+    this.report(session.continue());
+  }
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    const file = path.resolve(args.source.path ?? "");
+    const bps = args.breakpoints ?? [];
+    try {
+      if (!this.session) {
+        // Before the launch compiled the program: kept, applied at the launch.
+        this.pendingBreakpoints.set(file, [...bps]);
+        response.body = { breakpoints: bps.map((b) => ({ verified: false, line: b.line })) };
+      } else response.body = { breakpoints: this.applyBreakpoints(file, bps) };
+      this.sendResponse(response);
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 2, format: (e as Error).message, showUser: true });
+    }
+  }
+
+  private applyBreakpoints(file: string, bps: readonly DebugProtocol.SourceBreakpoint[]): DebugProtocol.Breakpoint[] {
+    return this.session!.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition }))).map((r) => ({ verified: r.verified, line: r.line }));
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const s = this.session;
+    const stop = this.lastStop;
+    const threads = s?.inBlock
+      ? s.focusWarp().map((w) => new Thread(this.threadId(w.thread), `thread (${w.thread.join(", ")}) of block (${s.focusView().block.join(", ")}) — ${w.status}`))
+      : stop
+        ? [new Thread(this.threadId(stop.thread), `thread (${stop.thread.join(", ")}) of block (${stop.block.join(", ")})`)]
+        : [new Thread(1, "kernel")];
+    response.body = { threads };
+    this.sendResponse(response);
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    const view = this.view(args.threadId);
+    const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
+    // A fault in a block the fast simulator ran: its location, without variables.
+    const stop = this.lastStop;
+    if (!view && stop?.file) frames.push(new StackFrame(0, this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
+    response.body = { stackFrames: frames, totalFrames: frames.length };
+    this.sendResponse(response);
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    const ref = this.handles.get(args.frameId);
+    const scopes: Scope[] = [];
+    if (ref?.kind === "locals") {
+      scopes.push(new Scope("Locals", this.handles.create(ref), false));
+      scopes.push(new Scope("CUDA", this.handles.create({ kind: "cuda", thread: ref.thread }), false));
+    }
+    response.body = { scopes };
+    this.sendResponse(response);
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    const ref = this.handles.get(args.variablesReference);
+    response.body = { variables: ref ? this.variables(ref, args.start ?? 0, args.count) : [] };
+    this.sendResponse(response);
+  }
+
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    const ref = this.handles.get(args.variablesReference);
+    try {
+      if (ref?.kind !== "locals") throw new CudaScriptError("CSD013", `only the scalars of a frame's Locals can be set`);
+      const text = args.value.trim();
+      const value = text === "true" ? true : text === "false" ? false : /^-?\d+n$/.test(text) ? BigInt(text.slice(0, -1)) : Number(text);
+      this.session!.focus(ref.thread);
+      const v = this.session!.setVariable(ref.frame, args.name, value);
+      response.body = { value: formatValue(v.value), type: v.dtype };
+      this.sendResponse(response);
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 3, format: (e as Error).message, showUser: true });
+    }
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    response.body = { allThreadsContinued: true };
+    this.sendResponse(response);
+    this.report(this.session!.continue());
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    this.step(response, args.threadId, () => this.session!.stepOver());
+  }
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    this.step(response, args.threadId, () => this.session!.stepIn());
+  }
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
+    this.step(response, args.threadId, () => this.session!.stepOut());
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    this.session = undefined;
+    this.sendResponse(response);
+  }
+
+  private step(response: DebugProtocol.Response, threadId: number, run: () => DebugEvent): void {
+    const s = this.session!;
+    if (s.inBlock) s.focus(this.threadIndex(threadId));
+    this.sendResponse(response);
+    this.report(run());
+  }
+
+  /** A stop is a `stopped` event for the thread (its id in the focus warp); the end is output (a fault) and `terminated`. */
+  private report(e: DebugEvent): void {
+    this.handles = new Handles<Ref>();
+    this.lastStop = e.kind === "stop" ? e : undefined;
+    if (e.kind === "end") {
+      if (e.error) this.sendEvent(new OutputEvent(`${e.error.message}\n`, "stderr"));
+      this.sendEvent(new TerminatedEvent());
+      return;
+    }
+    const ev = new StoppedEvent(e.reason, this.threadId(e.thread), e.error?.message) as DebugProtocol.StoppedEvent;
+    ev.body.allThreadsStopped = true;
+    if (e.acrossBarrier) ev.body.description = "stepped across a barrier: the rest of the block ran to it";
+    this.sendEvent(ev);
+  }
+
+  private threadId(t: Dim3): number {
+    const [bx, by] = this.blockDim();
+    return (t[2] * by + t[1]) * bx + t[0] + 1;
+  }
+  private threadIndex(id: number): Dim3 {
+    const [bx, by] = this.blockDim();
+    const t = id - 1;
+    return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+  }
+  private blockDim(): Dim3 {
+    return this.session ? this.session.blockDim : [1, 1, 1];
+  }
+
+  private view(threadId: number): FocusView | undefined {
+    const s = this.session;
+    return s?.inBlock ? s.view(this.threadIndex(threadId)) : undefined;
+  }
+
+  private variables(ref: Ref, start: number, count: number | undefined): DebugProtocol.Variable[] {
+    if (ref.kind === "cuda") {
+      const v = this.session!.view(ref.thread);
+      const xyz = (name: string, d: Dim3) => ({ name, value: `{ x: ${d[0]}, y: ${d[1]}, z: ${d[2]} }`, variablesReference: 0 });
+      return [xyz("threadIdx", v.thread), xyz("blockIdx", v.block), xyz("blockDim", this.session!.blockDim), xyz("gridDim", this.session!.gridDim)];
+    }
+    if (ref.kind === "locals") {
+      const frame = this.session!.view(ref.thread).frames[ref.frame];
+      return (frame?.variables ?? []).map((v) => {
+        if (v.kind === "scalar") return { name: v.name, value: formatValue(v.value), type: v.dtype, variablesReference: 0 };
+        const dims = (v.value as { shape: number[] }).shape;
+        return this.arrayVariable(v.name, v, 0, dims);
+      });
+    }
+    const [rows, ...rest] = ref.dims;
+    const end = Math.min(rows!, count === undefined ? rows! : start + count);
+    const out: DebugProtocol.Variable[] = [];
+    const rowSize = rest.reduce((p, q) => p * q, 1);
+    for (let i = start; i < end; i++) {
+      if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * rowSize, rest));
+      else out.push({ name: `[${i}]`, value: formatValue(element(ref.v, ref.first + i)), type: ref.v.dtype, variablesReference: 0 });
+    }
+    return out;
+  }
+
+  private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[]): DebugProtocol.Variable {
+    return {
+      name,
+      value: `${v.dtype}[${dims.join("][")}]${v.space && v.space !== "global" ? ` ${v.space}` : ""}`,
+      type: v.dtype,
+      variablesReference: this.handles.create({ kind: "array", v, first, dims }),
+      indexedVariables: dims[0],
+    };
+  }
+}
+
+/** `cudascript debug-adapter`: DAP on stdin/stdout until the client disconnects. */
+export function runDebugAdapter(): void {
+  const adapter = new KernelDebugAdapter();
+  adapter.start(process.stdin, process.stdout);
+}

@@ -1,0 +1,103 @@
+/**
+ * Barriers and warp operations of the stepping backend, combined over the values the threads handed
+ * to the scheduler. The rules are the fast simulator's (compiler/src/js/emit.ts, `syncCode`): a warp
+ * operation sees the lanes of its warp that reached it together (the active mask), a lane reading an
+ * inactive or out-of-warp lane gets its own value back, and a barrier's count/and/or run over the
+ * threads that reached it.
+ */
+
+/** What a thread asked for at a `(yield $S.req(op, site, …args))`. */
+export interface SyncRequest {
+  op: string;
+  site: number;
+  readonly args: unknown[];
+}
+
+export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
+
+/** The results of a barrier for the threads waiting at it (in thread order). */
+export function barrierResults(reqs: readonly SyncRequest[]): unknown[] {
+  let c = 0, n = 0;
+  for (const r of reqs) {
+    if (r.op === "syncthreads") continue;
+    n++;
+    if (r.args[0]) c++;
+  }
+  return reqs.map((r) => {
+    switch (r.op) {
+      case "syncthreadsCount":
+        return c;
+      case "syncthreadsAnd":
+        return c === n ? 1 : 0;
+      case "syncthreadsOr":
+        return c > 0 ? 1 : 0;
+      default:
+        return undefined;
+    }
+  });
+}
+
+/**
+ * The results of one warp operation for the lanes that reached it together. `lanes[i]` is the lane
+ * number (0..31) of `reqs[i]`; `width` is how many lanes the warp has (the last warp of a block can be
+ * partial).
+ */
+export function warpResults(op: string, lanes: readonly number[], reqs: readonly SyncRequest[], width: number): unknown[] {
+  let am = 0;
+  for (const l of lanes) am |= 1 << l;
+  const byLane: (SyncRequest | undefined)[] = new Array(32);
+  lanes.forEach((l, i) => (byLane[l] = reqs[i]));
+  switch (op) {
+    case "syncwarp":
+      return reqs.map(() => undefined);
+    case "activemask":
+      return reqs.map(() => am >>> 0);
+    case "shflSync":
+    case "shflUpSync":
+    case "shflDownSync":
+    case "shflXorSync":
+      return reqs.map((r, i) => {
+        const lane = lanes[i]!;
+        const x = r.args[2] as number;
+        const s = op === "shflSync" ? x & 31 : op === "shflUpSync" ? lane - x : op === "shflDownSync" ? lane + x : lane ^ x;
+        return s >= 0 && s < 32 && s < width && ((am >>> s) & 1) !== 0 ? byLane[s]!.args[1] : r.args[1];
+      });
+    case "ballotSync":
+    case "allSync":
+    case "anySync":
+    case "eqSync": {
+      let bal = 0;
+      reqs.forEach((r, i) => {
+        if (r.args[1]) bal |= 1 << lanes[i]!;
+      });
+      return reqs.map((r) => {
+        const mask = r.args[0] as number;
+        const allTrue = ((am & mask) & ~bal) === 0;
+        if (op === "ballotSync") return (bal & mask) >>> 0;
+        if (op === "anySync") return (bal & mask) !== 0;
+        if (op === "eqSync") return allTrue || (bal & mask) === 0;
+        return allTrue;
+      });
+    }
+    case "matchAnySync":
+    case "matchAllSync":
+      // Bit patterns: Object.is for floats (-0 is not 0, NaN matches NaN); integers never hold -0 or NaN.
+      return reqs.map((r) => {
+        const m = r.args[0] as number;
+        if (op === "matchAnySync") {
+          let out = 0;
+          lanes.forEach((q, j) => {
+            if (((m >>> q) & 1) !== 0 && Object.is(reqs[j]!.args[1], r.args[1])) out |= 1 << q;
+          });
+          return out >>> 0;
+        }
+        let out = m >>> 0;
+        lanes.forEach((q, j) => {
+          if (((m >>> q) & 1) !== 0 && !Object.is(reqs[j]!.args[1], r.args[1])) out = 0;
+        });
+        return out >>> 0;
+      });
+    default:
+      throw new Error(`CudaScript debugger: unknown synchronisation ${op}`);
+  }
+}
