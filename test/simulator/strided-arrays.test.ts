@@ -58,6 +58,11 @@ describe("F-order and strided arrays", () => {
     mark.launch([1, 1], [2, 3])(s);
     assert.deepEqual(rows(s.copyToHost()), MARKED_2x3);
     assert.deepEqual(cuda.deviceArray([2, 3], f32).strides, [12, 4]);
+    // A [3, 1] column with gaps is not C-contiguous though its inner stride is 1 (the simulator's
+    // row-major emission of the kernel must not run it).
+    const col = cuda.deviceArray([3, 1], f32, { strides: [8, 4] });
+    mark.launch([1, 1], [3, 1])(col);
+    assert.deepEqual(rows(col.copyToHost()), [[0], [10], [20]]);
   });
 
   it("d.T and d.transpose(axes) are views: a kernel writing through the transpose changes d", () => {

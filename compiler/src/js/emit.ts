@@ -285,6 +285,18 @@ interface ArrayInfo {
   readonly strides?: readonly string[];
 }
 
+/**
+ * Whether the N-D arguments `ps` of a launch are all C-contiguous (a dimension of extent 1 may have any
+ * stride: its only index is 0), so the kernel's C-order emission indexes them correctly.
+ */
+const C_ORDER_CHECK = `function $cOrder(A, ps) {
+  for (const p of ps) {
+    const s = A[p].shape, t = A[p].strides;
+    for (let d = s.length - 1, n = 1; d >= 0; n *= s[d], d--) if (s[d] > 1 && t[d] !== n) return false;
+  }
+  return true;
+}`;
+
 /** The element strides of an array (row-major from its extents where it has none of its own). */
 function stridesOf(a: ArrayInfo): string[] {
   if (a.strides) return [...a.strides];
@@ -473,11 +485,21 @@ class ModuleEmitter {
     const kernelCode: string[] = [];
     const entries: string[] = [];
     this.module.kernels.forEach((k, i) => {
-      const fe = new FnEmitter(this, k, "kernel");
-      const { code, info } = fe.emitKernel(`$k${i}_${safeName(k.name)}`);
+      const name = `$k${i}_${safeName(k.name)}`;
+      const { code, info } = new FnEmitter(this, k, "kernel").emitKernel(name);
       kernelCode.push(code);
       kernels.push(info);
-      entries.push(`${JSON.stringify(k.name)}: { run: $k${i}_${safeName(k.name)}, info: ${JSON.stringify(info)} }`);
+      // A kernel with N-D array parameters is emitted twice: indexing through the strides, and row-major
+      // for launches whose N-D arrays are all C-contiguous (the common case, one multiplication less per
+      // access); `run` picks one per launch.
+      const nd = k.params.flatMap((p, j) => (p.type.kind === "array" && p.type.rank > 1 ? [j] : []));
+      let run = name;
+      if (nd.length) {
+        kernelCode.push(new FnEmitter(this, k, "kernel", true).emitKernel(`${name}$c`).code);
+        this.helper("$cOrder", C_ORDER_CHECK);
+        run = `function (L, ...r) { return ($cOrder(L.args, ${JSON.stringify(nd)}) ? ${name}$c : ${name})(L, ...r); }`;
+      }
+      entries.push(`${JSON.stringify(k.name)}: { run: ${run}, info: ${JSON.stringify(info)} }`);
     });
     const o: string[] = [];
     o.push('"use strict";');
@@ -536,6 +558,11 @@ class FnEmitter {
     private readonly me: ModuleEmitter,
     private readonly fn: IR.IrFunction,
     kind: "kernel" | "device",
+    /**
+     * This emission of a kernel is for launches whose N-D arrays are all C-contiguous: it indexes them
+     * row-major from their extents, as before strides existed, sparing a multiplication per access.
+     */
+    private readonly cOrderArrays = false,
   ) {
     this.mode = kind === "device" ? "device" : "fast";
     this.san = !!me.opts.sanitize;
@@ -575,8 +602,14 @@ class FnEmitter {
       setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length${isComplex(t.dtype) ? " >> 1" : ""};`);
       this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
     } else {
-      // N-D: extents and element strides (C order, F order or any strides: docs/abi.md).
+      // N-D: extents and element strides (C order, F order or any strides: docs/abi.md), or, in the
+      // C-order emission of the kernel, the extents alone.
       const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
+      if (this.cOrderArrays) {
+        setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")};`);
+        this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims });
+        return;
+      }
       const strides = Array.from({ length: t.rank }, (_, d) => `${n}$s${d}`);
       setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")}${strides.map((d, k) => `, ${d} = $A[${i}].strides[${k}]`).join("")};`);
       this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, strides });
