@@ -48,7 +48,19 @@ export interface LaunchConfig {
 
 /** One kernel argument, already checked against the kernel's signature. */
 export type KernelArg =
-  | { readonly kind: "array"; readonly buffer: DeviceBuffer; readonly byteOffset: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
+  | {
+      readonly kind: "array";
+      readonly buffer: DeviceBuffer;
+      /** Where element [0, 0, …] is. */
+      readonly byteOffset: number;
+      readonly dtype: AnyDTypeName;
+      readonly shape: readonly number[];
+      /**
+       * ELEMENT strides, one per dimension (layout.ts: C order, F order or any positive strides). A 1-D
+       * argument is contiguous (stride 1): kernels index 1-D parameters without a stride (docs/abi.md).
+       */
+      readonly strides: readonly number[];
+    }
   | { readonly kind: "scalar"; readonly dtype: AnyDTypeName; readonly value: number | boolean | bigint | ComplexValue };
 
 export interface DeviceLimits {

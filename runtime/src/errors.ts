@@ -51,7 +51,7 @@ export const ErrorCodes = {
   ProgramDoesNotParse: "CSR055",
   /** A Complex64Array / Complex128Array made from a bad length, buffer or parts, or indexed outside it (complex-array.ts). */
   ComplexArray: "CSR056",
-  /** A device-array view (`slice` with a step, `reshape`/`ravel` in Fortran order) that would need strides. */
+  /** A device-array view that would need a copy (`slice` with a step, `reshape`/`ravel` in an order the array is not contiguous in). */
   ViewNeedsStrides: "CSR057",
   /** `cuda.pinned` of memory that is pinned already (the same array twice, or two views of one buffer). */
   PinnedTwice: "CSR058",
@@ -61,6 +61,10 @@ export const ErrorCodes = {
   UfuncDType: "CSR039",
   /** A ufunc or reduction called with the wrong number or kind of arguments or options. */
   UfuncArguments: "CSR037",
+  /** A bad array layout: `order` other than "C"/"F", byte `strides` that are not positive multiples of the item size (host/arrays.ts). */
+  InvalidLayout: "CSR028",
+  /** A strided 1-D array (a column of a C-order array, a row of an F-order one) for a kernel's 1-D parameter, which is contiguous. */
+  StridedVectorArgument: "CSR059",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -119,7 +119,8 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
     let outDevice: DeviceNDArray | undefined;
     try {
       args.forEach((a, i) => operands.push(toOperand(a, inputDtypes[i]!, stream)));
-      outDevice = out instanceof DeviceNDArray ? out : new DeviceNDArray(shape.length ? shape : [1], dtypes[resultDtype]);
+      // The kernel writes a C-order result: an out of another layout gets it through a C-order temporary.
+      outDevice = out instanceof DeviceNDArray && out.isCContiguous() ? out : new DeviceNDArray(shape.length ? shape : [1], dtypes[resultDtype]);
       if (size > 0) {
         const [d0, d1, d2] = pad3(shape);
         const launchArgs: unknown[] = [d1, d2, outDevice.ravel()];
@@ -131,7 +132,10 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
         k.launch(Math.min(Math.ceil(size / BLOCK), MAX_BLOCKS), BLOCK, { stream })(...launchArgs);
       }
       const anyDevice = args.some((a) => a instanceof DeviceNDArray);
-      if (out instanceof DeviceNDArray) return out;
+      if (out instanceof DeviceNDArray) {
+        if (outDevice !== out && size > 0) out.copyToDevice(outDevice, { stream });
+        return out;
+      }
       if (out !== undefined) {
         if (size > 0) outDevice.copyToHost(out as HostArray, { stream });
         stream?.synchronize();
@@ -241,6 +245,12 @@ function pad3(shape: readonly number[]): [number, number, number] {
 }
 
 function toOperand(v: unknown, dtype: DTypeName, stream: Stream | undefined): Operand {
+  // The kernel reads operands in C order: an F-order or strided array is copied into C order first.
+  if ((v instanceof DeviceNDArray || v instanceof NDArray) && !v.isCContiguous()) {
+    const device = new DeviceNDArray(v.shape, dtypes[dtype]);
+    device.copyToDevice(v as DeviceNDArray, { stream });
+    return { shape: pad3(v.shape), rank: v.ndim, device, temporary: true };
+  }
   if (v instanceof DeviceNDArray) return { shape: pad3(v.shape), rank: v.ndim, device: v, temporary: false };
   const dt = dtypes[dtype];
   const host: TypedArray = isHostNDArray(v) ? v.data : dtypeOfTypedArray(v) ? (v as TypedArray) : scalarArray(dtype, v as Value);
@@ -297,7 +307,7 @@ export function reduce(fn: Function, artifact?: KernelArtifact, kernelName?: str
     const temporaries: DeviceNDArray[] = [];
     try {
       let src: DeviceNDArray;
-      if (arr instanceof DeviceNDArray) src = arr;
+      if (arr instanceof DeviceNDArray && arr.isCContiguous()) src = arr;
       else {
         src = toOperand(arr, dtype, stream).device;
         temporaries.push(src);

@@ -25,6 +25,8 @@ export type HostNumberArray =
 export interface HostNDArray {
   readonly data: HostNumberArray;
   readonly shape: readonly number[];
+  /** Element strides (a column-major or transposed layout); absent: C order. */
+  readonly strides?: readonly number[];
 }
 
 /**

@@ -433,7 +433,7 @@ inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 // Input (little-endian): "CSEM", u32 buffer count, then per buffer u64 byte length and the bytes;
 // u32 launch count, then per launch: u32 kernel index, u32 grid[3], u32 block[3], u32 shared bytes,
 // u32 argument count, then per argument u32 kind: 0 = scalar (f64 value follows), 1 = array
-// (u32 buffer index, u32 rank, u32 extents[rank]), 2 = 64-bit integer scalar (its 8 bytes follow:
+// (u32 buffer index, u32 rank, i32 extents[rank], i32 element strides[rank]), 2 = 64-bit integer scalar (its 8 bytes follow:
 // an f64 cannot hold every i64/u64). Output: per buffer, u64 byte length and the bytes.
 namespace cs_emu {
 
@@ -443,6 +443,7 @@ struct Arg {
   unsigned long long bits = 0;
   unsigned buffer = 0;
   std::vector<int> extents;
+  std::vector<int> strides;
 };
 
 struct Launch {
@@ -469,6 +470,7 @@ struct Launch {
     return reinterpret_cast<T*>((*buffers).at(args.at(i).buffer).data());
   }
   int extent(size_t i, size_t d) const { return args.at(i).extents.at(d); }
+  int stride(size_t i, size_t d) const { return args.at(i).strides.at(d); }
 };
 
 inline bool read_exact(FILE* f, void* p, size_t n) { return n == 0 || fread(p, 1, n, f) == n; }
@@ -512,7 +514,8 @@ inline int run_driver(int argc, char** argv, Dispatch dispatch) {
         unsigned rank = 0;
         if (!read_exact(in, &a.buffer, 4) || !read_exact(in, &rank, 4)) return 2;
         a.extents.resize(rank);
-        if (!read_exact(in, a.extents.data(), 4 * rank)) return 2;
+        a.strides.resize(rank);
+        if (!read_exact(in, a.extents.data(), 4 * rank) || !read_exact(in, a.strides.data(), 4 * rank)) return 2;
       }
     }
   }

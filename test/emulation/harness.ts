@@ -41,6 +41,12 @@ export function driverSource(gen: GeneratedCuda, cuFile: string): string {
           decls.push(`const int a${i}_${d} = L.extent(${i}, ${d});`);
           args.push(`a${i}_${d}`);
         }
+        // The element strides, where the ABI has them (N-D parameters: docs/abi.md).
+        if (p.rank > 1)
+          for (let d = 0; d < p.rank; d++) {
+            decls.push(`const int a${i}_s${d} = L.stride(${i}, ${d});`);
+            args.push(`a${i}_s${d}`);
+          }
       }
     });
     // A kernel that calls g.sync() takes the grid barrier's workspace last and runs every block at once.
@@ -140,6 +146,12 @@ function dataOf(v: HostTypedArray | HostNDArray | HostBigIntNDArray): HostTypedA
 function shapeOf(v: HostTypedArray | HostNDArray | HostBigIntNDArray): readonly number[] {
   return isTypedData(v) ? [v.length] : v.shape;
 }
+/** Element strides: the array's own (a HostNDArray may have any), else C order. */
+function stridesOf(v: HostTypedArray | HostNDArray | HostBigIntNDArray): readonly number[] {
+  if (!isTypedData(v) && "strides" in v && v.strides) return v.strides;
+  const shape = shapeOf(v);
+  return shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+}
 function dim3(d: LaunchDim): [number, number, number] {
   const a = typeof d === "number" ? [d] : [...d];
   return [a[0] ?? 1, a[1] ?? 1, a[2] ?? 1];
@@ -174,7 +186,7 @@ export function encodeCase(c: CorpusCase, values: Record<string, HostValue>, ker
         if (p.kind !== "array") throw new Error(`argument ${argName} of ${l.kernel} should be a scalar`);
         const shape = shapeOf(v);
         if (shape.length !== p.rank) throw new Error(`argument ${argName} of ${l.kernel} has rank ${shape.length}, the kernel expects ${p.rank}`);
-        parts.push(u32(1), u32(buffers.indexOf(argName)), u32(shape.length), ...shape.map((n) => i32(n)));
+        parts.push(u32(1), u32(buffers.indexOf(argName)), u32(shape.length), ...shape.map((n) => i32(n)), ...stridesOf(v).map((n) => i32(n)));
       } else {
         if (p.kind !== "scalar") throw new Error(`argument ${argName} of ${l.kernel} should be an array`);
         const b = Buffer.alloc(8);

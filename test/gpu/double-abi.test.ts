@@ -13,6 +13,7 @@ import { cuda, f16, f16round, f32, f64, Float16Array } from "cudascript";
 import type { GpuBuffer } from "cudascript/dist/gpu/backend";
 import { ArgPlan, parseCParam } from "cudascript/dist/gpu/abi";
 import { gpuOnDouble, hex, kernel, kindsArtifact, leHex } from "./helpers";
+import { throwsCode } from "../simulator/helpers";
 
 type DeviceArray = ReturnType<typeof cuda.toDevice>;
 
@@ -28,7 +29,8 @@ function expectedParams(k: CudaKernel, values: readonly unknown[]): { decl: stri
     }
     const d = v as DeviceArray;
     out.push({ decl: p.cParams[0]!, hex: leHex("pointer", ((d as unknown as { buffer: GpuBuffer }).buffer).pointer) });
-    const extents = p.rank === 1 ? [d.size] : d.shape;
+    // A 1-D array: its length; N-D: the extents, then the element strides (docs/abi.md).
+    const extents = p.rank === 1 ? [d.size] : [...d.shape, ...d.strides.map((s) => s / d.dtype.bytes)];
     p.cParams.slice(1).forEach((decl, j) => out.push({ decl, hex: leHex("int", extents[j]!) }));
   });
   return out;
@@ -146,7 +148,7 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
     for (const a of arrays) a.free();
   });
 
-  it("packs 2-D and 3-D arrays as pointer + one int extent per dimension; bool arrays are byte pointers", (t) => {
+  it("packs 2-D and 3-D arrays as pointer + one int extent and one int element stride per dimension; bool arrays are byte pointers", (t) => {
     const env = gpuOnDouble(t);
     if (!env) return;
     const { double } = env;
@@ -159,9 +161,11 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
     checkLaunch(launch!, kernelOf("ndarrays"), entry, [m, v, 0.25, flags]);
     const p = launch!.params as string[];
     assert.deepEqual(p.slice(1, 3), ["06000000", "07000000"], "m_shape0 = 6, m_shape1 = 7");
-    assert.deepEqual(p.slice(4, 7), ["02000000", "03000000", "05000000"], "v_shape0..2 = 2, 3, 5");
-    assert.equal(p[7], "0000803e", "scale = 0.25f");
-    assert.equal(p[9], "03000000", "flags_len = 3");
+    assert.deepEqual(p.slice(3, 5), ["07000000", "01000000"], "m_stride0 = 7, m_stride1 = 1 (elements, C order)");
+    assert.deepEqual(p.slice(6, 9), ["02000000", "03000000", "05000000"], "v_shape0..2 = 2, 3, 5");
+    assert.deepEqual(p.slice(9, 12), ["0f000000", "05000000", "01000000"], "v_stride0..2 = 15, 5, 1");
+    assert.equal(p[12], "0000803e", "scale = 0.25f");
+    assert.equal(p[14], "03000000", "flags_len = 3");
     assert.deepEqual(launch!.block, [8, 8, 1]);
     for (const a of [m, v, flags]) a.free();
   });
@@ -183,10 +187,12 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
     const ptr = (i: number) => Buffer.from(p[i]!, "hex").readBigUInt64LE();
     assert.equal(ptr(0), basePtr + BigInt(2 * 7 * 4), "m starts at row 2: 2 × 7 f32 past the base");
     assert.deepEqual(p.slice(1, 3), ["03000000", "07000000"], "m is 3 × 7");
-    assert.equal(ptr(3), gridPtr + BigInt(3 * 5 * 4), "v starts at plane 1: 3 × 5 i32 past the base");
-    assert.deepEqual(p.slice(4, 7), ["01000000", "05000000", "03000000"], "v is 1 × 5 × 3");
-    assert.equal(ptr(8), flagsPtr + 1n, "flags from element 1");
-    assert.equal(p[9], "03000000", "flags_len = 3");
+    assert.deepEqual(p.slice(3, 5), ["07000000", "01000000"], "with its base's strides 7, 1");
+    assert.equal(ptr(5), gridPtr + BigInt(3 * 5 * 4), "v starts at plane 1: 3 × 5 i32 past the base");
+    assert.deepEqual(p.slice(6, 9), ["01000000", "05000000", "03000000"], "v is 1 × 5 × 3");
+    assert.deepEqual(p.slice(9, 12), ["0f000000", "03000000", "01000000"], "C-order strides of 1 × 5 × 3");
+    assert.equal(ptr(13), flagsPtr + 1n, "flags from element 1");
+    assert.equal(p[14], "03000000", "flags_len = 3");
     double.clearLog();
     base.slice(4).copyToHost(new Float32Array(2 * 7));
     base.row(1).copyToDevice(new Float32Array(7));
@@ -199,6 +205,26 @@ describe("GPU backend argument packing (libcuda TEST DOUBLE)", () => {
       ],
     );
     for (const a of [base, grid, flags]) a.free();
+  });
+
+  it("an F-order device array and a transposed view are packed with their own element strides; a strided 1-D view is CSR059", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const f = cuda.deviceArray([6, 7], f32, { order: "F" });
+    const grid = cuda.toDevice(cuda.ndarray(new Int32Array(2 * 3 * 5), [2, 3, 5]));
+    const flags = cuda.toDevice(new Uint8Array([1, 0, 1]));
+    const fPtr = (f as unknown as { buffer: GpuBuffer }).buffer.pointer;
+    const k = kernel(artifact, "ndarrays");
+    k.launch([1, 1], [8, 8])(f, grid.T, 0.5, flags);
+    const [launch] = double.calls("cuLaunchKernel");
+    checkLaunch(launch!, kernelOf("ndarrays"), loadedPtx(double).entries.find((e) => e.name === kernelOf("ndarrays").symbol)!, [f, grid.T, 0.5, flags]);
+    const p = launch!.params as string[];
+    assert.equal(Buffer.from(p[0]!, "hex").readBigUInt64LE(), fPtr);
+    assert.deepEqual(p.slice(1, 5), ["06000000", "07000000", "01000000", "06000000"], "6 × 7 in F order: strides 1, 6");
+    assert.deepEqual(p.slice(6, 12), ["05000000", "03000000", "02000000", "01000000", "05000000", "0f000000"], "the transpose of 2 × 3 × 5: 5 × 3 × 2, strides 1, 5, 15");
+    throwsCode(() => k.launch([1, 1], [8, 8])(f, grid.T, 0.5, cuda.toDevice(cuda.ndarray(new Uint8Array(6), [2, 3])).T.row(0)), "CSR059", /strided view.*pass the 2-D array and index it/);
+    for (const a of [f, grid, flags]) a.free();
   });
 
   it("packs i64/u64 scalars as 8 exact bytes, past 2^53 and at the ends of their ranges", (t) => {

@@ -48,9 +48,16 @@ describe("mapped, managed and pinned host memory on the GPU backend (libcuda TES
     let p = double.calls("cuLaunchKernel")[0]!.params as string[];
     assert.equal(hex(ptrParam(p[0]!)), maps[0]);
     assert.deepEqual(p.slice(1, 3), ["06000000", "07000000"]);
-    assert.equal(hex(ptrParam(p[3]!)), maps[1]);
+    assert.deepEqual(p.slice(3, 5), ["07000000", "01000000"], "C-order element strides");
+    assert.equal(hex(ptrParam(p[5]!)), maps[1]);
+    // An F-order mapped array passes in place with its column-major strides.
+    const f = cuda.mappedArray([6, 7], f32, { order: "F" });
+    kernel(artifact, "ndarrays").launch([1, 1], [8, 8])(f, v, 1, new Uint8Array([1]));
+    p = double.calls("cuLaunchKernel").at(-1)!.params as string[];
+    assert.equal(hex(ptrParam(p[0]!)), double.calls("cuMemHostGetDevicePointer_v2").at(-1)!.dptr);
+    assert.deepEqual(p.slice(1, 5), ["06000000", "07000000", "01000000", "06000000"], "6 × 7, strides 1, 6");
     const whole = cuda.mappedArray(40, f32);
-    const wholeAt = BigInt(double.calls("cuMemHostGetDevicePointer_v2")[2]!.dptr as string);
+    const wholeAt = BigInt(double.calls("cuMemHostGetDevicePointer_v2").at(-1)!.dptr as string);
     double.clearLog();
     const others = [new Float64Array(37), new Int32Array(37), new Uint32Array(37), new Int16Array(37), new Uint16Array(37), new Int8Array(37), new Uint8Array(37)].map((x) => cuda.toDevice(x));
     kernel(artifact, "arrays1d").launch(2, 32)(whole.subarray(3), ...others);

@@ -270,7 +270,8 @@ async function runChild(file) {
       if (isTypedData(v)) return cuda.toDevice(v);
       // A complex corpus array (test/corpus/case.ts complexArray): interleaved parts.
       if (v.complex) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data) : Complex128Array.wrap(v.data));
-      return cuda.toDevice(cuda.ndarray(v.data, v.shape));
+      // An F-order or strided case array keeps its layout (element strides; the host API takes bytes).
+      return cuda.toDevice(cuda.ndarray(v.data, v.shape, v.strides ? { strides: v.strides.map((e) => e * v.data.BYTES_PER_ELEMENT) } : undefined));
     };
     const hostData = (v) => (isTypedData(v) ? v : v.data);
 

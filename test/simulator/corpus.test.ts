@@ -26,7 +26,9 @@ function toDevice(v: HostValue): unknown {
   if (isComplexArray(v)) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data as Float32Array) : Complex128Array.wrap(v.data as Float64Array));
   if (isTypedData(v)) return cuda.toDevice(v);
   const nd = v as HostNDArray;
-  return cuda.toDevice(cuda.ndarray(nd.data, nd.shape));
+  // An F-order or strided case array keeps its layout (element strides; the host API takes bytes).
+  const layout = nd.strides ? { strides: nd.strides.map((e) => e * (nd.data as Float32Array).BYTES_PER_ELEMENT) } : undefined;
+  return cuda.toDevice(cuda.ndarray(nd.data, nd.shape, layout));
 }
 
 function compare(name: string, got: HostTypedArray, want: HostTypedArray, tol: CorpusCase["tolerance"]): void {

@@ -71,8 +71,8 @@ describe("device-array views", () => {
   it("what would need strides is CSR057 saying what to do instead; wrong sizes are CSR011", () => {
     const d = cuda.deviceArray([3, 4], f32);
     throwsCode(() => d.slice(0, 3, 2), "CSR057", /step of 2 is not contiguous.*a\[begin \+ k \* step\]/);
-    throwsCode(() => d.reshape(4, 3, { order: "F" }), "CSR057", /Fortran order would need a copy/);
-    throwsCode(() => d.ravel("F"), "CSR057", /ravel\("F"\).*use ravel\(\)/);
+    throwsCode(() => d.reshape(4, 3, { order: "F" }), "CSR057", /Fortran order of a \[3, 4\] array that is not F-contiguous would need a copy: reshape it with \{ order: "C" \}/);
+    throwsCode(() => d.ravel("F"), "CSR057", /ravel\("F"\).*use ravel\("C"\)/);
     throwsCode(() => d.reshape(5, -1), "CSR011", /12 elements.*cannot hold/);
     throwsCode(() => d.reshape(-1, -1), "CSR013", /only one dimension can be -1/);
     throwsCode(() => d.row(3), "CSR013", /\[-3, 3\)/);
@@ -81,7 +81,7 @@ describe("device-array views", () => {
     assert.deepEqual(cuda.deviceArray([1, 6], f32).reshape([6, 1], { order: "F" }).shape, [6, 1]);
   });
 
-  it("isCContiguous is always true; isFContiguous when at most one dimension exceeds 1", () => {
+  it("a C-order array is C-contiguous, and F-contiguous too when at most one dimension exceeds 1", () => {
     assert.equal(cuda.deviceArray([3, 4], f32).isCContiguous(), true);
     assert.equal(cuda.deviceArray([3, 4], f32).isFContiguous(), false);
     assert.equal(cuda.deviceArray([1, 4], f32).isFContiguous(), true);

@@ -86,7 +86,7 @@ function bits(a: Float16Array): number[] {
 describe("f16 arrays on the simulator are their raw 16-bit storage", () => {
   it("a kernel gets an f16 argument as a Uint16Array over the argument's bytes, and no emitted code names Float16Array", () => {
     const host = new Float16Array([1.5, -0]);
-    const [view] = makeArgs([{ kind: "array", buffer: host.buffer, byteOffset: 0, length: 2, dtype: "f16", shape: [2] }]);
+    const [view] = makeArgs([{ kind: "array", buffer: host.buffer, byteOffset: 0, length: 2, dtype: "f16", shape: [2], strides: [1] }]);
     assert.ok(view instanceof Uint16Array, `got ${Object.prototype.toString.call(view)}`);
     assert.equal(view.buffer, host.buffer);
     assert.deepEqual(Array.from(view), bits(host));

@@ -88,6 +88,8 @@ describe("cuda.random on the simulator against Numba's draws", () => {
     assert.throws(() => kernel(artifact, "one").launch(1, 1)(states, o, 4), (e: Error & { code?: string }) => e.code === "CSR020" && /one state per row/.test(e.message));
     const wide = cuda.deviceArray([4, 3], u64);
     assert.throws(() => kernel(artifact, "one").launch(1, 1)(wide, o, 0), (e: Error & { code?: string }) => e.code === "CSR033" && /\[n, 2\] u64/.test(e.message));
+    const fOrder = cuda.deviceArray([4, 2], u64, { order: "F" });
+    assert.throws(() => kernel(artifact, "one").launch(1, 1)(fOrder, o, 0), (e: Error & { code?: string }) => e.code === "CSR033" && /not C order \(element strides \[1, 4\]\)/.test(e.message));
   });
 });
 
@@ -147,6 +149,7 @@ describe("cuda.random host arguments", () => {
     ["init of a 1-D array", () => cuda.random.initXoroshiro128pStates(cuda.deviceArray(4, u64) as never, 1), "CSR033"],
     ["init of a [n, 2] f64 array", () => cuda.random.initXoroshiro128pStates(cuda.deviceArray([4, 2], f64) as never, 1), "CSR033"],
     ["init of a host array", () => cuda.random.initXoroshiro128pStates(new BigUint64Array(8) as never, 1), "CSR033"],
+    ["init of an F-order [n, 2] u64 array", () => cuda.random.initXoroshiro128pStates(cuda.deviceArray([4, 2], u64, { order: "F" }) as never, 1), "CSR033"],
   ];
   for (const [what, run, code] of bad) {
     it(`${what} is ${code}, with what to write`, () => {

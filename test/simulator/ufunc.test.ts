@@ -90,6 +90,18 @@ describe("cuda.vectorize", () => {
     assert.deepEqual([...(out.copyToHost() as Float32Array)], [...x].map((v) => f(v + v)));
   });
 
+  it("F-order and transposed inputs and an F-order out are read and written by their logical indices", () => {
+    const c = cuda.ndarray(Float32Array.of(1, 2, 3, 4, 5, 6), [2, 3]);
+    const fHost = cuda.ndarray(Float32Array.of(1, 4, 2, 5, 3, 6), [2, 3], { order: "F" }); // the same values as c
+    const byIndex = (a: any) => [0, 1].map((i) => [0, 1, 2].map((j) => a[i][j] as number));
+    assert.deepEqual(byIndex(add(fHost, c)), [[2, 4, 6], [8, 10, 12]]);
+    const dT = cuda.toDevice(cuda.ndarray(Float32Array.of(1, 4, 2, 5, 3, 6), [3, 2])).T; // the transpose holds c's values too
+    const out = cuda.deviceArray([2, 3], f32, { order: "F" });
+    assert.equal(add(dT, 10, { out }), out);
+    assert.deepEqual(byIndex(out.copyToHost()), [[11, 12, 13], [14, 15, 16]]);
+    assert.equal(reducer("sum")(cuda.toDevice(cuda.ndarray(Float32Array.of(1, 2, 3, 4, 5, 6), [3, 2])).T.row(1)), 2 + 4 + 6, "a reduction over a strided column");
+  });
+
   it("writes into a host out and returns it; on a stream too", () => {
     const x = seq(50);
     const out = new Float32Array(50);

@@ -47,13 +47,13 @@ test("kernels are extern \"C\" with the documented parameter ABI and source name
   );
 });
 
-test("N-D arrays pass one int extent per dimension and index row-major", () => {
+test("N-D arrays pass one int extent and one int element stride per dimension and index through the strides", () => {
   const src = cuda(`export const kern = cuda.jit((a: Array3D<f32>, out: Array2D<i32>) => {
   const [i, j, k] = cuda.grid(3);
   if (i < a.shape[0] && j < a.shape[1] && k < a.shape[2]) { a[i][j][k] = out[i][j]; }
 });`);
-  assert.match(src, /void kern\(float\* __restrict__ a, int a_shape0, int a_shape1, int a_shape2, int\* __restrict__ out, int out_shape0, int out_shape1\)/);
-  assert.match(src, /a\[\(i \* a_shape1 \+ j\) \* a_shape2 \+ k\] = \(float\)out\[i \* out_shape1 \+ j\];/);
+  assert.match(src, /void kern\(float\* __restrict__ a, int a_shape0, int a_shape1, int a_shape2, int a_stride0, int a_stride1, int a_stride2, int\* __restrict__ out, int out_shape0, int out_shape1, int out_stride0, int out_stride1\)/);
+  assert.match(src, /a\[i \* a_stride0 \+ j \* a_stride1 \+ k \* a_stride2\] = \(float\)out\[i \* out_stride0 \+ j \* out_stride1\];/);
 });
 
 test("#line directives and the lineMap point every statement at its TypeScript line", () => {
@@ -231,7 +231,7 @@ test("atomic.nanmax/nanmin: a NaN-rule CAS loop on floats, atomicMax/atomicMin o
   assert.doesNotMatch(src, /double cs_atomicNanMax|float cs_atomicNanMin|cs_atomicMax|cs_atomicMin/);
 });
 
-test("device functions take arrays as pointer plus extents; static shared arrays pass their shape", () => {
+test("device functions take arrays as pointer plus extents and element strides; static shared arrays pass their shape and C-order strides", () => {
   const src = cuda(`const total = cuda.device((r: Float32Array): f32 => {
   let s: f32 = 0;
   for (let i = 0; i < r.length; i++) { s += r[i]; }
@@ -243,9 +243,10 @@ export const kern = cuda.jit((x: Float32Array, out: Float32Array) => {
   const row = cuda.shared.array(32, f32);
   out[0] = total(x) + total(row) + corner(tile);
 });`);
-  assert.match(src, /static __device__ __forceinline__ float total\(float\* r, int r_len\)/);
-  assert.match(src, /static __device__ __forceinline__ float corner\(float\* m, int m_shape0, int m_shape1\)/);
-  assert.match(src, /out\[0\] = total\(x, x_len\) \+ total\(row, 32\) \+ corner\(&tile\[0\]\[0\], 4, 8\);/);
+  assert.match(src, /static __device__ __forceinline__ float total\(float\* r, int r_len, int r_stride0\)/);
+  assert.match(src, /s \+= r\[i \* r_stride0\]/);
+  assert.match(src, /static __device__ __forceinline__ float corner\(float\* m, int m_shape0, int m_shape1, int m_stride0, int m_stride1\)/);
+  assert.match(src, /out\[0\] = total\(x, x_len, 1\) \+ total\(row, 32, 1\) \+ corner\(&tile\[0\]\[0\], 4, 8, 8, 1\);/);
 });
 
 test("device functions with the same name in two files get distinct C names", () => {

@@ -23,7 +23,7 @@ import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
-export const CODEGEN_VERSION = "2";
+export const CODEGEN_VERSION = "3";
 
 export interface CudaParam {
   /** Source name of the parameter. */
@@ -187,8 +187,11 @@ function wraps(e: IR.Expr): boolean {
 // ───────────────────────── arrays ─────────────────────────
 
 type ArrayInfo =
-  /** Kernel or device-function parameter: pointer plus one `int` extent per dimension. */
-  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[] }
+  /**
+   * Kernel or device-function parameter: pointer, one `int` extent per dimension, then the ELEMENT
+   * stride of each dimension (C expressions: a kernel's 1-D parameter is contiguous, stride "1").
+   */
+  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[]; strides: string[] }
   /** `__shared__` or local array with a static shape: a C array, indexed `a[i][j]`. */
   | { kind: "static"; name: string; dtype: DType; rank: number; shape: readonly number[] }
   /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
@@ -246,9 +249,13 @@ class FunctionGen {
       if (p.type.kind === "array") {
         const at = p.type;
         const extents = at.rank === 1 ? [this.freshName(`${name}_len`)] : Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_shape${d}`));
-        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents });
+        // N-D kernel parameters and every device-function array parameter take element strides (a
+        // device function may get a row of a strided array); a kernel's 1-D parameter is contiguous.
+        const strided = at.rank > 1 || fn.kind !== "kernel";
+        const strideNames = strided ? Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_stride${d}`)) : [];
+        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"] });
         const ptr = `${cElementType(at.dtype)}*${fn.kind === "kernel" ? " __restrict__" : ""} ${name}`;
-        const cParams = [ptr, ...extents.map((e) => `int ${e}`)];
+        const cParams = [ptr, ...extents.map((e) => `int ${e}`), ...strideNames.map((e) => `int ${e}`)];
         decls.push(...cParams);
         this.params.push({ name: p.name, kind: "array", dtype: at.dtype, rank: at.rank, cParams });
       } else if (p.type.kind === "scalar") {
@@ -791,13 +798,16 @@ class FunctionGen {
       case "const":
         return constElement(info.name + idx.map((i) => `[${i.t}]`).join(""), info.storage);
       case "pointer": {
-        // Row-major: ((i * e1 + j) * e2 + k). The product stays in int: arrays hold < 2^31 elements.
-        let lin = idx[0]!;
-        for (let d = 1; d < idx.length; d++) {
-          const scaled = bin(lin, "*", { t: info.extents[d]!, p: P.primary }, P.mul);
-          lin = idx[d]!.t === "0" ? scaled : bin(scaled, "+", idx[d]!, P.add);
-        }
-        return `${info.name}[${lin.t}]`;
+        // i * s0 + j * s1 + k * s2 with the element strides. The products stay in int: an array spans
+        // fewer than 2^31 elements (docs/abi.md).
+        let lin: Out | undefined;
+        idx.forEach((i, d) => {
+          if (i.t === "0") return;
+          const stride = info.strides[d]!;
+          const term = stride === "1" ? i : bin(i, "*", { t: stride, p: P.primary }, P.mul);
+          lin = lin ? bin(lin, "+", term, P.add) : term;
+        });
+        return `${info.name}[${lin?.t ?? "0"}]`;
       }
     }
   }
@@ -822,24 +832,40 @@ class FunctionGen {
     }
   }
 
-  /** An array argument of a device-function call: pointer, then one extent per dimension. */
+  /** The element stride of each dimension of an array in scope (C expressions). */
+  private strides(info: ArrayInfo): string[] {
+    switch (info.kind) {
+      case "pointer":
+        return info.strides;
+      case "dynamic":
+        return ["1"];
+      case "static":
+      case "const":
+        // C arrays are row-major: the stride of dimension d is the product of the later extents.
+        return info.shape.map((_, d) => String(info.shape.slice(d + 1).reduce((x, y) => x * y, 1)));
+    }
+  }
+
+  /** An array argument of a device-function call: pointer, one extent per dimension, one stride per dimension. */
   private arrayArgs(a: IR.VarExpr): string[] {
     const info = this.arrayOf(a);
     const extents = Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
+    const strides = this.strides(info);
     switch (info.kind) {
       case "pointer":
       case "dynamic":
-        return [info.name, ...extents];
+        return [info.name, ...extents, ...strides];
       case "static":
-        return [info.rank === 1 ? info.name : `&${info.name}${"[0]".repeat(info.rank)}`, ...extents];
+        return [info.rank === 1 ? info.name : `&${info.name}${"[0]".repeat(info.rank)}`, ...extents, ...strides];
       case "const":
-        return [info.storage === "plain" && info.rank === 1 ? info.name : `&${constElement(info.name + "[0]".repeat(info.rank), info.storage)}`, ...extents];
+        return [info.storage === "plain" && info.rank === 1 ? info.name : `&${constElement(info.name + "[0]".repeat(info.rank), info.storage)}`, ...extents, ...strides];
     }
   }
 
   /**
    * A view passed to a device function (ir/views.ts): the address of its first element in the base,
-   * then its extents — the same (pointer, extents) a whole array passes.
+   * then its extents and strides — the same (pointer, extents, strides) a whole array passes. A view
+   * keeps the base's strides of the dimensions it keeps (a row of a column-major array is strided).
    */
   private viewArgs(e: IR.IntrinsicExpr): string[] {
     const view = viewOfArgument(e);
@@ -851,7 +877,7 @@ class FunctionGen {
     const address = `&${this.lvalue({ k: "index", type: scalar(info.dtype), array: view.base, indices: first, span: e.span })}`;
     const rank = (e.type as ArrayType).rank;
     const extents = Array.from({ length: rank }, (_, d) => this.expr(extentThrough(view, d, e.span)).t);
-    return [address, ...extents];
+    return [address, ...extents, ...this.strides(info).slice(info.rank - rank)];
   }
 
   /**

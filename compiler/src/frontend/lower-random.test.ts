@@ -78,6 +78,6 @@ export const k = cuda.jit((states: Xoroshiro128pStates, out: Float32Array) => {
 });`);
     const src = generateCuda(r.module).source;
     assert.match(src, /static __device__ __forceinline__ unsigned long long cs_xoroshiro128p_next/);
-    assert.match(src, /out\[i\] = cs_xoroshiro128p_normal_f32\(&states\[i \* states_shape1\], 0\);/);
+    assert.match(src, /out\[i\] = cs_xoroshiro128p_normal_f32\(&states\[i \* states_stride0\], 0\);/, "row i at its element stride");
   });
 });

@@ -55,7 +55,7 @@ import { extentThrough, viewOfArgument } from "../ir/views";
  *     and `rt.halfArray` (replacing `rt.Float16Array` and `rt.halfBits`).
  * The simulator refuses artifacts of another version (rebuild the program).
  */
-export const SIM_ABI = 3;
+export const SIM_ABI = 4;
 
 /** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
 const SAN_REFRESH = "$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB;";
@@ -277,6 +277,30 @@ export interface ArrayInfo {
   perThread?: string;
   /** Device-function array parameter: JS expression of its first element's index in `data` (a view's offset). */
   readonly offset?: string;
+  /**
+   * JS expressions of the element stride of each dimension, where the layout is not C order by
+   * construction: N-D kernel parameters (C, F or any strides) and device-function parameters. Absent:
+   * row-major from `dims` (shared, local and constant arrays, 1-D kernel parameters).
+   */
+  readonly strides?: readonly string[];
+}
+
+/**
+ * Whether the N-D arguments `ps` of a launch are all C-contiguous (a dimension of extent 1 may have any
+ * stride: its only index is 0), so the kernel's C-order emission indexes them correctly.
+ */
+const C_ORDER_CHECK = `function $cOrder(A, ps) {
+  for (const p of ps) {
+    const s = A[p].shape, t = A[p].strides;
+    for (let d = s.length - 1, n = 1; d >= 0; n *= s[d], d--) if (s[d] > 1 && t[d] !== n) return false;
+  }
+  return true;
+}`;
+
+/** The element strides of an array (row-major from its extents where it has none of its own). */
+function stridesOf(a: ArrayInfo): string[] {
+  if (a.strides) return [...a.strides];
+  return a.dims.map((_, d) => a.dims.slice(d + 1).join(" * ") || "1");
 }
 
 type Exit =
@@ -461,11 +485,21 @@ export class ModuleEmitter {
     const kernelCode: string[] = [];
     const entries: string[] = [];
     this.module.kernels.forEach((k, i) => {
-      const fe = new FnEmitter(this, k, "kernel");
-      const { code, info } = fe.emitKernel(`$k${i}_${safeName(k.name)}`);
+      const name = `$k${i}_${safeName(k.name)}`;
+      const { code, info } = new FnEmitter(this, k, "kernel").emitKernel(name);
       kernelCode.push(code);
       kernels.push(info);
-      entries.push(`${JSON.stringify(k.name)}: { run: $k${i}_${safeName(k.name)}, info: ${JSON.stringify(info)} }`);
+      // A kernel with N-D array parameters is emitted twice: indexing through the strides, and row-major
+      // for launches whose N-D arrays are all C-contiguous (the common case, one multiplication less per
+      // access); `run` picks one per launch.
+      const nd = k.params.flatMap((p, j) => (p.type.kind === "array" && p.type.rank > 1 ? [j] : []));
+      let run = name;
+      if (nd.length) {
+        kernelCode.push(new FnEmitter(this, k, "kernel", true).emitKernel(`${name}$c`).code);
+        this.helper("$cOrder", C_ORDER_CHECK);
+        run = `function (L, ...r) { return ($cOrder(L.args, ${JSON.stringify(nd)}) ? ${name}$c : ${name})(L, ...r); }`;
+      }
+      entries.push(`${JSON.stringify(k.name)}: { run: ${run}, info: ${JSON.stringify(info)} }`);
     });
     const o = this.prelude(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}`);
     o.push(...deviceCode, ...kernelCode);
@@ -531,6 +565,11 @@ export class FnEmitter {
     protected readonly me: ModuleEmitter,
     protected readonly fn: IR.IrFunction,
     kind: "kernel" | "device",
+    /**
+     * This emission of a kernel is for launches whose N-D arrays are all C-contiguous: it indexes them
+     * row-major from their extents, as before strides existed, sparing a multiplication per access.
+     */
+    private readonly cOrderArrays = false,
   ) {
     this.mode = kind === "device" ? "device" : "fast";
     this.san = !!me.opts.sanitize;
@@ -570,9 +609,17 @@ export class FnEmitter {
       setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length${isComplex(t.dtype) ? " >> 1" : ""};`);
       this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
     } else {
+      // N-D: extents and element strides (C order, F order or any strides: docs/abi.md), or, in the
+      // C-order emission of the kernel, the extents alone.
       const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
-      setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")};`);
-      this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims });
+      if (this.cOrderArrays) {
+        setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")};`);
+        this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims });
+        return;
+      }
+      const strides = Array.from({ length: t.rank }, (_, d) => `${n}$s${d}`);
+      setup.push(`const ${n} = $A[${i}].data${dims.map((d, k) => `, ${d} = $A[${i}].shape[${k}]`).join("")}${strides.map((d, k) => `, ${d} = $A[${i}].strides[${k}]`).join("")};`);
+      this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, strides });
     }
   }
 
@@ -797,9 +844,13 @@ export class FnEmitter {
     });
     this.depth = myDepth - 1;
     let flat = idx[0]!;
-    if (idx.length === 2) flat = `${idx[0]} * ${a.dims[1]} + ${idx[1]}`;
-    if (idx.length === 3) flat = `(${idx[0]} * ${a.dims[1]} + ${idx[1]}) * ${a.dims[2]} + ${idx[2]}`;
-    if (a.offset) flat = `${a.offset} + ${idx.length > 1 ? `(${flat})` : flat}`;
+    if (a.strides) {
+      // i * s0 + j * s1 + k * s2 (a stride of "1", a device function's contiguous case, costs nothing).
+      const terms = idx.map((x, k) => (a.strides![k] === "1" ? x : `${x} * ${a.strides![k]}`));
+      flat = terms.join(" + ");
+    } else if (idx.length === 2) flat = `${idx[0]} * ${a.dims[1]} + ${idx[1]}`;
+    else if (idx.length === 3) flat = `(${idx[0]} * ${a.dims[1]} + ${idx[1]}) * ${a.dims[2]} + ${idx[2]}`;
+    if (a.offset) flat = `${a.offset} + ${idx.length > 1 || a.strides ? `(${flat})` : flat}`;
     return { pre, flat };
   }
 
@@ -923,11 +974,14 @@ export class FnEmitter {
     const a = this.arrayInfo(e.states.v);
     this.noteArray(e.states.v);
     const site = this.me.site("random", e.span, this.fn, { array: a.name, space: a.space, op: e.draw });
-    const { pre, flat } = this.addr(a, [e.index], site);
+    // The row index (one index, no strides): the generator reads words 2i and 2i + 1, so a state array
+    // must be C-contiguous; the check says so otherwise (CSR033).
+    const { pre, flat } = this.addr({ ...a, strides: undefined }, [e.index], site);
     const cols = a.dims[1] ?? "1";
-    if (cols !== "2") {
+    const strides = a.strides ?? [];
+    if (cols !== "2" || strides.length) {
       this.me.helper("$throw", "function $throw(f) { throw f; }");
-      pre.push(stateRowCheck(cols, site));
+      pre.push(stateRowCheck(cols, site, strides));
     }
     for (const kind of ["r", "w"] as const) {
       for (const word of [`2 * ${flat}`, `2 * ${flat} + 1`]) {
@@ -974,6 +1028,7 @@ export class FnEmitter {
         this.noteArray(a.v);
         args.push(info.data, info.offset ?? "0");
         for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
+        args.push(...stridesOf(info).slice(0, p.type.rank));
       } else args.push(this.ex(a));
     });
     if (this.seg) this.seg.tx = this.seg.ty = this.seg.tz = true;
@@ -993,7 +1048,10 @@ export class FnEmitter {
     return `${vi}(${j}, ${length}, ${offset}, ${site})`;
   }
 
-  /** A view passed to a device function: the base's data, the flat index of its first element, its extents. */
+  /**
+   * A view passed to a device function: the base's data, the flat index of its first element, its
+   * extents and its strides (the base's, of the dimensions it keeps).
+   */
   private viewArgs(e: IR.IntrinsicExpr): string[] {
     const view = viewOfArgument(e);
     const a = this.arrayInfo(view.base.v);
@@ -1004,16 +1062,22 @@ export class FnEmitter {
     if (view.lead.length) {
       // The rows taken, bounds-checked against the base's leading dimensions.
       const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
-      const r = this.addr({ ...a, offset: undefined }, view.lead, site);
+      // addr of the leading indices alone under the base's strides is the row's first element.
+      const strides = stridesOf(a);
+      const r = this.addr({ ...a, offset: undefined, strides: strides.slice(0, view.lead.length) }, view.lead, site);
       pre.push(...r.pre);
-      const rowSize = a.dims.slice(view.lead.length).join(" * ");
-      first = `(${r.flat}) * ${rowSize}`;
+      first = `(${r.flat})`;
     }
-    if (view.sub) first = first === "0" ? this.ex(view.sub.offset) : `${first} + ${this.ex(view.sub.offset)}`;
+    const strides = stridesOf(a);
+    const inner = strides[strides.length - 1]!;
+    if (view.sub) {
+      const sub = inner === "1" ? this.ex(view.sub.offset) : `(${this.ex(view.sub.offset)}) * ${inner}`;
+      first = first === "0" ? sub : `${first} + ${sub}`;
+    }
     if (a.offset) first = `${a.offset} + ${first}`;
     const offset = pre.length ? `(${pre.join(", ")}, ${first})` : first;
     const dims = Array.from({ length: rank }, (_, d) => this.ex(extentThrough(view, d, e.span)));
-    return [a.data, offset, ...dims];
+    return [a.data, offset, ...dims, ...strides.slice(strides.length - rank)];
   }
 
   protected intrinsic(e: IR.IntrinsicExpr): string {
@@ -1224,11 +1288,13 @@ export class FnEmitter {
     for (const p of this.fn.params) {
       const n = this.vn(p);
       if (p.type.kind === "array") {
-        // (data, offset, extents): the caller passes a whole array (offset 0) or a view of one (ir/views.ts).
+        // (data, offset, extents, strides): the caller passes a whole array (offset 0) or a view of one
+        // (ir/views.ts), of any layout (a row of a column-major array is strided).
         const t = p.type;
         const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
-        params.push(n, `${n}$o`, ...dims);
-        this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, shId: this.san ? "param" : undefined, offset: `${n}$o` });
+        const strides = Array.from({ length: t.rank }, (_, d) => `${n}$s${d}`);
+        params.push(n, `${n}$o`, ...dims, ...strides);
+        this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, strides, shId: this.san ? "param" : undefined, offset: `${n}$o` });
       } else params.push(n);
     }
     params.push("$tx", "$ty", "$tz", "$t");

@@ -19,7 +19,11 @@ export function randomDrawCall(draw: RandomDraw, data: string, row: string): str
   return `rt.xoroshiro128p.${RT_FUNCTIONS[draw]}(${data}, ${row})`;
 }
 
-/** The check that the state array's rows (of `cols` elements) hold one state each: CSR033 otherwise. */
-export function stateRowCheck(cols: string, site: number): string {
-  return `(${cols} === 2 || $throw(rt.xoroshiro128p.notStates($sites[${site}], ${cols})))`;
+/**
+ * The check that the state array's rows (of `cols` elements) hold one state each, and, where the array
+ * has element strides (a kernel parameter), that it is C-contiguous: CSR033 otherwise.
+ */
+export function stateRowCheck(cols: string, site: number, strides: readonly string[] = []): string {
+  const layout = strides.length === 2 ? ` && ${strides[0]} === 2 && ${strides[1]} === 1` : "";
+  return `((${cols} === 2${layout}) || $throw(rt.xoroshiro128p.notStates($sites[${site}], ${cols}${strides.length === 2 ? `, ${strides[0]}, ${strides[1]}` : ""})))`;
 }

@@ -5,8 +5,9 @@
  *
  *   scalar f32/f64/i32/u32/i16/u16/i8/u8/bool → `float`/`double`/`int`/`unsigned`/`short`/
  *                                               `unsigned short`/`signed char`/`unsigned char`/`bool`
- *   1-D array                                 → `T* x, int x_len`
- *   Array2D / Array3D                         → `T* a, int a_shape0, int a_shape1[, int a_shape2]`
+ *   1-D array                                 → `T* x, int x_len` (contiguous)
+ *   Array2D / Array3D                         → `T* a, int a_shape0, int a_shape1[, int a_shape2],
+ *                                                int a_stride0, int a_stride1[, int a_stride2]` (element strides)
  *
  * A plan is built once per kernel from the cParams (checked against the artifact's signature and
  * against the PTX `.entry` signature the driver will read), with one reusable ArrayBuffer holding a
@@ -23,10 +24,10 @@ export interface AbiSlot {
   /** The C declaration, e.g. "float* __restrict__ x", "int x_len". */
   readonly decl: string;
   /** What goes in it. */
-  readonly kind: "scalar" | "pointer" | "extent";
+  readonly kind: "scalar" | "pointer" | "extent" | "stride";
   /** Index of the source parameter (kernel signature) it comes from. */
   readonly param: number;
-  /** For extents: the dimension (0 for `x_len`). */
+  /** For extents and strides: the dimension (0 for `x_len`). */
   readonly dim: number;
   /** The C type: "float", "int", … ("pointer" slots: the element type). */
   readonly cType: string;
@@ -131,7 +132,8 @@ export class ArgPlan {
     const byParam: number[][] = [];
     let offset = 0;
     params.forEach((p, index) => {
-      const expected = p.kind === "scalar" ? 1 : 1 + p.rank;
+      // An array: the pointer, one extent per dimension, and for N-D arrays one element stride per dimension.
+      const expected = p.kind === "scalar" ? 1 : p.rank === 1 ? 2 : 1 + 2 * p.rank;
       if (p.cParams.length !== expected) abiBug(kernel, `parameter '${p.name}' has ${p.cParams.length} C parameters, expected ${expected}`);
       const own: number[] = [];
       p.cParams.forEach((decl, j) => {
@@ -145,8 +147,8 @@ export class ArgPlan {
           kind = "pointer";
           size = 8;
         } else if (p.kind === "array") {
-          if (c.pointer || c.type !== "int") abiBug(kernel, `'${decl}' should be an int extent`);
-          kind = "extent";
+          if (c.pointer || c.type !== "int") abiBug(kernel, `'${decl}' should be an int ${j > p.rank ? "stride" : "extent"}`);
+          kind = j > p.rank ? "stride" : "extent";
           size = 4;
         } else {
           if (c.pointer || c.type !== scalarCType(p.dtype)) abiBug(kernel, `'${decl}' should be a ${scalarCType(p.dtype)} for ${p.dtype}`);
@@ -154,7 +156,7 @@ export class ArgPlan {
           size = C_SIZES[c.type] ?? abiBug(kernel, `unknown C type '${c.type}'`);
         }
         own.push(slots.length);
-        slots.push({ decl, kind, param: index, dim: kind === "extent" ? j - 1 : 0, cType: c.type, size, offset });
+        slots.push({ decl, kind, param: index, dim: kind === "extent" ? j - 1 : kind === "stride" ? j - 1 - p.rank : 0, cType: c.type, size, offset });
         // Every slot 8-byte aligned (a c128 slot takes 16): the driver copies `size` bytes from each.
         offset += Math.max(8, Math.ceil(size / 8) * 8);
       });
@@ -208,6 +210,8 @@ export class ArgPlan {
         v.setInt32(this.slots[own[1]!]!.offset, checkExtent(this.kernel, params[i]!.name, n), true);
       } else {
         for (let d = 0; d < rank; d++) v.setInt32(this.slots[own[1 + d]!]!.offset, checkExtent(this.kernel, params[i]!.name, shape[d] ?? 1), true);
+        const strides = arg.strides;
+        for (let d = 0; d < rank; d++) v.setInt32(this.slots[own[1 + rank + d]!]!.offset, checkExtent(this.kernel, params[i]!.name, strides[d] ?? 1), true);
       }
     }
     return this.views;

@@ -28,6 +28,7 @@ import type {
   PinnedBuffer,
 } from "@cudascript/native-bindings/cuda";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import { spanElements } from "../layout";
 import { complexDtypes, dtypes, isComplexDTypeName, type AnyDTypeName } from "../dtypes";
 import { CudaScriptError, ErrorCodes } from "../errors";
 import { formatBytes } from "../host/sizes";
@@ -734,8 +735,9 @@ export class GpuBackend implements Backend {
       for (let j = i + 1; j < args.length; j++) {
         const b = args[j]!;
         if (b.kind !== "array" || b.buffer !== a.buffer) continue;
-        const aEnd = a.byteOffset + a.shape.reduce((x, y) => x * y, 1) * elementBytes(a.dtype);
-        const bEnd = b.byteOffset + b.shape.reduce((x, y) => x * y, 1) * elementBytes(b.dtype);
+        // The bytes each layout reaches (a strided array spans more than its element count).
+        const aEnd = a.byteOffset + spanElements(a.shape, a.strides) * elementBytes(a.dtype);
+        const bEnd = b.byteOffset + spanElements(b.shape, b.strides) * elementBytes(b.dtype);
         if (a.byteOffset < bEnd && b.byteOffset < aEnd) {
           const same = a.byteOffset === b.byteOffset && aEnd === bEnd;
           throw new CudaScriptError(

@@ -11,7 +11,9 @@ import { formatBytes } from "./sizes";
 import { isFloat16Array } from "../float16";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
-import { isFContiguousShape, raveledShape, reshapedShape, rowShape, slicedRange, type Order } from "./views";
+import { raveledLayout, reshapedLayout, rowShape, slicedRange, transposedLayout, type Order, type ViewLayout } from "./views";
+import { columnMajorStrides, isContiguousIn, rowMajorStrides, spanElements } from "../layout";
+import { copyDeviceToDevice, copyDeviceToHost, copyHostToDevice } from "./layout-copies";
 
 export type Shape = number | readonly number[];
 
@@ -104,29 +106,51 @@ export function toDType(d: DType | DTypeName | ComplexDType | ComplexDTypeName |
   return t;
 }
 
+/** `cuda.ndarray` / `cuda.pinnedArray` layout options (Numba's `order`, NumPy's byte `strides`). */
+export interface LayoutOptions {
+  /** "C" (row-major, the default) or "F" (column-major: the first index varies fastest). */
+  readonly order?: Order;
+  /** Byte strides, one per dimension, positive multiples of the item size (instead of `order`). */
+  readonly strides?: readonly number[];
+}
+
 /**
- * A host N-D array: row-major `data` with a `shape`. Index it like the kernel does (`a[i][j]`), or use
- * `data` directly for speed. Accepted wherever a kernel takes Array2D/Array3D.
+ * A host N-D array: `data` with a `shape`, in C order (row-major, the default), F order or any positive
+ * strides. Index it like the kernel does (`a[i][j]`), or use `data` directly for speed (its elements are
+ * in the array's layout). Accepted wherever a kernel takes Array2D/Array3D.
  */
 // The default element arrays hold numbers, so `nd.data[i] - x` type-checks; an i64 array is NDArray<BigInt64Array>,
 // a complex one NDArray<Complex64Array> (its elements `.get(i)` / `a[i][j]` are { re, im }).
 export class NDArray<D extends TypedArray | HostComplexArray = NumberTypedArray> {
   readonly shape: readonly number[];
   readonly dtype: DType;
+  /** @internal the element stride of each dimension; `strides` is in bytes (NumPy's). */
+  readonly elementStrides: readonly number[];
   [index: number]: any;
 
   constructor(
     readonly data: D,
     shape: Shape,
+    layout?: LayoutOptions,
   ) {
     const dt = isComplexArray(data) ? undefined : dtypeOfTypedArray(data);
     if (!dt && !isComplexArray(data))
       throw new CudaScriptError("CSR004", `cuda.ndarray takes a typed array (Float32Array, Int32Array, …) or a Complex64Array / Complex128Array, got ${describeValue(data)}`);
     this.dtype = dt ? dtypes[dt] : complexDTypeOf(data as HostComplexArray);
     this.shape = Object.freeze(normalizeShape(shape, "cuda.ndarray"));
+    if (layout !== undefined && isComplexArray(data) && (layout.order === "F" || layout.strides))
+      throw new CudaScriptError("CSR028", `cuda.ndarray: complex host arrays are C-ordered; give the elements in row-major order (or make an F-order complex device array with cuda.deviceArray(shape, c64, { order: "F" }))`);
+    this.elementStrides = Object.freeze(layoutStrides(this.shape, this.dtype, layout, "cuda.ndarray"));
     const size = this.shape.reduce((a, b) => a * b, 1);
-    if (size !== data.length)
-      throw new CudaScriptError("CSR011", `cuda.ndarray: shape [${this.shape.join(", ")}] holds ${size} elements but the data has ${data.length}`);
+    const contiguous = isContiguousIn("C", this.shape, this.elementStrides) || isContiguousIn("F", this.shape, this.elementStrides);
+    const span = spanElements(this.shape, this.elementStrides);
+    if (contiguous ? size !== data.length : span > data.length)
+      throw new CudaScriptError(
+        "CSR011",
+        contiguous
+          ? `cuda.ndarray: shape [${this.shape.join(", ")}] holds ${size} elements but the data has ${data.length}`
+          : `cuda.ndarray: shape [${this.shape.join(", ")}] with strides [${this.strides.join(", ")}] reaches element ${span - 1}, but the data has ${data.length}`,
+      );
     return new Proxy(this, {
       get(target, prop, receiver) {
         if (typeof prop === "string" && /^\d+$/.test(prop)) return target.row(Number(prop));
@@ -142,26 +166,79 @@ export class NDArray<D extends TypedArray | HostComplexArray = NumberTypedArray>
     return this.shape[0]!;
   }
   get size(): number {
-    return this.data.length;
+    return this.shape.reduce((a, b) => a * b, 1);
+  }
+  /** NumPy's `strides`: the bytes between consecutive elements of each dimension. */
+  get strides(): readonly number[] {
+    return this.elementStrides.map((s) => s * this.dtype.bytes);
+  }
+  isCContiguous(): boolean {
+    return isContiguousIn("C", this.shape, this.elementStrides);
+  }
+  isFContiguous(): boolean {
+    return isContiguousIn("F", this.shape, this.elementStrides);
   }
 
-  /** `a[i]`: a row view (1-D typed array of a 2-D array, 2-D NDArray of a 3-D array). */
+  /**
+   * `a[i]`: a row view (of a 2-D array a 1-D typed array where the row is contiguous, else a 1-D NDArray
+   * with the row's stride; of a 3-D array a 2-D NDArray).
+   */
   row(i: number): TypedArray | HostComplexArray | NDArray<D> | number | bigint | ComplexValue {
     const [n, ...rest] = this.shape;
     if (i >= n!) return undefined as unknown as number;
     const data = this.data;
-    if (rest.length === 0) return isComplexArray(data) ? data.get(i) : (data as TypedArray)[i]!;
+    const [s0, ...restStrides] = this.elementStrides;
+    if (rest.length === 0) return isComplexArray(data) ? data.get(i * s0!) : (data as TypedArray)[i * s0!]!;
+    const first = i * s0!;
     const inner = rest.reduce((a, b) => a * b, 1);
-    // A complex row is a Complex64Array / Complex128Array over its rows' parts (zero-copy, as subarray is).
-    const sub = (isComplexArray(data)
-      ? new (data.constructor as new (parts: Float32Array | Float64Array) => HostComplexArray)(data.data.subarray(2 * i * inner, 2 * (i + 1) * inner))
-      : (data as TypedArray).subarray(i * inner, (i + 1) * inner)) as D;
-    return rest.length === 1 ? sub : new NDArray(sub, rest);
+    if (isContiguousIn("C", rest, restStrides)) {
+      // A complex row is a Complex64Array / Complex128Array over its rows' parts (zero-copy, as subarray is).
+      const sub = (isComplexArray(data)
+        ? new (data.constructor as new (parts: Float32Array | Float64Array) => HostComplexArray)(data.data.subarray(2 * first, 2 * (first + inner)))
+        : (data as TypedArray).subarray(first, first + inner)) as D;
+      return rest.length === 1 ? sub : new NDArray(sub, rest);
+    }
+    const sub = (data as TypedArray).subarray(first, first + spanElements(rest, restStrides)) as D;
+    return new NDArray(sub, rest, { strides: restStrides.map((s) => s * this.dtype.bytes) });
   }
 
   toString(): string {
-    return `NDArray(${this.dtype.name}, [${this.shape.join(", ")}])`;
+    return `NDArray(${this.dtype.name}, [${this.shape.join(", ")}]${this.isCContiguous() ? "" : `, strides [${this.strides.join(", ")}]`})`;
   }
+}
+
+/**
+ * The element strides of a new array: C order by default, `order: "F"`, or byte `strides` (positive
+ * multiples of the item size, one per dimension); CSR028 for anything else.
+ */
+export function layoutStrides(shape: readonly number[], dtype: DType, layout: LayoutOptions | undefined, what: string): number[] {
+  if (layout === undefined || layout === null) return rowMajorStrides(shape);
+  if (typeof layout !== "object") throw new CudaScriptError("CSR028", `${what}: the layout options are an object like { order: "F" } or { strides: [...] }, got ${describeValue(layout)}`);
+  const { order, strides } = layout;
+  if (order !== undefined && order !== "C" && order !== "F")
+    throw new CudaScriptError("CSR028", `${what}: order is "C" (row-major) or "F" (column-major), got ${JSON.stringify(order) ?? String(order)}`);
+  if (strides === undefined) return order === "F" ? columnMajorStrides(shape) : rowMajorStrides(shape);
+  if (order !== undefined) throw new CudaScriptError("CSR028", `${what}: give order or strides, not both (strides already fix the layout)`);
+  const b = dtype.bytes;
+  if (!Array.isArray(strides) || strides.length !== shape.length || !strides.every((s) => Number.isInteger(s) && s > 0 && s % b === 0))
+    throw new CudaScriptError(
+      "CSR028",
+      `${what}: strides are byte strides, one per dimension (${shape.length} for shape [${shape.join(", ")}]), each a positive multiple of the ${b}-byte item size of ${dtype.name}, got ${describeValue(strides) === "a plain JavaScript array" ? `[${(strides as unknown[]).map(String).join(", ")}]` : describeValue(strides)}: e.g. [${rowMajorStrides(shape).map((s) => s * b).join(", ")}] (C order)`,
+    );
+  const elements = strides.map((s) => s / b);
+  if (spanElements(shape, elements) > 2 ** 31 - 1)
+    throw new CudaScriptError("CSR028", `${what}: strides [${strides.join(", ")}] reach past element 2^31 - 1 of shape [${shape.join(", ")}], and kernels index arrays with 32-bit ints: use smaller strides`);
+  return elements;
+}
+
+/** The element strides of a host array or NDArray, read in the shape of the device array `dev`. */
+export function hostStrides(host: unknown, dev: DeviceNDArray, what: string): number[] {
+  if (host instanceof NDArray && !host.isCContiguous()) {
+    if (host.shape.length !== dev.shape.length || host.shape.some((n, d) => n !== dev.shape[d]))
+      throw new CudaScriptError("CSR011", `${what}: the host array has shape [${host.shape.join(", ")}] (not C order), the device array [${dev.shape.join(", ")}]: give arrays of the same shape`);
+    return [...host.elementStrides];
+  }
+  return rowMajorStrides(dev.shape);
 }
 
 export function isHostNDArray(v: unknown): v is { data: TypedArray; shape: readonly number[] } {
@@ -186,16 +263,38 @@ export class DeviceNDArray<T = unknown> {
   readonly buffer: DeviceBuffer;
   /** @internal where this array starts in `buffer` (0 unless it is a view) */
   readonly byteOffset: number;
-  /** The array this one is a view of (`reshape`, `ravel`, `slice`, `row`), or undefined. */
+  /** The array this one is a view of (`reshape`, `ravel`, `slice`, `row`, `T`), or undefined. */
   readonly base: DeviceNDArray | undefined;
+  /** @internal the element stride of each dimension (the kernel ABI's unit); `strides` is in bytes. */
+  readonly elementStrides: readonly number[];
   private isFreed = false;
 
-  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer, view?: { base: DeviceNDArray; byteOffset: number }) {
+  /** `elementStrides` default to C order; an allocation covers the largest offset the strides reach. */
+  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer, view?: { base: DeviceNDArray; byteOffset: number }, elementStrides?: readonly number[]) {
     this.shape = Object.freeze([...shape]);
     this.dtype = dtype;
+    this.elementStrides = Object.freeze([...(elementStrides ?? rowMajorStrides(shape))]);
     this.base = view?.base.base ?? view?.base;
     this.byteOffset = view?.byteOffset ?? 0;
-    this.buffer = view ? view.base.buffer : (buffer ?? currentBackend().alloc(this.nbytes));
+    this.buffer = view ? view.base.buffer : (buffer ?? currentBackend().alloc(this.spanBytes));
+  }
+
+  /** Numba's `strides`: the bytes between consecutive elements of each dimension. */
+  get strides(): readonly number[] {
+    return this.elementStrides.map((s) => s * this.dtype.bytes);
+  }
+  /** @internal bytes from the first element to the end of the last one the layout reaches. */
+  get spanBytes(): number {
+    return spanElements(this.shape, this.elementStrides) * this.dtype.bytes;
+  }
+  /** `d.T` (Numba's): the transpose, a view with the axes reversed (an F-order view of a C array). */
+  get T(): DeviceNDArray<any> {
+    return this.transpose();
+  }
+  /** Numba's `transpose(axes?)`: a view with the axes permuted (reversed by default); copies nothing. */
+  transpose(axes?: readonly number[]): DeviceNDArray<any> {
+    this.checkAlive("transpose");
+    return this.view(transposedLayout(this.shape, this.elementStrides, axes));
   }
 
   get ndim(): number {
@@ -222,31 +321,32 @@ export class DeviceNDArray<T = unknown> {
       throw new CudaScriptError("CSR010", `${what}: this device array is a view of a ${this.base.dtype.name} array with shape [${this.base.shape.join(", ")}], which was freed with .free(); a view does not keep the memory alive`);
   }
 
-  /** Always true: CudaScript arrays are row-major with no gaps (Numba's `is_c_contiguous`). */
+  /** Numba's `is_c_contiguous`: row-major with no gaps (dimensions of extent 1 may have any stride). */
   isCContiguous(): boolean {
-    return true;
+    return isContiguousIn("C", this.shape, this.elementStrides);
   }
-  /** True when the elements are also in column-major order: at most one dimension above 1. */
+  /** Numba's `is_f_contiguous`: column-major with no gaps (a 1-D contiguous array is both). */
   isFContiguous(): boolean {
-    return isFContiguousShape(this.shape);
+    return isContiguousIn("F", this.shape, this.elementStrides);
   }
 
   /**
    * A view with another shape over the same memory (Numba's `reshape`): `d.reshape(rows, cols)` or
-   * `d.reshape([rows, cols])`, one dimension may be -1; `{ order: "F" }` only where that needs no copy.
+   * `d.reshape([rows, cols])`, one dimension may be -1. In C order (the default) of a C-contiguous
+   * array or `{ order: "F" }` of an F-contiguous one; anything else would need a copy (CSR057).
    */
   reshape(...args: (number | readonly number[] | { order?: Order })[]): DeviceNDArray<any> {
     this.checkAlive("reshape");
     const last = args[args.length - 1];
     const options = typeof last === "object" && last !== null && !Array.isArray(last) ? (args.pop() as { order?: Order }) : undefined;
     const dims = args.length === 1 && Array.isArray(args[0]) ? (args[0] as readonly unknown[]) : args;
-    return this.view(reshapedShape(this.shape, dims, options?.order), 0);
+    return this.view(reshapedLayout(this.shape, this.elementStrides, dims, options?.order));
   }
 
-  /** A 1-D view of every element (Numba's `ravel`); `"F"` only where that needs no copy. */
+  /** A 1-D view of every element (Numba's `ravel`), in an order the array is contiguous in (else CSR057). */
   ravel(order?: Order): DeviceNDArray<T extends TypedArray ? T : any> {
     this.checkAlive("ravel");
-    return this.view(raveledShape(this.shape, order), 0);
+    return this.view(raveledLayout(this.shape, this.elementStrides, order));
   }
 
   /**
@@ -257,25 +357,29 @@ export class DeviceNDArray<T = unknown> {
   slice(begin?: number, end?: number, step?: number): DeviceNDArray<T> {
     this.checkAlive("slice");
     const { first, shape } = slicedRange(this.shape, begin, end, step);
-    return this.view(shape, first);
+    return this.view({ shape, strides: [...this.elementStrides], offset: first * this.elementStrides[0]! });
   }
 
-  /** Row `i` of a 2-D or 3-D array (Numba's `d[i]`) as a view of one dimension less. */
+  /**
+   * Row `i` of a 2-D or 3-D array (Numba's `d[i]`) as a view of one dimension less, with this array's
+   * strides (a row of an F-order 2-D array is not contiguous: kernels refuse it as a 1-D argument).
+   */
   row(i: number): DeviceNDArray<any> {
     this.checkAlive("row");
     const { first, shape } = rowShape(this.shape, i);
-    return this.view(shape, first);
+    return this.view({ shape, strides: this.elementStrides.slice(1), offset: first * this.elementStrides[0]! });
   }
 
-  /** A view of `shape` starting at row `firstRow` of this array. */
-  private view(shape: readonly number[], firstRow: number): DeviceNDArray<any> {
-    const rowBytes = this.shape.slice(1).reduce((a, b) => a * b, 1) * this.dtype.bytes;
-    return new DeviceNDArray(shape, this.dtype, undefined, { base: this, byteOffset: this.byteOffset + firstRow * rowBytes });
+  /** A view with `layout` over this array's memory. */
+  private view(layout: ViewLayout): DeviceNDArray<any> {
+    return new DeviceNDArray(layout.shape, this.dtype, undefined, { base: this, byteOffset: this.byteOffset + layout.offset * this.dtype.bytes }, layout.strides);
   }
 
   /**
    * Copies the array to the host: into `out` when given (a typed array or NDArray of the same size and
-   * dtype), else into a new one. With a stream, synchronise the stream before reading the result.
+   * dtype, of any layout), else into a new one of this array's order (an F-order NDArray for an F-order
+   * array, C order otherwise). With a stream, synchronise the stream before reading the result; a copy
+   * between different layouts goes element by element and waits for the stream.
    */
   copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
@@ -283,9 +387,10 @@ export class DeviceNDArray<T = unknown> {
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
     // A complex array comes back as a Complex64Array / Complex128Array of all its elements, row-major.
     const complex = isComplexDTypeName(this.dtype.name);
-    const target = out ?? (this.ndim === 1 || complex ? fresh() : new NDArray(fresh(), this.shape));
+    const order = !this.isCContiguous() && this.isFContiguous() ? "F" : "C";
+    const target = out ?? (this.ndim === 1 || complex ? fresh() : new NDArray(fresh(), this.shape, { order }));
     const data = hostData(target, this, "copyToHost");
-    currentBackend().copyDtoH(data, this.buffer, this.byteOffset, streamHandle(stream));
+    copyDeviceToHost(this, data, hostStrides(target, this, "copyToHost"), streamHandle(stream));
     return target as unknown as R;
   }
 
@@ -297,10 +402,11 @@ export class DeviceNDArray<T = unknown> {
       host.checkAlive("copyToDevice");
       if (host.size !== this.size || host.dtype !== this.dtype)
         throw new CudaScriptError("CSR011", `copyToDevice: source is ${host.dtype.name}[${host.shape.join(", ")}], this array is ${this.dtype.name}[${this.shape.join(", ")}]`);
-      currentBackend().copyDtoD(this.buffer, this.byteOffset, host.buffer, host.byteOffset, this.nbytes, streamHandle(stream));
+      copyDeviceToDevice(this, host, streamHandle(stream));
       return;
     }
-    currentBackend().copyHtoD(this.buffer, this.byteOffset, hostData(host, this, "copyToDevice"), streamHandle(stream));
+    const data = hostData(host, this, "copyToDevice");
+    copyHostToDevice(this, data, hostStrides(host, this, "copyToDevice"), streamHandle(stream));
   }
 
   /**
@@ -332,8 +438,10 @@ function hostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
   const dt = dtypeOfTypedArray(data);
   if (dt !== dev.dtype.name && !(dt === "u8" && dev.dtype.name === "bool"))
     throw new CudaScriptError("CSR005", `${what}: the host array is ${dt} (${data.constructor.name}) but the device array is ${dev.dtype.name}: use a ${dev.dtype.arrayType.name}`);
-  if (data.length !== dev.size)
-    throw new CudaScriptError("CSR011", `${what}: the host array has ${data.length} elements (shape [${shape.join(", ")}]) but the device array has ${dev.size} (shape [${dev.shape.join(", ")}])`);
+  // A strided NDArray's data spans more than its elements.
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (size !== dev.size || (host instanceof NDArray ? data.length < spanElements(host.shape, host.elementStrides) : data.length !== size))
+    throw new CudaScriptError("CSR011", `${what}: the host array has ${size} elements (shape [${shape.join(", ")}]) but the device array has ${dev.size} (shape [${dev.shape.join(", ")}])`);
   return data;
 }
 
@@ -407,9 +515,11 @@ export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArra
   } else if (Array.isArray(host))
     throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array or cuda.ndarray, got a plain JavaScript array: pass Float32Array.from(values) (or the dtype you need)`);
   else throw new CudaScriptError("CSR004", `cuda.toDevice takes a typed array (Float32Array, Int32Array, …) or cuda.ndarray(data, shape), got ${describeValue(host)}`);
-  const d = new DeviceNDArray(shape, dtypes[dtypeOfTypedArray(data)!]);
-  if (copy) d.copyToDevice(data, stream);
-  else currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
+  // A host NDArray keeps its order on the device (an F-order one is F-order there; other strides become C order).
+  const order = host instanceof NDArray && !host.isCContiguous() && host.isFContiguous() ? "F" : "C";
+  const d = new DeviceNDArray(shape, dtypes[dtypeOfTypedArray(data)!], undefined, undefined, order === "F" ? columnMajorStrides(shape) : undefined);
+  if (copy) d.copyToDevice(host instanceof NDArray ? host : data, stream);
+  else currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
   return d;
 }
 
@@ -419,13 +529,18 @@ type DeviceForShape<S, N extends DTypeName> = S extends number | readonly [numbe
     ? DeviceNDArray<Array2D<number>>
     : DeviceNDArray<Array3D<number>>;
 
-export function deviceArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): DeviceForShape<S, N>;
+/**
+ * A zeroed device array: C order by default, `{ order: "F" }` column-major, or `{ strides }` in bytes
+ * (Numba's); the allocation covers the largest offset the strides reach.
+ */
+export function deviceArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, layout?: LayoutOptions): DeviceForShape<S, N>;
 /** A zeroed device array of complex numbers; `copyToHost()` returns a Complex64Array / Complex128Array of its elements. */
-export function deviceArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>): DeviceNDArray<N extends "c64" ? Complex64Array : Complex128Array>;
-export function deviceArray(shape: Shape, dtype: DType | ComplexDType): DeviceNDArray {
+export function deviceArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>, layout?: LayoutOptions): DeviceNDArray<N extends "c64" ? Complex64Array : Complex128Array>;
+export function deviceArray(shape: Shape, dtype: DType | ComplexDType, layout?: LayoutOptions): DeviceNDArray {
   const s = normalizeShape(shape, "cuda.deviceArray");
-  const d = new DeviceNDArray(s, toDType(dtype, "cuda.deviceArray"));
-  currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
+  const t = toDType(dtype, "cuda.deviceArray");
+  const d = new DeviceNDArray(s, t, undefined, undefined, layoutStrides(s, t, layout, "cuda.deviceArray"));
+  currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
   return d;
 }
 
@@ -439,7 +554,7 @@ export function deviceArrayLike(a: TypedArray | NDArray<TypedArray | HostComplex
   } else if (isComplexNDArray(a)) {
     shape = a.shape;
     dtype = a.dtype;
-  } else if (a instanceof DeviceNDArray) {
+  } else if (a instanceof DeviceNDArray || a instanceof NDArray) {
     shape = a.shape;
     dtype = a.dtype;
   } else if (isHostNDArray(a)) {
@@ -449,8 +564,10 @@ export function deviceArrayLike(a: TypedArray | NDArray<TypedArray | HostComplex
     shape = [(a as TypedArray).length];
     dtype = dtypes[dtypeOfTypedArray(a)!];
   } else throw new CudaScriptError("CSR004", `cuda.deviceArrayLike takes a typed array, cuda.ndarray or device array, got ${describeValue(a)}`);
-  const d = new DeviceNDArray(shape, dtype);
-  currentBackend().memset(d.buffer, 0, d.nbytes, 0, null);
+  // Numba's order rule: F when `a` is F-contiguous and not C-contiguous, else C (a strided view's copy is dense).
+  const f = (a instanceof DeviceNDArray || a instanceof NDArray) && !a.isCContiguous() && a.isFContiguous();
+  const d = new DeviceNDArray(shape, dtype, undefined, undefined, f ? columnMajorStrides(shape) : undefined);
+  currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
   return d as never;
 }
 
@@ -460,19 +577,31 @@ export type HostForShape<S, N extends DTypeName> = S extends number | readonly [
     ? NDArray<InstanceType<DType<N>["arrayType"]>> & Array2D<number>
     : NDArray<InstanceType<DType<N>["arrayType"]>> & Array3D<number>;
 
-/** Host memory for fast transfers (page-locked on the GPU backend; ordinary memory on the simulator). */
-export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N>;
+/**
+ * Host memory for fast transfers (page-locked on the GPU backend; ordinary memory on the simulator);
+ * 2-D/3-D arrays in C order, or `{ order: "F" }`.
+ */
+export function pinnedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, layout?: { readonly order?: Order }): HostForShape<S, N>;
 /** Pinned complex host memory: a Complex64Array / Complex128Array, or for 2-D/3-D an NDArray over one. */
-export function pinnedArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>): ComplexHostForShape<S, N extends "c64" ? Complex64Array : Complex128Array>;
-export function pinnedArray(shape: Shape, dtype: DType | ComplexDType): unknown {
+export function pinnedArray<N extends ComplexDTypeName, const S extends Shape>(shape: S, dtype: ComplexDType<N>, layout?: { readonly order?: Order }): ComplexHostForShape<S, N extends "c64" ? Complex64Array : Complex128Array>;
+export function pinnedArray(shape: Shape, dtype: DType | ComplexDType, layout?: { readonly order?: Order }): unknown {
   const s = normalizeShape(shape, "cuda.pinnedArray");
   const t = toDType(dtype, "cuda.pinnedArray");
+  const strides = hostArrayLayout(s, t, layout, "cuda.pinnedArray");
   const n = s.reduce((a, b) => a * b, 1);
   const data = allocHost(t, n, "cuda.pinnedArray", () => {
     const pinned = currentBackend().allocPinnedHost?.(n * t.bytes);
     return pinned ? new t.arrayType(pinned, 0, n) : new t.arrayType(n);
   });
-  return s.length === 1 ? data : new NDArray(data, s);
+  return s.length === 1 ? data : new NDArray(data, s, strides);
+}
+
+/** The layout of a new dense host array (`order` only: its data is exactly its elements). */
+export function hostArrayLayout(shape: readonly number[], dtype: DType, layout: { readonly order?: Order } | undefined, what: string): LayoutOptions | undefined {
+  if (layout !== undefined && layout !== null && typeof layout === "object" && (layout as LayoutOptions).strides !== undefined)
+    throw new CudaScriptError("CSR028", `${what}: new host arrays are dense, so they take { order: "C" | "F" }, not strides: make the array and view it with cuda.ndarray(a.data, shape, { strides })`);
+  layoutStrides(shape, dtype, layout, what); // checks the order
+  return layout?.order === "F" && shape.length > 1 ? { order: "F" } : undefined;
 }
 
 type ComplexHostForShape<S, A extends HostComplexArray> = S extends number | readonly [number]
@@ -481,15 +610,15 @@ type ComplexHostForShape<S, A extends HostComplexArray> = S extends number | rea
     ? NDArray<A> & Array2D<ComplexValue>
     : NDArray<A> & Array3D<ComplexValue>;
 
-export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<ComplexValue>;
-export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<ComplexValue>;
-export function ndarray<D extends HostComplexArray>(data: D, shape: Shape): NDArray<D>;
-export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<bigint>;
-export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<bigint>;
-export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number]): NDArray<D> & Array2D<number>;
-export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number, number]): NDArray<D> & Array3D<number>;
-export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D>;
-export function ndarray<D extends TypedArray>(data: D, shape: Shape): NDArray<D>;
-export function ndarray<D extends TypedArray | HostComplexArray>(data: D, shape: Shape): NDArray<D> {
-  return new NDArray(data, shape);
+export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number], layout?: LayoutOptions): NDArray<D> & Array2D<ComplexValue>;
+export function ndarray<D extends HostComplexArray>(data: D, shape: readonly [number, number, number], layout?: LayoutOptions): NDArray<D> & Array3D<ComplexValue>;
+export function ndarray<D extends HostComplexArray>(data: D, shape: Shape, layout?: LayoutOptions): NDArray<D>;
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number], layout?: LayoutOptions): NDArray<D> & Array2D<bigint>;
+export function ndarray<D extends BigInt64Array | BigUint64Array>(data: D, shape: readonly [number, number, number], layout?: LayoutOptions): NDArray<D> & Array3D<bigint>;
+export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number], layout?: LayoutOptions): NDArray<D> & Array2D<number>;
+export function ndarray<D extends TypedArray>(data: D, shape: readonly [number, number, number], layout?: LayoutOptions): NDArray<D> & Array3D<number>;
+export function ndarray<D extends TypedArray>(data: D, shape: Shape, layout?: LayoutOptions): NDArray<D>;
+export function ndarray<D extends TypedArray>(data: D, shape: Shape, layout?: LayoutOptions): NDArray<D>;
+export function ndarray<D extends TypedArray | HostComplexArray>(data: D, shape: Shape, layout?: LayoutOptions): NDArray<D> {
+  return new NDArray(data, shape, layout);
 }

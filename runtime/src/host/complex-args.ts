@@ -63,12 +63,12 @@ export function prepareComplexArg(p: ComplexParam, v: unknown, copyBack: { host:
     const round = p.dtype === "c64" ? Math.fround : (x: number) => x;
     return { kind: "scalar", dtype: p.dtype, value: { re: round(z.re), im: round(z.im) } };
   }
-  if (v instanceof DeviceNDArray) return { kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape };
+  if (v instanceof DeviceNDArray) return { kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape, strides: v.elementStrides };
   // A host array (1-D, or a cuda.ndarray of one with its shape) goes to the device and back, as a typed array does.
   const host = (isComplexNDArray(v) ? v.data : v) as Complex64Array | Complex128Array;
   const shape = isComplexNDArray(v) ? v.shape : [host.length];
   const dev = new DeviceNDArray(shape, complexDeviceDType(p.dtype));
   currentBackend().copyHtoD(dev.buffer, 0, host.data, null);
   copyBack.push({ host: host.data, dev });
-  return { kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape };
+  return { kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape, strides: dev.elementStrides };
 }

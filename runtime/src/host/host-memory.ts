@@ -7,7 +7,8 @@
 import type { DeviceBuffer } from "../backend";
 import type { DType, DTypeName, TypedArray } from "../dtypes";
 import { CudaScriptError } from "../errors";
-import { describeValue, dtypeOfTypedArray, isHostNDArray, NDArray, normalizeShape, toDType, type HostForShape, type Shape } from "./arrays";
+import { describeValue, dtypeOfTypedArray, hostArrayLayout, isHostNDArray, NDArray, normalizeShape, toDType, type HostForShape, type Shape } from "./arrays";
+import type { Order } from "./views";
 import { currentBackend } from "./device";
 
 /** The device buffer behind each mapped or managed array's memory (held while the memory is reachable). */
@@ -18,14 +19,15 @@ export function hostVisibleBuffer(view: ArrayBufferView): DeviceBuffer | undefin
   return hostVisible.get(view.buffer);
 }
 
-function hostVisibleArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, kind: "mapped" | "managed", what: string): HostForShape<S, N> {
+function hostVisibleArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, kind: "mapped" | "managed", what: string, layout: { readonly order?: Order } | undefined): HostForShape<S, N> {
   const s = normalizeShape(shape, what);
   const t = toDType(dtype, what);
+  const order = hostArrayLayout(s, t, layout, what);
   const n = s.reduce((a, b) => a * b, 1);
   const { host, device } = currentBackend().allocHostVisible(n * t.bytes, kind);
   hostVisible.set(host, device);
   const data = new t.arrayType(host, 0, n);
-  return (s.length === 1 ? data : new NDArray(data, s)) as HostForShape<S, N>;
+  return (s.length === 1 ? data : new NDArray(data, s, order)) as HostForShape<S, N>;
 }
 
 /**
@@ -33,8 +35,8 @@ function hostVisibleArray<N extends DTypeName, const S extends Shape>(shape: S, 
  * copies (each access crosses the bus: for data a kernel touches once). On the simulator it is the
  * simulated device's memory, shared the same way.
  */
-export function mappedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N> {
-  return hostVisibleArray(shape, dtype, "mapped", "cuda.mappedArray");
+export function mappedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, layout?: { readonly order?: Order }): HostForShape<S, N> {
+  return hostVisibleArray(shape, dtype, "mapped", "cuda.mappedArray", layout);
 }
 
 /**
@@ -42,8 +44,8 @@ export function mappedArray<N extends DTypeName, const S extends Shape>(shape: S
  * moves pages where they are used. Synchronise (`cuda.synchronize()`) before the host reads what a
  * kernel wrote. On the simulator it is the simulated device's memory, shared the same way.
  */
-export function managedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): HostForShape<S, N> {
-  return hostVisibleArray(shape, dtype, "managed", "cuda.managedArray");
+export function managedArray<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>, layout?: { readonly order?: Order }): HostForShape<S, N> {
+  return hostVisibleArray(shape, dtype, "managed", "cuda.managedArray", layout);
 }
 
 /** What `cuda.pinned(...arrays)` returns for `using`: unpins the arrays when disposed. */

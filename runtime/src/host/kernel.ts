@@ -10,7 +10,8 @@ import { checkComplexArg, prepareComplexArg } from "./complex-args";
 import { CudaScriptError } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { f16round } from "../float16";
-import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, streamHandle } from "./arrays";
+import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray, streamHandle } from "./arrays";
+import { rowMajorStrides, spanElements } from "../layout";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
 import { formatBytes } from "./sizes";
@@ -189,21 +190,24 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
           return;
         }
         if (v instanceof DeviceNDArray) {
-          out.push({ kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape });
+          out.push({ kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, dtype: p.dtype, shape: v.shape, strides: v.elementStrides });
           return;
         }
-        const host = isHostNDArray(v) ? v.data : (v as TypedArray);
-        const shape = isHostNDArray(v) ? v.shape : [host.length];
+        const shape = isHostNDArray(v) ? v.shape : [(v as TypedArray).length];
+        // A host array goes to the device in its own layout: the bytes its strides span, as they are.
+        const strides = v instanceof NDArray ? v.elementStrides : rowMajorStrides(shape);
+        const full = isHostNDArray(v) ? v.data : (v as TypedArray);
+        const host = full.subarray(0, spanElements(shape, strides)) as TypedArray;
         const inPlace = hostVisibleBuffer(host);
         if (inPlace) {
           // A mapped or managed array: the kernel uses the memory itself, no copies.
-          out.push({ kind: "array", buffer: inPlace, byteOffset: host.byteOffset, dtype: p.dtype, shape });
+          out.push({ kind: "array", buffer: inPlace, byteOffset: host.byteOffset, dtype: p.dtype, shape, strides });
           return;
         }
-        const dev = new DeviceNDArray(shape, dtypes[p.dtype]);
+        const dev = new DeviceNDArray(shape, dtypes[p.dtype], undefined, undefined, strides);
         currentBackend().copyHtoD(dev.buffer, 0, host, null);
         copyBack.push({ host, dev });
-        out.push({ kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape });
+        out.push({ kind: "array", buffer: dev.buffer, byteOffset: 0, dtype: p.dtype, shape, strides });
       });
     } catch (e) {
       for (const c of copyBack) c.dev.free();
@@ -215,6 +219,11 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
   private checkArg(p: ParamSignature, i: number, v: unknown): void {
     const which = `argument ${i + 1} '${p.name}' of kernel '${this.name}'`;
     const want = paramTypeName(p);
+    if ((v instanceof DeviceNDArray || v instanceof NDArray) && p.kind === "array" && p.rank === 1 && v.ndim === 1 && v.elementStrides[0] !== 1 && v.shape[0]! > 1)
+      throw new CudaScriptError(
+        "CSR059",
+        `${which} is a 1-D array, which kernels index as contiguous, but this ${v instanceof NDArray ? "host" : "device"} array is a strided view (every ${v.elementStrides[0]}th element: a column of a C-order array or a row of an F-order one): pass the 2-D array and index it in the kernel (a[i][col]), or copy the elements into a contiguous array first (cuda.deviceArray(n, dtype) and copyToDevice)`,
+      );
     if (isComplexDTypeName(p.dtype)) return checkComplexArg({ ...p, dtype: p.dtype }, which, want, v);
     const dtype = p.dtype;
     if (p.kind === "scalar") {

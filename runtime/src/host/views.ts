@@ -1,18 +1,70 @@
 /**
- * Shapes of device-array views (Numba's `reshape`, `ravel`, `d[a:b]`, `d[i]`): pure functions from a
- * shape to the view's shape and element offset, or a coded error where a view is impossible.
+ * Layouts of device-array views (Numba's `reshape`, `ravel`, `d[a:b]`, `d[i]`, `d.T`): pure functions
+ * from a shape and its ELEMENT strides (layout.ts) to the view's shape, strides and element offset, or
+ * a coded error where a view is impossible.
  *
- * Every CudaScript array is C-contiguous (row-major, no gaps): kernels index them by their shape alone.
- * So a view must be C-contiguous too: a reshape in C order, a range of the first dimension, a row.
- * What would need strides (Fortran order, a step, a column) is CSR057, saying how to get the data instead.
+ * Arrays are C-contiguous, F-contiguous or strided (a transpose, a row of an F array); kernels index
+ * N-D arrays through their strides (docs/abi.md). A reshape or ravel is a view only in an order the
+ * array is contiguous in (as in Numba); a slice with a step is refused (CSR057), saying what to write.
  */
 import { CudaScriptError } from "../errors";
+import { columnMajorStrides, isContiguousIn, rowMajorStrides } from "../layout";
+
+/** A view: its shape, element strides and the element offset of its first element from the array's. */
+export interface ViewLayout {
+  readonly shape: number[];
+  readonly strides: number[];
+  readonly offset: number;
+}
+
+/**
+ * Numba's `reshape` as a view: in C order of a C-contiguous array or in F order of an F-contiguous
+ * one; anything else would need a copy (CSR057).
+ */
+export function reshapedLayout(shape: readonly number[], strides: readonly number[], requested: readonly unknown[], order: unknown): ViewLayout {
+  checkOrder(order, "reshape");
+  const out = newShape(shape, requested);
+  const o: Order = order === "F" ? "F" : "C";
+  if (!isContiguousIn(o, shape, strides)) {
+    const other = isContiguousIn(o === "C" ? "F" : "C", shape, strides);
+    throw new CudaScriptError(
+      "CSR057",
+      `reshape(${requested.map(String).join(", ")}) in ${o === "C" ? "C" : "Fortran"} order of a [${shape.join(", ")}] array that is not ${o}-contiguous would need a copy: ${
+        other ? `reshape it with { order: "${o === "C" ? "F" : "C"}" } (the order it is contiguous in), or ` : ""
+      }copy it into a ${o}-order array first (cuda.deviceArray(shape, dtype, { order: "${o}" }) and copyToDevice)`,
+    );
+  }
+  return { shape: out, strides: o === "C" ? rowMajorStrides(out) : columnMajorStrides(out), offset: 0 };
+}
+
+/** Numba's `ravel` as a view: a 1-D reshape in that order. */
+export function raveledLayout(shape: readonly number[], strides: readonly number[], order: unknown): ViewLayout {
+  checkOrder(order, "ravel");
+  const size = shape.reduce((a, b) => a * b, 1);
+  const o: Order = order === "F" ? "F" : "C";
+  if (!isContiguousIn(o, shape, strides))
+    throw new CudaScriptError(
+      "CSR057",
+      `ravel(${order === undefined ? "" : `"${o}"`}) of a [${shape.join(", ")}] array that is not ${o}-contiguous would need a copy: ${
+        isContiguousIn(o === "C" ? "F" : "C", shape, strides) ? `use ravel("${o === "C" ? "F" : "C"}") (the order it is contiguous in), or ` : ""
+      }copy it into a ${o}-order array first (cuda.deviceArray(shape, dtype, { order: "${o}" }) and copyToDevice)`,
+    );
+  return { shape: [size], strides: [1], offset: 0 };
+}
+
+/** Numba's `transpose(axes)` / `.T` (axes reversed): a view with the dimensions permuted. */
+export function transposedLayout(shape: readonly number[], strides: readonly number[], axes: unknown): ViewLayout {
+  const n = shape.length;
+  const perm = axes === undefined ? shape.map((_, d) => n - 1 - d) : axes;
+  if (!Array.isArray(perm) || perm.length !== n || !perm.every((a) => Number.isInteger(a) && a >= 0 && a < n) || new Set(perm).size !== n)
+    throw new CudaScriptError("CSR013", `transpose(${JSON.stringify(axes)}): give a permutation of the ${n} axes, e.g. [${shape.map((_, d) => n - 1 - d).join(", ")}]`);
+  return { shape: perm.map((a: number) => shape[a]!), strides: perm.map((a: number) => strides[a]!), offset: 0 };
+}
 
 export type Order = "C" | "F";
 
 /** Numba's `reshape`: the new shape with at most one `-1` inferred; CSR011 when the sizes differ. */
-export function reshapedShape(shape: readonly number[], requested: readonly unknown[], order: unknown): number[] {
-  checkOrder(order, "reshape");
+function newShape(shape: readonly number[], requested: readonly unknown[]): number[] {
   const what = `reshape(${requested.map(String).join(", ")})`;
   if (requested.length < 1 || requested.length > 3 || !requested.every((n) => typeof n === "number" && Number.isInteger(n) && n >= -1))
     throw new CudaScriptError("CSR013", `${what}: give 1 to 3 whole numbers ≥ 0 (one of them may be -1, inferred from the size)`);
@@ -24,21 +76,7 @@ export function reshapedShape(shape: readonly number[], requested: readonly unkn
   const out = dims.map((n) => (n === -1 ? (known === 0 ? 0 : size / known) : n));
   if (!out.every(Number.isInteger) || out.reduce((a, b) => a * b, 1) !== size)
     throw new CudaScriptError("CSR011", `${what}: the array has ${size} elements (shape [${shape.join(", ")}]), which shape [${dims.join(", ")}] cannot hold`);
-  if (order === "F" && !sameInFOrder(shape, out))
-    throw new CudaScriptError(
-      "CSR057",
-      `${what} in Fortran order would need a copy (CudaScript arrays are C-ordered): copy the data to the host (copyToHost), rearrange it there, and copy it back`,
-    );
   return out;
-}
-
-/** Numba's `ravel`: the 1-D shape; in F order only where it is the same as C order. */
-export function raveledShape(shape: readonly number[], order: unknown): number[] {
-  checkOrder(order, "ravel");
-  const size = shape.reduce((a, b) => a * b, 1);
-  if (order === "F" && !sameInFOrder(shape, [size]))
-    throw new CudaScriptError("CSR057", `ravel("F") of a [${shape.join(", ")}] array would need a copy (CudaScript arrays are C-ordered): use ravel() (C order), or copy the data to the host and rearrange it there`);
-  return [size];
 }
 
 /**
@@ -69,16 +107,6 @@ export function rowShape(shape: readonly number[], i: unknown): { first: number;
   if (typeof i !== "number" || !Number.isInteger(i) || i < -n || i >= n)
     throw new CudaScriptError("CSR013", `row(${String(i)}): the index is a whole number in [${-n}, ${n}) for a [${shape.join(", ")}] array`);
   return { first: i < 0 ? n + i : i, shape: shape.slice(1) };
-}
-
-/** Numba's `is_f_contiguous` for an array that is C-contiguous: true when at most one dimension exceeds 1. */
-export function isFContiguousShape(shape: readonly number[]): boolean {
-  return shape.filter((n) => n > 1).length <= 1 || shape.some((n) => n === 0);
-}
-
-/** Reading both shapes in F order gives the same elements in the same order as in C order. */
-function sameInFOrder(from: readonly number[], to: readonly number[]): boolean {
-  return isFContiguousShape(from) && isFContiguousShape(to);
 }
 
 function checkOrder(order: unknown, what: string): void {

@@ -86,6 +86,9 @@ export function initXoroshiro128pStates(states: DeviceNDArray, seed: number | bi
       "CSR033",
       `${what}: states is a state array, a [n, 2] u64 device array (cuda.random.createXoroshiro128pStates(n, seed), or cuda.deviceArray([n, 2], u64)), got ${describeValue(states)}`,
     );
+  // The states are written (and drawn) as two adjacent words per row: a transposed or F-order array is not a state array.
+  if (!states.isCContiguous())
+    throw new CudaScriptError("CSR033", `${what}: states must be in C order (two adjacent u64 words per state), but this array has byte strides [${states.strides.join(", ")}]: use cuda.deviceArray([n, 2], u64) or cuda.random.createXoroshiro128pStates(n, seed)`);
   states.checkAlive(what);
   const s = checkSeed(seed, what);
   const opts = checkOptions(options, what);

@@ -11,6 +11,7 @@ import { defaultWorkers, Executor, type ArgDesc } from "./executor";
 import { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 import type { PrivSpec } from "./privatize";
 import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
+import { spanElements } from "../layout";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -240,8 +241,9 @@ export class SimulatorBackend implements Backend {
     }
     const descs: ArgDesc[] = args.map((x) => {
       if (x.kind === "scalar") return { kind: "scalar", value: x.value };
-      const length = x.shape.reduce((p, q) => p * q, 1);
-      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape };
+      // The typed array the kernel indexes covers every element the layout reaches.
+      const length = spanElements(x.shape, x.strides);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides };
     });
     this.executor.run({
       variant: { key: `${a.hash}:${sanitize ? "san" : "fast"}`, source: sanitize ? a.simulator.jsSanitize : a.simulator.js },

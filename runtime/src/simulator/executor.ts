@@ -15,7 +15,17 @@ import { KernelFault } from "./rt";
 import { mergePrivate, privatizeArgs, type PrivateCopy, type PrivSpec } from "./privatize";
 
 export type ArgDesc =
-  | { readonly kind: "array"; readonly buffer: ArrayBufferLike; readonly byteOffset: number; readonly length: number; readonly dtype: AnyDTypeName; readonly shape: readonly number[] }
+  | {
+      readonly kind: "array";
+      readonly buffer: ArrayBufferLike;
+      readonly byteOffset: number;
+      /** Elements the layout spans. */
+      readonly length: number;
+      readonly dtype: AnyDTypeName;
+      readonly shape: readonly number[];
+      /** Element strides (a 1-D argument's is 1: the emitted code indexes it without one). */
+      readonly strides: readonly number[];
+    }
   | { readonly kind: "scalar"; readonly value: number | boolean | bigint | ComplexValue };
 
 export interface ExecRequest {
@@ -134,7 +144,7 @@ export function makeArgs(args: readonly ArgDesc[]): unknown[] {
   return args.map((a) => {
     if (a.kind === "scalar") return a.value;
     const data = new CTORS[a.dtype](a.buffer, a.byteOffset, isComplexDTypeName(a.dtype) ? 2 * a.length : a.length);
-    return a.shape.length === 1 ? data : { data, shape: a.shape };
+    return a.shape.length === 1 ? data : { data, shape: a.shape, strides: a.strides };
   });
 }
 

@@ -141,7 +141,7 @@ export interface Rt {
   /** `cuda.random` draws (random.ts). */
   readonly xoroshiro128p: RandomDraws & {
     /** The fault for a state array whose rows are not two u64 words (CSR033). */
-    notStates(site: SimSite, cols: number): KernelFault;
+    notStates(site: SimSite, cols: number, stride0?: number, stride1?: number): KernelFault;
   };
 }
 
@@ -157,7 +157,8 @@ export function createRt(opts: RtOptions): Rt {
     cset: complexSet,
     xoroshiro128p: {
       ...RANDOM_DRAWS,
-      notStates: (site, cols) => new KernelFault("CSR033", "out-of-bounds", notStatesMessage(site.op, site.array ?? "states", cols), site, { array: site.array }),
+      notStates: (site, cols, stride0, stride1) =>
+        new KernelFault("CSR033", "out-of-bounds", notStatesMessage(site.op, site.array ?? "states", cols, stride0 === undefined ? undefined : [stride0, stride1!]), site, { array: site.array }),
     },
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {
