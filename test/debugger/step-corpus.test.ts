@@ -21,7 +21,7 @@ const files = fs.readdirSync(VALID).filter((f) => f.endsWith(".ts") && !f.endsWi
 /** Cooperative kernels (g.sync()): the stepping backend runs one block at a time. */
 const COOPERATIVE = /\.sync\(\)/;
 
-type Device = { buffer: { memory: ArrayBufferLike }; byteOffset: number; shape: readonly number[]; copyToHost(): unknown };
+type Device = { buffer: { memory: ArrayBufferLike }; byteOffset: number; shape: readonly number[]; strides: readonly number[]; dtype: { bytes: number }; copyToHost(): unknown };
 
 function toDevice(v: HostValue): unknown {
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
@@ -38,7 +38,7 @@ function argDesc(v: unknown, p: ParamSignature): ArgDesc {
     return { kind: "scalar", value };
   }
   const d = v as Device;
-  return { kind: "array", buffer: d.buffer.memory, byteOffset: d.byteOffset, length: d.shape.reduce((a, b) => a * b, 1), dtype: p.dtype, shape: d.shape };
+  return { kind: "array", buffer: d.buffer.memory, byteOffset: d.byteOffset, length: d.shape.reduce((a, b) => a * b, 1), dtype: p.dtype, shape: d.shape, strides: d.strides.map((s) => s / d.dtype.bytes) };
 }
 
 const dim3 = (d: LaunchDim): [number, number, number] => {

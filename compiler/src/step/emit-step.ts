@@ -179,7 +179,9 @@ class StepFnEmitter extends FnEmitter {
     this.vars.forEach((v, i) => {
       if (v.type.kind === "array") {
         const a = this.arrays.get(v);
-        all.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}] }` : "undefined");
+        // Element strides: the array's own (N-D parameters: C, F or any layout), else row-major from its extents.
+        const strides = a ? (a.strides ?? a.dims.map((_, d) => a.dims.slice(d + 1).join(" * ") || "1")) : [];
+        all.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}], strides: [${strides.join(", ")}] }` : "undefined");
         scalars.push("undefined");
       } else if (v.isParam || this.scalars.has(v)) {
         all.push(this.vn(v));
@@ -259,14 +261,15 @@ class PlainFnEmitter extends FnEmitter {
   }
 }
 
-/** The kernel's arguments as device-function arguments: (data, offset 0, extents) per array, the value per scalar. */
+/** The kernel's arguments as device-function arguments: (data, offset 0, extents, element strides) per array, the value per scalar. */
 function argvCode(k: IR.IrFunction, name: string, kernelName: string): string {
   const parts: string[] = [];
   k.params.forEach((p, i) => {
     if (p.type.kind !== "array") return parts.push(`$A[${i}]`);
     const t = p.type as ArrayType;
-    if (t.rank === 1) parts.push(`$A[${i}]`, "0", `$A[${i}].length${isComplex(t.dtype) ? " >> 1" : ""}`);
-    else parts.push(`$A[${i}].data`, "0", ...Array.from({ length: t.rank }, (_, d) => `$A[${i}].shape[${d}]`));
+    // A 1-D kernel argument is contiguous (docs/abi.md); an N-D one brings its strides (C, F or any).
+    if (t.rank === 1) parts.push(`$A[${i}]`, "0", `$A[${i}].length${isComplex(t.dtype) ? " >> 1" : ""}`, "1");
+    else parts.push(`$A[${i}].data`, "0", ...Array.from({ length: t.rank }, (_, d) => `$A[${i}].shape[${d}]`), ...Array.from({ length: t.rank }, (_, d) => `$A[${i}].strides[${d}]`));
   });
   // The thread generator from argv without spreading it (one call per CUDA thread).
   const spawn = `function ${name}$spawn(v, tx, ty, tz, t) { return ${kernelName}(${parts.map((_, i) => `v[${i}]`).join(", ")}${parts.length ? ", " : ""}tx, ty, tz, t); }`;

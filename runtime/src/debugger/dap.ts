@@ -25,6 +25,7 @@ import type { AnyDTypeName } from "../dtypes";
 import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
+import { rowMajorStrides } from "../layout";
 
 /** A kernel argument of the launch configuration. */
 export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
@@ -43,7 +44,7 @@ export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArgume
 type Ref =
   | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
   | { readonly kind: "cuda"; readonly thread: Dim3 }
-  | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[] };
+  | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[]; readonly strides: readonly number[] };
 
 const ARRAYS: Record<string, { ctor: new (n: number) => ArrayBufferView & ArrayLike<number | bigint>; dtype: AnyDTypeName }> = {
   f32: { ctor: Float32Array, dtype: "f32" },
@@ -79,7 +80,7 @@ export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
     for (let k = 0; k < n!; k++) data[k] = a.data ? a.data[k]! : a.range !== undefined ? k : 0;
     const shape: readonly number[] = a.shape ?? [n!];
     if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
-    return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape };
+    return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape, strides: rowMajorStrides(shape) };
   });
 }
 
@@ -298,27 +299,28 @@ export class KernelDebugAdapter extends DapSession {
       const frame = this.session!.view(ref.thread).frames[ref.frame];
       return (frame?.variables ?? []).map((v) => {
         if (v.kind === "scalar") return { name: v.name, value: formatValue(v.value), type: v.dtype, variablesReference: 0 };
-        const dims = (v.value as { shape: number[] }).shape;
-        return this.arrayVariable(v.name, v, 0, dims);
+        const { shape, strides } = v.value as { shape: number[]; strides: number[] };
+        return this.arrayVariable(v.name, v, 0, shape, strides);
       });
     }
     const [rows, ...rest] = ref.dims;
+    const [step, ...restStrides] = ref.strides;
     const end = Math.min(rows!, count === undefined ? rows! : start + count);
     const out: DebugProtocol.Variable[] = [];
-    const rowSize = rest.reduce((p, q) => p * q, 1);
     for (let i = start; i < end; i++) {
-      if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * rowSize, rest));
-      else out.push({ name: `[${i}]`, value: formatValue(element(ref.v, ref.first + i)), type: ref.v.dtype, variablesReference: 0 });
+      // Row i starts i strides on (an F-order or transposed array's rows are not consecutive elements).
+      if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * step!, rest, restStrides));
+      else out.push({ name: `[${i}]`, value: formatValue(element(ref.v, ref.first + i * step!)), type: ref.v.dtype, variablesReference: 0 });
     }
     return out;
   }
 
-  private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[]): DebugProtocol.Variable {
+  private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[], strides: readonly number[]): DebugProtocol.Variable {
     return {
       name,
       value: `${v.dtype}[${dims.join("][")}]${v.space && v.space !== "global" ? ` ${v.space}` : ""}`,
       type: v.dtype,
-      variablesReference: this.handles.create({ kind: "array", v, first, dims }),
+      variablesReference: this.handles.create({ kind: "array", v, first, dims, strides }),
       indexedVariables: dims[0],
     };
   }

@@ -267,3 +267,26 @@ export const steps = cuda.jit((a: Float32Array) => {
     assert.throws(() => new DebugSession({ module: ir, kernel: "missing", grid: [1, 1, 1], block: [1, 1, 1], args: [] }), /CSD010: .*no kernel 'missing'.*rotate, overrun/);
   });
 });
+
+describe("debugger: N-D parameters of any layout", () => {
+  const FSRC = `import { cuda, f32, Array2D } from "cudascript";
+export const corner = cuda.jit((m: Array2D<f32>, out: Float32Array) => {
+  const x = m[1][0] + m[0][2];
+  out[0] = x; // read corner
+});
+`;
+  const f = compileKernels(FSRC);
+  it("an F-order matrix is read through its strides, and its frame variable carries them for paging", () => {
+    // [2, 3] in Fortran order: element (i, j) at i + 2 * j.
+    const data = Float32Array.from([0, 10, 1, 11, 2, 12]);
+    const out = new Float32Array(1);
+    const m = { kind: "array" as const, buffer: data.buffer, byteOffset: 0, length: 6, dtype: "f32" as const, shape: [2, 3], strides: [1, 2] };
+    const s = new DebugSession({ module: f.module, kernel: "corner", grid: [1, 1, 1], block: [1, 1, 1], args: [m, argDesc(out)] }, { print: () => {} });
+    s.setBreakpoints(f.file, [{ line: lineOf(FSRC, "read corner") }]);
+    const e = stop(s.continue());
+    assert.equal(variable(e, "x").value, 10 + 2);
+    assert.deepEqual((variable(e, "m").value as { strides: number[] }).strides, [1, 2]);
+    assert.equal(s.continue().kind, "end");
+    assert.equal(out[0], 12);
+  });
+});

@@ -31,7 +31,7 @@ const DTYPES: [new (...a: never[]) => unknown, AnyDTypeName][] = [
 export function argDesc(v: Float32Array | Float64Array | Int32Array | Uint32Array | number): ArgDesc {
   if (typeof v === "number") return { kind: "scalar", value: v };
   const dtype = DTYPES.find(([C]) => v instanceof C)![1];
-  return { kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, length: v.length, dtype, shape: [v.length] };
+  return { kind: "array", buffer: v.buffer, byteOffset: v.byteOffset, length: v.length, dtype, shape: [v.length], strides: [1] };
 }
 
 /** The line of the first line of `file`'s text that contains `marker`. */
