@@ -61,6 +61,10 @@ export const ErrorCodes = {
   UfuncDType: "CSR039",
   /** A ufunc or reduction called with the wrong number or kind of arguments or options. */
   UfuncArguments: "CSR037",
+  /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
+  GufuncCoreDimension: "CSR026",
+  /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */
+  GufuncOutputSize: "CSR027",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
