@@ -7,7 +7,8 @@
  * the compiler's parser, `@cudascript/compiler/gufunc-layout`, which imports nothing: the front end is
  * never loaded here. Without a build-time artifact the kernel compiles from its source at the first call.
  */
-import { parseGufuncLayout, formatGufuncLayout, isLayoutError, type CoreDims, type GufuncLayout } from "@cudascript/compiler/gufunc-layout";
+import type * as LayoutParser from "@cudascript/compiler/gufunc-layout";
+import type { CoreDims, GufuncLayout } from "@cudascript/compiler/gufunc-layout";
 import type { KernelArtifact } from "./backend";
 import { dtypes, type DTypeName, type TypedArray } from "./dtypes";
 import { CudaScriptError } from "./errors";
@@ -62,7 +63,7 @@ export function guvectorize(fn: Function, layoutText: string, artifact?: KernelA
       throw new CudaScriptError("CSR037", `cuda.guvectorize: the layout "${layoutText}" is not the one kernel ${k.name} was built for: pass the layout string written in the source`);
     const inputDtypes = inputs.map((_, i) => sig[2 + 4 * i]!.dtype as DTypeName);
     const outputDtypes = outputs.map((_, j) => sig[2 + 4 * nin + j]!.dtype as DTypeName);
-    const what = `gufunc '${k.name.replace(/_guvectorize$/, "")}' "${formatGufuncLayout(layout)}"`;
+    const what = `gufunc '${k.name.replace(/_guvectorize$/, "")}' "${parser().formatGufuncLayout(layout)}"`;
     let options: GufuncOptions = {};
     if (args.length === nin + 1 && isOptions(args[nin])) options = args.pop() as GufuncOptions;
     if (args.length !== nin)
@@ -186,9 +187,16 @@ export function guvectorize(fn: Function, layoutText: string, artifact?: KernelA
   return withKernelName(call, kernel) as unknown as Gufunc;
 }
 
+let layoutParser: typeof LayoutParser | undefined;
+function parser(): typeof LayoutParser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (layoutParser ??= require("@cudascript/compiler/gufunc-layout") as typeof LayoutParser);
+}
+
 function readLayout(text: unknown): GufuncLayout {
   if (typeof text !== "string")
     throw new CudaScriptError("CSR037", `cuda.guvectorize takes the function and its layout string, e.g. cuda.guvectorize(fn, "(n),(n)->()"), got ${describeValue(text)} for the layout`);
+  const { parseGufuncLayout, isLayoutError } = parser();
   const parsed = parseGufuncLayout(text);
   if (isLayoutError(parsed)) throw new CudaScriptError("CSR037", `cuda.guvectorize: bad layout "${text}": ${parsed.message}`);
   return parsed;
