@@ -73,11 +73,11 @@ export function guvectorize(fn: Function, layoutText: string, artifact?: KernelA
     // Check every argument and bind every core dimension before copying anything.
     const shapes = args.map((a, i) => checkedShape(a, inputDtypes[i]!, `input ${i + 1} of ${what}`));
     const sizes = new Map<string, { size: number; where: string }>();
-    const coreOf = (shape: readonly number[], dims: CoreDims, which: string): number[] => {
+    const bindCoreDims = (shape: readonly number[], dims: CoreDims, which: string): void => {
       if (shape.length < dims.length)
         throw new CudaScriptError(
           "CSR026",
-          `${which} has shape ${shapeText(shape)}, but its core dimensions (${dims.join(",")}) need at least ${dims.length} dimension${dims.length === 1 ? "" : "s"}: pass a ${dims.length}-D array (with any loop dimensions in front)`,
+          `${what}: ${which} has shape ${shapeText(shape)}, but its core dimensions (${dims.join(",")}) need at least ${dims.length} dimension${dims.length === 1 ? "" : "s"}: pass a ${dims.length}-D array (with any loop dimensions in front)`,
         );
       const core = shape.slice(shape.length - dims.length);
       dims.forEach((sym, d) => {
@@ -89,10 +89,9 @@ export function guvectorize(fn: Function, layoutText: string, artifact?: KernelA
             `${what}: core dimension '${sym}' is ${bound.size} in ${bound.where} but ${core[d]} in ${which} (shape ${shapeText(shape)}): every dimension named ${sym} must have the same size`,
           );
       });
-      return core;
     };
     const loops = shapes.map((s, i) => {
-      coreOf(s, inputs[i]!, `input ${i + 1}`);
+      bindCoreDims(s, inputs[i]!, `input ${i + 1}`);
       return s.slice(0, s.length - inputs[i]!.length);
     });
     const loop = broadcastShapes(loops, `${what}: the loop dimensions (in front of the core dimensions)`);

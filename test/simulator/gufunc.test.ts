@@ -11,7 +11,7 @@ import { compileSource, throwsCode } from "./helpers";
 import type { KernelArtifact } from "@cudascript/compiler";
 
 const artifact = compileSource(`
-import { cuda, f32, f64, i32, type Array1D, type Array2D } from "cudascript";
+import { cuda, f32, f64, i32, i64, type Array1D, type Array2D } from "cudascript";
 export const matmul = cuda.guvectorize((a: Array2D<f32>, b: Array2D<f32>, c: Array2D<f32>): void => {
   for (let i = 0; i < c.shape[0]; i++)
     for (let j = 0; j < c.shape[1]; j++) {
@@ -39,6 +39,14 @@ export const minMax = cuda.guvectorize((x: Array1D<f32>, lo: Array1D<f32>, hi: A
   lo[0] = a;
   hi[0] = b;
 }, "(n)->(),()");
+export const sum64 = cuda.guvectorize((a: Array1D<i64>, out: Array1D<i64>): void => {
+  let s: i64 = 0n;
+  for (let k = 0; k < a.length; k++) s += a[k];
+  out[0] = s;
+}, "(n)->()");
+export const scale = cuda.guvectorize((x: f64, k: f64, out: Array1D<f64>): void => {
+  out[0] = x * k;
+}, "(),()->()");
 export const fill = cuda.guvectorize((v: f32, res: Array1D<f32>): void => {
   for (let i = 0; i < res.length; i++) res[i] = v;
 }, "()->(k)");
@@ -53,6 +61,8 @@ const dot = gufunc("dot", "(n),(n)->()");
 const addRows = gufunc("addRows", "(n),()->(n)");
 const minMax = gufunc("minMax", "(n)->(),()");
 const fill = gufunc("fill", "()->(k)");
+const sum64 = gufunc("sum64", "(n)->()");
+const scale = gufunc("scale", "(),()->()");
 const f = Math.fround;
 
 function seq(n: number, scale = 1): Float32Array {
@@ -166,6 +176,16 @@ describe("cuda.guvectorize", () => {
     throwsCode(() => addRows(new Int32Array(3), 1.5), "CSR039", /integer type/);
     throwsCode(() => dot(new Float64Array(3)), "CSR037", /takes 2 inputs/);
     throwsCode(() => minMax(new Float32Array(3), { out: new Float32Array(1) }), "CSR037", /'out' is an array of 2 arrays/);
+  });
+
+  it("i64 rows (bigints), a 3-D loop of () inputs broadcast along the last dimension, and an empty core dimension", () => {
+    assert.deepEqual([...sum64(cuda.ndarray(BigInt64Array.from([1n, 2n, 3n, 4n, 5n, 6n]), [2, 3]))], [6n, 15n]);
+    const x = Float64Array.from({ length: 8 }, (_, i) => i + 1);
+    const r = scale(cuda.ndarray(x, [2, 2, 2]), Float64Array.from([10, 100]));
+    assert.deepEqual(r.shape, [2, 2, 2]);
+    assert.deepEqual([...(r.data as Float64Array)], [...x].map((v, i) => v * (i % 2 === 0 ? 10 : 100)));
+    assert.equal(scale(3, 4), 12, "only numbers: a number");
+    assert.deepEqual([...dot(cuda.ndarray(new Float64Array(0), [3, 0]), new Float64Array(0))], [0, 0, 0], "n = 0: the function still runs per loop index");
   });
 
   it("an empty loop gives an empty result without a launch", () => {
