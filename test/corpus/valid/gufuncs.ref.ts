@@ -53,4 +53,15 @@ const addRows: CorpusCase = {
   },
 };
 
-export const cases: CorpusCase[] = [matmul, dot, addRows];
+/** The same function called from a cuda.jit kernel, one thread per row. */
+const addRowsKernel: CorpusCase = {
+  name: "addRowsKernel [5, 7]: addScalar on row views, called from a kernel",
+  setup: () => ({ x: nd(randomI32(35, 6, -1000, 1000), [5, 7]), y: randomI32(5, 7, -50, 50), res: nd(new Int32Array(35), [5, 7]) }),
+  launches: [{ kernel: "addRowsKernel", grid: 1, block: 32, args: ["x", "y", "res"] }],
+  reference: (inp) => {
+    const x = (inp.x as { data: Int32Array }).data, y = inp.y as Int32Array;
+    return { res: nd(Int32Array.from(x, (v, i) => v + y[Math.floor(i / 7)]!), [5, 7]) };
+  },
+};
+
+export const cases: CorpusCase[] = [matmul, dot, addRows, addRowsKernel];

@@ -26,3 +26,9 @@ function addScalar(x: Array1D<i32>, y: i32, res: Array1D<i32>): void {
   for (let i = 0; i < x.length; i++) res[i] = x[i] + y;
 }
 export const addRows = cuda.guvectorize(addScalar, "(n),()->(n)");
+
+/** The function of a gufunc stays a device function kernels can call, here on row views of 2-D arrays. */
+export const addRowsKernel = cuda.jit((x: Array2D<i32>, y: Array1D<i32>, res: Array2D<i32>) => {
+  const r = cuda.grid(1);
+  if (r < x.shape[0]) addScalar(x[r], y[r], res[r]);
+});
