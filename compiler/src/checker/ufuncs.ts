@@ -37,13 +37,11 @@ export interface UfuncResult {
   readonly diagnostics: Diagnostic[];
 }
 
-/** The function a ufunc takes, lowered, with span makers for its file and for the ufunc's call. */
+/** The function a ufunc takes, lowered, with what places its diagnostics. */
 export interface UfuncFunction {
   readonly decl: FunctionDecl;
   readonly fnNode: NonNullable<FunctionDecl["fn"]>;
   readonly lowered: IrFunction;
-  /** A span in the ufunc's file. */
-  readonly spanOf: (node: ts.Node) => Span;
   /** A span in the function's file (it may be imported). */
   readonly declSpan: (node: ts.Node) => Span;
   /** A diagnostic of the function's file moved to the ufunc's argument (this file's check shows only its own spans). */
@@ -82,7 +80,7 @@ export function resolveUfuncFunction(host: UfuncHost, module: ModuleInfo, u: Ufu
   if (!lowered || lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: [] }; // reported at the function
   const declSpan = (node: ts.Node): Span => spanIn(sym.module, node);
   const here = (d: Diagnostic): Diagnostic => (d.span.file === module.file ? d : { ...d, span: spanOf(argument) });
-  return { decl, fnNode, lowered: lowered.fn, spanOf, declSpan, here };
+  return { decl, fnNode, lowered: lowered.fn, declSpan, here };
 }
 
 /** Checks `u`'s scalar function and makes its kernel. */
