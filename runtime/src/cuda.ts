@@ -14,6 +14,7 @@ import { managedArray, mappedArray, pinned } from "./host/host-memory";
 import { SourceKernel } from "./host/from-source/source-kernel";
 import { Event, eventElapsedTime, Stream } from "./host/streams";
 import { reduce, vectorize } from "./ufunc";
+import { guvectorize } from "./gufunc";
 import { createXoroshiro128pStates, initXoroshiro128pStates } from "./random/host";
 
 export { CudaScriptError };
@@ -61,6 +62,13 @@ export interface HostApi {
   vectorize: typeof vectorize;
   /** Numba's `cuda.reduce`: `cuda.reduce((a: f32, b: f32): f32 => a + b)(arr, { init, size, res, stream })`. */
   reduce: typeof reduce;
+  /**
+   * Numba's `@guvectorize(…, "(n),(n)->()", target="cuda")`: a generalized ufunc from a function of whole
+   * rows whose annotations are its signature, `cuda.guvectorize((a: Array1D<f32>, b: Array1D<f32>,
+   * out: Array1D<f32>): void => { … }, "(n),(n)->()")`; call it on arrays whose leading (loop) dimensions
+   * broadcast, with optional `{ out, stream }`.
+   */
+  guvectorize: typeof guvectorize;
   stream(): Stream;
   event(): Event;
   /** Milliseconds between two recorded events. */
@@ -103,6 +111,7 @@ const host = {
   pinned,
   vectorize,
   reduce,
+  guvectorize,
   stream: () => new Stream(),
   event: () => new Event(),
   eventElapsedTime,

@@ -65,6 +65,10 @@ export const ErrorCodes = {
   InvalidLayout: "CSR028",
   /** A strided 1-D array (a column of a C-order array, a row of an F-order one) for a kernel's 1-D parameter, which is contiguous. */
   StridedVectorArgument: "CSR059",
+  /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
+  GufuncCoreDimension: "CSR026",
+  /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */
+  GufuncOutputSize: "CSR027",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

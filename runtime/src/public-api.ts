@@ -6,6 +6,7 @@ export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";
 export type { Ufunc, UfuncInput, UfuncOptions, Reducer, ReduceOptions } from "./ufunc";
+export type { Gufunc, GufuncOptions } from "./gufunc";
 export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
 export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice, type GpuOptions } from "./host/device";
 export type { SimulatorOptions } from "./simulator/backend";

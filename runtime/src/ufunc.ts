@@ -57,12 +57,12 @@ export interface Reducer<T = number> {
 }
 
 /** Threads per block of both kernels; the reduction's shared-memory tree has this many slots (compiler REDUCE_BLOCK). */
-const BLOCK = 256;
+export const BLOCK = 256;
 /** At most this many blocks: the kernels loop over the rest (grid-stride / per-thread chunks). */
-const MAX_BLOCKS = 1024;
+export const MAX_BLOCKS = 1024;
 
 /** Finds the ufunc's kernel: from the build-time artifact, else compiled from the source at the first call. */
-function kernelOf(what: string, fn: unknown, artifact: KernelArtifact | undefined, name: string | undefined, site: PendingCallSite): () => CompiledKernel<unknown[]> {
+export function kernelOf(what: string, fn: unknown, artifact: KernelArtifact | undefined, name: string | undefined, site: PendingCallSite): () => CompiledKernel<unknown[]> {
   if (artifact && typeof artifact === "object" && name) {
     const k = new CompiledKernel<unknown[]>(artifact, name, undefined);
     return () => k;
@@ -162,16 +162,16 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
 }
 
 /** `kernelName`, read lazily: a kernel without an artifact compiles only when it is needed. */
-function withKernelName<F extends Function>(call: F, kernel: () => CompiledKernel<unknown[]>): F {
+export function withKernelName<F extends Function>(call: F, kernel: () => CompiledKernel<unknown[]>): F {
   return Object.defineProperty(call, "kernelName", { get: () => kernel().name, enumerable: true });
 }
 
-function isOptions(v: unknown): boolean {
+export function isOptions(v: unknown): boolean {
   return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 }
 
 /** The shape of an argument (`[]` for a scalar), after checking its kind and dtype. */
-function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false): number[] {
+export function checkedShape(v: unknown, dtype: DTypeName, which: string, isOut = false): number[] {
   if (!(dtype in dtypes)) throw new CudaScriptError("CSR037", `${which} is ${dtype}: ufuncs and reductions take real and bool dtypes only; write a cuda.jit kernel`);
   const arrayName = dtypes[dtype].arrayType.name;
   const wrongDtype = (got: string): never => {
@@ -239,7 +239,7 @@ export function broadcastShapes(shapes: readonly (readonly number[])[], what: st
   return out;
 }
 
-function pad3(shape: readonly number[]): [number, number, number] {
+export function pad3(shape: readonly number[]): [number, number, number] {
   const p = [1, 1, 1, ...shape].slice(-3);
   return [p[0]!, p[1]!, p[2]!];
 }
@@ -261,7 +261,7 @@ function toOperand(v: unknown, dtype: DTypeName, stream: Stream | undefined): Op
 }
 
 /** A one-element array holding a scalar argument (its dtype's rounding: Float32Array rounds an f32). */
-function scalarArray(dtype: DTypeName, v: Value): TypedArray {
+export function scalarArray(dtype: DTypeName, v: Value): TypedArray {
   const a = new dtypes[dtype].arrayType(1) as TypedArray;
   (a as unknown as Value[])[0] = typeof v === "boolean" ? (v ? 1 : 0) : v;
   return a;

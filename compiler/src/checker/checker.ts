@@ -26,6 +26,7 @@ import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
 import { relocate } from "./relocate";
 import { synthesizeUfunc } from "./ufuncs";
+import { synthesizeGufunc } from "./gufuncs";
 import { forEachRootExpr, forEachStmt, visitExpr } from "../ir/visit";
 
 export const STATIC_SHARED_LIMIT = 48 * 1024;
@@ -117,11 +118,11 @@ export class KernelChecker implements LowerHost {
       diagnostics.push(...r.diagnostics);
       own.push(r.fn);
     }
-    // The kernels of cuda.vectorize / cuda.reduce, made from their scalar functions (ufuncs.ts).
+    // The kernels of cuda.vectorize / cuda.reduce / cuda.guvectorize, made from their functions (ufuncs.ts, gufuncs.ts).
     const made: IrFunction[] = [];
     for (const u of module.ufuncs.values()) {
       const r = this.safely(fileStart(module), () => {
-        const s = synthesizeUfunc(this, module, u);
+        const s = u.kind === "guvectorize" ? synthesizeGufunc(this, module, u) : synthesizeUfunc(this, module, u);
         if (s.kernel) made.push(s.kernel);
         return s.diagnostics;
       });

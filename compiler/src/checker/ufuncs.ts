@@ -37,43 +37,65 @@ export interface UfuncResult {
   readonly diagnostics: Diagnostic[];
 }
 
-/** Checks `u`'s scalar function and makes its kernel. */
-export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDecl): UfuncResult {
+/** The function a ufunc takes, lowered, with what places its diagnostics. */
+export interface UfuncFunction {
+  readonly decl: FunctionDecl;
+  readonly fnNode: NonNullable<FunctionDecl["fn"]>;
+  readonly lowered: IrFunction;
+  /** A span in the function's file (it may be imported). */
+  readonly declSpan: (node: ts.Node) => Span;
+  /** A diagnostic of the function's file moved to the ufunc's argument (this file's check shows only its own spans). */
+  readonly here: (d: Diagnostic) => Diagnostic;
+}
+
+export function spanIn(module: ModuleInfo, node: ts.Node): Span {
   const sf = module.sourceFile;
-  const spanOf = (node: ts.Node): Span => {
-    const start = node.getStart(sf);
-    const lc = sf.getLineAndCharacterOfPosition(start);
-    return { file: module.file, start, end: node.end, line: lc.line + 1, col: lc.character + 1 };
-  };
+  const start = node.getStart(sf);
+  const lc = sf.getLineAndCharacterOfPosition(start);
+  return { file: module.file, start, end: node.end, line: lc.line + 1, col: lc.character + 1 };
+}
+
+/**
+ * Finds and lowers the function `u` takes (its first argument), or says why it cannot (CS1025);
+ * `example` is a function that would do, for the messages.
+ */
+export function resolveUfuncFunction(host: UfuncHost, module: ModuleInfo, u: UfuncDecl, example: string): UfuncFunction | UfuncResult {
+  const spanOf = (node: ts.Node): Span => spanIn(module, node);
   const what = `cuda.${u.kind}`;
   const argument = u.call.arguments[0] ?? u.call;
-  const example = "(a: f32, b: f32): f32 => a + b";
-  const fail = (code: typeof Codes.UfuncNotAFunction, node: ts.Node, message: string): UfuncResult => ({ diagnostics: [makeDiagnostic(code, spanOf(node), message)] });
-
-  if (u.call.arguments.length !== 1)
-    return fail(Codes.UfuncNotAFunction, u.call, `${what} takes one argument, the scalar function: write ${what}(${example})`);
+  const fail = (node: ts.Node, message: string): UfuncResult => ({ diagnostics: [makeDiagnostic(Codes.UfuncNotAFunction, spanOf(node), message)] });
+  const inline = `${what}(${example}${u.kind === "guvectorize" ? ", layout" : ""})`;
+  const kind = u.kind === "guvectorize" ? "" : "scalar ";
   if (u.scalar === undefined)
-    return fail(Codes.UfuncNotAFunction, argument, `${what} takes the scalar function itself: an inline function such as ${what}(${example}), the name of a cuda.device function, or the name of a function declaration of this file`);
+    return fail(argument, `${what} takes the ${kind}function itself: an inline function such as ${inline}, the name of a cuda.device function, or the name of a function declaration of this file`);
   const sym = host.front.resolveName(module, u.scalar);
   if (sym?.kind !== "function" || sym.fn.kind !== "device") {
     const why = sym?.kind === "function" ? `'${u.scalar}' is a kernel` : sym ? `'${u.scalar}' is not a function CudaScript compiles` : `'${u.scalar}' is not declared at module level`;
-    return fail(Codes.UfuncNotAFunction, argument, `${what} needs a scalar function it can compile for the device, and ${why}: pass ${what}(${example}), a cuda.device function, or a function declaration of this file`);
+    return fail(argument, `${what} needs a ${kind}function it can compile for the device, and ${why}: pass ${inline}, a cuda.device function, or a function declaration of this file`);
   }
   const decl = sym.fn;
   const fnNode = decl.fn;
   if (!fnNode) return { diagnostics: [] }; // `cuda.device(notAFunction)`: CS1019 at the device function
   const lowered = host.lowerScalar(sym.module, decl);
   if (!lowered || lowered.diagnostics.some((d) => d.severity === "error")) return { diagnostics: [] }; // reported at the function
+  const declSpan = (node: ts.Node): Span => spanIn(sym.module, node);
+  const here = (d: Diagnostic): Diagnostic => (d.span.file === module.file ? d : { ...d, span: spanOf(argument) });
+  return { decl, fnNode, lowered: lowered.fn, declSpan, here };
+}
+
+/** Checks `u`'s scalar function and makes its kernel. */
+export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDecl): UfuncResult {
+  const what = `cuda.${u.kind}`;
+  const example = "(a: f32, b: f32): f32 => a + b";
+  if (u.call.arguments.length !== 1)
+    return { diagnostics: [makeDiagnostic(Codes.UfuncNotAFunction, spanIn(module, u.call), `${what} takes one argument, the scalar function: write ${what}(${example})`)] };
+  const found = resolveUfuncFunction(host, module, u, example);
+  if ("diagnostics" in found) return found;
+  const { decl, fnNode, declSpan, here, lowered: scalarFn } = found;
 
   // The annotations are the signature: check them where they are written (the scalar function may be in another file).
-  const declSf = sym.module.sourceFile;
-  const declSpan = (node: ts.Node): Span => {
-    const start = node.getStart(declSf);
-    const lc = declSf.getLineAndCharacterOfPosition(start);
-    return { file: sym.module.file, start, end: node.end, line: lc.line + 1, col: lc.character + 1 };
-  };
   const problems: Diagnostic[] = [];
-  const params = lowered.fn.params;
+  const params = scalarFn.params;
   params.forEach((p, i) => {
     if (p.type.kind === "scalar") return;
     const node = fnNode.parameters[i] ?? fnNode;
@@ -86,26 +108,24 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
     );
   });
   if (!fnNode.type) {
-    const rt = lowered.fn.returnType.kind === "scalar" ? lowered.fn.returnType.dtype : "f32";
+    const rt = scalarFn.returnType.kind === "scalar" ? scalarFn.returnType.dtype : "f32";
     const typed = `(${params.map((p) => `${p.name}: ${p.type.kind === "scalar" || p.type.kind === "array" ? p.type.dtype : "f32"}`).join(", ")}): ${rt}`;
     problems.push(
       makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of ${what} '${u.name}' needs its result type written: its annotations are the ufunc's signature (Numba's explicit signature): write ${typed} => …`),
     );
   }
-  else if (lowered.fn.returnType.kind !== "scalar")
+  else if (scalarFn.returnType.kind !== "scalar")
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode.type), `the function of ${what} '${u.name}' must return a value (a scalar such as f32): it computes each element of the result`));
   // The host side (runtime/src/ufunc.ts) moves real and bool arrays; complex arrays are not wired there.
-  const complexAt = [...params.map((p) => p.type), lowered.fn.returnType].some((t) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "c64" || t.dtype === "c128"));
+  const complexAt = [...params.map((p) => p.type), scalarFn.returnType].some((t) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "c64" || t.dtype === "c128"));
   if (complexAt)
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `${what} does not take complex numbers (c64/c128) yet: write a cuda.jit kernel over Array1D<c64> with one thread per element (const i = cuda.grid(1))`));
   if (u.kind === "vectorize" && params.length === 0)
     problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of cuda.vectorize '${u.name}' takes no input: give it at least one scalar parameter, e.g. ${example}`));
-  // A scalar function of another file is reported here, at the argument (this file's check shows only its own spans).
-  const here = (d: Diagnostic): Diagnostic => (d.span.file === module.file ? d : { ...d, span: spanOf(argument) });
   if (problems.length) return { diagnostics: problems.map(here) };
 
   const inputs = params.map((p) => (p.type as { dtype: DType }).dtype);
-  const result = (lowered.fn.returnType as { dtype: DType }).dtype;
+  const result = (scalarFn.returnType as { dtype: DType }).dtype;
   if (u.kind === "reduce" && (inputs.length !== 2 || inputs.some((d) => d !== result))) {
     const t = result;
     return {
@@ -121,25 +141,35 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
 
   const name = ufuncKernelName(u);
   const text = u.kind === "vectorize" ? vectorizeTemplate(name, inputs, result) : reduceTemplate(name, result);
+  return lowerUfuncTemplate(host, module, u, text, decl);
+}
+
+/**
+ * Lowers the kernel `text` (CudaScript source declaring `const <ufuncKernelName(u)> = cuda.jit(…)`, which
+ * calls the function as `scalarFunction`) with every span at the ufunc's call.
+ */
+export function lowerUfuncTemplate(host: UfuncHost, module: ModuleInfo, u: UfuncDecl, text: string, decl: FunctionDecl): UfuncResult {
+  const name = ufuncKernelName(u);
   // The import makes the front end read `cuda.jit` as CudaScript's (its names are replaced below).
   const templateSf = ts.createSourceFile(`${module.file}#${name}.ts`, `import { cuda } from "cudascript";\n${text}`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const info = readModuleInfo(module.file, templateSf);
   const kernelDecl = info.functions.get(name)!;
   // The template sees CudaScript's names and the scalar function only, whatever the user's file imports.
-  const cudascript = new Map<string, CudaScriptExport>([["cuda", { kind: "cuda" }], ["Array1D", { kind: "arrayType", rank: 1 }], ...ALL_DTYPES.map((d): [string, CudaScriptExport] => [d, { kind: "dtype", dtype: d }])]);
+  const arrayTypes = ([1, 2, 3] as const).map((rank): [string, CudaScriptExport] => [`Array${rank}D`, { kind: "arrayType", rank }]);
+  const cudascript = new Map<string, CudaScriptExport>([["cuda", { kind: "cuda" }], ...arrayTypes, ...ALL_DTYPES.map((d): [string, CudaScriptExport] => [d, { kind: "dtype", dtype: d }])]);
   const templateModule: ModuleInfo = { ...info, cudascript, functions: new Map([[name, kernelDecl], [SCALAR, decl]]) };
   const made = lowerFunction(host, templateModule, kernelDecl);
-  const at = spanOf(u.call);
+  const at = spanIn(module, u.call);
   const kernel = allSpansAt(made.fn, at);
   // The template is CudaScript's own code: a diagnostic in it is a bug here, or a dtype the template cannot handle.
   const diagnostics = made.diagnostics
     .filter((d) => d.severity === "error")
-    .map((d) => makeDiagnostic(Codes.InternalError, at, `the kernel CudaScript makes for ${what} '${u.name}' does not compile (${d.code}: ${d.message}); please report it with the file`));
+    .map((d) => makeDiagnostic(Codes.InternalError, at, `the kernel CudaScript makes for cuda.${u.kind} '${u.name}' does not compile (${d.code}: ${d.message}); please report it with the file`));
   return { kernel: diagnostics.length ? undefined : kernel, diagnostics };
 }
 
 /** The template's name for the scalar function. */
-const SCALAR = "scalarFunction";
+export const SCALAR = "scalarFunction";
 
 /**
  * One thread per output element in a grid-stride loop. The output is C-contiguous with shape

@@ -89,6 +89,8 @@ export const Codes = {
   ArrayDeclarationPlacement: def("CS3005", "error", "Array declarations must be `const` bindings"),
   LocalArrayTooLarge: def("CS3006", "warning", "Large per-thread local array"),
   ConstArrayInvalid: def("CS3007", "error", "`cuda.const.arrayLike` needs a module constant typed array"),
+  GufuncLayout: def("CS3008", "error", "`cuda.guvectorize` needs a layout string literal such as \"(n),(n)->()\""),
+  GufuncSignature: def("CS3009", "error", "A gufunc's function parameters must match its layout"),
 
   // CS4xxx — launch configuration
   BlockTooLarge: def("CS4001", "error", "Block has more than 1024 threads"),

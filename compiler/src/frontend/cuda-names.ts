@@ -33,6 +33,8 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "eventElapsedTime", "synchronize", "selectDevice", "gpus", "backend", "mappedArray", "managedArray", "pinned",
   // runtime/src/ufunc.ts (the kernels are made by compiler/src/checker/ufuncs.ts)
   "vectorize", "reduce",
+  // runtime/src/gufunc.ts (the kernel is made by compiler/src/checker/gufuncs.ts)
+  "guvectorize",
   "random",
 ]);
 
@@ -55,7 +57,6 @@ const HALF_ADVICE = "CudaScript spells half precision f16 (a dtype imported from
 type Gap = { readonly renamed?: true; readonly instead: string };
 const NUMBA_GAPS: ReadonlyMap<string, Gap> = new Map<string, Gap>([
   ["float16", { instead: "write f16 (imported from \"cudascript\") for the type and Math.f16round(x) for the conversion" }],
-  ["guvectorize", { instead: "write a cuda.jit kernel that loops over its part of the data" }],
   ["complex.polar", { renamed: true, instead: "the pair [cuda.complex.abs(z), cuda.complex.arg(z)] (cuda.complex.rect(r, phi) is the inverse)" }],
   ["libdevice", { renamed: true, instead: "the Math functions (Math.sqrt(x), Math.exp(x), …)" }],
 ]);

@@ -26,7 +26,7 @@ export interface FunctionDecl {
   readonly nameNode: ts.Identifier;
 }
 
-/** `const NAME = cuda.vectorize(fn)` or `cuda.reduce(fn)`. */
+/** `const NAME = cuda.vectorize(fn)`, `cuda.reduce(fn)` or `cuda.guvectorize(fn, layout)`. */
 export interface UfuncDecl {
   readonly kind: UfuncKind;
   readonly name: string;
@@ -41,7 +41,7 @@ export interface UfuncDecl {
   readonly scalar?: string;
 }
 
-export type UfuncKind = "vectorize" | "reduce";
+export type UfuncKind = "vectorize" | "reduce" | "guvectorize";
 
 export interface ImportBinding {
   readonly module: string;
@@ -61,7 +61,7 @@ export interface ModuleInfo {
   /** Other named imports. */
   readonly imports: ReadonlyMap<string, ImportBinding>;
   readonly functions: ReadonlyMap<string, FunctionDecl>;
-  /** `cuda.vectorize(fn)` / `cuda.reduce(fn)`: kernels the checker makes from a scalar function (ufunc.ts). */
+  /** `cuda.vectorize(fn)` / `cuda.reduce(fn)` / `cuda.guvectorize(fn, layout)`: kernels the checker makes from a function (ufuncs.ts, gufuncs.ts). */
   readonly ufuncs: ReadonlyMap<string, UfuncDecl>;
   /** Module `const`s that are not kernels or device functions. */
   readonly consts: ReadonlyMap<string, ts.VariableDeclaration>;
@@ -101,12 +101,12 @@ export function cudaCallKind(call: ts.CallExpression, cudascript: ReadonlyMap<st
   return method === "jit" ? "kernel" : "device";
 }
 
-/** Recognises `cuda.vectorize(...)` / `cuda.reduce(...)` (also `ns.cuda.vectorize`). */
+/** Recognises `cuda.vectorize(...)` / `cuda.reduce(...)` / `cuda.guvectorize(...)` (also `ns.cuda.vectorize`). */
 export function ufuncCallKind(call: ts.CallExpression, cudascript: ReadonlyMap<string, CudaScriptExport>): UfuncKind | undefined {
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee)) return undefined;
   const method = callee.name.text;
-  if (method !== "vectorize" && method !== "reduce") return undefined;
+  if (method !== "vectorize" && method !== "reduce" && method !== "guvectorize") return undefined;
   return isCudaReference(callee.expression, cudascript) ? method : undefined;
 }
 

@@ -3,7 +3,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { buildKernelFile, loadCompiler, rewriteCompiledKernels } from "./kernel-file";
+import { buildKernelFile, loadCompiler, rewriteCompiledKernels, rewriteKernels } from "./kernel-file";
 
 const SOURCE = `import { cuda, f32, type Array1D } from "cudascript";
 export const scale = cuda.jit((a: f32, x: Array1D<f32>) => {
@@ -47,4 +47,25 @@ test("JavaScript with no kernel call of the artifact's names is left as it is", 
   const { file, artifact } = artifactOf(SOURCE);
   const js = 'const other = something.jit(() => {});\n';
   assert.equal(rewriteCompiledKernels(js, file, artifact), js);
+});
+
+test("cuda.guvectorize(fn, layout) gets its artifact after the layout, in the TypeScript the bundlers rewrite and in tsc's output", () => {
+  const text = `import { cuda, f32, type Array1D } from "cudascript";
+export const dot = cuda.guvectorize((a: Array1D<f32>, b: Array1D<f32>, out: Array1D<f32>): void => {
+  out[0] = a[0] * b[0];
+}, "(n),(n)->()");
+`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kernel-file-"));
+  const file = path.join(dir, "kernels.ts");
+  fs.writeFileSync(file, text);
+  const compiler = loadCompiler();
+  const checker = new compiler.KernelChecker();
+  const built = buildKernelFile(checker, file, text);
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.deepEqual(built.errors, []);
+  assert.deepEqual(Object.keys(built.artifact!.kernels), ["dot_guvectorize"]);
+  const ts = rewriteKernels(text, built.check, checker, built.artifact!);
+  assert.match(ts, /\}, "\(n\),\(n\)->\(\)", __cudascript_artifact, "dot_guvectorize"\);/);
+  const js = loadCompiler().ts.transpileModule(text, { compilerOptions: { module: loadCompiler().ts.ModuleKind.CommonJS } }).outputText;
+  assert.match(rewriteCompiledKernels(js, file, built.artifact!), /\}, "\(n\),\(n\)->\(\)", __cudascript_artifact, "dot_guvectorize"\);/);
 });

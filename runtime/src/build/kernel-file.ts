@@ -90,10 +90,11 @@ export function rewriteKernels(text: string, check: FileCheck, checker: KernelCh
     const extra = `${args === 1 ? "undefined, " : ""}${id}, ${JSON.stringify(decl.name)}`;
     edits.push({ at: close, insert: trailingComma ? ` ${extra}` : `, ${extra}` });
   }
-  // cuda.vectorize(fn) / cuda.reduce(fn) → (fn, artifact, "<name>_vectorize"): the kernel made from fn.
+  // cuda.vectorize(fn) / cuda.reduce(fn) → (fn, artifact, "<name>_vectorize"), cuda.guvectorize(fn, layout)
+  // → (fn, layout, artifact, "<name>_guvectorize"): the kernel made from fn.
   for (const u of info.ufuncs.values()) {
     const kernel = `${u.name}_${u.kind}`;
-    if (!artifact.kernels[kernel] || u.call.arguments.length !== 1) continue;
+    if (!artifact.kernels[kernel] || u.call.arguments.length !== (u.kind === "guvectorize" ? 2 : 1)) continue;
     const close = u.call.end - 1;
     const trailingComma = u.call.arguments.hasTrailingComma;
     edits.push({ at: close, insert: `${trailingComma ? " " : ", "}${id}, ${JSON.stringify(kernel)}` });
@@ -124,7 +125,7 @@ export function rewriteCompiledKernels(js: string, file: string, artifact: Kerne
   const edits: { at: number; insert: string }[] = [];
   const jitCall = (e: ts.Expression | undefined): ts.CallExpression | undefined => {
     while (e && ts.isParenthesizedExpression(e)) e = e.expression;
-    return e && ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ["jit", "vectorize", "reduce"].includes(e.expression.name.text) ? e : undefined;
+    return e && ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ["jit", "vectorize", "reduce", "guvectorize"].includes(e.expression.name.text) ? e : undefined;
   };
   const addArtifact = (variable: string, call: ts.CallExpression | undefined): void => {
     const method = call && ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : "";
