@@ -47,6 +47,7 @@ import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, h
 import { callsGridSync } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
+import { inRangeCondition, planInRange } from "./in-range";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -560,6 +561,8 @@ export class FnEmitter {
   private cooperative = false;
   /** The access whose indices are being emitted: a `viewIndex` among them reports its out-of-bounds as this access. */
   private viewAccess: { kind: "read" | "write" | "atomic"; space: MemorySpace; op?: string } = { kind: "read", space: "global" };
+  /** While emitting the proven copy of a plain loop kernel's body: the accesses whose bounds checks it leaves out (see in-range.ts). */
+  private proven: ReadonlySet<readonly IR.Expr[]> | undefined;
 
   constructor(
     protected readonly me: ModuleEmitter,
@@ -814,6 +817,7 @@ export class FnEmitter {
     const idx: string[] = [];
     this.depth++;
     const myDepth = this.depth;
+    const proven = this.proven?.has(indices) === true;
     indices.forEach((ie, k) => {
       const dim = a.dims[k] ?? "1";
       if (ie.k === "const" && /^\d+$/.test(dim)) {
@@ -824,6 +828,10 @@ export class FnEmitter {
         }
       }
       const x = this.ex(ie);
+      if (proven) {
+        idx.push(x);
+        return;
+      }
       if (ie.type.kind === "scalar" && isInt64(ie.type.dtype)) {
         // A 64-bit index (a bigint): a number for the typed array, both ends compared.
         this.depth = myDepth;
@@ -1411,7 +1419,27 @@ export class FnEmitter {
     this.deviceShared(setup, perBlock);
     const body: string[] = [];
     this.tstmts(this.fn.body, body);
+    // Where one check per block proves the thread-indexed accesses in range, a second copy of the body
+    // without their checks runs the blocks that pass it (in-range.ts).
+    const plan = planInRange(this.fn);
+    const provenBody: string[] = [];
+    if (plan) {
+      this.proven = plan.accesses;
+      this.tstmts(this.fn.body, provenBody);
+      this.proven = undefined;
+    }
     const resetParams = [...this.assignedParams].map((p) => `${this.vn(p)} = ${this.vn(p)}$in;`);
+    const threads = (b: string[]) => [
+      "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
+      "const $r = ($tz * $bdy + $ty) * $bdx;",
+      "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
+      "$t = $r + $tx;",
+      this.usesSharedSan() ? SAN_THREAD : "",
+      ...resetParams,
+      ...b,
+      "}",
+      "}",
+    ];
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
       ...this.declLines(setup),
@@ -1423,15 +1451,7 @@ export class FnEmitter {
       ...this.blockHeader(),
       ...perBlock,
       this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
-      "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
-      "const $r = ($tz * $bdy + $ty) * $bdx;",
-      "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
-      "$t = $r + $tx;",
-      this.usesSharedSan() ? SAN_THREAD : "",
-      ...resetParams,
-      ...body,
-      "}",
-      "}",
+      ...(plan ? [`if (${inRangeCondition(plan, (p) => this.arrayInfo(p).dims[0]!)}) {`, ...threads(provenBody), "} else {", ...threads(body), "}"] : threads(body)),
       "}",
       `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,
       "}",

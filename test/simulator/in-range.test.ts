@@ -1,0 +1,69 @@
+/**
+ * Bounds checks proven once per block (compiler/src/js/in-range.ts): blocks whose thread-indexed accesses
+ * are all in range run a copy of the body without their checks. These tests prove that nothing a user sees
+ * changes: the results, and the out-of-bounds errors — same access, block, thread and index — of blocks
+ * where the proof fails.
+ */
+import * as assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { configureSimulator, cuda, CudaScriptError, f32 } from "cudascript";
+import { compileSource, kernel } from "./helpers";
+
+after(() => configureSimulator({ sanitize: false, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
+
+const art = compileSource(`
+import { cuda, f32 } from "cudascript";
+export const saxpyTail = cuda.jit((x: Float32Array, y: Float32Array, out: Float32Array, k: f32) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = k * x[i] + y[i];
+});
+export const nextOne = cuda.jit((a: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  out[i] = a[i + 1]; // READ NEXT
+});
+export const previousOne = cuda.jit((a: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  out[i] = a[i - 1]; // READ PREVIOUS
+});
+`);
+
+function oob(f: () => void): CudaScriptError {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof CudaScriptError, String(e));
+    return e;
+  }
+  assert.fail("expected an out-of-bounds error");
+}
+
+for (const sanitize of [false, true]) {
+  describe(`proven bounds checks (sanitize ${sanitize})`, () => {
+    it("a partial last block gives the same results as plain TypeScript", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      const n = 1000;
+      const x = Float32Array.from({ length: n }, (_, i) => i * 0.5), y = Float32Array.from({ length: n }, (_, i) => 3 - i);
+      const out = new Float32Array(n);
+      kernel(art, "saxpyTail").launch(Math.ceil(n / 128), 128)(x, y, out, 2);
+      assert.deepEqual(out, Float32Array.from({ length: n }, (_, i) => Math.fround(Math.fround(2 * x[i]!) + y[i]!)));
+    });
+
+    it("a read past the end in the last block is reported at its access, block and thread, after the earlier blocks wrote", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      // Device arrays: a failed launch copies no host array back, and the writes before the fault are what this test looks at.
+      const a = cuda.toDevice(Float32Array.from({ length: 1024 }, (_, i) => i)), dout = cuda.deviceArray(1024, f32);
+      const e = oob(() => kernel(art, "nextOne").launch(4, 256)(a, dout));
+      const out = dout.copyToHost() as Float32Array;
+      assert.equal(e.code, "CSR020");
+      assert.match(e.message, /read of array 'a' at .*:9:\d+ in kernel 'nextOne', block \(3, 0, 0\), thread \(255, 0, 0\): index 1024 is outside 0\.\.1023/);
+      assert.equal(out[767], 768); // block 2 ran (proven), block 3 ran its threads up to the faulting one
+      assert.equal(out[1022], 1023);
+    });
+
+    it("a read before the start in the first block is reported at thread 0", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      const e = oob(() => kernel(art, "previousOne").launch(2, 64)(new Float32Array(128), new Float32Array(128)));
+      assert.match(e.message, /read of array 'a' at .*:13:\d+ in kernel 'previousOne', block \(0, 0, 0\), thread \(0, 0, 0\): index -1 is outside 0\.\.127/);
+    });
+  });
+}
