@@ -140,6 +140,22 @@ describe("F-order and strided arrays", () => {
     throwsCode(() => cuda.deviceArray([2, 3], f32, { order: "K" as "C" }), "CSR028", /order is "C" \(row-major\) or "F"/);
     throwsCode(() => cuda.pinnedArray([2, 3], f32, { strides: [4, 8] } as { order?: "C" }), "CSR028", /dense/);
     throwsCode(() => cuda.ndarray(new Float32Array(5), [2, 3], { strides: [16, 4] }), "CSR011", /reaches element 6/);
-    throwsCode(() => m.slice(0, 3, 2), "CSR057", /step of 2/);
+    throwsCode(() => m.slice(0, 3, -2), "CSR057", /negative step/);
+    throwsCode(() => m.slice(0, 3, 0), "CSR013", /step is a whole number ≥ 1/);
+  });
+
+  it("a slice with a step is a strided view: N-D kernels write through it, copies read every step-th row, a 1-D one is CSR059 for a 1-D parameter", () => {
+    const d = cuda.deviceArray([5, 3], f32);
+    const odd = d.slice(1, undefined, 2); // rows 1 and 3
+    assert.deepEqual(odd.shape, [2, 3]);
+    assert.equal(odd.isCContiguous(), false);
+    mark.launch([1, 1], [4, 4])(odd);
+    assert.deepEqual(rows(d.copyToHost()), [[0, 0, 0], [0, 1, 2], [0, 0, 0], [10, 11, 12], [0, 0, 0]]);
+    assert.deepEqual(rows(odd.copyToHost()), MARKED_2x3);
+    const v = cuda.toDevice(Float32Array.from([0, 1, 2, 3, 4, 5, 6]));
+    const everyThird = v.slice(undefined, undefined, 3);
+    assert.deepEqual([...(everyThird.copyToHost() as Float32Array)], [0, 3, 6]);
+    assert.deepEqual(v.slice(-4, -1, 2).shape, [2]); // indices 3 and 5
+    throwsCode(() => addOne.launch(1, 4)(everyThird), "CSR059", /strided/);
   });
 });

@@ -350,14 +350,16 @@ export class DeviceNDArray<T = unknown> {
   }
 
   /**
-   * A view of rows `begin` to `end` (exclusive) of the first dimension (Numba's `d[begin:end]`), with
-   * `Array.prototype.slice`'s rules for negative and missing bounds. Unlike a typed array's `slice` it
-   * copies nothing: writes through the view change `d`. A step other than 1 is CSR057.
+   * A view of rows `begin` to `end` (exclusive) of the first dimension, every `step`-th (Numba's
+   * `d[begin:end:step]`), with `Array.prototype.slice`'s rules for negative and missing bounds. Unlike a
+   * typed array's `slice` it copies nothing: writes through the view change `d`. A step makes it strided
+   * (a 1-D one is then refused by 1-D kernel parameters, CSR059); a negative step is CSR057.
    */
   slice(begin?: number, end?: number, step?: number): DeviceNDArray<T> {
     this.checkAlive("slice");
-    const { first, shape } = slicedRange(this.shape, begin, end, step);
-    return this.view({ shape, strides: [...this.elementStrides], offset: first * this.elementStrides[0]! });
+    const r = slicedRange(this.shape, begin, end, step);
+    const strides = [this.elementStrides[0]! * r.step, ...this.elementStrides.slice(1)];
+    return this.view({ shape: r.shape, strides, offset: r.first * this.elementStrides[0]! });
   }
 
   /**

@@ -5,7 +5,7 @@
  *
  * Arrays are C-contiguous, F-contiguous or strided (a transpose, a row of an F array); kernels index
  * N-D arrays through their strides (docs/abi.md). A reshape or ravel is a view only in an order the
- * array is contiguous in (as in Numba); a slice with a step is refused (CSR057), saying what to write.
+ * array is contiguous in (as in Numba); a slice with a step is a strided view (a negative step is CSR057).
  */
 import { CudaScriptError } from "../errors";
 import { columnMajorStrides, isContiguousIn, rowMajorStrides } from "../layout";
@@ -80,23 +80,27 @@ function newShape(shape: readonly number[], requested: readonly unknown[]): numb
 }
 
 /**
- * `d.slice(begin, end)`: a range of the first dimension, with `Array.prototype.slice`'s rules for
- * negative and out-of-range bounds. Returns the first index and the view's shape.
+ * `d.slice(begin, end, step)`: every `step`-th index of the first dimension from `begin` up to `end`
+ * (exclusive), with `Array.prototype.slice`'s rules for negative and out-of-range bounds (NumPy's
+ * `d[begin:end:step]` for a positive step). Returns the first index, the step and the view's shape.
  */
-export function slicedRange(shape: readonly number[], begin: unknown, end: unknown, step: unknown): { first: number; shape: number[] } {
+export function slicedRange(shape: readonly number[], begin: unknown, end: unknown, step: unknown): { first: number; step: number; shape: number[] } {
   const n = shape[0]!;
   for (const [name, v] of [["begin", begin], ["end", end]] as const)
     if (v !== undefined && !(typeof v === "number" && Number.isInteger(v)))
       throw new CudaScriptError("CSR013", `slice: ${name} is a whole number (negative counts from the end), got ${String(v)}`);
-  if (step !== undefined && step !== 1)
+  if (step !== undefined && !(typeof step === "number" && Number.isInteger(step) && step !== 0))
+    throw new CudaScriptError("CSR013", `slice: step is a whole number ≥ 1, got ${String(step)}`);
+  if (typeof step === "number" && step < 0)
     throw new CudaScriptError(
       "CSR057",
-      `slice with a step of ${String(step)} is not contiguous, and CudaScript views must be (kernels index arrays by their shape): copy the elements you need into a new array, or index with the step inside the kernel (a[begin + k * step])`,
+      `slice with a negative step (${step}) would need a negative stride, which CudaScript arrays do not have: slice with a positive step and index it backwards in the kernel (a[n - 1 - k])`,
     );
+  const by = (step as number | undefined) ?? 1;
   const clamp = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 0 ? Math.max(n + v, 0) : Math.min(v, n));
   const first = clamp(begin as number | undefined, 0);
   const last = Math.max(clamp(end as number | undefined, n), first);
-  return { first, shape: [last - first, ...shape.slice(1)] };
+  return { first, step: by, shape: [Math.ceil((last - first) / by), ...shape.slice(1)] };
 }
 
 /** `d.row(i)`: row `i` of a 2-D or 3-D array as an array of one dimension less. */
