@@ -15,7 +15,7 @@ import { CudaScriptError } from "./errors";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray } from "./host/arrays";
 import { captureCallSite } from "./host/from-source/call-site";
 import type { Stream } from "./host/streams";
-import { BLOCK, broadcastShapes, checkedShape, isOptions, kernelOf, MAX_BLOCKS, pad3, scalarArray, withKernelName, type UfuncArgument } from "./ufunc";
+import { BLOCK, broadcastShapes, checkedShape, cOrderCopy, isOptions, kernelOf, MAX_BLOCKS, pad3, scalarArray, withKernelName, type UfuncArgument } from "./ufunc";
 
 type HostArray = TypedArray | NDArray;
 
@@ -225,12 +225,8 @@ function hostScalar(data: TypedArray, dtype: DTypeName): number | bigint | boole
 /** The argument on the device with shape [its loop size, ...its core dimensions] (a number: [1]). */
 function toOperand(v: unknown, dtype: DTypeName, loop: readonly number[], core: readonly number[], stream: Stream | undefined): Operand {
   const shape = [product(loop), ...core];
-  // The kernel reads rows in C order: an F-order or strided array is copied into C order first.
-  if ((v instanceof DeviceNDArray || v instanceof NDArray) && !v.isCContiguous()) {
-    const device = new DeviceNDArray(v.shape, dtypes[dtype]);
-    device.copyToDevice(v as DeviceNDArray, { stream });
-    return { device: device.reshape(shape), loop: pad3(loop), temporary: true, base: device };
-  }
+  const copy = cOrderCopy(v, dtype, stream);
+  if (copy) return { device: copy.reshape(shape), loop: pad3(loop), temporary: true, base: copy };
   if (v instanceof DeviceNDArray) return { device: v.reshape(shape), loop: pad3(loop), temporary: false };
   const host: TypedArray = isHostNDArray(v) ? v.data : dtypeOfTypedArray(v) ? (v as TypedArray) : scalarArray(dtype, v as number | bigint | boolean);
   const device = new DeviceNDArray(shape, dtypes[dtype]);

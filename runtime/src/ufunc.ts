@@ -244,13 +244,20 @@ export function pad3(shape: readonly number[]): [number, number, number] {
   return [p[0]!, p[1]!, p[2]!];
 }
 
+/**
+ * Ufunc and gufunc kernels read their operands in C order: an F-order or strided host or device array
+ * as a C-order device copy (the caller frees it), undefined for any other argument.
+ */
+export function cOrderCopy(v: unknown, dtype: DTypeName, stream: Stream | undefined): DeviceNDArray | undefined {
+  if (!((v instanceof DeviceNDArray || v instanceof NDArray) && !v.isCContiguous())) return undefined;
+  const device = new DeviceNDArray(v.shape, dtypes[dtype]);
+  device.copyToDevice(v as DeviceNDArray, { stream });
+  return device;
+}
+
 function toOperand(v: unknown, dtype: DTypeName, stream: Stream | undefined): Operand {
-  // The kernel reads operands in C order: an F-order or strided array is copied into C order first.
-  if ((v instanceof DeviceNDArray || v instanceof NDArray) && !v.isCContiguous()) {
-    const device = new DeviceNDArray(v.shape, dtypes[dtype]);
-    device.copyToDevice(v as DeviceNDArray, { stream });
-    return { shape: pad3(v.shape), rank: v.ndim, device, temporary: true };
-  }
+  const copy = cOrderCopy(v, dtype, stream);
+  if (copy) return { shape: pad3(copy.shape), rank: copy.ndim, device: copy, temporary: true };
   if (v instanceof DeviceNDArray) return { shape: pad3(v.shape), rank: v.ndim, device: v, temporary: false };
   const dt = dtypes[dtype];
   const host: TypedArray = isHostNDArray(v) ? v.data : dtypeOfTypedArray(v) ? (v as TypedArray) : scalarArray(dtype, v as Value);

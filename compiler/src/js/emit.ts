@@ -299,7 +299,7 @@ const C_ORDER_CHECK = `function $cOrder(A, ps) {
 }`;
 
 /** The element strides of an array (row-major from its extents where it has none of its own). */
-function stridesOf(a: ArrayInfo): string[] {
+export function stridesOf(a: ArrayInfo): string[] {
   if (a.strides) return [...a.strides];
   return a.dims.map((_, d) => a.dims.slice(d + 1).join(" * ") || "1");
 }

@@ -40,8 +40,8 @@ export interface InRangePlan {
   /** The accesses (their `indices` lists) whose checks the proven copy of the body leaves out. */
   readonly accesses: ReadonlySet<readonly IR.Expr[]>;
   readonly ranges: readonly ProvenRange[];
-  /** The smallest and largest constant on the way to any proven index, per base (for the no-wrap condition). */
-  readonly extremes: ReadonlyMap<Base, { min: number; max: number }>;
+  /** The largest constant (at least 0) on the way to any proven index, per base: the no-wrap condition's. */
+  readonly largestOffset: ReadonlyMap<Base, number>;
 }
 
 /** Offsets this large are left to the per-access checks (they would only make the proof fail). */
@@ -55,10 +55,9 @@ export function planInRange(fn: IR.IrFunction): InRangePlan | undefined {
     if (s.k === "assign" && s.target.k === "var") assigned.add(s.target.v.id);
     if (s.k === "decl") decls.set(s.v.id, (decls.get(s.v.id) ?? 0) + 1);
   });
-  const extremes = new Map<Base, { min: number; max: number }>();
+  const largestOffset = new Map<Base, number>();
   const note = (a: Affine): Affine => {
-    const e = extremes.get(a.base) ?? { min: 0, max: 0 };
-    extremes.set(a.base, { min: Math.min(e.min, a.offset), max: Math.max(e.max, a.offset) });
+    largestOffset.set(a.base, Math.max(largestOffset.get(a.base) ?? 0, a.offset));
     return a;
   };
   const affineVars = new Map<number, Affine>(); // by var id
@@ -111,7 +110,7 @@ export function planInRange(fn: IR.IrFunction): InRangePlan | undefined {
   };
   forEachRootExpr(fn.body, (root) => visitExpr(root, (e) => e.k === "index" && consider(e)));
   if (accesses.size === 0) return undefined;
-  return { accesses, ranges: [...ranges.values()], extremes };
+  return { accesses, ranges: [...ranges.values()], largestOffset };
 }
 
 function isSpecial(e: IR.Expr, reg: IR.SpecialRegister): boolean {
@@ -134,9 +133,10 @@ export function inRangeCondition(plan: InRangePlan, length: (param: IR.Var) => s
   const plus = (x: string, c: number) => (c === 0 ? x : `${x} ${c < 0 ? "-" : "+"} ${Math.abs(c)}`);
   const last = (b: Base, c: number) => plus(`${first(b)} + $bdx`, c - 1);
   const parts: string[] = [];
-  for (const [base, e] of plan.extremes) parts.push(`${last(base, Math.max(e.max, 0))} < 2147483648`);
+  for (const [base, max] of plan.largestOffset) parts.push(`${last(base, max)} < 2147483648`);
   for (const r of plan.ranges) {
-    if (r.base === "grid" || r.min < 0) parts.push(`${plus(first(r.base), r.min)} >= 0`);
+    // The block's first index is never negative, so only a negative constant can take an access below 0.
+    if (r.min < 0) parts.push(`${plus(first(r.base), r.min)} >= 0`);
     parts.push(`${last(r.base, r.max)} < ${length(r.param)}`);
   }
   return parts.join(" && ");

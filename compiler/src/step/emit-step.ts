@@ -38,7 +38,7 @@
  */
 import type * as IR from "../ir/nodes";
 import { isComplex, type ArrayType } from "../ir/types";
-import { FnEmitter, ModuleEmitter, safeName, slotsPerElement, storageArrayName, zeroOf, SIM_ABI } from "../js/emit";
+import { FnEmitter, ModuleEmitter, safeName, slotsPerElement, storageArrayName, stridesOf, zeroOf, SIM_ABI } from "../js/emit";
 import { BARRIER_OPS, SYNC_OPS, type NStmt } from "../js/normalize";
 
 /** A variable the debugger shows: a parameter or a local of one function. */
@@ -179,9 +179,7 @@ class StepFnEmitter extends FnEmitter {
     this.vars.forEach((v, i) => {
       if (v.type.kind === "array") {
         const a = this.arrays.get(v);
-        // Element strides: the array's own (N-D parameters: C, F or any layout), else row-major from its extents.
-        const strides = a ? (a.strides ?? a.dims.map((_, d) => a.dims.slice(d + 1).join(" * ") || "1")) : [];
-        all.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}], strides: [${strides.join(", ")}] }` : "undefined");
+        all.push(a ? `{ data: ${a.data}, offset: ${a.offset ?? "0"}, shape: [${a.dims.join(", ")}], strides: [${stridesOf(a).join(", ")}] }` : "undefined");
         scalars.push("undefined");
       } else if (v.isParam || this.scalars.has(v)) {
         all.push(this.vn(v));
