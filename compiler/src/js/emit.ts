@@ -256,7 +256,22 @@ function elementRead(a: ArrayInfo, flat: string): string {
 }
 function elementWrite(a: ArrayInfo, flat: string, value: string): string {
   if (a.dtype === "f16") return halfWrite(a.data, flat, value);
+  // A Float32Array store rounds to f32 exactly as Math.fround does: the outer call only costs time.
+  if (a.dtype === "f32") value = withoutOuterFround(value);
   return isComplex(a.dtype) ? `rt.cset(${a.data}, ${flat}, ${value})` : `${a.data}[${flat}] = ${value}`;
+}
+/** `x` for `Math.fround(x)` when that call is the whole expression; the expression unchanged otherwise. */
+export function withoutOuterFround(value: string): string {
+  const head = "Math.fround(";
+  if (!value.startsWith(head) || !value.endsWith(")")) return value;
+  let depth = 0;
+  for (let i = head.length - 1; i < value.length; i++) {
+    const c = value[i];
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i === value.length - 1 ? value.slice(head.length, -1) : value;
+    else if (c === '"' || c === "'" || c === "`") return value; // no string literals in arithmetic: stay safe
+  }
+  return value;
 }
 /** Whether storing `$sv` changes element `flat` (for the sanitizer's benign-race rule). */
 function elementChanged(a: ArrayInfo, flat: string): string {
@@ -318,9 +333,6 @@ interface Seg {
   readonly reads: Set<IR.Var>;
   readonly writes: Set<IR.Var>;
   readonly arrays: Set<IR.Var>;
-  tx: boolean;
-  ty: boolean;
-  tz: boolean;
   unit?: number;
   /** The piece is `if (<tx> < U)` (or <=, ===) alone: only threads in [lo, hi) can do anything. */
   range?: { lo: string; hi: string };
@@ -544,6 +556,8 @@ export class FnEmitter {
   private mode: "fast" | "fission" | "device";
   private uni: Uniformity | undefined;
   private perThread = new Set<IR.Var>();
+  /** Whether any code of this fission kernel sets a thread's status (`$st`): a return, or a branch or loop some threads wait out. */
+  private threadsLeave = false;
   private perThreadArrays = new Set<IR.Var>();
   private assignedParams = new Set<IR.Var>();
   private counters: string[] = [];
@@ -673,11 +687,9 @@ export class FnEmitter {
 
   private special(e: IR.SpecialExpr): string {
     const ax = e.axis;
-    const seg = this.seg;
     const dev = this.mode === "device";
     switch (e.reg) {
       case "threadIdx":
-        if (seg) seg[`t${ax}`] = true;
         return `$t${ax}`;
       case "blockIdx":
         return dev ? `$cb${ax}` : `$b${ax}`;
@@ -690,7 +702,6 @@ export class FnEmitter {
       case "warpsize":
         return "32";
       case "grid":
-        if (seg) seg[`t${ax}`] = true;
         return dev ? `(($cb${ax} * $cbd${ax} + $t${ax}) | 0)` : `(($b${ax} * $bd${ax} + $t${ax}) | 0)`;
       case "gridsize":
         return dev ? `(($cgd${ax} * $cbd${ax}) | 0)` : `(($gd${ax} * $bd${ax}) | 0)`;
@@ -1039,7 +1050,6 @@ export class FnEmitter {
         args.push(...stridesOf(info).slice(0, p.type.rank));
       } else args.push(this.ex(a));
     });
-    if (this.seg) this.seg.tx = this.seg.ty = this.seg.tz = true;
     args.push("$tx", "$ty", "$tz", "$t");
     return `${name}(${args.join(", ")})`;
   }
@@ -1203,13 +1213,13 @@ export class FnEmitter {
           out.push("continue $thr;");
           return;
         }
-        out.push(`{ $st[$t] = ${EXIT}; break ${this.segExitLabel()}; }`);
+        out.push(`{ ${this.leave(EXIT)}; break ${this.segExitLabel()}; }`);
         return;
       }
       case "fnReturn": {
         const sc = this.fnScopes.find((f) => f.id === s.scope);
         if (!sc) throw new Error("CudaScript simulator: internal error (return outside an inlined function)");
-        out.push(`{ $st[$t] = ${sc.R}; break ${this.segExitLabel()}; }`);
+        out.push(`{ ${this.leave(sc.R)}; break ${this.segExitLabel()}; }`);
         return;
       }
       case "expr": {
@@ -1228,13 +1238,19 @@ export class FnEmitter {
     }
   }
 
+  /** Sets the current thread's status to `code` (it leaves the pieces that follow until reset). */
+  private leave(code: string | number): string {
+    this.threadsLeave = true;
+    return `$st[$t] = ${code}`;
+  }
+
   private exitCode(kind: "break" | "continue"): string {
     for (let i = this.exits.length - 1; i >= 0; i--) {
       const x = this.exits[i]!;
       if (x.kind === "js") return kind === "break" ? `break ${x.label};` : x.contLabel ? `break ${x.contLabel};` : `continue ${x.label};`;
       if (x.kind === "masked") {
         if (kind === "continue") x.usedC = true;
-        return `{ $st[$t] = ${kind === "break" ? x.B : x.C}; break ${this.segExitLabel()}; }`;
+        return `{ ${this.leave(kind === "break" ? x.B : x.C)}; break ${this.segExitLabel()}; }`;
       }
       throw new Error("CudaScript simulator: internal error (per-thread exit from a uniform loop)");
     }
@@ -1462,7 +1478,7 @@ export class FnEmitter {
   // ───────────────────────── fission ─────────────────────────
 
   private newSeg(): Seg {
-    return { k: "seg", label: this.label("r"), pre: [], body: [], prologue: [], reads: new Set(), writes: new Set(), arrays: new Set(), tx: false, ty: false, tz: false };
+    return { k: "seg", label: this.label("r"), pre: [], body: [], prologue: [], reads: new Set(), writes: new Set(), arrays: new Set() };
   }
 
   /** Runs `f` with a fresh piece collecting its code; returns the piece. */
@@ -1696,12 +1712,12 @@ export class FnEmitter {
   private maskedIf(s: NIf): Item[] {
     const PT = this.codeCounter++, PE = this.codeCounter++;
     const out: Item[] = [];
-    out.push(this.inSeg((o) => o.push(`if (!${this.ex(s.cond)}) $st[$t] = ${PT};`)));
+    out.push(this.inSeg((o) => o.push(`if (!${this.ex(s.cond)}) ${this.leave(PT)};`)));
     this.maskedDepth++;
     out.push(...this.items(s.then));
     this.maskedDepth--;
     if (s.else && s.else.length) {
-      out.push(this.preSeg(`{ const $s = $st[$t]; if ($s === ${PT}) $st[$t] = 0; else if ($s === 0) $st[$t] = ${PE}; }`));
+      out.push(this.preSeg(`{ const $s = $st[$t]; if ($s === ${PT}) $st[$t] = 0; else if ($s === 0) ${this.leave(PE)}; }`));
       this.maskedDepth++;
       out.push(...this.items(s.else));
       this.maskedDepth--;
@@ -1736,7 +1752,7 @@ export class FnEmitter {
     const out: Item[] = [...this.items(s.init)];
     const count = (withCond: boolean): Seg => {
       const seg = this.inSeg((o) => {
-        if (withCond && s.cond) o.push(`if (!${this.ex(s.cond)}) { $st[$t] = ${B}; } else ${act}++;`);
+        if (withCond && s.cond) o.push(`if (!${this.ex(s.cond)}) { ${this.leave(B)}; } else ${act}++;`);
         else o.push(`${act}++;`);
       });
       seg.prologue.push(`${act} = 0;`);
@@ -1864,14 +1880,13 @@ export class FnEmitter {
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 
     const code = this.emitItems(items);
-    const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $TX[$t] : -1, $t < $nT ? $TY[$t] : -1, $t < $nT ? $TZ[$t] : -1); }`;
+    const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $tx : -1, $t < $nT ? $ty : -1, $t < $nT ? $tz : -1); }`;
     // The kernel's setup before its blocks run: storage, parameters, the per-thread state and thread ids.
     const kernelSetup = [
       ...this.declLines(setup),
       ...this.privLines,
       this.paramLets(),
-      "const $st = new Int32Array($nT), $TX = new Int32Array($nT), $TY = new Int32Array($nT), $TZ = new Int32Array($nT);",
-      "for (let z = 0, n = 0; z < $bdz; z++) for (let y = 0; y < $bdy; y++) for (let x = 0; x < $bdx; x++, n++) { $TX[n] = x; $TY[n] = y; $TZ[n] = z; }",
+      "const $st = new Int32Array($nT);",
       this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
     ];
@@ -1941,15 +1956,11 @@ export class FnEmitter {
   private fused(run: Seg[]): string[] {
     const out: string[] = [];
     const reads = new Set<IR.Var>(), writes = new Set<IR.Var>(), arrs = new Set<IR.Var>();
-    let tx = false, ty = false, tz = false;
     for (const s of run) {
       out.push(...s.prologue);
       s.reads.forEach((v) => reads.add(v));
       s.writes.forEach((v) => writes.add(v));
       s.arrays.forEach((v) => arrs.add(v));
-      tx ||= s.tx;
-      ty ||= s.ty;
-      tz ||= s.tz;
     }
     const inner: string[] = [];
     if (run.some((r) => r.sanFast)) inner.push(SAN_THREAD);
@@ -1971,12 +1982,6 @@ export class FnEmitter {
       rematLines.push(`${this.vn(v)} = ${this.ex(this.remat.get(v)!)};`);
     }
     this.seg = saved;
-    tx ||= probe.tx;
-    ty ||= probe.ty;
-    tz ||= probe.tz;
-    if (tx) inner.push("$tx = $TX[$t];");
-    if (ty) inner.push("$ty = $TY[$t];");
-    if (tz) inner.push("$tz = $TZ[$t];");
     inner.push(...rematLines);
     for (const v of new Set([...reads, ...writes])) if (this.perThread.has(v)) inner.push(`${this.vn(v)} = ${this.loadVar(v, "$t")};`);
     for (const v of arrs) {
@@ -1988,17 +1993,23 @@ export class FnEmitter {
         inner.push(...s.pre);
         continue;
       }
-      inner.push(`${s.label}: {`, ...s.pre, `if ($st[$t] !== 0) break ${s.label};`, ...s.body, "}");
+      // A thread whose status is not 0 (it returned, or waits out a branch or loop) skips the piece; in a
+      // kernel where no code ever sets a status every thread runs every piece, and the test is left out.
+      inner.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...s.body, "}");
     }
     for (const v of writes) if (this.perThread.has(v)) inner.push(this.storeVar(v, "$t", this.vn(v)));
+    // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
+    // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
+    // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
     const only = run.length === 1 ? run[0]! : undefined;
-    if (only?.range && only.pre.length === 0) {
-      // Only threads whose x index passes the test can do anything (1-D blocks: x is the linear id).
-      out.push(`{ const $lo = $bdy === 1 && $bdz === 1 ? Math.max(0, Math.ceil(${only.range.lo})) : 0, $hi = $bdy === 1 && $bdz === 1 ? Math.min($nT, ${only.range.hi}) : $nT;`);
-      out.push("for ($t = $lo; $t < $hi; $t++) {", ...inner, "} }");
-      return out;
-    }
-    out.push("for ($t = 0; $t < $nT; $t++) {", ...inner, "}");
+    const range = only?.range && only.pre.length === 0 ? only.range : undefined;
+    const lo = range ? `Math.max(0, Math.ceil(${range.lo}))` : "0";
+    const hi = range ? `Math.min($bdx, ${range.hi})` : "$bdx";
+    out.push(`{ const $lo = ${lo}, $hi = ${hi};`);
+    out.push("for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {");
+    out.push("$t = ($tz * $bdy + $ty) * $bdx + $lo;");
+    // Past the loops `$t` says "no thread" again, so a fault of the barrier code after them names none.
+    out.push("for ($tx = $lo; $tx < $hi; $tx++, $t++) {", ...inner, "} } }", "$t = $nT;");
     return out;
   }
 
