@@ -48,6 +48,7 @@ import { callsGridSync } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { inRangeCondition, planInRange } from "./in-range";
+import { planFlatGrid } from "./flat-grid";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -577,6 +578,8 @@ export class FnEmitter {
   private viewAccess: { kind: "read" | "write" | "atomic"; space: MemorySpace; op?: string } = { kind: "read", space: "global" };
   /** While emitting the proven copy of a plain loop kernel's body: the accesses whose bounds checks it leaves out (see in-range.ts). */
   private proven: ReadonlySet<readonly IR.Expr[]> | undefined;
+  /** While emitting the flat-grid copy of a plain kernel's body: `cuda.grid(1)` is the loop's `$g` (flat-grid.ts). */
+  private flatGrid = false;
 
   constructor(
     protected readonly me: ModuleEmitter,
@@ -702,6 +705,7 @@ export class FnEmitter {
       case "warpsize":
         return "32";
       case "grid":
+        if (this.flatGrid && ax === "x") return "$g";
         return dev ? `(($cb${ax} * $cbd${ax} + $t${ax}) | 0)` : `(($b${ax} * $bd${ax} + $t${ax}) | 0)`;
       case "gridsize":
         return dev ? `(($cgd${ax} * $cbd${ax}) | 0)` : `(($gd${ax} * $bd${ax}) | 0)`;
@@ -1445,6 +1449,7 @@ export class FnEmitter {
       this.proven = undefined;
     }
     const resetParams = [...this.assignedParams].map((p) => `${this.vn(p)} = ${this.vn(p)}$in;`);
+    const flat = plan && !this.san && perBlock.length === 0 ? this.flatGridLoop(plan, resetParams) : undefined;
     const threads = (b: string[]) => [
       "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
       "const $r = ($tz * $bdy + $ty) * $bdx;",
@@ -1462,17 +1467,55 @@ export class FnEmitter {
       ...this.privLines,
       this.paramLets(),
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+      flat ? "let $g = 0, $flat = false, $bs = $b0;" : "",
       "try {",
-      "for (let $b = $b0; $b < $b1; $b++) {",
+      ...(flat ?? []),
+      `for (let $b = ${flat ? "$bs" : "$b0"}; $b < $b1; $b++) {`,
       ...this.blockHeader(),
       ...perBlock,
       this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       ...(plan ? [`if (${inRangeCondition(plan, (p) => this.arrayInfo(p).dims[0]!)}) {`, ...threads(provenBody), "} else {", ...threads(body), "}"] : threads(body)),
       "}",
-      `} catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,
+      `} catch ($e) { ${flat ? "if ($flat) { $bx = ($g / $bdx) | 0; $tx = $g - $bx * $bdx; } " : ""}throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,
       "}",
     ];
     return lines.filter((l) => l !== "").join("\n");
+  }
+
+  /**
+   * A 1-D launch's blocks whose checks the in-range test proves, as one loop over the grid index
+   * (flat-grid.ts); the block loop after it starts at `$bs`, where this one stopped.
+   */
+  private flatGridLoop(plan: NonNullable<ReturnType<typeof planInRange>>, resetParams: string[]): string[] | undefined {
+    const flat = planFlatGrid(this.fn);
+    if (!flat) return undefined;
+    const body: string[] = [];
+    this.proven = plan.accesses;
+    this.flatGrid = true;
+    this.tstmts(this.fn.body, body);
+    const narrow = flat.narrow ? this.ex(flat.narrow) : undefined;
+    this.flatGrid = false;
+    this.proven = undefined;
+    // Every part of the test is monotonic in the block index: true for the first and the last block of
+    // a range means true for all of it. The last block is often partial (`if (i < n)`): then the range
+    // ends one block earlier.
+    const proves = (b: string) => `(($bx = ${b}), ${inRangeCondition(plan, (p) => this.arrayInfo(p).dims[0]!)})`;
+    const end = narrow ? `Math.min($pe * $bdx, ${narrow})` : "$pe * $bdx";
+    return [
+      `if ($gdy === 1 && $gdz === 1 && $bdy === 1 && $bdz === 1 && $b1 > $b0 && ${proves("$b0")}) {`,
+      `const $pe = ${proves("$b1 - 1")} ? $b1 : $b1 - 1 > $b0 && ${proves("$b1 - 2")} ? $b1 - 1 : $b0;`,
+      "if ($pe > $b0) {",
+      "$flat = true;",
+      `const $ge = ${end};`,
+      "$thr: for ($g = $b0 * $bdx; $g < $ge; $g++) {",
+      ...resetParams,
+      ...body,
+      "}",
+      "$flat = false;",
+      "$bs = $pe;",
+      "}",
+      "}",
+    ];
   }
 
   // ───────────────────────── fission ─────────────────────────
