@@ -6,8 +6,9 @@
  * batches of 50 launches, against the libcuda TEST DOUBLE — no GPU here):
  *  - The driver call itself is not the cost on our side: koffi calls a no-op C function with
  *    cuLaunchKernel's 11 parameters in 0.13 µs and allocates nothing when kernelParams is a prebuilt
- *    address. The double's cuLaunchKernel then costs 1.4 µs with no parameter and 6.8 µs with 16
- *    (it formats every parameter byte into its JSON call log): that floor is the double's, not ours.
+ *    address. The double's cuLaunchKernel then costs 1.4 µs with no parameter and 6.8 µs with 16,
+ *    most of it a vsnprintf per parameter byte for its JSON call log (now formatted by hand: 3.8 µs);
+ *    that floor is the double's, not ours, and bench/launch.mjs prints it beside our figures.
  *  - Above it, the generic path spent, per launch: `k.launch(g, b)` re-normalising grid and block
  *    into fresh arrays, building the device limits object, a closure and the options object; the
  *    launcher's rest-argument array; per argument a `which`/`want` message string built before any
@@ -18,6 +19,8 @@
  *    argument, 3.3 KB with 4 scalars, 5.7 KB with 4 arrays, 9.7 KB with 8 arrays (host API); 0.7–3 KB
  *    of it in the bindings alone; ~1 µs of JS per launch with scalars and ~5.5 µs with 8 arrays above
  *    the double's floor.
+ *  - After (this module): 0 bytes allocated per launch once warm, through `k.launch(g, b)(…)`, for
+ *    0–8 scalars and 1–8 arrays (the rest-argument array, the last allocation, is gone too).
  *
  * HOW: a LaunchPacker per loaded kernel (per CUDA context) holds one writer per parameter, chosen from
  * the parameter's kind, dtype and rank when the kernel is first launched, and one KernelParamBlock
