@@ -46,6 +46,9 @@ export interface LaunchConfig {
   readonly stream: StreamHandle | null;
 }
 
+/** See Backend.fastLauncher: true when it launched, false when the generic path must (nothing was done). */
+export type FastLaunch = (args: readonly unknown[]) => boolean;
+
 /** One kernel argument, already checked against the kernel's signature. */
 export type KernelArg =
   | {
@@ -107,6 +110,13 @@ export interface Backend {
   loadModule(artifact: KernelArtifact): ModuleHandle;
   /** Queues a launch. Faults inside the kernel surface as CudaScriptErrors from this call or from the next synchronisation. */
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void;
+  /**
+   * A launcher for one launch configuration that takes the host's arguments as they are (unchecked)
+   * and launches when it can check and pack them itself, returning false — having done nothing —
+   * for anything the generic path (the host's checks, then `launch`) must handle; undefined when
+   * that is always. The GPU's is specialised per kernel signature (gpu/launch-packer.ts).
+   */
+  fastLauncher?(module: ModuleHandle, kernel: string, config: LaunchConfig): FastLaunch | undefined;
 
   createStream(): StreamHandle;
   destroyStream(stream: StreamHandle): void;

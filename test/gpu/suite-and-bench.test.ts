@@ -54,10 +54,21 @@ describe("npm run test:gpu and bench/launch.mjs", () => {
     assert.equal(r.code, 0, r.all);
     const j = JSON.parse(r.out) as { label: string; launches: { kernel: string; hostApi: number; bindings: number; cParams: number }[]; bandwidth: { memory: string; dir: string }[]; perArgument: Record<string, unknown> };
     assert.equal(j.label, "double");
-    assert.deepEqual(j.launches.map((l) => l.kernel), ["s1", "s2", "s4", "s8", "s16", "a1", "a2", "a4", "a8"]);
-    assert.deepEqual(j.launches.map((l) => l.cParams), [1, 2, 4, 8, 16, 2, 4, 8, 16]);
+    assert.deepEqual(j.launches.map((l) => l.kernel), ["s0", "s1", "s2", "s4", "s8", "s16", "a1", "a2", "a4", "a8"]);
+    assert.deepEqual(j.launches.map((l) => l.cParams), [0, 1, 2, 4, 8, 16, 2, 4, 8, 16]);
     assert.ok(j.launches.every((l) => l.hostApi > 0 && l.bindings > 0));
     assert.deepEqual(new Set(j.bandwidth.map((b) => `${b.memory} ${b.dir}`)), new Set(["pageable HtoD", "pageable DtoH", "pinned HtoD", "pinned DtoH"]));
     assert.deepEqual(Object.keys(j.perArgument), ["hostApi", "configured", "backend", "bindings"]);
+  });
+
+  it("bench/launch.mjs --double --quick prints the fast path's before/after table (time and bytes per launch) beside the anchors, and exits 0", (t) => {
+    if (!doublePathOrSkip(t) || !nvrtcOrSkip(t)) return;
+    const r = runNode([BENCH, "--double", "--quick"], childEnv(undefined), 300_000);
+    assert.equal(r.code, 0, r.all);
+    // The table's header and rows, not its numbers (they depend on the machine and its load).
+    assert.match(r.out, /^Launch fast path, host API k\.launch\(g, b\)\(…\), before \(generic path\) and after \(fast path\) \(double: the libcuda test double, not a GPU\):$/m);
+    assert.match(r.out, /^args +driver floor µs +before µs +before B\/launch +after µs +after B\/launch +after − floor µs +anchor µs\/launch \(on GPUs\)$/m);
+    for (const row of ["0 scalars", "1 scalar", "2 scalars", "4 scalars", "4 arrays", "8 arrays"]) assert.match(r.out, new RegExp(`^${row} +[\\d.]+ `, "m"), row);
+    assert.match(r.out, /numba-cuda 6\.6 \/ 10\.6 \/ 14\.1 µs .*C driver API ~4\.9 µs, CUDA\.jl 1\.65 µs/);
   });
 });

@@ -12,6 +12,7 @@ import { CU_DEVICE_ATTRIBUTE as A, CU_EVENT, CU_FUNC_ATTRIBUTE as F, CU_JIT, CU_
 import { loadCudaDriver, type CudaDriver, type CudaDriverUnavailable, type CuHandle, type DevicePointer, type LoadCudaDriverOptions, type Out } from "./driver";
 import { CudaDriverError, CudaUsageError, type CudaDriverErrorDetails } from "./errors";
 import { PinnedBuffer, zeroPinnedMemory, type PinnedOwner } from "./pinned";
+import { KernelParamBlock, PreparedLaunch } from "./prepared-launch";
 
 export { PinnedBuffer } from "./pinned";
 import { parsePtx, type PtxParam } from "./ptx";
@@ -841,7 +842,33 @@ export class CudaContext implements PinnedOwner {
       ? this.driver.api.cuLaunchCooperativeKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams)
       : this.driver.api.cuLaunchKernel(fn.handle, gx, gy, gz, bx, by, bz, sharedMemBytes, this.streamHandle(stream), kernelParams, null);
     this.call(options.cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", result, { kernel: fn.name });
-    if (!this.kernelsSinceSync.includes(fn.name)) this.kernelsSinceSync.push(fn.name);
+    this.noteLaunched(fn.name);
+  }
+
+  /**
+   * A launch of `fn` prepared once for many (prepared-launch.ts): the configuration is checked now, as
+   * `launch` checks it per call, and `paramSizes` (bytes per parameter) against the PTX signature; the
+   * kernel is opted in to `sharedMemBytes` of dynamic shared memory now if it needs more than its limit.
+   * Each `launch()` then writes nothing but what the caller put in `params.view`.
+   */
+  prepareLaunch(fn: CudaFunction, grid: Dim3, block: Dim3, sharedMemBytes: number, stream: CudaStream | null, params: KernelParamBlock, paramSizes: readonly number[]): PreparedLaunch {
+    const g = dims(grid, "grid", fn.name);
+    const b = dims(block, "block", fn.name);
+    if (!Number.isInteger(sharedMemBytes) || sharedMemBytes < 0) {
+      throw new CudaUsageError("CSD006", `launch of ${fn.name}: dynamic shared memory must be a non-negative integer, got ${sharedMemBytes}`);
+    }
+    if (fn.module.context !== this) throw new CudaUsageError("CSD006", `kernel ${fn.name} was loaded in another CUDA context`);
+    if (params.offsets.length !== paramSizes.length) throw new CudaUsageError("CSD006", `kernel ${fn.name}: a parameter block of ${params.offsets.length} slots for ${paramSizes.length} parameters`);
+    checkArguments(fn, paramSizes.map((n) => new Uint8Array(n)));
+    this.streamHandle(stream);
+    this.makeCurrent();
+    if (sharedMemBytes > this.dynamicSharedLimit(fn)) this.setMaxDynamicSharedMemory(fn, sharedMemBytes);
+    return new PreparedLaunch(this, fn, params, g, b, sharedMemBytes, stream);
+  }
+
+  /** @internal Remembers a launched kernel: a later sticky error blames the kernels launched since the last synchronization. */
+  noteLaunched(name: string): void {
+    if (!this.kernelsSinceSync.includes(name)) this.kernelsSinceSync.push(name);
     if (this.kernelsSinceSync.length > 16) this.kernelsSinceSync.shift();
   }
 

@@ -58,4 +58,5 @@ export type {
 export { CU_RESULTS, CUDA_SUCCESS, STICKY_CU_RESULTS, cuResultDescription, cuResultName, cuResultNumber, isStickyCuResult } from "./results";
 export { CU_DEVICE_ATTRIBUTE, CU_EVENT, CU_FUNC_ATTRIBUTE, CU_JIT, CU_LIMIT, CU_MEMHOSTALLOC, CU_STREAM } from "./constants";
 export { parsePtx } from "./ptx";
+export { KernelParamBlock, PreparedLaunch } from "./prepared-launch";
 export type { PtxEntry, PtxInfo, PtxParam } from "./ptx";

@@ -26,8 +26,9 @@ import type {
   DeviceAllocation,
   DeviceRange,
   PinnedBuffer,
+  PreparedLaunch,
 } from "@cudascript/native-bindings/cuda";
-import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
+import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, FastLaunch, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import { spanElements } from "../layout";
 import { complexDtypes, dtypes, isComplexDTypeName, type AnyDTypeName } from "../dtypes";
 import { CudaScriptError, ErrorCodes } from "../errors";
@@ -44,7 +45,8 @@ import {
   kernelWords,
   type CudaFailure,
 } from "./errors";
-import { loadArtifact, type LoadedArtifact } from "./modules";
+import { loadArtifact, type LoadedArtifact, type LoadedKernel } from "./modules";
+import { LaunchPacker } from "./launch-packer";
 import { checkCooperativeLaunch, cooperativeDriverError, GridWorkspace } from "./cooperative";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
@@ -88,6 +90,12 @@ interface AllocationRecord {
 
 export class GpuBuffer implements DeviceBuffer {
   readonly backend = "gpu" as const;
+  /**
+   * @internal The device address as a number, for the launch fast path (launch-packer.ts), which
+   * writes it without making a BigInt per launch; -1 when it is beyond 2^53 (then launches take the
+   * generic path).
+   */
+  readonly address: number;
   /** @internal */
   constructor(
     readonly bytes: number,
@@ -97,7 +105,9 @@ export class GpuBuffer implements DeviceBuffer {
     readonly pointer: bigint,
     /** @internal */
     readonly record: AllocationRecord,
-  ) {}
+  ) {
+    this.address = pointer <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(pointer) : -1;
+  }
   get freed(): boolean {
     return this.record.freed;
   }
@@ -142,6 +152,8 @@ class DeviceState {
    * at once, and a shared barrier counter would mix their blocks (or be zeroed under a running one).
    */
   readonly gridWorkspaces = new Map<CudaStream | null, GridWorkspace>();
+  /** The device's launch limits (GpuBackend.limits), made once. */
+  limits: DeviceLimits | undefined;
   constructor(readonly info: CudaDeviceInfo) {}
   get label(): string {
     return `GPU ${this.info.ordinal} (${this.info.name}, ${this.info.arch})`;
@@ -308,8 +320,13 @@ export class GpuBackend implements Backend {
     return `${d.name} (${d.arch})${this.driver.info.isTestDouble ? " [libcuda TEST DOUBLE]" : ""}`;
   }
 
+  /** The current device's limits: one object per device (the host API reuses a launcher while they are the same object). */
   get limits(): DeviceLimits {
-    const d = this.current.info;
+    return (this.current.limits ??= this.limitsOf(this.current));
+  }
+
+  private limitsOf(state: DeviceState): DeviceLimits {
+    const d = state.info;
     return {
       maxThreadsPerBlock: d.maxThreadsPerBlock,
       maxBlockDim: d.maxBlockDim,
@@ -722,6 +739,54 @@ export class GpuBackend implements Backend {
       }
       throw this.mapError(e, state, `launching kernel '${kernel}'`, kernel);
     }
+  }
+
+  /**
+   * @internal The launch fast path of one configured launcher (gpu/launch-packer.ts): the kernel's
+   * packer and a cuLaunchKernel prepared for `config`. Undefined (every launch generic) for a
+   * cooperative kernel, or when anything about the configuration would make the generic path fail.
+   */
+  fastLauncher(module: ModuleHandle, kernel: string, config: LaunchConfig): FastLaunch | undefined {
+    const state = this.current;
+    let k: LoadedKernel | undefined, ctx: CudaContext, stream: CudaStream | null, packer: LaunchPacker, prepared: PreparedLaunch;
+    try {
+      k = this.loaded(module.artifact, state).kernels.get(kernel);
+      if (!k || k.info.cooperative === true) return undefined;
+      ctx = this.contextOf(state);
+      stream = this.streamOf(config.stream, state);
+      packer = this.packerOf(k, state);
+      prepared = ctx.prepareLaunch(k.fn, config.grid, config.block, config.sharedMem, stream, packer.params, k.plan.slots.map((s) => s.size));
+    } catch {
+      return undefined; // the generic path reports it
+    }
+    const gpuStream = config.stream as GpuStream | null;
+    const prints = k.info.prints;
+    const doing = `launching kernel '${kernel}'`;
+    return (args) => {
+      if (!packer.pack(args)) return false;
+      try {
+        // Checked after the arguments were read (user code can run while they are).
+        if (this.current !== state || this.disposed || state.lost || state.context !== ctx || (gpuStream !== null && gpuStream.destroyed)) return false;
+        state.printf.beforeLaunch(kernel, prints);
+        prepared.launch();
+      } catch (e) {
+        throw this.mapError(e, state, doing, kernel);
+      } finally {
+        packer.release();
+      }
+      return true;
+    };
+  }
+
+  /** One packer per kernel loaded in a context: its parameter block is reused by every configured launcher. */
+  private readonly packers = new WeakMap<LoadedKernel, LaunchPacker>();
+  private packerOf(k: LoadedKernel, state: DeviceState): LaunchPacker {
+    let packer = this.packers.get(k);
+    if (!packer) {
+      const block = new (bindings().KernelParamBlock)(k.plan.slots.map((s) => s.size));
+      this.packers.set(k, (packer = new LaunchPacker(k.plan, block, (b): b is GpuBuffer => b instanceof GpuBuffer, state)));
+    }
+    return packer;
   }
 
   /** Array arguments must not overlap: the generated kernels take `__restrict__` pointers (docs/abi.md). */

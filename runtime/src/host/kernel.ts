@@ -4,7 +4,7 @@
  * when `launch` is called, the arguments against the kernel's signature before anything runs; host
  * typed arrays are copied to the device and back around the launch, as Numba does.
  */
-import type { Dim3Tuple, KernelArg, KernelArtifact } from "../backend";
+import type { Backend, Dim3Tuple, FastLaunch, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle } from "../backend";
 import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../dtypes";
 import { checkComplexArg, prepareComplexArg } from "./complex-args";
 import { CudaScriptError } from "../errors";
@@ -28,6 +28,16 @@ const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
   i32: [-2147483648, 2147483647],
   u32: [0, 4294967295],
 };
+
+let fastPathEnabled = true;
+
+/**
+ * @internal Turns the backends' launch fast path off (false) or on: with it off every launch takes the
+ * generic path — for the launch benchmark's before/after columns and the tests that compare the two.
+ */
+export function setLaunchFastPath(enabled: boolean): void {
+  fastPathEnabled = enabled;
+}
 
 export function paramTypeName(p: ParamSignature): string {
   if (p.kind === "scalar") return p.dtype;
@@ -89,8 +99,37 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     return this.launch(Math.ceil(n / block), block, launchOptions);
   }
 
-  launch(grid: LaunchDim, block: LaunchDim, options: LaunchOptions = {}): (...args: any[]) => void {
+  launch(grid: LaunchDim, block: LaunchDim, options?: LaunchOptions): (...args: any[]) => void {
     const backend = currentBackend();
+    // `k.launch(g, b)(…)` in a loop configures the same launcher again and again: the last one is
+    // reused while nothing its checks read has changed (the backend, its current device's limits —
+    // a new object when the device changes —, the dimensions and the options' values).
+    const last = this.lastLauncher;
+    if (
+      last !== undefined &&
+      last.backend === backend &&
+      last.limits === backend.limits &&
+      sameDim(last.grid, grid) &&
+      sameDim(last.block, block) &&
+      (options === undefined ? last.stream === undefined && last.sharedMem === undefined : typeof options === "object" && options !== null && options.stream === last.stream && options.sharedMem === last.sharedMem)
+    )
+      return last.launcher;
+    const launcher = this.configure(backend, grid, block, options === undefined ? {} : options);
+    this.lastLauncher = {
+      backend,
+      limits: backend.limits,
+      grid: Array.isArray(grid) ? [...(grid as readonly unknown[])] : grid,
+      block: Array.isArray(block) ? [...(block as readonly unknown[])] : block,
+      stream: options?.stream,
+      sharedMem: options?.sharedMem,
+      launcher,
+    };
+    return launcher;
+  }
+
+  private lastLauncher: LastLauncher | undefined;
+
+  private configure(backend: Backend, grid: LaunchDim, block: LaunchDim, options: LaunchOptions): (...args: any[]) => void {
     const name = this.name;
     const g = normalizeDim(grid, "grid", name);
     const b = normalizeDim(block, "block", name);
@@ -132,39 +171,74 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
       );
     const stream = streamHandle(options.stream as Stream | undefined);
     const module = backend.loadModule(this.artifact);
-    return (...args: unknown[]) => {
-      // Timed only when someone shows results: the kernel between two events on its stream (device
-      // time on a GPU), the copies of host arrays around it by wall clock.
-      const timed = reportingLaunches();
-      const t0 = timed ? performance.now() : 0;
-      const prepared = this.prepareArgs(args);
-      const t1 = timed ? performance.now() : 0;
-      try {
-        const events = timed ? ([backend.createEvent(), backend.createEvent()] as const) : undefined;
-        if (events) backend.recordEvent(events[0], stream);
-        backend.launch(module, name, { grid: g, block: b, sharedMem, stream }, prepared.args);
-        let kernelMs = 0;
-        if (events) {
-          backend.recordEvent(events[1], stream);
-          backend.synchronizeEvent(events[1]);
-          kernelMs = backend.elapsedTime(events[0], events[1]);
+    const config = { grid: g, block: b, sharedMem, stream };
+    // The backend's fast path (GPU: gpu/launch-packer.ts), made at the first launch; it launches only
+    // what it can check exactly as the generic path does, and leaves everything else — errors
+    // included — to that path.
+    let fast: FastLaunch | undefined | null = null;
+    const arity = this.signature.length;
+    // The arguments of a fast launch go in this array, made once: a rest parameter would be a new
+    // array per launch. A launch made while it is in use (re-entrancy, from a Proxy argument's trap)
+    // takes the generic path.
+    const fastArgs = new Array<unknown>(arity).fill(undefined);
+    let fastArgsInUse = false;
+    const generic = (args: unknown[]) => this.launchGeneric(backend, module, config, args);
+    return function launcher(this: unknown): void {
+      const count = arguments.length;
+      if (fast === null) fast = backend.fastLauncher?.(module, name, config);
+      if (fast !== undefined && count === arity && !fastArgsInUse && fastPathEnabled && !reportingLaunches()) {
+        for (let i = 0; i < count; i++) fastArgs[i] = arguments[i];
+        fastArgsInUse = true;
+        let launched: boolean;
+        try {
+          launched = fast(fastArgs);
+        } finally {
+          fastArgsInUse = false;
+          fastArgs.fill(undefined); // keep no argument alive after its launch
         }
-        const t2 = timed ? performance.now() : 0;
-        for (const c of prepared.copyBack) backend.copyDtoH(c.host, c.dev.buffer, 0, stream);
-        if (prepared.copyBack.length) backend.synchronizeStream(stream);
-        if (timed)
-          reportLaunch(backend, this.artifact, name, { grid: g, block: b, sharedMem }, {
-            hostToDeviceMs: prepared.copyBack.length ? t1 - t0 : undefined,
-            kernelMs,
-            deviceToHostMs: prepared.copyBack.length ? performance.now() - t2 : undefined,
-          });
-      } catch (err) {
-        reportFault(backend, err);
-        throw err;
-      } finally {
-        for (const c of prepared.copyBack) c.dev.free();
+        if (launched) return;
       }
+      const args: unknown[] = [];
+      for (let i = 0; i < count; i++) args.push(arguments[i]);
+      generic(args);
     };
+  }
+
+  /** The launch path every backend has: the host's checks (CSR003–CSR012, CSR059…), host-array copies, then Backend.launch. */
+  private launchGeneric(backend: Backend, module: ModuleHandle, config: LaunchConfig, args: readonly unknown[]): void {
+    const name = this.name;
+    const { grid: g, block: b, sharedMem, stream } = config;
+    // Timed only when someone shows results: the kernel between two events on its stream (device
+    // time on a GPU), the copies of host arrays around it by wall clock.
+    const timed = reportingLaunches();
+    const t0 = timed ? performance.now() : 0;
+    const prepared = this.prepareArgs(args);
+    const t1 = timed ? performance.now() : 0;
+    try {
+      const events = timed ? ([backend.createEvent(), backend.createEvent()] as const) : undefined;
+      if (events) backend.recordEvent(events[0], stream);
+      backend.launch(module, name, config, prepared.args);
+      let kernelMs = 0;
+      if (events) {
+        backend.recordEvent(events[1], stream);
+        backend.synchronizeEvent(events[1]);
+        kernelMs = backend.elapsedTime(events[0], events[1]);
+      }
+      const t2 = timed ? performance.now() : 0;
+      for (const c of prepared.copyBack) backend.copyDtoH(c.host, c.dev.buffer, 0, stream);
+      if (prepared.copyBack.length) backend.synchronizeStream(stream);
+      if (timed)
+        reportLaunch(backend, this.artifact, name, { grid: g, block: b, sharedMem }, {
+          hostToDeviceMs: prepared.copyBack.length ? t1 - t0 : undefined,
+          kernelMs,
+          deviceToHostMs: prepared.copyBack.length ? performance.now() - t2 : undefined,
+        });
+    } catch (err) {
+      reportFault(backend, err);
+      throw err;
+    } finally {
+      for (const c of prepared.copyBack) c.dev.free();
+    }
   }
 
   private prepareArgs(args: readonly unknown[]): { args: KernelArg[]; copyBack: { host: TypedArray; dev: DeviceNDArray }[] } {
@@ -286,6 +360,26 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         `${which} expects a ${rankText(p.rank)} array (${want}), got a ${rankText(rank)} one with shape [${shape.join(", ")}]${p.rank > 1 ? `: wrap the data with cuda.ndarray(data, [${p.rank === 2 ? "rows, cols" : "d0, d1, d2"}])` : ": pass the flat typed array (its .data)"}`,
       );
   }
+}
+
+/** The last launcher `launch` configured, and what its checks read. */
+interface LastLauncher {
+  readonly backend: Backend;
+  readonly limits: Backend["limits"];
+  /** The dimensions as given (a copy of a tuple). */
+  readonly grid: unknown;
+  readonly block: unknown;
+  readonly stream: unknown;
+  readonly sharedMem: number | undefined;
+  readonly launcher: (...args: any[]) => void;
+}
+
+/** The same launch dimension: the same number, or a tuple of the same numbers (compared by value: the caller may reuse and change an array). */
+function sameDim(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" || typeof b === "number") return a === b;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function scalarValue(p: ParamSignature, v: unknown): number | boolean | bigint {
