@@ -100,6 +100,7 @@ export function serveCalls(target: object, port: MessagePort, control: Int32Arra
     let answer: AnswerMessage;
     let finished = false;
     try {
+      if (!(call.method in target)) throw new CudaScriptError("CSD022", `the debug session has no '${call.method}'`);
       const member = (target as Record<string, unknown>)[call.method];
       const value = typeof member === "function" ? (member as (...a: unknown[]) => unknown).apply(target, decode(call.args) as unknown[]) : member;
       answer = { type: "answer", id: call.id, value: encode(value) };
@@ -135,7 +136,11 @@ export class SyncCaller {
   call(method: string, args: readonly unknown[]): unknown {
     const id = this.nextId++;
     let seen = Atomics.load(this.control, Slot.Answers);
-    this.port.postMessage({ type: "call", id, method, args: encode(args) as unknown[] } satisfies CallMessage);
+    try {
+      this.port.postMessage({ type: "call", id, method, args: encode(args) as unknown[] } satisfies CallMessage);
+    } catch (e) {
+      throw new CudaScriptError("CSD022", `the arguments of '${method}' cannot be sent to the debugged program's thread (${(e as Error).message}): give plain values — a breakpoint condition as text`);
+    }
     Atomics.add(this.control, Slot.Calls, 1);
     Atomics.notify(this.control, Slot.Calls);
     for (;;) {
