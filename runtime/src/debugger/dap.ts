@@ -21,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DebugSession as DapSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { BreakpointEvent, DebugSession as DapSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
@@ -122,6 +122,13 @@ export class KernelDebugAdapter extends DapSession {
   /** The last stop: after a fault in a block the fast simulator ran there is no block to show, only this. */
   private lastStop: StopEvent | undefined;
   private readonly pendingBreakpoints = new Map<string, DebugProtocol.SourceBreakpoint[]>();
+  /**
+   * The breakpoints set before a launch or in a host program, as the editor has them (with ids), and the
+   * lines a launch has a statement on: such a breakpoint is verified once a launch with its line starts.
+   */
+  private readonly hostBreakpoints = new Map<string, DebugProtocol.Breakpoint[]>();
+  private readonly verifiedLines = new Map<string, Set<number>>();
+  private nextBreakpointId = 1;
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
 
@@ -180,6 +187,16 @@ export class KernelDebugAdapter extends DapSession {
     this.kernel = args.kernel ?? "";
     this.host = new HostProgram({ ...options, breakpoints: this.breakpointSpecs() }, {
       output: (text, category) => this.sendEvent(new OutputEvent(text, category)),
+      verified: (file, lines) => {
+        const known = this.verifiedLines.get(file) ?? new Set<number>();
+        this.verifiedLines.set(file, known);
+        for (const line of lines) known.add(line);
+        for (const bp of this.hostBreakpoints.get(file) ?? [])
+          if (!bp.verified && known.has(bp.line!)) {
+            bp.verified = true;
+            this.sendEvent(new BreakpointEvent("changed", { ...bp, message: undefined } as DebugProtocol.Breakpoint));
+          }
+      },
       stopped: (e) => {
         this.session = this.host!.target;
         this.report(e);
@@ -201,15 +218,17 @@ export class KernelDebugAdapter extends DapSession {
     const file = path.resolve(args.source.path ?? "");
     const bps = args.breakpoints ?? [];
     try {
-      if (this.host) {
-        // Kept for every later launch of the program; checked against the launch it is stopped in.
+      if (this.host || !this.session) {
+        // Kept for the launch (and, for a host program, every later one); checked against the launch it is stopped in.
         this.pendingBreakpoints.set(file, [...bps]);
-        const verified = this.host.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition })));
-        response.body = { breakpoints: bps.map((b, i) => ({ verified: verified?.[i]?.verified ?? false, line: b.line })) };
-      } else if (!this.session) {
-        // Before the launch compiled the program: kept, applied at the launch.
-        this.pendingBreakpoints.set(file, [...bps]);
-        response.body = { breakpoints: bps.map((b) => ({ verified: false, line: b.line })) };
+        const now = this.host?.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition })));
+        const known = this.verifiedLines.get(file);
+        const list = bps.map((b, i): DebugProtocol.Breakpoint => {
+          const verified = now?.[i]?.verified === true || known?.has(b.line) === true;
+          return { id: this.nextBreakpointId++, verified, line: b.line, ...(verified ? {} : { message: "not verified yet: a kernel launch with a statement on this line verifies it (host code never stops)" }) };
+        });
+        this.hostBreakpoints.set(file, list);
+        response.body = { breakpoints: list };
       } else response.body = { breakpoints: this.applyBreakpoints(file, bps) };
       this.sendResponse(response);
     } catch (e) {

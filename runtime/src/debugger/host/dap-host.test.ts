@@ -143,6 +143,57 @@ describe("debug adapter: a host program", () => {
     }
   });
 
+  it("breakpoints are unverified until a launch has a statement on their line; one in host code stays unverified", async () => {
+    const c = await start({ program: MAIN_FILE }, [{ line: STORE, condition: "cuda.threadIdx.x === 99" }, { line: lineOf(KERNELS, "export const untagged") }]);
+    try {
+      await c.launched;
+      const host = await c.request("setBreakpoints", { source: { path: MAIN_FILE }, breakpoints: [{ line: 5 }] });
+      assert.deepEqual(host.body.breakpoints.map((b: { verified: boolean }) => b.verified), [false]);
+      await c.request("configurationDone");
+      await c.event("terminated");
+      const changed = c.drain("breakpoint").map((e) => [e.body.reason, e.body.breakpoint.line, e.body.breakpoint.verified]);
+      assert.deepEqual(changed, [["changed", STORE, true]]); // not the line without a statement, nor main.ts's
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a breakpoint condition that does not parse is reported and removed: the program runs to its end as without it", async () => {
+    const c = await start({ program: MAIN_FILE }, [{ line: STORE, condition: "v >" }]);
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      const exited = await c.event("exited");
+      await c.event("terminated");
+      const events = c.drain("output");
+      const of = (category: string) => events.filter((e) => e.body.category === category).map((e) => e.body.output).join("");
+      assert.equal(exited.body.exitCode, 0, of("stderr"));
+      assert.equal(of("stdout"), cudascriptRun(MAIN_FILE).stdout);
+      assert.match(of("stderr"), /cudascript debug: CSD009: the breakpoint condition 'v >' does not parse .*: it is removed\n/);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a breakpoint condition that fails for a thread ends the debug session with CSD009, not the program with an exception it could catch", async () => {
+    const caught = path.join(DIR, "caught.ts");
+    fs.writeFileSync(caught, `import { scale } from "./kernels";\ntry {\n  scale.launch(1, 8)(new Float32Array(8), new Float32Array(8), 2);\n} catch (e) {\n  console.log("the program caught", String(e));\n}\n`);
+    const c = await start({ program: caught }, [{ line: STORE, condition: "noSuchVariable > 1" }]);
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      const exited = await c.event("exited");
+      await c.event("terminated");
+      const events = c.drain("output");
+      const of = (category: string) => events.filter((e) => e.body.category === category).map((e) => e.body.output).join("");
+      assert.equal(exited.body.exitCode, 1);
+      assert.equal(of("stdout"), "");
+      assert.match(of("stderr"), /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(noSuchVariable > 1\) failed for thread \(0, 0, 0\): noSuchVariable is not defined.*\nThe launch cannot go on/);
+    } finally {
+      c.close();
+    }
+  });
+
   it("disconnect while a launch is stopped ends the program's thread before it answers, and the adapter exits once its input closes", async () => {
     const c = await start({ program: MAIN_FILE }, [{ line: STORE }]);
     try {

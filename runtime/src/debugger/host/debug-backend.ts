@@ -19,10 +19,16 @@ export interface DebugBackendOptions {
   /** Stop at the first statement of the first launch. */
   readonly stopOnEntry: boolean;
   readonly breakOnFault: boolean;
-  /** The breakpoints by file; read at each launch (the adapter changes them meanwhile). */
-  readonly breakpoints: ReadonlyMap<string, readonly BreakpointSpec[]>;
+  /** The breakpoints by file; read at each launch (the adapter changes them meanwhile). One whose condition does not parse is removed. */
+  readonly breakpoints: Map<string, readonly BreakpointSpec[]>;
+  /** What the debugger (not the program) has to say: a breakpoint condition that does not parse. */
+  readonly warn: (text: string) => void;
+  /** Ends the debug session with a debugger error the launch cannot go on after. */
+  readonly fatal: (error: CudaScriptError) => never;
   /** Called before each launch: takes in what the adapter sent while the program ran (new breakpoints). */
   readonly beforeLaunch: () => void;
+  /** Which breakpoints of `file` are on a statement of this launch's module (a breakpoint in host code never is). */
+  readonly verified: (file: string, results: readonly { line: number; verified: boolean }[]) => void;
   /** A launch stopped: serve the adapter until a command ends the launch; returns that end. */
   readonly stopped: (session: DebugSession, stop: StopEvent) => DebugEvent;
 }
@@ -47,10 +53,46 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
       { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print },
     );
     this.stopOnEntry = false;
-    for (const [file, specs] of this.debug.breakpoints) session.setBreakpoints(file, specs);
-    let e = session.continue();
+    for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));
+    let e = this.firstStop(session);
     if (e.kind === "stop") e = this.debug.stopped(session, e);
     if (e.kind === "end" && e.error) throw e.error;
+  }
+
+  /**
+   * Applies the specs of `file` to the launch's session: a condition that does not parse (CSD009) is
+   * reported and removed for the rest of the program, the others apply. Returns which are on a statement.
+   */
+  private usable(session: DebugSession, file: string, specs: readonly BreakpointSpec[]): { line: number; verified: boolean }[] {
+    try {
+      return session.setBreakpoints(file, specs);
+    } catch {
+      const ok: BreakpointSpec[] = [];
+      for (const spec of specs)
+        try {
+          session.setBreakpoints(file, [...ok, spec]);
+          ok.push(spec);
+        } catch (e) {
+          this.debug.warn(`cudascript debug: ${(e as Error).message}: it is removed\n`);
+        }
+      this.debug.breakpoints.set(file, ok);
+      return session.setBreakpoints(file, ok);
+    }
+  }
+
+  /**
+   * Runs the launch to its first stop or its end. A debugger error there (a breakpoint condition that
+   * fails for a thread, CSD009) is not the program's: it must not reach the program as an exception
+   * from its launch, nor can the launch go on (the thread was stopped mid-statement), so the debug
+   * session ends with it (`fatal`).
+   */
+  private firstStop(session: DebugSession): DebugEvent {
+    try {
+      return session.continue();
+    } catch (e) {
+      if (e instanceof CudaScriptError && e.code.startsWith("CSD")) this.debug.fatal(e);
+      throw e;
+    }
   }
 
   private irOf(file: string): IrModule {

@@ -33,6 +33,8 @@ export interface HostProgramOptions {
 export interface HostProgramEvents {
   /** The program's output; "console": the arrays it reported (`report(…)`), at its end. */
   output(text: string, category: "stdout" | "stderr" | "console"): void;
+  /** Breakpoints on these lines of `file` are on a kernel statement (seen in a launch). */
+  verified(file: string, lines: readonly number[]): void;
   /** A launch stopped: `target` answers for it until a command ends the launch. */
   stopped(event: StopEvent): void;
   /** The program ended: its exit code; `error` when its thread failed rather than ended. */
@@ -138,6 +140,7 @@ export class HostProgram {
   private take(m: unknown): void {
     const msg = m as HostMessage;
     if (msg.type === "output") this.events.output(msg.text, msg.category);
+    else if (msg.type === "verified") this.events.verified(msg.file, msg.lines);
     else if (msg.type === "stopped") {
       this.stoppedInLaunch = true;
       this.events.stopped(decode(msg.event) as StopEvent);

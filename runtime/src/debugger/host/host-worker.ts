@@ -25,12 +25,16 @@ export interface HostWorkerData {
 export type HostMessage =
   | { readonly type: "output"; readonly category: "stdout" | "stderr"; readonly text: string }
   | { readonly type: "stopped"; readonly event: unknown }
-  /** A breakpoint list from the adapter (also in the other direction). */
-  | { readonly type: "breakpoints"; readonly file: string; readonly specs: readonly BreakpointSpec[] };
+  /** A breakpoint list from the adapter (the other direction). */
+  | { readonly type: "breakpoints"; readonly file: string; readonly specs: readonly BreakpointSpec[] }
+  /** Lines of `file` with breakpoints that a launch's module has a statement on, first seen in this launch. */
+  | { readonly type: "verified"; readonly file: string; readonly lines: readonly number[] };
 
 const data = workerData as HostWorkerData;
 const { port, control } = data;
 const breakpoints = new Map<string, readonly BreakpointSpec[]>(data.breakpoints);
+/** `file:line` of the breakpoints reported verified already: each once, not at every launch. */
+const verified = new Set<string>();
 
 // Everything the program and its kernels write reaches the adapter through one channel, in order.
 for (const [stream, category] of [
@@ -62,6 +66,17 @@ useBackend(
     stopOnEntry: data.stopOnEntry,
     breakOnFault: data.breakOnFault,
     breakpoints,
+    warn: (text) => process.stderr.write(text),
+    fatal: (error) => {
+      process.stderr.write(`cudascript debug: ${error.message}\nThe launch cannot go on: the debug session ends. Fix that and start debugging again.\n`);
+      // Ends this thread at once (the program does not see the error); exit code 1.
+      process.exit(1);
+    },
+    verified: (file, results) => {
+      const lines = results.filter((r) => r.verified && !verified.has(`${file}:${r.line}`)).map((r) => r.line);
+      for (const line of lines) verified.add(`${file}:${line}`);
+      if (lines.length) port.postMessage({ type: "verified", file, lines } satisfies HostMessage);
+    },
     beforeLaunch: () => {
       for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) takeMessage(m.message);
     },
