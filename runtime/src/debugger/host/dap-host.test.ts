@@ -87,7 +87,7 @@ function cudascriptRun(program: string): { stdout: string; stderr: string; statu
   return { stdout: r.stdout, stderr: r.stderr, status: r.status, report };
 }
 
-describe("debug adapter: a host program", () => {
+describe("debug adapter: a host program", { timeout: 120_000 }, () => {
   it("stops in both launches of a kernel at the breakpoint's line and thread, shows their locals, and ends with the program's output, as `cudascript run` prints it", async () => {
     const c = await start({ program: MAIN_FILE }, [{ line: STORE, condition: "cuda.threadIdx.x === 3" }]);
     try {
@@ -194,6 +194,23 @@ describe("debug adapter: a host program", () => {
     }
   });
 
+  it("a condition that fails for a thread while the adapter continues a stopped launch ends the session with CSD009 too", async () => {
+    const c = await start({ program: MAIN_FILE }, [{ line: STORE }]);
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      const stopped = await c.event("stopped");
+      await c.request("setBreakpoints", { source: { path: KERNEL_FILE }, breakpoints: [{ line: STORE + 1, condition: "noSuchVariable > 1" }] });
+      void c.request("continue", { threadId: stopped.body.threadId });
+      assert.equal((await c.event("exited")).body.exitCode, 1);
+      await c.event("terminated");
+      const err = c.drain("output").filter((e) => e.body.category === "stderr").map((e) => e.body.output).join("");
+      assert.match(err, /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(noSuchVariable > 1\) failed for thread .*\nThe launch cannot go on/);
+    } finally {
+      c.close();
+    }
+  });
+
   it("disconnect while a launch is stopped ends the program's thread before it answers, and the adapter exits once its input closes", async () => {
     const c = await start({ program: MAIN_FILE }, [{ line: STORE }]);
     try {
@@ -215,7 +232,7 @@ describe("debug adapter: a host program", () => {
   });
 });
 
-describe("debug adapter: a kernel from its @run tag", () => {
+describe("debug adapter: a kernel from its @run tag", { timeout: 120_000 }, () => {
   it("stops at a breakpoint in the launch the tag describes, then ends with the output and the report of arrays that Run Kernel's program gives", async () => {
     const c = await start({ program: KERNEL_FILE, kernel: "scale" }, [{ line: STORE, condition: "cuda.threadIdx.x === 5" }]);
     try {

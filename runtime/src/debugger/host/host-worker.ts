@@ -6,6 +6,7 @@
  * stops, this thread blocks and serves the adapter's calls on the launch's DebugSession (rpc.ts).
  */
 import { receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import { CudaScriptError } from "../../errors";
 import { useBackend } from "../../host/device";
 import type { BreakpointSpec, DebugEvent } from "../session";
 import { DebuggingSimulatorBackend } from "./debug-backend";
@@ -33,6 +34,13 @@ export type HostMessage =
 const data = workerData as HostWorkerData;
 const { port, control } = data;
 const breakpoints = new Map<string, readonly BreakpointSpec[]>(data.breakpoints);
+
+/** A debugger error the launch cannot go on after (see DebuggingSimulatorBackend.firstStop): the session ends with it. */
+function fatal(error: CudaScriptError): never {
+  process.stderr.write(`cudascript debug: ${error.message}\nThe launch cannot go on: the debug session ends. Fix that and start debugging again.\n`);
+  // Ends this thread at once (the program does not see the error); exit code 1.
+  process.exit(1);
+}
 /** `file:line` of the breakpoints reported verified already: each once, not at every launch. */
 const verified = new Set<string>();
 
@@ -67,11 +75,7 @@ useBackend(
     breakOnFault: data.breakOnFault,
     breakpoints,
     warn: (text) => process.stderr.write(text),
-    fatal: (error) => {
-      process.stderr.write(`cudascript debug: ${error.message}\nThe launch cannot go on: the debug session ends. Fix that and start debugging again.\n`);
-      // Ends this thread at once (the program does not see the error); exit code 1.
-      process.exit(1);
-    },
+    fatal,
     verified: (file, results) => {
       const lines = results.filter((r) => r.verified && !verified.has(`${file}:${r.line}`)).map((r) => r.line);
       for (const line of lines) verified.add(`${file}:${line}`);
@@ -93,6 +97,10 @@ useBackend(
           return v?.kind === "end";
         },
         takeMessage,
+        // A condition that fails for a thread while a command runs the launch: stopped mid-statement, it cannot go on.
+        (method, e) => {
+          if (e instanceof CudaScriptError && e.code === "CSD009" && method !== "setBreakpoints") fatal(e);
+        },
       );
       return end;
     },

@@ -81,9 +81,17 @@ export function decodeError(e: EncodedError): CudaScriptError {
 
 /**
  * The program's side: answers calls on `target` until `done(result)` says a call ended the stop (the
- * launch ran to its end). Blocks the thread between calls; other messages are handed to `other`.
+ * launch ran to its end). Blocks the thread between calls; other messages are handed to `other`. A
+ * call's error is its answer, unless `fatal` takes it (it does not return: the thread ends).
  */
-export function serveCalls(target: object, port: MessagePort, control: Int32Array, done: (method: string, value: unknown) => boolean, other: (message: unknown) => void): void {
+export function serveCalls(
+  target: object,
+  port: MessagePort,
+  control: Int32Array,
+  done: (method: string, value: unknown) => boolean,
+  other: (message: unknown) => void,
+  fatal?: (method: string, error: unknown) => void,
+): void {
   let seen = Atomics.load(control, Slot.Calls);
   for (;;) {
     const m = receiveMessageOnPort(port)?.message as CallMessage | { type: string } | undefined;
@@ -106,6 +114,7 @@ export function serveCalls(target: object, port: MessagePort, control: Int32Arra
       answer = { type: "answer", id: call.id, value: encode(value) };
       finished = done(call.method, value);
     } catch (e) {
+      fatal?.(call.method, e);
       answer = { type: "answer", id: call.id, error: encodeError(e) };
     }
     try {
