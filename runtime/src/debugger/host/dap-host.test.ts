@@ -211,6 +211,22 @@ describe("debug adapter: a host program", { timeout: 120_000 }, () => {
     }
   });
 
+  it("terminate stops a program that is running host code (not stopped in a launch)", async () => {
+    const spin = path.join(DIR, "spin.ts");
+    fs.writeFileSync(spin, `console.log("spinning");\nfor (;;) {}\n`);
+    const c = await start({ program: spin });
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      for (let e = await c.event("output"); !/spinning/.test(e.body.output); e = await c.event("output"));
+      assert.equal((await c.request("terminate")).success, true);
+      await c.event("exited");
+      await c.event("terminated");
+    } finally {
+      c.close();
+    }
+  });
+
   it("disconnect while a launch is stopped ends the program's thread before it answers, and the adapter exits once its input closes", async () => {
     const c = await start({ program: MAIN_FILE }, [{ line: STORE }]);
     try {
