@@ -2,12 +2,16 @@
  * The Debug Adapter (DAP, on @vscode/debugadapter) over the in-process controller (session.ts):
  * `cudascript debug-adapter` speaks it over stdio, so VS Code, nvim-dap and tests drive the same code.
  *
- * One launch configuration for now — one kernel of a file with the launch written out:
+ * Three launch configurations (docs/debugging.md):
+ * - one kernel of a file with the launch written out:
  *   { "type": "cudascript", "request": "launch", "program": "kernels.ts", "kernel": "saxpy",
  *     "grid": 4, "block": [256, 1, 1], "args": [2.5, { "dtype": "f32", "range": 1024 }, { "dtype": "f32", "zeros": 1024 }] }
- * An argument is a number (a scalar) or an array: `{ dtype, data: [...] }`, `{ dtype, zeros: n }` or
- * `{ dtype, range: n }`, with an optional `shape` for an N-D parameter. (Launching from a kernel's
- * `@run` tag and debugging a host program come next: issue 15.)
+ *   An argument is a number (a scalar) or an array: `{ dtype, data: [...] }`, `{ dtype, zeros: n }` or
+ *   `{ dtype, range: n }`, with an optional `shape` for an N-D parameter;
+ * - a host program: { "program": "main.ts", "args"?: [...], "cwd"?, "env"? }, run in a worker thread as
+ *   `cudascript run` runs it, each kernel launch a DebugSession there (host/host-program.ts);
+ * - one kernel from its `@run` tag: { "program": "kernels.ts", "kernel": "saxpy" } without grid/block:
+ *   the host program "Run Kernel" generates, debugged as above (host/host-launch.ts).
  *
  * DAP threads are the lanes of the focus thread's warp (ids: linear thread index + 1), not the whole
  * block; a request naming a thread (stackTrace, next, …) moves the focus to it. Scopes: the frame's
@@ -17,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DebugSession as DapSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { BreakpointEvent, DebugSession as DapSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
@@ -26,6 +30,9 @@ import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
 import { rowMajorStrides } from "../layout";
+import type { DebugTarget } from "./host/target";
+import { HostProgram } from "./host/host-program";
+import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 
 /** A kernel argument of the launch configuration. */
 export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
@@ -105,13 +112,23 @@ function element(v: VariableView, i: number): unknown {
 }
 
 export class KernelDebugAdapter extends DapSession {
-  private session: DebugSession | undefined;
+  /** The launch being debugged: a DebugSession here, or the stopped launch of a host program (undefined while the program runs). */
+  private session: DebugTarget | undefined;
+  /** The host program being debugged (a host-program or @run launch configuration). */
+  private host: HostProgram | undefined;
   private program = "";
   private kernel = "";
   private handles = new Handles<Ref>();
   /** The last stop: after a fault in a block the fast simulator ran there is no block to show, only this. */
   private lastStop: StopEvent | undefined;
   private readonly pendingBreakpoints = new Map<string, DebugProtocol.SourceBreakpoint[]>();
+  /**
+   * The breakpoints set before a launch or in a host program, as the editor has them (with ids), and the
+   * lines a launch has a statement on: such a breakpoint is verified once a launch with its line starts.
+   */
+  private readonly hostBreakpoints = new Map<string, DebugProtocol.Breakpoint[]>();
+  private readonly verifiedLines = new Map<string, Set<number>>();
+  private nextBreakpointId = 1;
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
 
@@ -122,7 +139,7 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
-    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true };
+    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true, supportsTerminateRequest: true };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
   }
@@ -132,7 +149,8 @@ export class KernelDebugAdapter extends DapSession {
     this.configured();
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments): Promise<void> {
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments | HostLaunchArguments): Promise<void> {
+    if (isHostLaunch(args)) return this.launchHost(response, args);
     let session: DebugSession;
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
@@ -155,14 +173,62 @@ export class KernelDebugAdapter extends DapSession {
     this.report(session.continue());
   }
 
+  /** A host program (or a kernel's @run tag): its launches stop in its thread, whose end ends the session. */
+  private async launchHost(response: DebugProtocol.LaunchResponse, args: HostLaunchArguments): Promise<void> {
+    let options: ReturnType<typeof hostProgramOptions>;
+    try {
+      options = hostProgramOptions(args, this.breakpointSpecs());
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      return;
+    }
+    this.sendResponse(response);
+    await this.configurationDone;
+    this.kernel = args.kernel ?? "";
+    this.host = new HostProgram({ ...options, breakpoints: this.breakpointSpecs() }, {
+      output: (text, category) => this.sendEvent(new OutputEvent(text, category)),
+      verified: (file, lines) => {
+        const known = this.verifiedLines.get(file) ?? new Set<number>();
+        this.verifiedLines.set(file, known);
+        for (const line of lines) known.add(line);
+        for (const bp of this.hostBreakpoints.get(file) ?? [])
+          if (!bp.verified && known.has(bp.line!)) {
+            bp.verified = true;
+            this.sendEvent(new BreakpointEvent("changed", { ...bp, message: undefined } as DebugProtocol.Breakpoint));
+          }
+      },
+      stopped: (e) => {
+        this.session = this.host!.target;
+        this.report(e);
+      },
+      exited: (code, error) => {
+        this.session = undefined;
+        if (error) this.sendEvent(new OutputEvent(`${error.message}\n`, "stderr"));
+        this.sendEvent(new ExitedEvent(code));
+        this.sendEvent(new TerminatedEvent());
+      },
+    });
+  }
+
+  private breakpointSpecs(): Map<string, { line: number; condition?: string }[]> {
+    return new Map([...this.pendingBreakpoints].map(([file, bps]) => [file, bps.map((b) => ({ line: b.line, condition: b.condition }))]));
+  }
+
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const file = path.resolve(args.source.path ?? "");
     const bps = args.breakpoints ?? [];
     try {
-      if (!this.session) {
-        // Before the launch compiled the program: kept, applied at the launch.
+      if (this.host || !this.session) {
+        // Kept for the launch (and, for a host program, every later one); checked against the launch it is stopped in.
         this.pendingBreakpoints.set(file, [...bps]);
-        response.body = { breakpoints: bps.map((b) => ({ verified: false, line: b.line })) };
+        const now = this.host?.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition })));
+        const known = this.verifiedLines.get(file);
+        const list = bps.map((b, i): DebugProtocol.Breakpoint => {
+          const verified = now?.[i]?.verified === true || known?.has(b.line) === true;
+          return { id: this.nextBreakpointId++, verified, line: b.line, ...(verified ? {} : { message: "not verified yet: a kernel launch with a statement on this line verifies it (host code never stops)" }) };
+        });
+        this.hostBreakpoints.set(file, list);
+        response.body = { breakpoints: list };
       } else response.body = { breakpoints: this.applyBreakpoints(file, bps) };
       this.sendResponse(response);
     } catch (e) {
@@ -191,7 +257,7 @@ export class KernelDebugAdapter extends DapSession {
     const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
     // A fault in a block the fast simulator ran: its location, without variables.
     const stop = this.lastStop;
-    if (!view && stop?.file) frames.push(new StackFrame(0, this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
+    if (!view && stop?.file) frames.push(new StackFrame(0, stop.error?.details?.kernel ?? this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
     response.body = { stackFrames: frames, totalFrames: frames.length };
     this.sendResponse(response);
   }
@@ -231,7 +297,8 @@ export class KernelDebugAdapter extends DapSession {
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
     this.sendResponse(response);
-    this.report(this.session!.continue());
+    // A host program between launches runs already.
+    if (this.session) this.report(this.session.continue());
   }
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
@@ -244,13 +311,22 @@ export class KernelDebugAdapter extends DapSession {
     this.step(response, args.threadId, () => this.session!.stepOut());
   }
 
-  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
     this.session = undefined;
+    // The program's thread ends with the session, stopped in a launch or not.
+    await this.host?.terminate();
+    this.sendResponse(response);
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    this.session = undefined;
+    await this.host?.terminate();
     this.sendResponse(response);
   }
 
   private step(response: DebugProtocol.Response, threadId: number, run: () => DebugEvent): void {
-    const s = this.session!;
+    const s = this.session;
+    if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
     if (s.inBlock) s.focus(this.threadIndex(threadId));
     this.sendResponse(response);
     this.report(run());
@@ -261,6 +337,11 @@ export class KernelDebugAdapter extends DapSession {
     this.handles = new Handles<Ref>();
     this.lastStop = e.kind === "stop" ? e : undefined;
     if (e.kind === "end") {
+      // A host program's launch ended: the program goes on (a fault is thrown to it, and reported by it if uncaught).
+      if (this.host) {
+        this.session = undefined;
+        return;
+      }
       if (e.error) this.sendEvent(new OutputEvent(`${e.error.message}\n`, "stderr"));
       this.sendEvent(new TerminatedEvent());
       return;

@@ -1,0 +1,110 @@
+/**
+ * The simulator backend of a host program being debugged (host-worker.ts): every kernel launch runs as
+ * a DebugSession — its own, with the editor's breakpoints — instead of on the executor. A launch where
+ * nothing stops costs little more than the fast simulator (the session runs blocks without a reachable
+ * breakpoint on the fast simulator's module); one that stops hands its session to `stopped`, which
+ * serves the adapter until the launch ends. The launch's end is the simulator's: the same fault
+ * (CudaScriptError) thrown to the program, or nothing.
+ *
+ * Cooperative kernels (g.sync()) run on the plain simulator: the stepping backend runs one block at
+ * a time (CSD012).
+ */
+import { KernelChecker, type IrModule } from "@cudascript/compiler";
+import type { KernelArg, LaunchConfig, ModuleHandle } from "../../backend";
+import { CudaScriptError } from "../../errors";
+import { SimulatorBackend } from "../../simulator/backend";
+import { DebugSession, type BreakpointSpec, type DebugEvent, type StopEvent } from "../session";
+
+export interface DebugBackendOptions {
+  /** Stop at the first statement of the first launch. */
+  readonly stopOnEntry: boolean;
+  readonly breakOnFault: boolean;
+  /** The breakpoints by file; read at each launch (the adapter changes them meanwhile). One whose condition does not parse is removed. */
+  readonly breakpoints: Map<string, readonly BreakpointSpec[]>;
+  /** What the debugger (not the program) has to say: a breakpoint condition that does not parse. */
+  readonly warn: (text: string) => void;
+  /** Ends the debug session with a debugger error the launch cannot go on after. */
+  readonly fatal: (error: CudaScriptError) => never;
+  /** Called before each launch: takes in what the adapter sent while the program ran (new breakpoints). */
+  readonly beforeLaunch: () => void;
+  /** Which breakpoints of `file` are on a statement of this launch's module (a breakpoint in host code never is). */
+  readonly verified: (file: string, results: readonly { line: number; verified: boolean }[]) => void;
+  /** A launch stopped: serve the adapter until a command ends the launch; returns that end. */
+  readonly stopped: (session: DebugSession, stop: StopEvent) => DebugEvent;
+}
+
+export class DebuggingSimulatorBackend extends SimulatorBackend {
+  private readonly checker = new KernelChecker();
+  /** Each kernel file's IR, checked once: the stepping backend is generated from the IR, which a bundle holds only in serialised form. */
+  private readonly irModules = new Map<string, IrModule>();
+  private stopOnEntry: boolean;
+
+  constructor(private readonly debug: DebugBackendOptions) {
+    super("simulator (debugging)");
+    this.stopOnEntry = debug.stopOnEntry;
+  }
+
+  override launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
+    const artifact = module.artifact;
+    if (artifact.kernels[kernel]?.simulator.cooperative) return super.launch(module, kernel, config, args);
+    this.debug.beforeLaunch();
+    const session = new DebugSession(
+      { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) },
+      { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print },
+    );
+    this.stopOnEntry = false;
+    for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));
+    let e = this.firstStop(session);
+    if (e.kind === "stop") e = this.debug.stopped(session, e);
+    if (e.kind === "end" && e.error) throw e.error;
+  }
+
+  /**
+   * Applies the specs of `file` to the launch's session: a condition that does not parse (CSD009) is
+   * reported and removed for the rest of the program, the others apply. Returns which are on a statement.
+   */
+  private usable(session: DebugSession, file: string, specs: readonly BreakpointSpec[]): { line: number; verified: boolean }[] {
+    try {
+      return session.setBreakpoints(file, specs);
+    } catch {
+      const ok: BreakpointSpec[] = [];
+      for (const spec of specs)
+        try {
+          session.setBreakpoints(file, [...ok, spec]);
+          ok.push(spec);
+        } catch (e) {
+          this.debug.warn(`cudascript debug: ${(e as Error).message}: it is removed\n`);
+        }
+      this.debug.breakpoints.set(file, ok);
+      return session.setBreakpoints(file, ok);
+    }
+  }
+
+  /**
+   * Runs the launch to its first stop or its end. A debugger error there (a breakpoint condition that
+   * fails for a thread, CSD009) is not the program's: it must not reach the program as an exception
+   * from its launch, nor can the launch go on (the thread was stopped mid-statement), so the debug
+   * session ends with it (`fatal`).
+   */
+  private firstStop(session: DebugSession): DebugEvent {
+    try {
+      return session.continue();
+    } catch (e) {
+      if (e instanceof CudaScriptError && e.code.startsWith("CSD")) this.debug.fatal(e);
+      throw e;
+    }
+  }
+
+  private irOf(file: string): IrModule {
+    let m = this.irModules.get(file);
+    if (!m) {
+      const check = this.checker.checkFile(file);
+      const errors = check.diagnostics.filter((d) => d.severity === "error");
+      // The program was built from this file a moment ago; it changed on disk since.
+      if (errors.length) throw new CudaScriptError("CSD023", `${file} changed since the program was built and no longer checks (${errors[0]!.code} ${errors[0]!.message}): fix it and start debugging again`);
+      m = check.module;
+      this.irModules.set(file, m);
+    }
+    return m;
+  }
+}
