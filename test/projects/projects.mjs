@@ -253,4 +253,81 @@ export const projects = [
       expectResult(ctx, ctx.run(process.execPath, ["out/main.mjs"], app), "esbuild bundle, kernels from a package");
     },
   },
+  {
+    // The kernel debugger as an editor starts it: `npx cudascript debug-adapter` (DAP over stdio) from the
+    // installed package debugs the program (a breakpoint in blockSum, stopped in the launch, continued to
+    // the end) and the @run configuration's missing tag is its coded error.
+    name: "debug-adapter",
+    files: (ctx) => ({
+      "package.json": packageJson("debug-adapter-user", "module"),
+      ...sources(ctx),
+      "dap-client.cjs": DAP_CLIENT,
+    }),
+    steps(ctx, dir) {
+      const out = ctx.run(process.execPath, ["dap-client.cjs", String(ctx.fixtures["kernels.ts"].split("\n").findIndex((l) => l.includes("sums[cuda.blockIdx.x] = tile[0]")) + 1)], dir);
+      if (!/^stopped breakpoint at blockSum:\d+ t=0$/m.test(out)) throw new Error(`debug-adapter: expected a stop in blockSum with t=0:\n${out}`);
+      if (!/^exited 0$/m.test(out)) throw new Error(`debug-adapter: expected the program to end with exit code 0:\n${out}`);
+      expectResult(ctx, out, "cudascript debug-adapter (the program's output as DAP output)");
+      if (!/CSD020: kernel 'saxpy' has no @run tag/.test(out)) throw new Error(`debug-adapter: expected CSD020 for a kernel without @run:\n${out}`);
+    },
+  },
 ];
+
+/** A DAP client, as an editor is one: starts `npx cudascript debug-adapter` and drives one debug session of src/main.ts. */
+const DAP_CLIENT = `const { spawn } = require("node:child_process");
+const path = require("node:path");
+const line = Number(process.argv[2]);
+function session() {
+  const child = spawn("npx", ["cudascript", "debug-adapter"], { stdio: ["pipe", "pipe", "inherit"] });
+  let seq = 1, buffer = Buffer.alloc(0);
+  const waiting = new Map(), events = [], listeners = [];
+  child.stdout.on("data", (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const head = buffer.indexOf("\\r\\n\\r\\n");
+      if (head < 0) return;
+      const length = Number(/Content-Length: (\\d+)/.exec(buffer.subarray(0, head).toString())[1]);
+      if (buffer.length < head + 4 + length) return;
+      const m = JSON.parse(buffer.subarray(head + 4, head + 4 + length).toString());
+      buffer = buffer.subarray(head + 4 + length);
+      if (m.type === "response") waiting.get(m.request_seq)(m);
+      else { events.push(m); listeners.splice(0).forEach((f) => f()); }
+    }
+  });
+  const request = (command, args = {}) => new Promise((resolve) => {
+    const body = Buffer.from(JSON.stringify({ seq, type: "request", command, arguments: args }));
+    waiting.set(seq++, resolve);
+    child.stdin.write(\`Content-Length: \${body.length}\\r\\n\\r\\n\`);
+    child.stdin.write(body);
+  });
+  const event = (name) => new Promise((resolve) => {
+    const look = () => { const i = events.findIndex((e) => e.event === name); if (i >= 0) resolve(events.splice(i, 1)[0]); else listeners.push(look); };
+    look();
+  });
+  return { child, request, event, events };
+}
+(async () => {
+  const kernels = path.resolve("src/kernels.ts");
+  const s = session();
+  await s.request("initialize", { adapterID: "cudascript", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" });
+  const launched = s.request("launch", { type: "cudascript", request: "launch", program: "src/main.ts", cwd: process.cwd() });
+  await s.request("setBreakpoints", { source: { path: kernels }, breakpoints: [{ line, condition: "cuda.blockIdx.x === 1" }] });
+  if (!(await launched).success) throw new Error("launch failed");
+  await s.request("configurationDone");
+  const stopped = await s.event("stopped");
+  const frame = (await s.request("stackTrace", { threadId: stopped.body.threadId })).body.stackFrames[0];
+  const scope = (await s.request("scopes", { frameId: frame.id })).body.scopes[0];
+  const t = (await s.request("variables", { variablesReference: scope.variablesReference })).body.variables.find((v) => v.name === "t");
+  console.log(\`stopped \${stopped.body.reason} at \${frame.name}:\${frame.line} t=\${t && t.value}\`);
+  await s.request("continue", { threadId: stopped.body.threadId });
+  console.log(\`exited \${(await s.event("exited")).body.exitCode}\`);
+  await s.event("terminated");
+  console.log(s.events.filter((e) => e.event === "output" && e.body.category === "stdout").map((e) => e.body.output).join(""));
+  s.child.stdin.end();
+  const tag = session();
+  await tag.request("initialize", { adapterID: "cudascript" });
+  const r = await tag.request("launch", { program: kernels, kernel: "saxpy" });
+  console.log(r.message);
+  tag.child.stdin.end();
+})().catch((e) => { console.error(e); process.exit(1); });
+`;

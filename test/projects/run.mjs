@@ -3,8 +3,8 @@
  * `npm run test:projects`: CudaScript as a user gets it. The three packages are `npm pack`ed, installed
  * from the tarballs into fresh projects outside the repository, and each project runs the same saxpy and
  * shared-memory reduction (fixtures/) its own way: CommonJS and ESM through tsc, `tsc --init` defaults,
- * tsx, Node's --experimental-strip-types, Vitest, Vite, rollup, webpack, Rspack, esbuild, `cudascript run`, and a
- * kernel library installed as a dependency. Every project also type-checks (`tsc --noEmit`).
+ * tsx, Node's --experimental-strip-types, Vitest, Vite, rollup, webpack, Rspack, esbuild, `cudascript run`, a
+ * kernel library installed as a dependency, and `cudascript debug-adapter` driven by a DAP client. Every project also type-checks (`tsc --noEmit`).
  *
  * The tools (typescript, tsx, vitest, vite, webpack, @rspack/core) are this repository's devDependencies,
  * linked into each project; nothing but the packages' own dependencies is installed (from the npm cache

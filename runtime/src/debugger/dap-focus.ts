@@ -14,6 +14,9 @@
 import { CudaScriptError } from "../errors";
 import type { DebugSession, Dim3 } from "./session";
 
+/** What the focus needs of the session: a DebugSession, or the host program's stand-in for one (host/target.ts). */
+type FocusTarget = Pick<DebugSession, "gridDim" | "blockDim" | "focusView" | "focus">;
+
 export const FOCUS_EVENT = "cudascript.focus";
 export const FOCUS_REQUEST = "cudascript.focus";
 
@@ -30,7 +33,7 @@ export interface FocusRequestArgs {
   readonly block?: unknown;
 }
 
-export function focusBody(session: DebugSession, block: Dim3, thread: Dim3): FocusBody {
+export function focusBody(session: FocusTarget, block: Dim3, thread: Dim3): FocusBody {
   return { gridDim: session.gridDim, blockDim: session.blockDim, block, thread };
 }
 
@@ -51,7 +54,7 @@ function index(v: unknown, dims: Dim3, what: "thread" | "block"): Dim3 {
 }
 
 /** Validates a focus request against the launch and moves the session's focus; returns the new focus. */
-export function moveFocus(session: DebugSession, args: FocusRequestArgs | undefined): FocusBody {
+export function moveFocus(session: FocusTarget, args: FocusRequestArgs | undefined): FocusBody {
   const thread = index(args?.thread, session.blockDim, "thread");
   const current = session.focusView().block; // CSD011 when no block is stopped
   if (args?.block !== undefined) {

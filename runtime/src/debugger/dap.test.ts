@@ -196,6 +196,34 @@ describe("debug adapter (DAP over stdio)", () => {
     }
   });
 
+  it("the focus request works in a launch from the kernel's @run tag (the program's thread, through the adapter's stand-in for its session)", async () => {
+    const src = SOURCE.replace("export const rotate", "/** @run grid=2 block=8 args=[range(8, f32), zeros(8, f32)] */\nexport const rotate");
+    const file = FILE.replace(/\.ts$/, "_tag.ts");
+    fs.writeFileSync(file, src);
+    const c = (await start({ program: file, kernel: "rotate" })) as DapClient & { launched: Promise<{ success?: boolean; message?: string }> };
+    try {
+      await c.request("setBreakpoints", { source: { path: file }, breakpoints: [{ line: lineOf(src, "read neighbour"), condition: "cuda.threadIdx.x === 1" }] });
+      assert.equal((await c.launched).success, true, (await c.launched).message);
+      await c.request("configurationDone");
+      assert.deepEqual((await within(c.event("cudascript.focus"), "cudascript.focus event at the stop")).body, { gridDim: [2, 1, 1], blockDim: [8, 1, 1], block: [0, 0, 0], thread: [1, 0, 0] });
+      await within(c.event("stopped"), "the breakpoint's stop");
+      const moved = await c.request("cudascript.focus", { thread: [6, 0, 0] });
+      assert.equal(moved.success, true, moved.message);
+      const stopped = await within(c.event("stopped"), "stopped event for the new focus");
+      assert.equal(stopped.body.threadId, 7);
+      const stack = await c.request("stackTrace", { threadId: 7 });
+      const scopes = await c.request("scopes", { frameId: stack.body.stackFrames[0].id });
+      const locals = await c.request("variables", { variablesReference: scopes.body.scopes[0].variablesReference });
+      assert.equal(locals.body.variables.find((v: { name: string }) => v.name === "t").value, "6");
+      await c.request("setBreakpoints", { source: { path: file }, breakpoints: [] });
+      await c.request("continue", { threadId: 7 });
+      await within(c.event("terminated"), "the end of the session");
+    } finally {
+      c.close();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it("a bad launch configuration is an error response with CSD014 and what to write", async () => {
     const c = (await start({ ...LAUNCH, args: [{ dtype: "f17", zeros: 8 }, 1] })) as DapClient & { launched: Promise<{ success?: boolean; message?: string }> };
     try {

@@ -2,12 +2,16 @@
  * The Debug Adapter (DAP, on @vscode/debugadapter) over the in-process controller (session.ts):
  * `cudascript debug-adapter` speaks it over stdio, so VS Code, nvim-dap and tests drive the same code.
  *
- * One launch configuration for now — one kernel of a file with the launch written out:
+ * Three launch configurations (docs/debugging.md):
+ * - one kernel of a file with the launch written out:
  *   { "type": "cudascript", "request": "launch", "program": "kernels.ts", "kernel": "saxpy",
  *     "grid": 4, "block": [256, 1, 1], "args": [2.5, { "dtype": "f32", "range": 1024 }, { "dtype": "f32", "zeros": 1024 }] }
- * An argument is a number (a scalar) or an array: `{ dtype, data: [...] }`, `{ dtype, zeros: n }` or
- * `{ dtype, range: n }`, with an optional `shape` for an N-D parameter. (Launching from a kernel's
- * `@run` tag and debugging a host program come next: issue 15.)
+ *   An argument is a number (a scalar) or an array: `{ dtype, data: [...] }`, `{ dtype, zeros: n }` or
+ *   `{ dtype, range: n }`, with an optional `shape` for an N-D parameter;
+ * - a host program: { "program": "main.ts", "args"?: [...], "cwd"?, "env"? }, run in a worker thread as
+ *   `cudascript run` runs it, each kernel launch a DebugSession there (host/host-program.ts);
+ * - one kernel from its `@run` tag: { "program": "kernels.ts", "kernel": "saxpy" } without grid/block:
+ *   the host program "Run Kernel" generates, debugged as above (host/host-launch.ts).
  *
  * DAP threads are the lanes of the focus thread's warp (ids: linear thread index + 1), not the whole
  * block; a request naming a thread (stackTrace, next, …) moves the focus to it. Scopes: the frame's
@@ -17,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DebugSession as DapSession, Event, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { DebugSession as DapSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
@@ -26,6 +30,9 @@ import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
 import { rowMajorStrides } from "../layout";
+import type { DebugTarget } from "./host/target";
+import { HostProgram } from "./host/host-program";
+import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 /** A kernel argument of the launch configuration. */
@@ -106,7 +113,10 @@ function element(v: VariableView, i: number): unknown {
 }
 
 export class KernelDebugAdapter extends DapSession {
-  private session: DebugSession | undefined;
+  /** The launch being debugged: a DebugSession here, or the stopped launch of a host program (undefined while the program runs). */
+  private session: DebugTarget | undefined;
+  /** The host program being debugged (a host-program or @run launch configuration). */
+  private host: HostProgram | undefined;
   private program = "";
   private kernel = "";
   private handles = new Handles<Ref>();
@@ -123,7 +133,7 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
-    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true };
+    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true, supportsTerminateRequest: true };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
   }
@@ -133,7 +143,8 @@ export class KernelDebugAdapter extends DapSession {
     this.configured();
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments): Promise<void> {
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments | HostLaunchArguments): Promise<void> {
+    if (isHostLaunch(args)) return this.launchHost(response, args);
     let session: DebugSession;
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
@@ -156,11 +167,47 @@ export class KernelDebugAdapter extends DapSession {
     this.report(session.continue());
   }
 
+  /** A host program (or a kernel's @run tag): its launches stop in its thread, whose end ends the session. */
+  private async launchHost(response: DebugProtocol.LaunchResponse, args: HostLaunchArguments): Promise<void> {
+    let options: ReturnType<typeof hostProgramOptions>;
+    try {
+      options = hostProgramOptions(args, this.breakpointSpecs());
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      return;
+    }
+    this.sendResponse(response);
+    await this.configurationDone;
+    this.kernel = args.kernel ?? "";
+    this.host = new HostProgram({ ...options, breakpoints: this.breakpointSpecs() }, {
+      output: (text, category) => this.sendEvent(new OutputEvent(text, category)),
+      stopped: (e) => {
+        this.session = this.host!.target;
+        this.report(e);
+      },
+      exited: (code, error) => {
+        this.session = undefined;
+        if (error) this.sendEvent(new OutputEvent(`${error.message}\n`, "stderr"));
+        this.sendEvent(new ExitedEvent(code));
+        this.sendEvent(new TerminatedEvent());
+      },
+    });
+  }
+
+  private breakpointSpecs(): Map<string, { line: number; condition?: string }[]> {
+    return new Map([...this.pendingBreakpoints].map(([file, bps]) => [file, bps.map((b) => ({ line: b.line, condition: b.condition }))]));
+  }
+
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const file = path.resolve(args.source.path ?? "");
     const bps = args.breakpoints ?? [];
     try {
-      if (!this.session) {
+      if (this.host) {
+        // Kept for every later launch of the program; checked against the launch it is stopped in.
+        this.pendingBreakpoints.set(file, [...bps]);
+        const verified = this.host.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition })));
+        response.body = { breakpoints: bps.map((b, i) => ({ verified: verified?.[i]?.verified ?? false, line: b.line })) };
+      } else if (!this.session) {
         // Before the launch compiled the program: kept, applied at the launch.
         this.pendingBreakpoints.set(file, [...bps]);
         response.body = { breakpoints: bps.map((b) => ({ verified: false, line: b.line })) };
@@ -192,7 +239,7 @@ export class KernelDebugAdapter extends DapSession {
     const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
     // A fault in a block the fast simulator ran: its location, without variables.
     const stop = this.lastStop;
-    if (!view && stop?.file) frames.push(new StackFrame(0, this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
+    if (!view && stop?.file) frames.push(new StackFrame(0, stop.error?.details?.kernel ?? this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
     response.body = { stackFrames: frames, totalFrames: frames.length };
     this.sendResponse(response);
   }
@@ -232,7 +279,8 @@ export class KernelDebugAdapter extends DapSession {
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
     this.sendResponse(response);
-    this.report(this.session!.continue());
+    // A host program between launches runs already.
+    if (this.session) this.report(this.session.continue());
   }
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
@@ -245,8 +293,16 @@ export class KernelDebugAdapter extends DapSession {
     this.step(response, args.threadId, () => this.session!.stepOut());
   }
 
-  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
     this.session = undefined;
+    // The program's thread ends with the session, stopped in a launch or not.
+    await this.host?.terminate();
+    this.sendResponse(response);
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    this.session = undefined;
+    await this.host?.terminate();
     this.sendResponse(response);
   }
 
@@ -270,7 +326,8 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   private step(response: DebugProtocol.Response, threadId: number, run: () => DebugEvent): void {
-    const s = this.session!;
+    const s = this.session;
+    if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
     if (s.inBlock) s.focus(this.threadIndex(threadId));
     this.sendResponse(response);
     this.report(run());
@@ -281,6 +338,11 @@ export class KernelDebugAdapter extends DapSession {
     this.handles = new Handles<Ref>();
     this.lastStop = e.kind === "stop" ? e : undefined;
     if (e.kind === "end") {
+      // A host program's launch ended: the program goes on (a fault is thrown to it, and reported by it if uncaught).
+      if (this.host) {
+        this.session = undefined;
+        return;
+      }
       if (e.error) this.sendEvent(new OutputEvent(`${e.error.message}\n`, "stderr"));
       this.sendEvent(new TerminatedEvent());
       return;

@@ -239,12 +239,7 @@ export class SimulatorBackend implements Backend {
       const limit = simulatorCoResidentBlocks(threads, a.kernels[kernel]?.staticSharedBytes ?? 0, config.sharedMem);
       if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, "the simulator's modelled device (an A100: sm_80, 108 SMs)");
     }
-    const descs: ArgDesc[] = args.map((x) => {
-      if (x.kind === "scalar") return { kind: "scalar", value: x.value };
-      // The typed array the kernel indexes covers every element the layout reaches.
-      const length = spanElements(x.shape, x.strides);
-      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides };
-    });
+    const descs = this.argDescs(args);
     this.executor.run({
       variant: { key: `${a.hash}:${sanitize ? "san" : "fast"}`, source: sanitize ? a.simulator.jsSanitize : a.simulator.js },
       kernel,
@@ -255,6 +250,16 @@ export class SimulatorBackend implements Backend {
       privatize: a.kernels[kernel]?.simulator.privatize as readonly PrivSpec[] | undefined,
       atomics: a.kernels[kernel]?.simulator.atomics,
       cooperative,
+    });
+  }
+
+  /** A launch's arguments as the executor (and the debugger's stepping backend) takes them: device memory as its SharedArrayBuffer. */
+  protected argDescs(args: readonly KernelArg[]): ArgDesc[] {
+    return args.map((x) => {
+      if (x.kind === "scalar") return { kind: "scalar", value: x.value };
+      // The typed array the kernel indexes covers every element the layout reaches.
+      const length = spanElements(x.shape, x.strides);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides };
     });
   }
 

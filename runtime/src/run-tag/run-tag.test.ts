@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
-import { generateHostProgram, parseGenerator, parseRunTag, RunTagError, splitTopLevel, suggestRunTag, type KernelInfo, type KernelParam } from "./runTag";
+import { generateHostProgram, parseGenerator, parseRunTag, RunTagError, splitTopLevel, suggestRunTag, type KernelInfo, type KernelParam } from "./index";
 
 // Kernels as the language server lists them (`cudascript/kernels`, tested in test/lsp/kernels.test.ts):
 // this module no longer reads source text, it only turns a listing and its @run tag into a program.

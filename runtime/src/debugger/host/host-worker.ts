@@ -1,0 +1,97 @@
+/**
+ * The thread that runs a host program being debugged (started by host-program.ts): the program runs as
+ * `cudascript run --backend simulator` runs it (same build and TypeScript loading, same CUDASCRIPT_*
+ * settings from its environment, same error report), with its kernel launches on DebuggingSimulatorBackend. Its
+ * console output and its kernels' go to the adapter as messages, in the order written. At a launch that
+ * stops, this thread blocks and serves the adapter's calls on the launch's DebugSession (rpc.ts).
+ */
+import { receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
+import { useBackend } from "../../host/device";
+import type { BreakpointSpec, DebugEvent } from "../session";
+import { DebuggingSimulatorBackend } from "./debug-backend";
+import { serveCalls, Slot, encode } from "./rpc";
+
+export interface HostWorkerData {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly stopOnEntry: boolean;
+  readonly breakOnFault: boolean;
+  readonly breakpoints: readonly (readonly [string, readonly BreakpointSpec[]])[];
+  readonly port: MessagePort;
+  readonly control: Int32Array;
+}
+
+/** Messages of this thread to the adapter. */
+export type HostMessage =
+  | { readonly type: "output"; readonly category: "stdout" | "stderr"; readonly text: string }
+  | { readonly type: "stopped"; readonly event: unknown }
+  /** A breakpoint list from the adapter (also in the other direction). */
+  | { readonly type: "breakpoints"; readonly file: string; readonly specs: readonly BreakpointSpec[] };
+
+const data = workerData as HostWorkerData;
+const { port, control } = data;
+const breakpoints = new Map<string, readonly BreakpointSpec[]>(data.breakpoints);
+
+// Everything the program and its kernels write reaches the adapter through one channel, in order.
+for (const [stream, category] of [
+  [process.stdout, "stdout"],
+  [process.stderr, "stderr"],
+] as const) {
+  stream.write = ((chunk: string | Uint8Array, encoding?: unknown, cb?: unknown) => {
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    port.postMessage({ type: "output", category, text } satisfies HostMessage);
+    const done = typeof encoding === "function" ? encoding : cb;
+    if (typeof done === "function") (done as () => void)();
+    return true;
+  }) as typeof stream.write;
+}
+
+// An adapter waiting for an answer learns that none will come.
+process.on("exit", () => {
+  Atomics.store(control, Slot.Ended, 1);
+  Atomics.notify(control, Slot.Answers);
+});
+
+function takeMessage(m: unknown): void {
+  const msg = m as HostMessage;
+  if (msg.type === "breakpoints") breakpoints.set(msg.file, msg.specs);
+}
+
+useBackend(
+  new DebuggingSimulatorBackend({
+    stopOnEntry: data.stopOnEntry,
+    breakOnFault: data.breakOnFault,
+    breakpoints,
+    beforeLaunch: () => {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) takeMessage(m.message);
+    },
+    stopped: (session, stop) => {
+      port.postMessage({ type: "stopped", event: encode(stop) } satisfies HostMessage);
+      let end: DebugEvent = { kind: "end" };
+      serveCalls(
+        session,
+        port,
+        control,
+        (_, value) => {
+          const v = value as DebugEvent | undefined;
+          if (v?.kind === "end") end = v;
+          return v?.kind === "end";
+        },
+        takeMessage,
+      );
+      return end;
+    },
+  }),
+);
+
+// As `cudascript run --backend simulator <program> [args…]`.
+const { runCommand } = require("../../cli/run-command") as typeof import("../../cli/run-command");
+runCommand(["--backend", "simulator", data.program, ...data.args]).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`cudascript: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 3;
+  },
+);
