@@ -29,23 +29,22 @@ function extension(withInline: boolean): string {
   return root;
 }
 
-test("the debug adapter runs inline from the project's cudascript package, as Run Kernel uses the project's CLI", () => {
+test("the debug adapter comes from the project's cudascript package (its module and its CLI), as Run Kernel uses the project's CLI", () => {
   const root = project(true);
-  const found = findDebugAdapter(path.join(root, "src"), extension(true));
-  assert.deepEqual(found, { kind: "inline", module: path.join(root, "node_modules", "cudascript", "dist", "debugger", "dap.js"), source: "project" });
+  const pkg = path.join(root, "node_modules", "cudascript");
+  assert.deepEqual(findDebugAdapter(path.join(root, "src"), extension(true)), { source: "project", cli: path.join(pkg, "bin", "cudascript.js"), inline: path.join(pkg, "dist", "debugger", "dap.js") });
 });
 
-test("a project whose cudascript has no inline adapter module runs its CLI's debug-adapter as a process", () => {
+test("a project whose cudascript has no adapter module offers only its CLI's debug-adapter, never the extension's newer module", () => {
   const root = project(false);
-  const found = findDebugAdapter(path.join(root, "src"), extension(true));
-  assert.deepEqual(found, { kind: "executable", script: path.join(root, "node_modules", "cudascript", "bin", "cudascript.js"), source: "project" });
+  assert.deepEqual(findDebugAdapter(path.join(root, "src"), extension(true)), { source: "project", cli: path.join(root, "node_modules", "cudascript", "bin", "cudascript.js") });
 });
 
-test("outside a project the adapter bundled in the extension runs inline, else the bundled CLI's debug-adapter", () => {
+test("outside a project the adapter bundled in the extension is used, its module when the build has it", () => {
   const outside = tmp("cs-none-");
   const ext = extension(true);
-  assert.deepEqual(findDebugAdapter(outside, ext), { kind: "inline", module: path.join(ext, "dist", "runtime", "debugger", "dap.js"), source: "extension" });
+  assert.deepEqual(findDebugAdapter(outside, ext), { source: "extension", cli: path.join(ext, "dist", "runtime", "cli", "main.js"), inline: path.join(ext, "dist", "runtime", "debugger", "dap.js") });
   const old = extension(false);
-  assert.deepEqual(findDebugAdapter(outside, old), { kind: "executable", script: path.join(old, "dist", "runtime", "cli", "main.js"), source: "extension" });
+  assert.deepEqual(findDebugAdapter(outside, old), { source: "extension", cli: path.join(old, "dist", "runtime", "cli", "main.js") });
   assert.equal(findDebugAdapter(outside, tmp("cs-empty-")), undefined);
 });

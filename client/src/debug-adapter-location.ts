@@ -1,40 +1,44 @@
 /**
- * Which debug adapter a `cudascript` debug session runs, found the way "Run Kernel" finds its CLI
- * (cli.ts): the one of the `cudascript` package installed in the program's own project (the version its
- * imports resolve to), else the one bundled in the extension. Preferred inline — the adapter's module
- * loaded into the extension host (dist/debugger/dap.js of the package; dist/runtime/debugger/dap.js of
- * the extension) — and otherwise, for a project whose `cudascript` predates the inline module, its CLI's
- * `cudascript debug-adapter` as a separate process. No editor imports.
+ * Where the debug adapter of a `cudascript` debug session comes from, found the way "Run Kernel" finds
+ * its CLI (cli.ts): the `cudascript` package installed in the program's own project (the version its
+ * imports resolve to), else the one bundled in the extension. Each offers the adapter's module, to run
+ * inline in the extension host (dist/debugger/dap.js of the package, dist/runtime/debugger/dap.js of the
+ * extension; a package older than the debugger has none), and its CLI's `cudascript debug-adapter`, to
+ * run as a process. No editor imports.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { findCli, findProjectCli } from "./cli";
 
-export type AdapterLocation =
-  | { readonly kind: "inline"; readonly module: string; readonly source: "project" | "extension" }
-  | { readonly kind: "executable"; readonly script: string; readonly source: "project" | "extension" };
+export interface AdapterLocation {
+  readonly source: "project" | "extension";
+  /** The module exporting KernelDebugAdapter, when this package has it. */
+  readonly inline?: string;
+  /** The CLI whose `debug-adapter` subcommand runs the adapter over stdio. */
+  readonly cli: string;
+}
 
-/** The `cudascript` package folder of the project holding `fromDir`, if any. */
-function projectPackage(fromDir: string): string | undefined {
+/** The `cudascript` package folder of the project holding `fromDir`, and its CLI. */
+function projectPackage(fromDir: string): { dir: string; cli: string } | undefined {
   const cli = findProjectCli(fromDir);
   if (!cli) return undefined;
-  // the CLI is <package>/bin/cudascript.js (package.json "bin"): its package is the folder with package.json above it
+  // the CLI is <package>/bin/cudascript.js (package.json "bin"): its package is the first folder with a package.json above it
   for (let dir = path.dirname(cli); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (fs.existsSync(path.join(dir, "package.json"))) return { dir, cli };
     if (path.dirname(dir) === dir) return undefined;
   }
 }
 
+const ifExists = (file: string) => (fs.existsSync(file) ? file : undefined);
+
 export function findDebugAdapter(fromDir: string, extensionRoot: string): AdapterLocation | undefined {
   const project = projectPackage(fromDir);
   if (project) {
-    const module = path.join(project, "dist", "debugger", "dap.js");
-    if (fs.existsSync(module)) return { kind: "inline", module, source: "project" };
-    const cli = findProjectCli(fromDir)!;
-    return { kind: "executable", script: cli, source: "project" };
+    const inline = ifExists(path.join(project.dir, "dist", "debugger", "dap.js"));
+    return { source: "project", cli: project.cli, ...(inline ? { inline } : {}) };
   }
-  const bundled = path.join(extensionRoot, "dist", "runtime", "debugger", "dap.js");
-  if (fs.existsSync(bundled)) return { kind: "inline", module: bundled, source: "extension" };
   const cli = findCli(fromDir, extensionRoot);
-  return cli ? { kind: "executable", script: cli.script, source: cli.source } : undefined;
+  if (!cli) return undefined;
+  const inline = ifExists(path.join(extensionRoot, "dist", "runtime", "debugger", "dap.js"));
+  return { source: "extension", cli: cli.script, ...(inline ? { inline } : {}) };
 }

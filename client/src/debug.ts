@@ -1,7 +1,7 @@
 /**
- * The `cudascript` debug type: the kernel debugger's adapter run inline in the extension host (or as
- * `cudascript debug-adapter` for a project whose package predates the inline module:
- * debug-adapter-location.ts), launch configurations filled in from the active editor, the "Debug
+ * The `cudascript` debug type: the kernel debugger's adapter, inline in the extension host for a kernel
+ * launch written out, else as `cudascript debug-adapter` (AdapterFactory says why), from the project's
+ * package or the extension (debug-adapter-location.ts); launch configurations filled in from the active editor, the "Debug
  * Kernel" command behind the Debug CodeLens, and the focus thread picker (status bar item and
  * "Focus Thread…", over the adapter's `cudascript.focus` request and event: runtime/src/debugger/dap-focus.ts).
  * Debugging runs the workspace's code: in Restricted Mode every way in says so and stops.
@@ -32,6 +32,8 @@ export interface DebugDeps {
 export interface DebugApi {
   /** The focus of the active cudascript session (the status bar item), while it is stopped. */
   readonly focus: () => FocusState | undefined;
+  /** How the last session's adapter ran: inline in the extension host or as a process, and whose package it came from. */
+  readonly adapter: () => { kind: "inline" | "process"; source: "project" | "extension" } | undefined;
 }
 
 function requireTrust(): boolean {
@@ -40,24 +42,47 @@ function requireTrust(): boolean {
   return false;
 }
 
-/** Runs the adapter inline in the extension host (its module from the project or the extension), else as a process. */
+/**
+ * Runs the adapter inline in the extension host for a kernel launch written out in full (one launch, in
+ * memory, nothing else). A host program — and a kernel's @run tag, which runs as one — gets the adapter
+ * as a process (`cudascript debug-adapter` of the project's CLI) instead: that adapter makes the
+ * program's folder its working folder and runs the program in a thread of its own process, neither of
+ * which may happen to the extension host every extension shares; and a long program would block it.
+ */
 class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
+  last: { kind: "inline" | "process"; source: "project" | "extension" } | undefined;
   constructor(private readonly deps: DebugDeps) {}
 
   createDebugAdapterDescriptor(session: vscode.DebugSession): vscode.ProviderResult<vscode.DebugAdapterDescriptor> {
-    const program = typeof session.configuration.program === "string" ? session.configuration.program : "";
-    const from = program ? path.dirname(program) : (session.workspaceFolder?.uri.fsPath ?? this.deps.extensionRoot);
-    const where = findDebugAdapter(from, this.deps.extensionRoot);
-    if (!where) throw new Error("CudaScript: the kernel debugger was not found: install the 'cudascript' package in this project (npm install cudascript), or reinstall the extension.");
+    const config = session.configuration;
+    const program = typeof config.program === "string" ? config.program : "";
+    const folder = session.workspaceFolder?.uri.fsPath;
+    const where = findDebugAdapter(program ? path.dirname(program) : (folder ?? this.deps.extensionRoot), this.deps.extensionRoot);
+    if (!where) throw new Error("CudaScript: the kernel debugger was not found: install the 'cudascript' package in this project (npm install --save-dev cudascript), or reinstall the extension.");
     const origin = where.source === "project" ? "the workspace's cudascript package" : "the extension";
-    if (where.kind === "inline") {
-      this.deps.channel.appendLine(`Debug adapter: inline, from ${origin} (${where.module})`);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { KernelDebugAdapter } = require(where.module) as { KernelDebugAdapter: new () => vscode.DebugAdapter };
-      return new vscode.DebugAdapterInlineImplementation(new KernelDebugAdapter());
+    const explicit = config.kernel !== undefined && config.grid !== undefined;
+    if (explicit && where.inline) {
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { KernelDebugAdapter } = require(where.inline) as { KernelDebugAdapter: new () => vscode.DebugAdapter };
+        const adapter = new vscode.DebugAdapterInlineImplementation(new KernelDebugAdapter());
+        this.deps.channel.appendLine(`Debug adapter: inline, from ${origin} (${where.inline})`);
+        this.last = { kind: "inline", source: where.source };
+        return adapter;
+      } catch (err) {
+        // a module this extension cannot load in its host (another version's): its CLI's adapter still speaks DAP
+        this.deps.channel.appendLine(`Debug adapter: ${where.inline} did not load inline (${err instanceof Error ? err.message : String(err)}); running it as a process.`);
+      }
     }
-    this.deps.channel.appendLine(`Debug adapter: \`cudascript debug-adapter\` of ${origin} (${where.script})`);
-    return new vscode.DebugAdapterExecutable(process.execPath, [where.script, "debug-adapter"], { env: { ELECTRON_RUN_AS_NODE: "1" } });
+    if (!explicit && where.source === "extension")
+      // The program's thread must load the runtime the program imports: the project's package.
+      throw new Error(
+        `CudaScript: debugging ${config.kernel ? `kernel '${config.kernel}' from its @run tag` : "a host program"} needs the cudascript package in this project (npm install --save-dev cudascript). Without it, the extension's debugger debugs one kernel with its launch written out: "kernel", "grid", "block" and "args" in the launch configuration.`,
+      );
+    const cwd = typeof config.cwd === "string" ? config.cwd : (folder ?? (program ? path.dirname(program) : undefined));
+    this.deps.channel.appendLine(`Debug adapter: \`cudascript debug-adapter\` of ${origin} (${where.cli}), in ${cwd ?? "the extension host's folder"}`);
+    this.last = { kind: "process", source: where.source };
+    return new vscode.DebugAdapterExecutable(process.execPath, [where.cli, "debug-adapter"], { env: { ELECTRON_RUN_AS_NODE: "1" }, ...(cwd ? { cwd } : {}) });
   }
 }
 
@@ -81,7 +106,8 @@ class ConfigurationProvider implements vscode.DebugConfigurationProvider {
       config = { type: DEBUG_TYPE, request: "launch", name: `Debug ${kernel ? kernel.name : path.basename(doc.uri.fsPath)}`, program: doc.uri.fsPath, ...(kernel ? { kernel: kernel.name } : {}) };
     }
     if (typeof config.program === "string" && !path.isAbsolute(config.program)) {
-      const base = folder?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      // relative to "cwd", as the adapter reads it, else to the workspace folder (the program's default working folder)
+      const base = typeof config.cwd === "string" ? config.cwd : (folder?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
       if (base) config.program = path.join(base, config.program);
     }
     if (!config.program) {
@@ -129,9 +155,10 @@ class FocusStatus implements vscode.Disposable {
 
 export function registerDebugging(context: vscode.ExtensionContext, deps: DebugDeps): DebugApi {
   const status = new FocusStatus();
+  const factory = new AdapterFactory(deps);
   context.subscriptions.push(
     status,
-    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(deps)),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, factory),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ConfigurationProvider(deps)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => e.session.type === DEBUG_TYPE && e.event === FOCUS && status.set(e.session, e.body as FocusState)),
     vscode.debug.onDidTerminateDebugSession((s) => status.drop(s)),
@@ -198,7 +225,7 @@ export function registerDebugging(context: vscode.ExtensionContext, deps: DebugD
   };
 
   context.subscriptions.push(vscode.commands.registerCommand("cudascript.debugKernel", debugKernel), vscode.commands.registerCommand("cudascript.focusThread", focusThread));
-  return { focus: () => status.active()?.state };
+  return { focus: () => status.active()?.state, adapter: () => factory.last };
 }
 
 /** The launch.json configuration of type cudascript that debugs `kernel` of `file`, by name (VS Code resolves its variables). */

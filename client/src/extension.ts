@@ -41,6 +41,7 @@ export interface CudaScriptApi {
   readonly generatedLines: (generated: vscode.Uri, sourceLine: number) => number[];
   /** The focus thread of the stopped CudaScript debug session (the status bar item). */
   readonly debugFocus: DebugApi["focus"];
+  readonly debugAdapter: DebugApi["adapter"];
 }
 
 type CommandArg = vscode.Uri | { uri?: string | vscode.Uri; kernel?: string } | undefined;
@@ -356,6 +357,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     onDidRenderResults: rendered.event,
     generatedLines: (uri, line) => generated.mappedLines(uri, line),
     debugFocus: debugging.focus,
+    debugAdapter: debugging.adapter,
   };
 }
 
