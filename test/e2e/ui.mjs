@@ -2,6 +2,7 @@
  * UI tests: the extension as a person uses it, in code-server's workbench through chromium.
  * Each test takes a screenshot into test/e2e/out/ (also on failure).
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -263,18 +264,20 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     const lens = await codeLens(page, /^Debug$/, "export const blockSum");
     await lens.click();
     await page.locator(".debug-toolbar").waitFor({ state: "visible", timeout: 60_000 });
-    /** The source line the debugger shows as stopped (the top stack frame's highlighted line). */
+    /** Waits until the debugger is stopped on the line with `text`: the top frame in Call Stack is at it, and the editor highlights a line. */
+    const source = readFileSync(join(ws, "block-sum.ts"), "utf8").split("\n");
     const stoppedLine = async (text, timeout = 30_000) => {
+      const want = source.findIndex((l) => l.includes(text)) + 1;
       const end = Date.now() + timeout;
-      let got;
+      let frames = [];
       while (Date.now() < end) {
-        const hl = await page.locator(".editor-instance .debug-top-stack-frame-line").first().boundingBox().catch(() => null);
-        const line = await page.locator(".editor-instance .view-line", { hasText: text }).first().boundingBox().catch(() => null);
-        if (hl && line && Math.abs(hl.y + hl.height / 2 - (line.y + line.height / 2)) < line.height / 2) return;
-        got = hl?.y;
+        frames = (await page.locator(".debug-call-stack .monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " ").trim());
+        const top = frames.find((r) => r.startsWith("blockSum"));
+        // the frame row reads "blockSum block-sum.ts 13:7" (line:column)
+        if (Number(/ (\d+):\d+$/.exec(top ?? "")?.[1]) === want && (await page.locator(".editor-instance .debug-top-stack-frame-line").count())) return top;
         await sleep(200);
       }
-      throw new Error(`the debugger is not stopped on the line '${text}' (highlight at y=${got})`);
+      throw new Error(`the debugger is not stopped on line ${want} ('${text}'); Call Stack: ${JSON.stringify(frames.slice(0, 4))}`);
     };
     /** The Variables view's rows ("name: value"). */
     const variables = () => page.locator(".debug-view-content .monaco-list-row").allInnerTexts();
@@ -322,7 +325,10 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     await sleep(400);
     await page.screenshot({ path: join(outDir, "ui-debug-focus-moved.png") });
 
-    await runCommand(page, "Debug: Remove All Breakpoints");
+    // the breakpoint off again (as it was set), then Continue runs the launch to its end
+    await page.locator(".editor-instance .view-line", { hasText: "let s = 32;" }).first().click();
+    await runCommand(page, "Debug: Toggle Breakpoint");
+    await page.locator(".editor-instance .codicon-debug-breakpoint, .editor-instance .codicon-debug-breakpoint-unverified").first().waitFor({ state: "detached", timeout: 10_000 });
     await page.locator(".debug-toolbar .codicon-debug-continue").first().click();
     await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
     if (await page.locator(".statusbar-item", { hasText: "thread (" }).count()) throw new Error("the focus status item is still shown after the session ended");
