@@ -148,6 +148,8 @@ const builds = [
     ["runtime/src/index.ts", "runtime/index.js"],
     // `run` without esbuild (never in a .vsix) runs programs from their TypeScript source through these module hooks
     ["runtime/src/cli/typescript-hooks.ts", "runtime/cli/typescript-hooks.js"],
+    // the kernel debugger's adapter, which the extension runs inline (client/src/debug.ts) when the project has no `cudascript`
+    ["runtime/src/debugger/dap.ts", "runtime/debugger/dap.js"],
     // the simulator's worker, beside each bundle that inlines the simulator (its executor starts the
     // worker.js next to itself): the runtime the programs run on, and the CLI (doctor checks it)
     ...["runtime/worker.js", "runtime/cli/worker.js"].map((out) => ["runtime/src/simulator/worker.ts", out]),

@@ -1,13 +1,15 @@
 /**
  * The CudaScript VS Code extension: a thin client. It starts the language server (diagnostics, hovers
  * with occupancy, CodeLens), runs programs and single kernels through `cudascript run`, shows their
- * results in a webview panel, and opens the generated CUDA C++ / PTX beside the source.
+ * results in a webview panel, opens the generated CUDA C++ / PTX beside the source, and debugs kernels
+ * (the `cudascript` debug type: debug.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { ARCHS, runSettings, update, type Backend } from "./config";
+import { registerDebugging, type DebugApi } from "./debug";
 import { GENERATED_CODE_REQUEST, GeneratedCodeProvider, type GeneratedCodeParams, type GeneratedCodeResult } from "./generated";
 import { createClient } from "./lsp";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
@@ -37,6 +39,9 @@ export interface CudaScriptApi {
   readonly panels: () => { key: string; title: string; records: number; summary?: RenderedSummary }[];
   readonly onDidRenderResults: vscode.Event<{ key: string; summary: RenderedSummary }>;
   readonly generatedLines: (generated: vscode.Uri, sourceLine: number) => number[];
+  /** The focus thread of the stopped CudaScript debug session (the status bar item). */
+  readonly debugFocus: DebugApi["focus"];
+  readonly debugAdapter: DebugApi["adapter"];
 }
 
 type CommandArg = vscode.Uri | { uri?: string | vscode.Uri; kernel?: string } | undefined;
@@ -188,6 +193,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     return pick?.kernel;
   };
 
+  /** A kernel without an @run tag cannot be run or debugged from its tag: offer to insert one. */
+  const offerRunTag = async (doc: vscode.TextDocument, kernel: KernelInfo): Promise<void> => {
+    const suggestion = suggestRunTag(kernel);
+    const choice = await vscode.window.showInformationMessage(
+      `CudaScript: kernel '${kernel.name}' has no @run tag saying how to launch it. Add one above the kernel, for example:\n${suggestion}`,
+      "Insert @run Tag",
+    );
+    if (choice) {
+      const editor = await vscode.window.showTextDocument(doc);
+      const line = doc.lineAt(kernel.range.start.line);
+      const indent = line.text.slice(0, line.firstNonWhitespaceCharacterIndex);
+      await editor.edit((e) => e.insert(new vscode.Position((kernel.docRange ?? kernel.range).start.line, 0), `${indent}${suggestion}\n`));
+    }
+  };
+
   const runKernel = async (arg?: CommandArg): Promise<RunResult | undefined> => {
     if (!requireTrust()) return undefined;
     const uri = argUri(arg);
@@ -200,17 +220,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     if (!kernel) return undefined;
     const tag = kernel.run;
     if (tag === undefined) {
-      const suggestion = suggestRunTag(kernel);
-      const choice = await vscode.window.showInformationMessage(
-        `CudaScript: kernel '${kernel.name}' has no @run tag saying how to launch it. Add one above the kernel, for example:\n${suggestion}`,
-        "Insert @run Tag",
-      );
-      if (choice) {
-        const editor = await vscode.window.showTextDocument(doc);
-        const line = doc.lineAt(kernel.range.start.line);
-        const indent = line.text.slice(0, line.firstNonWhitespaceCharacterIndex);
-        await editor.edit((e) => e.insert(new vscode.Position((kernel.docRange ?? kernel.range).start.line, 0), `${indent}${suggestion}\n`));
-      }
+      await offerRunTag(doc, kernel);
       return undefined;
     }
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
@@ -331,6 +341,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
   };
   for (const id of COMMANDS) context.subscriptions.push(vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown));
 
+  const debugging = registerDebugging(context, { extensionRoot: context.extensionUri.fsPath, channel, kernelsOf, pickKernel, offerRunTag });
+
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("cudascript") && status.update()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => status.update()),
@@ -344,6 +356,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     panels: () => ResultsPanel.all().map((p) => ({ key: p.key, title: p.panel.title, records: p.recordCount, summary: p.lastSummary })),
     onDidRenderResults: rendered.event,
     generatedLines: (uri, line) => generated.mappedLines(uri, line),
+    debugFocus: debugging.focus,
+    debugAdapter: debugging.adapter,
   };
 }
 

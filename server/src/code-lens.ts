@@ -1,4 +1,4 @@
-/** CodeLens above each kernel: Run, Show CUDA C++, Show PTX, and the occupancy summary. */
+/** CodeLens above each kernel: Run, Debug (a kernel with an @run tag: the tag says how to launch it), Show CUDA C++, Show PTX, and the occupancy summary. */
 import type { CodeLens, Range } from "vscode-languageserver";
 import type { HoverContext } from "./hover";
 import { kernelOccupancy } from "./hover";
@@ -16,8 +16,9 @@ export function codeLenses(ctx: HoverContext & { positions: Positions }, uri: st
   for (const { listing, fn } of listKernels(ctx.ws, ctx.positions, uri)) {
     const range: Range = { start: listing.range.start, end: listing.range.start };
     const args: KernelCommandArgs = { uri, kernel: listing.name };
+    lenses.push({ range, command: { title: "▶ Run", command: Commands.runKernel, arguments: [args] } });
+    if (listing.run !== undefined) lenses.push({ range, command: { title: "Debug", command: Commands.debugKernel, arguments: [args] } });
     lenses.push(
-      { range, command: { title: "▶ Run", command: Commands.runKernel, arguments: [args] } },
       { range, command: { title: "Show CUDA C++", command: Commands.showCuda, arguments: [args] } },
       { range, command: { title: "Show PTX", command: Commands.showPtx, arguments: [args] } },
     );

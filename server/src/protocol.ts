@@ -11,6 +11,7 @@ export interface KernelCommandArgs {
 
 export const Commands = {
   runKernel: "cudascript.runKernel",
+  debugKernel: "cudascript.debugKernel",
   showCuda: "cudascript.showCuda",
   showPtx: "cudascript.showPtx",
   showOccupancy: "cudascript.showOccupancy",

@@ -11,7 +11,8 @@
  *      with `code-server --install-extension` (the suite checks it runs from there, not the checkout)
  *   3. UI tests (test/e2e/ui.mjs) in the browser; screenshots in test/e2e/out/
  *
- * env: CUDASCRIPT_E2E_ONLY=ext|ui   CUDASCRIPT_E2E_KEEP=1 (keep the temp dir)   CS_HOME (code-server dir)
+ * env: CUDASCRIPT_E2E_ONLY=ext|ui   CUDASCRIPT_E2E_UI_ONLY=<regexp of UI test names>   CUDASCRIPT_E2E_KEEP=1 (keep the temp dir)
+ *      CS_HOME (code-server dir)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";

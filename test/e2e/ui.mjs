@@ -2,6 +2,7 @@
  * UI tests: the extension as a person uses it, in code-server's workbench through chromium.
  * Each test takes a screenshot into test/e2e/out/ (also on failure).
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -91,7 +92,10 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     await shot(file);
     taken = true;
   };
+  // CUDASCRIPT_E2E_UI_ONLY=<regular expression>: only the UI tests whose names match
+  const only = process.env.CUDASCRIPT_E2E_UI_ONLY ? new RegExp(process.env.CUDASCRIPT_E2E_UI_ONLY) : undefined;
   const test = async (name, file, fn) => {
+    if (only && !only.test(name)) return;
     const t = Date.now();
     taken = false;
     try {
@@ -250,11 +254,92 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (!/\.entry|\.visible/.test(text)) throw new Error("the document does not look like PTX");
   });
 
+  await test("Debug from the CodeLens: stops at the breakpoint, shows the locals, steps, the focus thread picker moves to another thread, Continue ends", "ui-debug-stopped.png", async (capture) => {
+    await closeEditors();
+    await openFile(page, "block-sum.ts");
+    const bpLine = page.locator(".editor-instance .view-line", { hasText: "let s = 32;" }).first();
+    await bpLine.click();
+    await runCommand(page, "Debug: Toggle Breakpoint");
+    await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor({ timeout: 10_000 });
+    const lens = await codeLens(page, /^Debug$/, "export const blockSum");
+    await lens.click();
+    await page.locator(".debug-toolbar").waitFor({ state: "visible", timeout: 60_000 });
+    /** Waits until the debugger is stopped on the line with `text`: the top frame in Call Stack is at it, and the editor highlights a line. */
+    const source = readFileSync(join(ws, "block-sum.ts"), "utf8").split("\n");
+    const stoppedLine = async (text, timeout = 30_000) => {
+      const want = source.findIndex((l) => l.includes(text)) + 1;
+      const end = Date.now() + timeout;
+      let frames = [];
+      while (Date.now() < end) {
+        frames = (await page.locator(".debug-call-stack .monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " ").trim());
+        const top = frames.find((r) => r.startsWith("blockSum"));
+        // the frame row reads "blockSum block-sum.ts 13:7" (line:column)
+        if (Number(/ (\d+):\d+$/.exec(top ?? "")?.[1]) === want && (await page.locator(".editor-instance .debug-top-stack-frame-line").count())) return top;
+        await sleep(200);
+      }
+      throw new Error(`the debugger is not stopped on line ${want} ('${text}'); Call Stack: ${JSON.stringify(frames.slice(0, 4))}`);
+    };
+    /** The Variables view's rows ("name: value"). */
+    const variables = () => page.locator(".debug-view-content .monaco-list-row").allInnerTexts();
+    // a row reads "name = value" (or "name: value" in other VS Code versions)
+    const v = (name, value) => new RegExp(`^${name.replace(/[[\]]/g, "\\$&")} ?[:=] ?${value.replace(/[[\]]/g, "\\$&")}$`);
+    const waitVariable = async (re, timeout = 30_000) => {
+      const end = Date.now() + timeout;
+      let rows = [];
+      while (Date.now() < end) {
+        rows = (await variables()).map((r) => r.replace(/\s+/g, " ").trim());
+        if (rows.some((r) => re.test(r))) return rows;
+        await sleep(200);
+      }
+      throw new Error(`no variable ${re} in the Variables view: ${JSON.stringify(rows.slice(0, 12))}`);
+    };
+    await stoppedLine("let s = 32;");
+    let rows = await waitVariable(v("t", "0"));
+    await waitVariable(v("tile", "f32[64] shared"));
+    log(`  stopped; variables: ${JSON.stringify(rows.slice(0, 8))}`);
+    const status = page.locator(".statusbar-item", { hasText: "block (0, 0, 0) thread (0, 0, 0)" }).first();
+    await status.waitFor({ timeout: 10_000 });
+    await capture();
+
+    await page.locator(".debug-toolbar .codicon-debug-step-over").first().click();
+    await stoppedLine("while (s > 0)");
+    rows = await waitVariable(v("s", "32"));
+    log(`  stepped over; variables: ${JSON.stringify(rows.slice(0, 8))}`);
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-debug-variables.png") });
+
+    await status.click();
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill("block (0, 0, 0) thread (64, 0, 0)");
+    const invalid = page.locator(".quick-input-widget .quick-input-message", { hasText: "outside the block" }).first();
+    await invalid.waitFor({ timeout: 10_000 });
+    await input.fill("thread (5, 0, 0)");
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-debug-thread-picker.png") });
+    await input.press("Enter");
+    await page.locator(".statusbar-item", { hasText: "block (0, 0, 0) thread (5, 0, 0)" }).first().waitFor({ timeout: 15_000 });
+    rows = await waitVariable(v("t", "5"));
+    await waitVariable(v("i", "5"));
+    log(`  focus moved; variables: ${JSON.stringify(rows.slice(0, 8))}`);
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-debug-focus-moved.png") });
+
+    // the breakpoint off again (as it was set), then Continue runs the launch to its end
+    await page.locator(".editor-instance .view-line", { hasText: "let s = 32;" }).first().click();
+    await runCommand(page, "Debug: Toggle Breakpoint");
+    await page.locator(".editor-instance .codicon-debug-breakpoint, .editor-instance .codicon-debug-breakpoint-unverified").first().waitFor({ state: "detached", timeout: 10_000 });
+    await page.locator(".debug-toolbar .codicon-debug-continue").first().click();
+    await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30_000 });
+    if (await page.locator(".statusbar-item", { hasText: "thread (" }).count()) throw new Error("the focus status item is still shown after the session ended");
+  });
+
   if (consoleErrors.length) results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: false, error: consoleErrors.slice(0, 5).join("\n") });
   else results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: true });
   await page.close();
 
   // Restricted Mode: a second server with Workspace Trust on
+  if (only && !only.test("Restricted Mode")) return results;
   const rs = await restricted();
   const rpage = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   try {
@@ -271,11 +356,17 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
       await toast.waitFor({ timeout: 15_000 });
       await sleep(600);
       await rpage.screenshot({ path: join(outDir, "ui-restricted.png") });
+      // debugging runs the workspace's code too: the Debug CodeLens refuses, saying why
+      await rpage.keyboard.press("Escape");
+      const debugLens = await codeLens(rpage, /^Debug$/, "export const saxpy");
+      await debugLens.click();
+      await rpage.locator(".notifications-toasts .notification-list-item-message", { hasText: "debugging is disabled in Restricted Mode" }).first().waitFor({ timeout: 15_000 });
+      if (await rpage.locator(".debug-toolbar").isVisible()) throw new Error("a debug session started in Restricted Mode");
       log(`  restricted: status ${JSON.stringify(status)}; ${JSON.stringify((await toast.innerText()).slice(0, 90))}…`);
-      results.push({ name: "[ui] Restricted Mode: diagnostics stay on, running is disabled with an explanation", ok: true, ms: Date.now() - t });
+      results.push({ name: "[ui] Restricted Mode: diagnostics stay on, running and debugging are disabled with an explanation", ok: true, ms: Date.now() - t });
     } catch (err) {
       await rpage.screenshot({ path: join(outDir, "ui-restricted.png") }).catch(() => undefined);
-      results.push({ name: "[ui] Restricted Mode: diagnostics stay on, running is disabled with an explanation", ok: false, ms: Date.now() - t, error: err.message });
+      results.push({ name: "[ui] Restricted Mode: diagnostics stay on, running and debugging are disabled with an explanation", ok: false, ms: Date.now() - t, error: err.message });
     }
   } finally {
     await rpage.close();

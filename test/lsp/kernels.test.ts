@@ -112,6 +112,11 @@ describe("cudascript/kernels", () => {
     const lenses = ((await client.codeLens(uri)) ?? []) as CodeLens[];
     assert.deepEqual([...new Set(lenses.map((l) => (l.command?.arguments?.[0] as { kernel: string }).kernel))], ["saxpy", "image"]);
     assert.deepEqual(lenses.find((l) => l.command?.title === "▶ Run")?.range.start, saxpy!.range.start);
+    // Debug beside Run on the kernel whose @run tag says how to launch it; none on the kernel without one.
+    const titles = (kernel: string) => lenses.filter((l) => (l.command?.arguments?.[0] as { kernel: string }).kernel === kernel).map((l) => l.command?.title);
+    assert.deepEqual(titles("saxpy").slice(0, 2), ["▶ Run", "Debug"]);
+    assert.deepEqual(lenses.find((l) => l.command?.title === "Debug")?.command?.command, "cudascript.debugKernel");
+    assert.ok(!titles("image").includes("Debug"));
   });
 
   it("lists `cs.cuda.jit` kernels of a namespace import, and files that are not open", async () => {

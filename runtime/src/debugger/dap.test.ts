@@ -28,6 +28,13 @@ const L = (m: string) => lineOf(SOURCE, m);
 
 const LAUNCH = { program: FILE, kernel: "rotate", grid: 1, block: 8, args: [{ dtype: "f32", range: 8 }, { dtype: "f32", zeros: 8 }] };
 
+/** `p`, or a failure after `ms` saying what did not come (a missing event must fail the test, not hang it). */
+function within<T>(p: Promise<T>, what: string, ms = 20_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function start(launch: object): Promise<DapClient> {
   const c = new DapClient(process.execPath, [BIN, "debug-adapter"]);
   const init = await c.request("initialize", { adapterID: "cudascript", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" });
@@ -144,6 +151,73 @@ describe("debug adapter (DAP over stdio)", () => {
       assert.deepEqual(stack.body.stackFrames.map((f: { name: string; line: number }) => [f.name, f.line]), [["rotate", lineOf(src, "overrun")]]);
       await c.request("continue", { threadId: 8 });
       await c.event("terminated");
+    } finally {
+      c.close();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it("the focus request moves the focus to another thread of the stopped block and a stopped event refreshes it; outside the block is CSD025, another block of the grid CSD026", async () => {
+    const c = (await start({ ...LAUNCH, grid: [2, 1, 1], block: [8, 1, 1] })) as DapClient & { launched: Promise<{ success?: boolean }> };
+    try {
+      await c.launched;
+      await c.request("setBreakpoints", { source: { path: FILE }, breakpoints: [{ line: L("read neighbour"), condition: "cuda.threadIdx.x === 1" }] });
+      await c.request("configurationDone");
+      // Every stop tells the client the launch's dims and the focus (a thread picker validates against them).
+      const focus = await within(c.event("cudascript.focus"), "cudascript.focus event at the stop");
+      assert.deepEqual(focus.body, { gridDim: [2, 1, 1], blockDim: [8, 1, 1], block: [0, 0, 0], thread: [1, 0, 0] });
+      assert.equal((await c.event("stopped")).body.threadId, 2);
+
+      const moved = await c.request("cudascript.focus", { block: [0, 0, 0], thread: [6, 0, 0] });
+      assert.equal(moved.success, true);
+      assert.deepEqual([moved.body.block, moved.body.thread], [[0, 0, 0], [6, 0, 0]]);
+      assert.deepEqual((await within(c.event("cudascript.focus"), "cudascript.focus event after the focus request")).body.thread, [6, 0, 0]);
+      const stopped = await within(c.event("stopped"), "stopped event for the new focus");
+      assert.deepEqual([stopped.body.reason, stopped.body.threadId], ["focus", 7]);
+      const stack = await c.request("stackTrace", { threadId: 7 });
+      const scopes = await c.request("scopes", { frameId: stack.body.stackFrames[0].id });
+      const locals = await c.request("variables", { variablesReference: scopes.body.scopes[0].variablesReference });
+      assert.equal(locals.body.variables.find((v: { name: string }) => v.name === "t").value, "6");
+
+      const outside = await c.request("cudascript.focus", { thread: [8, 0, 0] });
+      assert.equal(outside.success, false);
+      assert.match(outside.message ?? "", /CSD025: focus: thread \[8,0,0\] is not in the launch: .*below blockDim \(8, 1, 1\)/);
+      const otherBlock = await c.request("cudascript.focus", { block: [1, 0, 0], thread: [0, 0, 0] });
+      assert.equal(otherBlock.success, false);
+      assert.match(otherBlock.message ?? "", /CSD026: focus: block \(1, 0, 0\) is not the block being debugged.*cuda\.blockIdx\.x === 1/);
+      const noBlock = await c.request("cudascript.focus", { block: [2, 0, 0], thread: [0, 0, 0] });
+      assert.match(noBlock.message ?? "", /CSD025: focus: block \[2,0,0\] is not in the launch.*gridDim \(2, 1, 1\)/);
+
+      await c.request("setBreakpoints", { source: { path: FILE }, breakpoints: [] });
+      await c.request("continue", { threadId: 7 });
+      await c.event("terminated");
+    } finally {
+      c.close();
+    }
+  });
+
+  it("the focus request works in a launch from the kernel's @run tag (the program's thread, through the adapter's stand-in for its session)", async () => {
+    const src = SOURCE.replace("export const rotate", "/** @run grid=2 block=8 args=[range(8, f32), zeros(8, f32)] */\nexport const rotate");
+    const file = FILE.replace(/\.ts$/, "_tag.ts");
+    fs.writeFileSync(file, src);
+    const c = (await start({ program: file, kernel: "rotate" })) as DapClient & { launched: Promise<{ success?: boolean; message?: string }> };
+    try {
+      await c.request("setBreakpoints", { source: { path: file }, breakpoints: [{ line: lineOf(src, "read neighbour"), condition: "cuda.threadIdx.x === 1" }] });
+      assert.equal((await c.launched).success, true, (await c.launched).message);
+      await c.request("configurationDone");
+      assert.deepEqual((await within(c.event("cudascript.focus"), "cudascript.focus event at the stop")).body, { gridDim: [2, 1, 1], blockDim: [8, 1, 1], block: [0, 0, 0], thread: [1, 0, 0] });
+      await within(c.event("stopped"), "the breakpoint's stop");
+      const moved = await c.request("cudascript.focus", { thread: [6, 0, 0] });
+      assert.equal(moved.success, true, moved.message);
+      const stopped = await within(c.event("stopped"), "stopped event for the new focus");
+      assert.equal(stopped.body.threadId, 7);
+      const stack = await c.request("stackTrace", { threadId: 7 });
+      const scopes = await c.request("scopes", { frameId: stack.body.stackFrames[0].id });
+      const locals = await c.request("variables", { variablesReference: scopes.body.scopes[0].variablesReference });
+      assert.equal(locals.body.variables.find((v: { name: string }) => v.name === "t").value, "6");
+      await c.request("setBreakpoints", { source: { path: file }, breakpoints: [] });
+      await c.request("continue", { threadId: 7 });
+      await within(c.event("terminated"), "the end of the session");
     } finally {
       c.close();
       fs.rmSync(file, { force: true });

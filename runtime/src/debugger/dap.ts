@@ -21,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BreakpointEvent, DebugSession as DapSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { BreakpointEvent, DebugSession as DapSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
@@ -33,6 +33,7 @@ import { rowMajorStrides } from "../layout";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
+import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 /** A kernel argument of the launch configuration. */
 export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
@@ -324,6 +325,25 @@ export class KernelDebugAdapter extends DapSession {
     this.sendResponse(response);
   }
 
+  /** The focus thread picker's request (dap-focus.ts): move the focus, then a `stopped` event for it refreshes the editor's views. */
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== FOCUS_REQUEST || !this.session) return super.customRequest(command, response, args);
+    try {
+      const body = moveFocus(this.session, args as FocusRequestArgs);
+      response.body = body;
+      this.sendResponse(response);
+      this.handles = new Handles<Ref>();
+      this.sendEvent(new Event(FOCUS_EVENT, body));
+      const ev = new StoppedEvent("focus", this.threadId(body.thread)) as DebugProtocol.StoppedEvent;
+      ev.body.description = `focus: thread (${body.thread.join(", ")}) of block (${body.block.join(", ")})`;
+      ev.body.allThreadsStopped = true;
+      ev.body.preserveFocusHint = false;
+      this.sendEvent(ev);
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: true });
+    }
+  }
+
   private step(response: DebugProtocol.Response, threadId: number, run: () => DebugEvent): void {
     const s = this.session;
     if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
@@ -349,6 +369,7 @@ export class KernelDebugAdapter extends DapSession {
     const ev = new StoppedEvent(e.reason, this.threadId(e.thread), e.error?.message) as DebugProtocol.StoppedEvent;
     ev.body.allThreadsStopped = true;
     if (e.acrossBarrier) ev.body.description = "stepped across a barrier: the rest of the block ran to it";
+    this.sendEvent(new Event(FOCUS_EVENT, focusBody(this.session!, e.block, e.thread)));
     this.sendEvent(ev);
   }
 

@@ -221,6 +221,41 @@ test("Toggle Sanitizer flips the setting", async () => {
   await until("the setting to change back", () => cfg() === before, 5000);
 });
 
+test("a cudascript launch written out runs its adapter inline: it stops at the breakpoint, reports the focus and dims, and the focus request moves the focus", async () => {
+  const file = fileUri("block-sum.ts");
+  const doc = await openTs("block-sum.ts");
+  const line = doc.getText().split("\n").findIndex((l) => l.includes("let s = 32;"));
+  vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+  vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(file, new vscode.Position(line, 0)))]);
+  const focus = [];
+  const subs = [vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => e.event === "cudascript.focus" && focus.push(e.body))];
+  let ended;
+  const terminated = new Promise((r) => (ended = r));
+  subs.push(vscode.debug.onDidTerminateDebugSession((s) => s.type === "cudascript" && ended(s)));
+  try {
+    const launch = { type: "cudascript", request: "launch", name: "blockSum (explicit)", program: file.fsPath, kernel: "blockSum", grid: 2, block: 64, args: [{ dtype: "f32", range: 128 }, { dtype: "f32", zeros: 2 }] };
+    assert.ok(await vscode.debug.startDebugging(vscode.workspace.workspaceFolders[0], launch), "the session started");
+    await until("the focus event of the stop", () => focus.length > 0, 30_000);
+    assert.deepEqual(focus[0], { gridDim: [2, 1, 1], blockDim: [64, 1, 1], block: [0, 0, 0], thread: [0, 0, 0] });
+    assert.deepEqual(api.debugAdapter(), { kind: "inline", source: "project" }, "the adapter runs inline, from the workspace's cudascript");
+    await until("the status bar focus", () => api.debugFocus() && api.debugFocus().thread.join() === "0,0,0", 10_000);
+    const session = vscode.debug.activeDebugSession;
+    const stack = await session.customRequest("stackTrace", { threadId: 1 });
+    assert.equal(stack.stackFrames[0].line, line + 1, "stopped on the breakpoint's line");
+    const moved = await session.customRequest("cudascript.focus", { thread: [5, 0, 0] });
+    assert.deepEqual(moved.thread, [5, 0, 0]);
+    await until("the status bar to follow the focus", () => api.debugFocus() && api.debugFocus().thread.join() === "5,0,0", 10_000);
+    await assert.rejects(session.customRequest("cudascript.focus", { thread: [64, 0, 0] }), /CSD025/);
+    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    await session.customRequest("continue", { threadId: 6 });
+    await terminated;
+    await until("the focus status to go", () => !api.debugFocus(), 5000);
+  } finally {
+    subs.forEach((d) => d.dispose());
+    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+  }
+}, { timeout: 90_000 });
+
 // ------------------------------------------------------------------------------------------------
 async function run() {
   const results = [];
