@@ -19,3 +19,4 @@ export * from "./cuda";
 export * from "./compile";
 export * from "./js";
 export { emitStepModule, type StepFunction, type StepModule, type StepStatement, type StepVar } from "./step/emit-step";
+export { DebugExpressionCompiler, type DebugExpressionDiagnostic, type DebugExpressionResult } from "./step/debug-expression";

@@ -82,11 +82,13 @@ describe("debugger: stepping backend and controller", () => {
     assert.equal(s.continue().kind, "end");
   });
 
-  it("a condition that does not parse, or throws, is CSD009 with what to write", () => {
+  it("a condition that does not parse is CSD009 with what to write; one that faults for a thread is CSD009 when tried", () => {
     const { s } = rotateSession();
-    assert.throws(() => s.setBreakpoints(file, [{ line: L("write shared"), condition: "cuda.threadIdx.x ===" }]), /CSD009: the breakpoint condition 'cuda.threadIdx.x ===' does not parse .*cuda.threadIdx.x === 5/);
-    s.setBreakpoints(file, [{ line: L("write shared"), condition: "nope.x > 1" }]);
-    assert.throws(() => s.continue(), /CSD009: the condition of the breakpoint at line 10 \(nope.x > 1\) failed for thread \(0, 0, 0\)/);
+    const [r] = s.setBreakpoints(file, [{ line: L("write shared"), condition: "cuda.threadIdx.x ===" }]);
+    assert.equal(r!.verified, false);
+    assert.match(r!.message!, /CSD009: the condition of the breakpoint at line 10 'cuda.threadIdx.x ===' is not an expression .*cuda.threadIdx.x === 5/);
+    s.setBreakpoints(file, [{ line: L("write shared"), condition: "a[i + 100] > 1" }]);
+    assert.throws(() => s.continue(), /CSD009: the condition of the breakpoint at line 10 \(a\[i \+ 100\] > 1\) failed for thread \(0, 0, 0\): out-of-bounds read of array 'a': index 100 is outside 0..15/);
   });
 
   it("a condition over locals, given as a function", () => {
