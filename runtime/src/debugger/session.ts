@@ -368,6 +368,7 @@ export class DebugSession {
 
   /** Asks the command under way to stop (DAP pause): the next slice stops at the next statement or loop pass of a thread. */
   pause(): void {
+    if (this.commandStart === undefined) return; // stopped already (or not started): nothing to pause
     this.pausing = true;
     this.S.sliceEnd = 0;
   }
@@ -745,6 +746,8 @@ export class DebugSession {
     const focus = a.threads[this.focusT]!;
     const ff = focus.frames[focus.frames.length - 1];
     const w = this.focusT - (this.focusT % 32);
+    // A bad expression is an error of the watch, said once (not once per lane).
+    if (ff) this.exprs.compile(ff.fn, this.exprs.visibleAt(ff.fn, ff.s), expression, "the warp watch");
     let type: string | undefined;
     const lanes = a.threads.slice(w, Math.min(w + 32, a.threads.length)).map((th): LaneValue => {
       const f = th.frames[th.frames.length - 1];
