@@ -69,8 +69,10 @@ function fast() {
 
 function stepped(condition) {
   const out = new Float32Array(GRID);
-  const s = new DebugSession({ module, kernel: "sumSquares", grid: [GRID, 1, 1], block: [BLOCK, 1, 1], args: [desc(a), desc(out)] }, { print: () => {} });
-  s.setBreakpoints(file, [{ line: hotLine, condition }]);
+  // The file is not on disk: the conditions are compiled against its text.
+  const s = new DebugSession({ module, kernel: "sumSquares", grid: [GRID, 1, 1], block: [BLOCK, 1, 1], args: [desc(a), desc(out)], source: SOURCE }, { print: () => {} });
+  const [bp] = s.setBreakpoints(file, [{ line: hotLine, condition }]);
+  if (!bp.verified) throw new Error(`the breakpoint was not set: ${bp.message}`);
   const t0 = performance.now();
   const end = s.continue();
   const ms = performance.now() - t0;

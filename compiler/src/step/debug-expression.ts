@@ -52,7 +52,12 @@ export type DebugExpressionResult =
       /** Whether it reads an array of the frame (`v` must then be the frame's full view, not its scalars). */
       readonly readsArrays: boolean;
     }
-  | { readonly ok: false; readonly notExpression: boolean; readonly diagnostics: readonly DebugExpressionDiagnostic[] };
+  | {
+      readonly ok: false;
+      /** syntax: not one expression; check: the checker's errors; effect: it would change the run; source: the kernel file cannot be read. */
+      readonly reason: "syntax" | "check" | "effect" | "source";
+      readonly diagnostics: readonly DebugExpressionDiagnostic[];
+    };
 
 function annotation(t: IR.Type): string | undefined {
   if (t.kind === "scalar") return t.dtype === "bool" ? "boolean" : `${NS}.${t.dtype}`;
@@ -73,7 +78,7 @@ function parseError(text: string): string | undefined {
 /** Compiles debugger expressions for the functions of one module (one KernelChecker, reused). */
 export class DebugExpressionCompiler {
   private readonly checker = new KernelChecker();
-  private readonly original: string;
+  private readonly original: string | undefined;
   private readonly fns: readonly IR.IrFunction[];
   private readonly scopeOf = new Map<IR.IrFunction, IR.Var[]>();
 
@@ -83,7 +88,7 @@ export class DebugExpressionCompiler {
     text?: string,
   ) {
     if (text !== undefined) this.checker.setFileText(module.file, text);
-    this.original = this.checker.project.getText(module.file) ?? ts.sys.readFile(path.resolve(module.file)) ?? "";
+    this.original = text ?? ts.sys.readFile(path.resolve(module.file));
     // The stepping module's function order (emit-step.ts): device functions, then kernels.
     this.fns = [...module.deviceFunctions, ...module.kernels];
   }
@@ -94,9 +99,10 @@ export class DebugExpressionCompiler {
    */
   compile(fn: number, visible: readonly number[], text: string): DebugExpressionResult {
     const notExpr = parseError(text);
-    if (notExpr) return { ok: false, notExpression: true, diagnostics: [{ code: "", message: notExpr, col: 1 }] };
+    if (notExpr) return { ok: false, reason: "syntax", diagnostics: [{ code: "", message: notExpr, col: 1 }] };
     const f = this.fns[fn];
-    if (!f) return { ok: false, notExpression: false, diagnostics: [{ code: "", message: `no function ${fn}`, col: 1 }] };
+    const original = this.original;
+    if (original === undefined || !f) return { ok: false, reason: "source", diagnostics: [{ code: "", message: `the kernel file ${this.module.file} cannot be read (expressions are compiled against it)`, col: 1 }] };
     let vars = this.scopeOf.get(f);
     if (!vars) this.scopeOf.set(f, (vars = scopes(f).vars));
     // The innermost variable of a name: later in `visible` shadows earlier.
@@ -104,18 +110,18 @@ export class DebugExpressionCompiler {
     for (const i of visible) if (annotation(vars[i]!.type)) byName.set(vars[i]!.name, i);
     const params = [...byName.values()].sort((a, b) => a - b);
     const head = `\nimport * as ${NS} from "cudascript";\nconst ${FN} = ${NS}.cuda.device((${params.map((i) => `${vars![i]!.name}: ${annotation(vars![i]!.type)}`).join(", ")}) => (\n`;
-    const exprStart = this.original.length + head.length;
-    this.checker.setFileText(this.module.file, `${this.original}${head}${text}\n));\n`);
+    const exprStart = original.length + head.length;
+    this.checker.setFileText(this.module.file, `${original}${head}${text}\n));\n`);
     const check = this.checker.checkFile(this.module.file);
-    const mine = check.diagnostics.filter((d) => d.severity === "error" && d.span.start >= this.original.length);
-    if (mine.length) return { ok: false, notExpression: false, diagnostics: mine.map((d) => ({ code: d.code, message: d.message, col: Math.max(1, Math.min(text.length, d.span.start - exprStart + 1)) })) };
+    const mine = check.diagnostics.filter((d) => d.severity === "error" && d.span.start >= original.length);
+    if (mine.length) return { ok: false, reason: "check", diagnostics: mine.map((d) => ({ code: d.code, message: d.message, col: Math.max(1, Math.min(text.length, d.span.start - exprStart + 1)) })) };
     const info = this.checker.front.moduleInfo(this.module.file);
     const decl = info?.functions.get(FN);
     const lowered = info && decl ? this.checker.lowerScalar(info, decl) : undefined;
-    if (!lowered) return { ok: false, notExpression: false, diagnostics: [{ code: "", message: "it could not be compiled", col: 1 }] };
+    if (!lowered) return { ok: false, reason: "check", diagnostics: [{ code: "CS9001", message: "it could not be compiled", col: 1 }] };
     const dbg = lowered.fn;
     const problem = sideEffect(dbg, (id) => this.fns.find((g) => g.id === id));
-    if (problem) return { ok: false, notExpression: false, diagnostics: [{ code: "", message: problem, col: 1 }] };
+    if (problem) return { ok: false, reason: "effect", diagnostics: [{ code: "", message: problem, col: 1 }] };
     // Device functions it may call: those of the module (the kernels reach them) and any other of the file.
     const devices = new Map(this.module.deviceFunctions.map((d) => [d.id, d]));
     const stack = [...dbg.callees];
@@ -131,7 +137,7 @@ export class DebugExpressionCompiler {
       stack.push(...l.fn.callees);
     }
     const me = new ModuleEmitter({ file: this.module.file, kernels: [], deviceFunctions: [...devices.values(), dbg], constArrays: check.module.constArrays }, {});
-    if (me.syncFns.has(dbg.id)) return { ok: false, notExpression: false, diagnostics: [{ code: "", message: "it waits at a barrier or a warp operation (a debugger expression runs in one thread)", col: 1 }] };
+    if (me.syncFns.has(dbg.id)) return { ok: false, reason: "effect", diagnostics: [{ code: "", message: "it waits at a barrier or a warp operation (a debugger expression runs in one thread)", col: 1 }] };
     const code: string[] = [];
     for (const d of devices.values()) if (!me.syncFns.has(d.id)) code.push(new FnEmitter(me, d, "device").emitDevice());
     code.push(new FnEmitter(me, dbg, "device").emitDevice());

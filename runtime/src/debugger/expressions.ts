@@ -56,8 +56,9 @@ export class Expressions {
     const r = this.compiler.compile(fn, visible, text);
     if (!r.ok) {
       const d = r.diagnostics[0]!;
-      if (r.notExpression) throw new CudaScriptError("CSD009", `${what} '${text}' is not an expression (${d.message}): write one expression in the kernel language, e.g. cuda.threadIdx.x === 5 && i > 3`);
-      if (d.code) throw new CudaScriptError(d.code, `${what} '${text}', column ${d.col}: ${d.message}`);
+      if (r.reason === "syntax") throw new CudaScriptError("CSD009", `${what} '${text}' is not an expression (${d.message}): write one expression in the kernel language, e.g. cuda.threadIdx.x === 5 && i > 3`);
+      if (r.reason === "check") throw new CudaScriptError(d.code, `${what} '${text}', column ${d.col}: ${d.message}`);
+      if (r.reason === "source") throw new CudaScriptError("CSD015", `${what} '${text}' cannot be evaluated by the debugger: ${d.message}; save the file, or give its text as the launch's \`source\``);
       throw new CudaScriptError("CSD015", `${what} '${text}' cannot be evaluated by the debugger: ${d.message}; write an expression that only reads variables and memory, e.g. s[t] + 1`);
     }
     const m = new Function("rt", r.source)(this.rt) as Pick<CompiledExpression, "ctx" | "eval">;

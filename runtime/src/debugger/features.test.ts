@@ -88,6 +88,12 @@ describe("debugger: conditions and expressions in the kernel language", () => {
     assert.equal(stop(s.continue()).line, L("shared write"));
   });
 
+  it("a kernel file that cannot be read (not on disk, no source given) is CSD015 with what to do", () => {
+    const s = new DebugSession({ module: { ...ir, file: `${file}.missing.ts` }, kernel: "feat", grid: [1, 1, 1], block: [32, 1, 1], args: [argDesc(new Int32Array(32)), argDesc(new Float32Array(32))] }, { print: () => {} });
+    const [r] = s.setBreakpoints(file, [{ line: L("loop body"), condition: "i > 3" }]);
+    assert.match(r!.message!, /^CSD015: .*cannot be read .*give its text as the launch's `source`/);
+  });
+
   it("an expression that would change memory is refused with CSD015", () => {
     const { s } = featSession();
     const r = s.setBreakpoints(file, [{ line: L("loop body"), condition: "cuda.atomic.add(a, 0, 1) > 0" }]);
