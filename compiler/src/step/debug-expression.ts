@@ -51,6 +51,11 @@ export type DebugExpressionResult =
       readonly readsVars: boolean;
       /** Whether it reads an array of the frame (`v` must then be the frame's full view, not its scalars). */
       readonly readsArrays: boolean;
+      /**
+       * The expression as IR over the function's own variables (for probes compiled into the fast
+       * simulator, probe.ts); absent when it calls a device function the module does not have.
+       */
+      readonly ir?: IR.Expr;
     }
   | {
       readonly ok: false;
@@ -124,6 +129,7 @@ export class DebugExpressionCompiler {
     if (problem) return { ok: false, reason: "effect", diagnostics: [{ code: "", message: problem, col: 1 }] };
     // Device functions it may call: those of the module (the kernels reach them) and any other of the file.
     const devices = new Map(this.module.deviceFunctions.map((d) => [d.id, d]));
+    const own = dbg.callees.every((id) => devices.has(id));
     const stack = [...dbg.callees];
     while (stack.length) {
       const id = stack.pop()!;
@@ -157,14 +163,26 @@ export class DebugExpressionCompiler {
     );
     const o = me.prelude(`// CudaScript debugger expression: ${text.replace(/\s+/g, " ")}`);
     o.push(...code);
+    const ret = dbg.body[0];
+    const subst = new Map(dbg.params.map((p, k) => [p, vars![params[k]!]!]));
     return {
       ok: true,
+      ...(own && ret?.k === "return" && ret.value ? { ir: substituteVars(ret.value, subst) } : {}),
       source: o.join("\n"),
       dtype: dbg.returnType.kind === "scalar" ? dbg.returnType.dtype : "void",
       readsVars: dbg.params.some((p) => read.has(p)),
       readsArrays: dbg.params.some((p) => p.type.kind === "array" && read.has(p)),
     };
   }
+}
+
+/** A copy of `e` reading `map`'s variables instead of its keys (IR nodes are plain objects with a `k`). */
+function substituteVars<T>(e: T, map: ReadonlyMap<IR.Var, IR.Var>): T {
+  if (Array.isArray(e)) return e.map((x) => substituteVars(x, map)) as T;
+  if (!e || typeof e !== "object" || !("k" in e)) return e;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(e)) out[key] = key === "v" ? (map.get(value as IR.Var) ?? value) : substituteVars(value, map);
+  return out as T;
 }
 
 /** Why the expression cannot be evaluated without changing the run (an atomic, a random draw, a store in a device function it calls), if so. */

@@ -3,7 +3,7 @@
  * count condition and a logpoint message, parsed once when set (docs/debugging.md, "Breakpoints").
  */
 import { CudaScriptError } from "../errors";
-import type { Dim3 } from "./expressions";
+import type { CompiledExpression, Dim3 } from "./expressions";
 
 export interface Xyz {
   readonly x: number;
@@ -60,6 +60,8 @@ export interface Breakpoint {
   readonly log?: readonly (string | { readonly expr: string })[];
   /** Hits so far in this launch. */
   hits: number;
+  /** The condition compiled per statement of the line (by site). */
+  readonly bySite: Map<number, CompiledExpression>;
 }
 
 /** `N`, `>= N`, `== N`, `> N`, `< N`, `<= N`, `% N` → a test of the hit number (1 for the first hit). */

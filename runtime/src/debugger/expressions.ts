@@ -19,6 +19,8 @@ export interface CompiledExpression {
   readonly readsArrays: boolean;
   readonly ctx: (bx: number, by: number, bz: number, bdx: number, bdy: number, bdz: number, gdx: number, gdy: number, gdz: number) => void;
   readonly eval: (v: readonly unknown[], tx: number, ty: number, tz: number, t: number) => unknown;
+  /** The expression as IR over the function's variables (for probes), where it has one. */
+  readonly ir?: unknown;
 }
 
 /** Where an expression is evaluated: a thread (its index in the block), its block, and its frame (none: indices only). */
@@ -62,7 +64,7 @@ export class Expressions {
       throw new CudaScriptError("CSD015", `${what} '${text}' cannot be evaluated by the debugger: ${d.message}; write an expression that only reads variables and memory, e.g. s[t] + 1`);
     }
     const m = new Function("rt", r.source)(this.rt) as Pick<CompiledExpression, "ctx" | "eval">;
-    const c: CompiledExpression = { text, dtype: r.dtype, readsVars: r.readsVars, readsArrays: r.readsArrays, ctx: m.ctx, eval: m.eval };
+    const c: CompiledExpression = { text, dtype: r.dtype, readsVars: r.readsVars, readsArrays: r.readsArrays, ctx: m.ctx, eval: m.eval, ...(r.ir ? { ir: r.ir } : {}) };
     this.cache.set(key, c);
     return c;
   }

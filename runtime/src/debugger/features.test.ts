@@ -28,6 +28,11 @@ export const spin = cuda.jit((out: Int32Array) => {
   }
   out[t] = k;
 });
+export const shout = cuda.jit((out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  if (t === 0) console.log("block", cuda.blockIdx.x);
+  out[cuda.blockIdx.x * 4 + t] += 1; // bump
+});
 `;
 
 const { module: ir, file } = compileKernels(SOURCE);
@@ -98,6 +103,33 @@ describe("debugger: conditions and expressions in the kernel language", () => {
     const { s } = featSession();
     const r = s.setBreakpoints(file, [{ line: L("loop body"), condition: "cuda.atomic.add(a, 0, 1) > 0" }]);
     assert.match(r[0]!.message!, /^CSD015: .*cannot be evaluated by the debugger: it updates memory \(cuda.atomic.add\)/);
+  });
+});
+
+describe("debugger: breakpoints probed in the fast simulator", () => {
+  it("a breakpoint whose condition over a local never holds lets every block run on the fast simulator, with its output", () => {
+    const { s, out } = featSession();
+    s.setBreakpoints(file, [{ line: L("loop body"), condition: "acc < 0" }, { line: L("spin body") }]);
+    assert.equal(s.continue().kind, "end");
+    assert.equal(s.steppedBlocks, 0);
+    const want = featSession();
+    want.s.continue();
+    assert.deepEqual([...out], [...want.out]);
+  });
+
+  it("a probe that fires puts the memory back and runs the block again stepped: earlier blocks' writes and output happen once", () => {
+    const out = new Int32Array(16);
+    const printed: string[] = [];
+    const s = new DebugSession({ module: ir, kernel: "shout", grid: [4, 1, 1], block: [4, 1, 1], args: [argDesc(out)] }, { print: (x) => printed.push(x) });
+    s.setBreakpoints(file, [{ line: L("bump"), condition: "cuda.blockIdx.x === 2 && t === 3" }]);
+    const e = stop(s.continue());
+    assert.deepEqual([e.block, e.thread, s.steppedBlocks], [[2, 0, 0], [3, 0, 0], 1]);
+    assert.deepEqual([...out], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+    assert.deepEqual(printed, ["block 0\n", "block 1\n", "block 2\n"]);
+    assert.equal(s.continue().kind, "end");
+    assert.deepEqual([...out], Array(16).fill(1));
+    assert.deepEqual(printed, ["block 0\n", "block 1\n", "block 2\n", "block 3\n"]);
+    assert.equal(s.steppedBlocks, 1);
   });
 });
 

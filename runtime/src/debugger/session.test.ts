@@ -219,16 +219,18 @@ describe("debugger: stepping backend and controller", () => {
     assert.deepEqual([e.reason, e.line, e.thread, e.frames.length], ["exception", L("overrun write"), [6, 0, 0], 0]);
   });
 
-  it("a condition on indices alone lets the blocks it never holds in run on the fast simulator; one over a variable does not", () => {
+  it("with a breakpoint set, a fault in a block run on the fast simulator is run again stepped: the faulting thread with its locals", () => {
     const run = (condition: string) => {
       const out = new Int32Array(8);
       const s = new DebugSession({ module: ir, kernel: "overrun", grid: [2, 1, 1], block: [8, 1, 1], args: [argDesc(out)] }, { print: () => {} });
       s.setBreakpoints(file, [{ line: L("const j = t + 2"), condition }]);
       return stop(s.continue());
     };
-    // Block 0 faults before block 1 could stop: run fast, the fault has no frames (the fast simulator keeps no locals).
+    // Block 0 faults before block 1 could stop: run fast with the breakpoint's probe, then again stepped
+    // (the fault might have been the condition's own), which keeps the faulting thread's locals.
     const fast = run("cuda.blockIdx.x === 1");
-    assert.deepEqual([fast.reason, fast.block, fast.thread, fast.frames.length], ["exception", [0, 0, 0], [6, 0, 0], 0]);
+    assert.deepEqual([fast.reason, fast.block, fast.thread], ["exception", [0, 0, 0], [6, 0, 0]]);
+    assert.equal(variable(fast, "j").value, 8);
     const stepped = run("t === 100");
     assert.deepEqual([stepped.reason, stepped.block, stepped.thread], ["exception", [0, 0, 0], [6, 0, 0]]);
     assert.equal(variable(stepped, "j").value, 8);

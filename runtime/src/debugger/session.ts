@@ -19,8 +19,7 @@
  * adapter returns to its event loop between them and a `pause` request can stop a kernel that loops
  * forever. A command that runs past the time limit without a stop pauses itself (CSD019).
  */
-import * as vm from "node:vm";
-import { emitSimulatorModule, emitStepModule, type IrModule, type StepModule } from "@cudascript/compiler";
+import { emitStepModule, type Expr, type IrModule, type ProbeLine, type StepModule } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
 import { createRt, type Rt } from "../simulator/rt";
 import { faultError, makeArgs, serializeFault, type ArgDesc } from "../simulator/executor";
@@ -30,6 +29,7 @@ import { parseHitCondition, parseLogMessage, type Breakpoint, type BreakpointRes
 import { DataWatches, type DataBreakpointInfo, type DataBreakpointResult } from "./data-breakpoints";
 import { Expressions, formatValue, type CompiledExpression, type Dim3 } from "./expressions";
 import { convertValue } from "./values";
+import { FastBlocks } from "./fast-blocks";
 
 export type { Dim3 } from "./expressions";
 export type { BreakpointResult, BreakpointSpec, ConditionContext, LogEvent, Xyz } from "./breakpoints";
@@ -172,8 +172,6 @@ const NO_LOCALS: Readonly<Record<string, unknown>> = new Proxy(
 
 /** A time slice of the sync commands (continue(), stepOver(), …): how often they look at the time limit. */
 const SYNC_SLICE_MS = 100;
-/** Runs the function in the context's `run` under a vm timeout (the fast simulator's blocks). */
-const RUN = new vm.Script("run()");
 
 function dim3Error(what: string, v: unknown): CudaScriptError {
   return new CudaScriptError("CSD011", `${what} must be [x, y, z] whole numbers inside the launch's ${what === "thread" ? "block" : "grid"}, got ${JSON.stringify(v)}`);
@@ -195,7 +193,9 @@ export class DebugSession {
   private bpInDevice = false;
   private readonly threadPool: ThreadState[] = [];
   /** The fast simulator's module, for blocks where nothing can stop (made at the first). */
-  private fast: { kernels: Record<string, { run(L: LaunchData, b0: number, b1: number): void }> } | undefined;
+  private readonly fastBlocks: FastBlocks;
+  /** A probe fired in this block (fast-blocks.ts): it runs on the stepping backend. */
+  private forceStep: number | undefined;
   private active: ActiveBlock | undefined;
   private focusT = 0;
   private stepping: Step | undefined;
@@ -211,10 +211,7 @@ export class DebugSession {
   private commandStart: number | undefined;
   /** A fast-simulator run ran out of time: every further block runs on the stepping backend. */
   private stepAll = false;
-  /** Kernel output held back while blocks run on the fast simulator (dropped if they are run again). */
-  private printBuffer: string[] | undefined;
   private readonly print: (text: string) => void;
-  private readonly vmContext = vm.createContext({ run: () => {} });
 
   constructor(
     private readonly launch: DebugLaunch,
@@ -224,18 +221,25 @@ export class DebugSession {
     if (!k) throw new CudaScriptError("CSD010", `the module of ${launch.module.file} has no kernel '${launch.kernel}'; its kernels are ${launch.module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
     this.step = emitStepModule(launch.module);
     const print = (this.print = options.print ?? ((s: string) => void process.stdout.write(s)));
-    this.rt = createRt({ concurrent: false, deadline: Infinity, print: (s) => (this.printBuffer ? this.printBuffer.push(s) : print(s)), uninitializedShared: "warn", warn: () => {} });
+    this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
     this.S = new StepHooks(this.step.lines.length);
     this.S.watched = () => this.data.changed();
     this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source);
     this.mod = new Function("rt", "$S", this.step.source)(this.rt, this.S) as DebugSession["mod"];
     this.L = { args: makeArgs(launch.args), grid: launch.grid, block: launch.block, dynBuf: new ArrayBuffer(launch.sharedMem ?? 0) };
     this.mod.setup(this.L);
+    this.fastBlocks = new FastBlocks(launch.module, launch.kernel, this.L, launch.args, print, options.fastBlockTimeoutMs ?? 2000);
     this.argv = this.mod.kernels[launch.kernel]!.argv(this.L);
     this.nBlocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
     this.allLines = new Uint8Array(this.step.lines.length).fill(1);
     this.bpLines = new Uint8Array(this.step.lines.length);
   }
+
+  /** How many blocks ran on the stepping backend so far (the others ran on the fast simulator). */
+  get steppedBlocks(): number {
+    return this.stepped;
+  }
+  private stepped = 0;
 
   /** The launch's block and grid dimensions. */
   get blockDim(): Dim3 {
@@ -269,6 +273,7 @@ export class DebugSession {
           ...(s.hitCondition !== undefined && s.hitCondition.trim() !== "" ? { hit: parseHitCondition(s.hitCondition, s.line) } : {}),
           ...(s.logMessage !== undefined && s.logMessage !== "" ? { log: parseLogMessage(s.logMessage, s.line) } : {}),
           hits: 0,
+          bySite: new Map(),
         };
         // Compiled now at the line's first statement, so that a bad expression is said when it is set.
         if (first) for (const text of this.expressionsOf(bp)) this.exprs.compile(first.fn, first.visible, text, this.what(bp, text));
@@ -284,7 +289,31 @@ export class DebugSession {
     for (const bps of this.breakpoints.values())
       for (const bp of bps) this.step.lines.forEach((l, id) => l.file === bp.file && l.line === bp.line && (this.bpLines[id] = 1));
     this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
+    this.fastBlocks.setProbes(this.probeLines());
     return results;
+  }
+
+  /** The breakpoints as probes in the fast simulator (those with a function condition cannot be: then none is). */
+  private probeLines(): ProbeLine[] | undefined {
+    const lines: ProbeLine[] = [];
+    for (const bps of this.breakpoints.values())
+      for (const bp of bps) {
+        if (bp.test) return undefined;
+        const text = bp.text;
+        lines.push({
+          file: bp.file,
+          line: bp.line,
+          condition: (fn, visible) => {
+            if (!text) return true;
+            try {
+              return (this.exprs.compile(fn, visible, text, this.what(bp, text)).ir as Expr | undefined) ?? false;
+            } catch {
+              return false;
+            }
+          },
+        });
+      }
+    return lines;
   }
 
   private expressionsOf(bp: Breakpoint): string[] {
@@ -462,7 +491,8 @@ export class DebugSession {
       if (!this.active) {
         if (this.nextBlock >= this.nBlocks) return this.end(undefined);
         if (!this.pausing && performance.now() > deadline) return { kind: "running" };
-        if (this.options.fastBlocks !== false && !this.stepAll && !this.pausing) {
+        if (this.forceStep === this.nextBlock) this.forceStep = undefined;
+        else if (this.options.fastBlocks !== false && !this.stepAll && !this.pausing) {
           let b1 = this.nextBlock;
           while (b1 < this.nBlocks && !this.blockMayStop(b1)) b1++;
           if (b1 > this.nextBlock) {
@@ -522,6 +552,8 @@ export class DebugSession {
    */
   private blockMayStop(b: number): boolean {
     if (this.stepping || this.data.any) return true;
+    // Probed breakpoints are found by running the block fast first (runFast).
+    if (this.fastBlocks.probing) return false;
     for (const bps of this.breakpoints.values())
       for (const bp of bps) {
         const first = this.step.statements.find((st) => st.file === bp.file && st.line === bp.line);
@@ -558,47 +590,34 @@ export class DebugSession {
   }
 
   /**
-   * Blocks [b0, b1), where nothing can stop, on the fast simulator's module over the same memory; a
-   * fault is a stop (break on fault) or the end. The run is stopped after `fastBlockTimeoutMs` (Node's
-   * vm timeout interrupts synchronous code): the device memory is put back as it was and the blocks
-   * run again on the stepping backend, where a loop that never ends can be paused.
+   * Blocks [b0, b1) on the fast simulator (fast-blocks.ts), with the breakpoints' probes: kept when no
+   * probe fired; when one fired in block h, [b0, h) run again without probes and block h is stepped;
+   * past the time limit every block from b0 is stepped (a pause can stop a loop there). A fault is a
+   * stop (break on fault) or the end.
    */
   private runFast(b0: number, b1: number): DebugEvent | undefined {
-    this.fast ??= new Function("rt", emitSimulatorModule(this.launch.module).source)(this.rt) as DebugSession["fast"];
-    const saved = this.snapshot();
-    this.printBuffer = [];
-    try {
-      const kernel = this.fast!.kernels[this.launch.kernel]!;
-      (this.vmContext as { run: () => void }).run = () => kernel.run(this.L, b0, b1);
-      RUN.runInContext(this.vmContext, { timeout: this.options.fastBlockTimeoutMs ?? 2000 });
-      this.nextBlock = b1;
-    } catch (e) {
-      if ((e as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-        for (const [buf, bytes] of saved) new Uint8Array(buf).set(bytes);
-        this.printBuffer = undefined;
-        this.fast = undefined;
-        this.stepAll = true;
-        return undefined;
+    const r = this.fastBlocks.run(b0, b1, true);
+    if (r.kind === "done") this.nextBlock = b1;
+    else if (r.kind === "timeout") this.stepAll = true;
+    else if (r.kind === "probe") {
+      this.forceStep = r.block;
+      if (r.block > b0) {
+        const again = this.fastBlocks.run(b0, r.block, false);
+        if (again.kind === "timeout") this.stepAll = true;
+        else if (again.kind === "fault") return this.fastFault(again.error, r.block);
+        else this.nextBlock = r.block;
       }
-      this.nextBlock = b1;
-      const error = faultError(serializeFault(e, this.launch.kernel));
-      if (this.options.breakOnFault === false || !error.details?.block) return this.end(error);
-      this.pendingFault = error;
-      const t = error.details.thread ?? [0, 0, 0];
-      return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
-    } finally {
-      const out = this.printBuffer;
-      this.printBuffer = undefined;
-      if (out) for (const s of out) this.print(s);
-    }
+    } else return this.fastFault(r.error, b1);
     return undefined;
   }
 
-  /** A copy of the launch's device memory (each argument's buffer). */
-  private snapshot(): Map<ArrayBufferLike, Uint8Array> {
-    const out = new Map<ArrayBufferLike, Uint8Array>();
-    for (const a of this.launch.args) if (a.kind === "array" && !out.has(a.buffer)) out.set(a.buffer, new Uint8Array(a.buffer).slice());
-    return out;
+  private fastFault(e: unknown, next: number): DebugEvent {
+    this.nextBlock = next;
+    const error = faultError(serializeFault(e, this.launch.kernel));
+    if (this.options.breakOnFault === false || !error.details?.block) return this.end(error);
+    this.pendingFault = error;
+    const t = error.details.thread ?? [0, 0, 0];
+    return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
   }
 
   private end(error: CudaScriptError | undefined): EndEvent {
@@ -609,6 +628,7 @@ export class DebugSession {
   }
 
   private beginBlock(b: number): ActiveBlock {
+    this.stepped++;
     const [gx, gy] = this.launch.grid;
     const [bx, by, bz] = this.launch.block;
     const idx: Dim3 = [b % gx, Math.floor(b / gx) % gy, Math.floor(b / (gx * gy))];
@@ -706,8 +726,9 @@ export class DebugSession {
       for (const i of st.visible) if (fn.vars[i]!.kind === "scalar") locals[fn.vars[i]!.name] = values[i];
       return !!bp.test({ cuda: (th.cuda ??= this.cudaContext(th, block)) as ConditionContext["cuda"], locals });
     }
-    // Compiled once per statement's scope (cached), then one call per pass.
-    const c = this.exprs.compile(st.fn, st.visible, bp.text!, this.what(bp, bp.text!));
+    // Compiled once per statement (cached on the breakpoint: no key to build), then one call per pass.
+    let c = bp.bySite.get(site);
+    if (!c) bp.bySite.set(site, (c = this.exprs.compile(st.fn, st.visible, bp.text!, this.what(bp, bp.text!))));
     try {
       return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f });
     } catch (e) {
