@@ -151,7 +151,6 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments): Promise<void> {
-    let session: DebugSession;
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
@@ -159,7 +158,7 @@ export class KernelDebugAdapter extends DapSession {
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");
       if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
-      session = this.session = new DebugSession(
+      this.session = new DebugSession(
         { module: check.module, kernel: args.kernel, grid: dim3(args.grid, "grid"), block: dim3(args.block, "block"), sharedMem: args.sharedMem ?? 0, args: launchArgs(args.args) },
         { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(args.timeLimit ? { timeLimitMs: args.timeLimit * 1000 } : {}) },
       );
