@@ -285,16 +285,19 @@ export class KernelDebugAdapter extends DapSession {
       if (!s?.inBlock) throw new CudaScriptError("CSD011", "no block is being debugged: expressions are evaluated while the launch is stopped in a block");
       const ref = args.frameId !== undefined ? this.handles.get(args.frameId) : undefined;
       const frame = ref?.kind === "locals" ? ref.frame : 0;
-      if (ref?.kind === "locals") s.focus(ref.thread);
+      const thread = ref?.kind === "locals" ? ref.thread : undefined;
       if (WARP_PREFIX.test(args.expression)) {
+        // The warp of the frame's thread: it becomes the focus (the warp shown as threads).
+        if (thread) s.focus(thread);
         const watch = s.evaluateWarp(args.expression.replace(WARP_PREFIX, ""));
         const values = watch.lanes.map((l) => l.result ?? (l.error ? "error" : "—"));
         response.body = { result: `[${values.join(", ")}]`, type: watch.type, variablesReference: this.handles.create({ kind: "lanes", watch }), indexedVariables: watch.lanes.length };
       } else {
-        const r = s.evaluate(args.expression, frame);
-        const arr = r.array ? s.focusView().frames[r.array.frame]?.variables.find((v) => v.name === r.array!.name) : undefined;
+        const r = s.evaluate(args.expression, frame, thread);
+        const view = thread ? s.view(thread) : s.focusView();
+        const arr = r.array ? view.frames[r.array.frame]?.variables.find((v) => v.name === r.array!.name) : undefined;
         if (arr) {
-          const a = this.arrayVariable(arr.name, arr, 0, (arr.value as { shape: number[] }).shape, (arr.value as { strides: number[] }).strides, { thread: s.focusView().thread, frame, index: [] });
+          const a = this.arrayVariable(arr.name, arr, 0, (arr.value as { shape: number[] }).shape, (arr.value as { strides: number[] }).strides, { thread: view.thread, frame, index: [] });
           response.body = { result: a.value, type: a.type, variablesReference: a.variablesReference, indexedVariables: a.indexedVariables };
         } else response.body = { result: r.result, type: r.type, variablesReference: 0 };
       }
