@@ -19,3 +19,5 @@ export * from "./cuda";
 export * from "./compile";
 export * from "./js";
 export { emitStepModule, type StepFunction, type StepModule, type StepStatement, type StepVar } from "./step/emit-step";
+export { DebugExpressionCompiler, type DebugExpressionDiagnostic, type DebugExpressionResult } from "./step/debug-expression";
+export { emitProbedSimulatorModule, PROBE_FORMAT, writtenArrayParams, type ProbeLine } from "./step/probe";

@@ -40,6 +40,7 @@ import type * as IR from "../ir/nodes";
 import { isComplex, type ArrayType } from "../ir/types";
 import { FnEmitter, ModuleEmitter, safeName, slotsPerElement, storageArrayName, stridesOf, zeroOf, SIM_ABI } from "../js/emit";
 import { BARRIER_OPS, SYNC_OPS, type NStmt } from "../js/normalize";
+import { visitExpr } from "../ir/visit";
 
 /** A variable the debugger shows: a parameter or a local of one function. */
 export interface StepVar {
@@ -101,8 +102,12 @@ class StepTables {
   }
 }
 
-/** What is in scope at each statement of a function (params, then locals in declaration order), and the loop updates (no stops there). */
-function scopes(fn: IR.IrFunction): { vars: IR.Var[]; visible: Map<IR.Stmt, number[]>; updates: Set<IR.Stmt> } {
+/**
+ * What is in scope at each statement of a function (params, then locals in declaration order), and the
+ * loop updates (no stops there). `vars` is the order of a frame's variables (StepFunction.vars); debug
+ * expressions (debug-expression.ts) bind the same indices.
+ */
+export function scopes(fn: IR.IrFunction): { vars: IR.Var[]; visible: Map<IR.Stmt, number[]>; updates: Set<IR.Stmt> } {
   const vars: IR.Var[] = [...fn.params];
   const visible = new Map<IR.Stmt, number[]>();
   const updates = new Set<IR.Stmt>();
@@ -210,12 +215,32 @@ class StepFnEmitter extends FnEmitter {
     const lineId = this.tables.lineId(s.span.file, s.span.line);
     const site = this.tables.statements.length;
     this.tables.statements.push({ fn: this.index, file: s.span.file, line: s.span.line, col: s.span.col, lineId, visible });
+    const tick = this.tickBefore.get(stmt);
+    if (tick !== undefined) out.push(`if (--$S.bud < 0 && $S.tick(${tick})) yield -2;`);
     out.push(`if ($S.on[${lineId}] !== 0 && $S.stop(${site})) yield ${site};`);
+    if (stmt.k === "loop") {
+      // A loop gives the scheduler a chance to end the time slice (pause, watchdog) at each pass: in its
+      // condition, or before the first statement of its body when it has none.
+      if (stmt.cond) this.tickIn.set(stmt.cond, site);
+      else if (stmt.body[0]) this.tickBefore.set(stmt.body[0], site);
+    }
     const outer = this.site;
     this.site = site;
     if (s.k === "return") out.push(s.value ? `return $S.leave(${this.ex(s.value)});` : "return $S.leave();");
     else super.tstmt(s, out);
     this.site = outer;
+    // Data breakpoints: after a statement that writes memory, one flag load unless one is set.
+    if (writesMemory(stmt)) out.push(`if ($S.dw !== 0 && $S.watch(${site})) yield ${site};`);
+  }
+
+  /** Loop conditions that end with a time-slice check ($S.bud counts passes down; $S.tick decides). */
+  private readonly tickIn = new Map<IR.Expr, number>();
+  private readonly tickBefore = new Map<IR.Stmt, number>();
+
+  override ex(e: IR.Expr): string {
+    const site = this.tickIn.get(e);
+    const code = super.ex(e);
+    return site === undefined ? code : `((--$S.bud < 0 && $S.tick(${site}) && (yield -2)), ${code})`;
   }
 
   /**
@@ -236,6 +261,19 @@ class StepFnEmitter extends FnEmitter {
     const args = e.args.map((a) => this.ex(a));
     return `($F.s = ${this.site}, yield $S.req(${JSON.stringify(e.name)}, ${site}${args.map((a) => `, ${a}`).join("")}))`;
   }
+}
+
+/** Whether a statement itself (not one nested in it) stores into an array or updates one atomically. */
+function writesMemory(s: IR.Stmt): boolean {
+  if (s.k === "assign" && s.target.k === "index") return true;
+  const roots: IR.Expr[] = [];
+  if (s.k === "assign" || s.k === "decl") {
+    if (s.k === "assign") roots.push(s.value);
+    else if (s.init) roots.push(s.init);
+  } else if (s.k === "expr") roots.push(s.expr);
+  let found = false;
+  for (const r of roots) visitExpr(r, (x) => (found ||= x.k === "atomic"));
+  return found;
 }
 
 /** `name(args)` → `name$p(args)`: the fast-simulator form of a device function. */

@@ -50,6 +50,9 @@ export interface ThreadState {
   cuda?: unknown;
 }
 
+/** Loop passes between two looks at the clock (a look costs about as much as a few hundred passes). */
+const TICK_PASSES = 4096;
+
 /** The object the stepping module calls `$S`. */
 export class StepHooks {
   on: Uint8Array;
@@ -83,6 +86,34 @@ export class StepHooks {
     }
   }
   hostError: unknown;
+
+  /** Loop passes left before the next `tick` (a countdown: one decrement per pass while it is positive). */
+  bud = TICK_PASSES;
+  /** When the current time slice ends (performance.now()); a pause request makes it 0. */
+  sliceEnd = Infinity;
+  /** The loop statement of the last `tick` that ended the slice. */
+  tickSite = -1;
+  /** Whether the running thread gives up the rest of the time slice at this loop (then it yields -2). */
+  tick(site: number): boolean {
+    this.bud = TICK_PASSES;
+    if (performance.now() < this.sliceEnd) return false;
+    const top = this.cur.frames[this.cur.frames.length - 1];
+    if (top) top.s = site;
+    this.tickSite = site;
+    return true;
+  }
+
+  /** Non-zero while a data breakpoint is set: statements that write memory call `watch`. */
+  dw = 0;
+  /** Set by the session: whether a watched element changed (the running thread wrote it). */
+  watched: () => boolean = () => false;
+  watch(site: number): boolean {
+    const top = this.cur.frames[this.cur.frames.length - 1];
+    if (!this.watched()) return false;
+    if (top) top.s = site;
+    return true;
+  }
+
   req(op: string, site: number, a?: unknown, b?: unknown, c?: unknown): number {
     const r = this.cur.req;
     r.op = op;
@@ -94,7 +125,12 @@ export class StepHooks {
   }
 }
 
-export type RunResult = { readonly kind: "stop"; readonly thread: ThreadState; readonly site: number } | { readonly kind: "done" } | { readonly kind: "fault"; readonly thread: ThreadState; readonly error: unknown };
+export type RunResult =
+  | { readonly kind: "stop"; readonly thread: ThreadState; readonly site: number }
+  | { readonly kind: "done" }
+  | { readonly kind: "fault"; readonly thread: ThreadState; readonly error: unknown }
+  /** The time slice ended in a loop of this thread (suspended there, at loop statement `site`); `run` again resumes it. */
+  | { readonly kind: "slice"; readonly thread: ThreadState; readonly site: number };
 
 export interface SchedulerPolicy {
   /** The line flags a thread runs with (breakpoints, or every line for the thread being stepped). */
@@ -153,6 +189,7 @@ export class BlockScheduler {
           }
           // A statement is yielded only when $S.stop decided to stop there.
           if (r.value >= 0) return { kind: "stop", thread: th, site: r.value };
+          if (r.value === -2) return { kind: "slice", thread: th, site: S.tickSite };
           th.status = BARRIER_OPS.has(th.req.op) ? "at barrier" : th.req.op === "gridSync" ? this.policy.unsupported("gridSync", th) : "at warp operation";
           break;
         }

@@ -28,8 +28,9 @@ import { CudaScriptError } from "../errors";
 import type { AnyDTypeName } from "../dtypes";
 import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
-import { DebugSession, type DebugEvent, type Dim3, type FocusView, type StopEvent, type VariableView } from "./session";
+import { DebugSession, type Command, type DebugEvent, type Dim3, type FocusView, type LogEvent, type StopEvent, type VariableView, type WarpWatch } from "./session";
 import { rowMajorStrides } from "../layout";
+import { logpointLine } from "./breakpoints";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
@@ -47,12 +48,21 @@ export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArgume
   readonly args: readonly LaunchArgument[];
   readonly stopOnEntry?: boolean;
   readonly breakOnFault?: boolean;
+  /** Seconds a command may run without a stop before the debugger pauses it (default 30). */
+  readonly timeLimit?: number;
 }
 
 type Ref =
   | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
   | { readonly kind: "cuda"; readonly thread: Dim3 }
-  | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[]; readonly strides: readonly number[] };
+  /** `at`: the variable it pages (thread, frame, name) and the indices of this page's row, for data breakpoints. */
+  | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[]; readonly strides: readonly number[]; readonly at?: { readonly thread: Dim3; readonly frame: number; readonly index: readonly number[] } }
+  | { readonly kind: "lanes"; readonly watch: WarpWatch };
+
+/** A watch or evaluate expression with this prefix is evaluated in every lane of the focus warp. */
+const WARP_PREFIX = /^\s*warp\s*:\s*/;
+/** A command runs in slices of this many milliseconds; between them the adapter handles requests (pause). */
+const SLICE_MS = 30;
 
 const ARRAYS: Record<string, { ctor: new (n: number) => ArrayBufferView & ArrayLike<number | bigint>; dtype: AnyDTypeName }> = {
   f32: { ctor: Float32Array, dtype: "f32" },
@@ -140,7 +150,17 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
-    response.body = { ...response.body, supportsConfigurationDoneRequest: true, supportsConditionalBreakpoints: true, supportsSetVariable: true, supportsTerminateRequest: true };
+    response.body = {
+      ...response.body,
+      supportsConfigurationDoneRequest: true,
+      supportsConditionalBreakpoints: true,
+      supportsSetVariable: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsEvaluateForHovers: true,
+      supportsDataBreakpoints: true,
+      supportsTerminateRequest: true,
+    };
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
   }
@@ -152,7 +172,6 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments | HostLaunchArguments): Promise<void> {
     if (isHostLaunch(args)) return this.launchHost(response, args);
-    let session: DebugSession;
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
@@ -160,9 +179,9 @@ export class KernelDebugAdapter extends DapSession {
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");
       if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
-      session = this.session = new DebugSession(
+      this.session = new DebugSession(
         { module: check.module, kernel: args.kernel, grid: dim3(args.grid, "grid"), block: dim3(args.block, "block"), sharedMem: args.sharedMem ?? 0, args: launchArgs(args.args) },
-        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")) },
+        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(args.timeLimit ? { timeLimitMs: args.timeLimit * 1000 } : {}) },
       );
       for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {
@@ -171,7 +190,7 @@ export class KernelDebugAdapter extends DapSession {
     }
     this.sendResponse(response);
     await this.configurationDone;
-    this.report(session.continue());
+    this.drive("continue");
   }
 
   /** A host program (or a kernel's @run tag): its launches stop in its thread, whose end ends the session. */
@@ -212,7 +231,7 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   private breakpointSpecs(): Map<string, { line: number; condition?: string }[]> {
-    return new Map([...this.pendingBreakpoints].map(([file, bps]) => [file, bps.map((b) => ({ line: b.line, condition: b.condition }))]));
+    return new Map([...this.pendingBreakpoints].map(([file, bps]) => [file, bps.map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }))]));
   }
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
@@ -222,7 +241,7 @@ export class KernelDebugAdapter extends DapSession {
       if (this.host || !this.session) {
         // Kept for the launch (and, for a host program, every later one); checked against the launch it is stopped in.
         this.pendingBreakpoints.set(file, [...bps]);
-        const now = this.host?.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition })));
+        const now = this.host?.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage })));
         const known = this.verifiedLines.get(file);
         const list = bps.map((b, i): DebugProtocol.Breakpoint => {
           const verified = now?.[i]?.verified === true || known?.has(b.line) === true;
@@ -238,7 +257,15 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   private applyBreakpoints(file: string, bps: readonly DebugProtocol.SourceBreakpoint[]): DebugProtocol.Breakpoint[] {
-    return this.session!.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition }))).map((r) => ({ verified: r.verified, line: r.line }));
+    return this.session!.setBreakpoints(file, bps.map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }))).map((r) => ({ verified: r.verified, line: r.line, ...(r.message ? { message: r.message } : {}) }));
+  }
+
+  /** A logpoint's message: DAP output at its line, after the thread's block and thread index. */
+  private logpoint(e: LogEvent): void {
+    const ev = new OutputEvent(logpointLine(e), "console") as DebugProtocol.OutputEvent;
+    ev.body.source = new Source(path.basename(e.file), e.file);
+    ev.body.line = e.line;
+    this.sendEvent(ev);
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
@@ -299,17 +326,76 @@ export class KernelDebugAdapter extends DapSession {
     response.body = { allThreadsContinued: true };
     this.sendResponse(response);
     // A host program between launches runs already.
-    if (this.session) this.report(this.session.continue());
+    if (this.session) this.drive("continue");
   }
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
-    this.step(response, args.threadId, () => this.session!.stepOver());
+    this.step(response, args.threadId, "stepOver");
   }
   protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
-    this.step(response, args.threadId, () => this.session!.stepIn());
+    this.step(response, args.threadId, "stepIn");
   }
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
-    this.step(response, args.threadId, () => this.session!.stepOut());
+    this.step(response, args.threadId, "stepOut");
+  }
+
+  /** Stops the command under way at the next statement or loop pass of a thread (`stopped`, reason pause). */
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    this.session?.pause();
+    this.sendResponse(response);
+  }
+
+  /**
+   * Evaluate (watch, hover, repl) in the kernel language, in the frame's thread. `warp: expr` is a warp
+   * watch: its value in every lane of the focus warp, as a variable with one child per lane.
+   */
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    try {
+      const s = this.session;
+      if (!s?.inBlock) throw new CudaScriptError("CSD011", "no block is being debugged: expressions are evaluated while the launch is stopped in a block");
+      const ref = args.frameId !== undefined ? this.handles.get(args.frameId) : undefined;
+      const frame = ref?.kind === "locals" ? ref.frame : 0;
+      const thread = ref?.kind === "locals" ? ref.thread : undefined;
+      if (WARP_PREFIX.test(args.expression)) {
+        // The warp of the frame's thread: it becomes the focus (the warp shown as threads).
+        if (thread) s.focus(thread);
+        const watch = s.evaluateWarp(args.expression.replace(WARP_PREFIX, ""));
+        const values = watch.lanes.map((l) => l.result ?? (l.error ? "error" : "—"));
+        response.body = { result: `[${values.join(", ")}]`, type: watch.type, variablesReference: this.handles.create({ kind: "lanes", watch }), indexedVariables: watch.lanes.length };
+      } else {
+        const r = s.evaluate(args.expression, frame, thread);
+        const view = thread ? s.view(thread) : s.focusView();
+        const arr = r.array ? view.frames[r.array.frame]?.variables.find((v) => v.name === r.array!.name) : undefined;
+        if (arr) {
+          const a = this.arrayVariable(arr.name, arr, 0, (arr.value as { shape: number[] }).shape, (arr.value as { strides: number[] }).strides, { thread: view.thread, frame, index: [] });
+          response.body = { result: a.value, type: a.type, variablesReference: a.variablesReference, indexedVariables: a.indexedVariables };
+        } else response.body = { result: r.result, type: r.type, variablesReference: 0 };
+      }
+      this.sendResponse(response);
+    } catch (e) {
+      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: args.context === "repl" });
+    }
+  }
+
+  /** A data breakpoint's id for an element of a shared or global array (a child of its page in Variables). */
+  protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
+    const ref = args.variablesReference !== undefined ? this.handles.get(args.variablesReference) : undefined;
+    const s = this.session;
+    const m = /^\[(\d+)\]$/.exec(args.name);
+    let body: DebugProtocol.DataBreakpointInfoResponse["body"] = { dataId: null, description: "data breakpoints watch an element of a shared or global array: pick one in the array's page under Variables" };
+    if (s?.inBlock && ref?.kind === "array" && ref.at && m && ref.dims.length === 1) {
+      s.focus(ref.at.thread);
+      const r = s.dataBreakpointInfo(ref.at.frame, ref.v.name, [...ref.at.index, Number(m[1])]);
+      body = { dataId: r.dataId, description: r.description, ...(r.dataId ? { accessTypes: ["write" as const] } : {}) };
+    }
+    response.body = body;
+    this.sendResponse(response);
+  }
+
+  protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
+    const r = this.session ? this.session.setDataBreakpoints(args.breakpoints.map((b) => b.dataId)) : [];
+    response.body = { breakpoints: r.map((x) => ({ verified: x.verified, ...(x.message ? { message: x.message } : {}) })) };
+    this.sendResponse(response);
   }
 
   protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse): Promise<void> {
@@ -344,12 +430,36 @@ export class KernelDebugAdapter extends DapSession {
     }
   }
 
-  private step(response: DebugProtocol.Response, threadId: number, run: () => DebugEvent): void {
+  private step(response: DebugProtocol.Response, threadId: number, command: Command): void {
     const s = this.session;
     if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
     if (s.inBlock) s.focus(this.threadIndex(threadId));
     this.sendResponse(response);
-    this.report(run());
+    this.drive(command);
+  }
+
+  /**
+   * Runs a command in time slices, returning to the event loop between them: requests (pause,
+   * threads, …) are handled while a kernel runs, and one that loops forever can be paused.
+   */
+  private drive(command: Command): void {
+    const s = this.session!;
+    s.begin(command);
+    const slice = (): void => {
+      if (this.session !== s) return; // disconnected
+      let e: ReturnType<DebugSession["runSlice"]>;
+      try {
+        e = s.runSlice(SLICE_MS);
+      } catch (err) {
+        // A debugger error while running (a condition that faults for a thread): said, and the launch ends.
+        this.sendEvent(new OutputEvent(`${(err as Error).message}\n`, "stderr"));
+        this.sendEvent(new TerminatedEvent());
+        return;
+      }
+      if (e.kind === "running") setImmediate(slice);
+      else this.report(e);
+    };
+    slice();
   }
 
   /** A stop is a `stopped` event for the thread (its id in the focus warp); the end is output (a fault) and `terminated`. */
@@ -370,6 +480,10 @@ export class KernelDebugAdapter extends DapSession {
     ev.body.allThreadsStopped = true;
     if (e.acrossBarrier) ev.body.description = "stepped across a barrier: the rest of the block ran to it";
     this.sendEvent(new Event(FOCUS_EVENT, focusBody(this.session!, e.block, e.thread)));
+    if (e.description) {
+      ev.body.description = e.description;
+      if (e.reason === "pause") this.sendEvent(new OutputEvent(`${e.description}\n`, "console"));
+    }
     this.sendEvent(ev);
   }
 
@@ -402,8 +516,17 @@ export class KernelDebugAdapter extends DapSession {
       return (frame?.variables ?? []).map((v) => {
         if (v.kind === "scalar") return { name: v.name, value: formatValue(v.value), type: v.dtype, variablesReference: 0 };
         const { shape, strides } = v.value as { shape: number[]; strides: number[] };
-        return this.arrayVariable(v.name, v, 0, shape, strides);
+        return this.arrayVariable(v.name, v, 0, shape, strides, { thread: ref.thread, frame: ref.frame, index: [] });
       });
+    }
+    if (ref.kind === "lanes") {
+      const lanes = ref.watch.lanes;
+      return lanes.slice(start, count === undefined ? lanes.length : start + count).map((l) => ({
+        name: `lane ${l.lane} (${l.thread.join(", ")})`,
+        value: l.result !== undefined ? `${l.result}${l.active ? "" : ` (${l.status}${l.line ? `, line ${l.line}` : ""})`}` : l.error ? `error: ${l.error}` : `— ${l.status}`,
+        type: ref.watch.type,
+        variablesReference: 0,
+      }));
     }
     const [rows, ...rest] = ref.dims;
     const [step, ...restStrides] = ref.strides;
@@ -411,18 +534,18 @@ export class KernelDebugAdapter extends DapSession {
     const out: DebugProtocol.Variable[] = [];
     for (let i = start; i < end; i++) {
       // Row i starts i strides on (an F-order or transposed array's rows are not consecutive elements).
-      if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * step!, rest, restStrides));
+      if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * step!, rest, restStrides, ref.at ? { ...ref.at, index: [...ref.at.index, i] } : undefined));
       else out.push({ name: `[${i}]`, value: formatValue(element(ref.v, ref.first + i * step!)), type: ref.v.dtype, variablesReference: 0 });
     }
     return out;
   }
 
-  private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[], strides: readonly number[]): DebugProtocol.Variable {
+  private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[], strides: readonly number[], at?: { thread: Dim3; frame: number; index: readonly number[] }): DebugProtocol.Variable {
     return {
       name,
       value: `${v.dtype}[${dims.join("][")}]${v.space && v.space !== "global" ? ` ${v.space}` : ""}`,
       type: v.dtype,
-      variablesReference: this.handles.create({ kind: "array", v, first, dims, strides }),
+      variablesReference: this.handles.create({ kind: "array", v, first, dims, strides, ...(at ? { at } : {}) }),
       indexedVariables: dims[0],
     };
   }

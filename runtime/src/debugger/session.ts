@@ -11,121 +11,33 @@
  * speed. A fault there still stops (break on fault), with its thread in focus, but without locals: the
  * fast simulator keeps none.
  *
- * Breakpoint conditions are, for now, JavaScript expressions (or functions) over the thread's
- * variables in scope and `cuda.threadIdx/blockIdx/blockDim/gridDim`: `cuda.threadIdx.x === 5 && i > 3`
- * reads the same in the kernel language (docs/debugging.md).
+ * Breakpoint conditions, logpoint messages, watches and evaluate are expressions in the kernel language
+ * (expressions.ts), compiled through the front end for the variables in scope at the statement.
+ *
+ * Commands run in time slices (`begin` then `runSlice`, which the sync commands loop over): a slice
+ * ends between blocks, or in a loop of the running thread (the stepping backend's `$S.tick`), so a DAP
+ * adapter returns to its event loop between them and a `pause` request can stop a kernel that loops
+ * forever. A command that runs past the time limit without a stop pauses itself (CSD019).
  */
-import { emitSimulatorModule, emitStepModule, type IrModule, type StepModule } from "@cudascript/compiler";
+import { emitStepModule, type Expr, type ProbeLine, type StepModule } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
-import { f16round } from "../float16";
 import { createRt, type Rt } from "../simulator/rt";
-import { faultError, makeArgs, serializeFault, type ArgDesc } from "../simulator/executor";
+import { faultError, makeArgs, serializeFault } from "../simulator/executor";
 import type { LaunchData } from "../simulator/module-cache";
 import { BlockScheduler, StepHooks, type Frame, type ThreadState, type ThreadStatus } from "./block-scheduler";
+import { parseHitCondition, parseLogMessage, type Breakpoint, type BreakpointResult, type BreakpointSpec, type ConditionContext, type LogEvent, type Xyz } from "./breakpoints";
+import { DataWatches, type DataBreakpointInfo, type DataBreakpointResult } from "./data-breakpoints";
+import { Expressions, formatValue, type Dim3 } from "./expressions";
+import { convertValue } from "./values";
+import { FastBlocks } from "./fast-blocks";
 
-export type Dim3 = readonly [number, number, number];
-
-export interface DebugLaunch {
-  readonly module: IrModule;
-  readonly kernel: string;
-  readonly grid: Dim3;
-  readonly block: Dim3;
-  /** Dynamic shared memory bytes. */
-  readonly sharedMem?: number;
-  /** The arguments as the simulator's executor gets them (device memory, dtype, shape; scalars as values). */
-  readonly args: readonly ArgDesc[];
-}
-
-export interface DebugOptions {
-  /** Stop at the fault's line with the faulting thread in focus (default true); else the launch ends with the fault. */
-  readonly breakOnFault?: boolean;
-  /** Stop at the first statement of thread (0, 0, 0) of block (0, 0, 0). */
-  readonly stopOnEntry?: boolean;
-  /** Blocks where nothing can stop run on the fast simulator (default true); false steps every block (tests, benchmarks). */
-  readonly fastBlocks?: boolean;
-  /** Kernel console.log output (default: process.stdout). */
-  readonly print?: (text: string) => void;
-}
-
-export interface ConditionContext {
-  readonly cuda: { readonly threadIdx: Xyz; readonly blockIdx: Xyz; readonly blockDim: Xyz; readonly gridDim: Xyz };
-  /** The thread's scalar variables in scope, by name. */
-  readonly locals: Readonly<Record<string, unknown>>;
-}
-export interface Xyz {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
-}
-
-export interface BreakpointSpec {
-  readonly line: number;
-  /** Stops only when true for the thread at the line: a JavaScript expression over the variables in scope and `cuda`, or a function. */
-  readonly condition?: string | ((ctx: ConditionContext) => boolean);
-}
-
-/** A variable of a frame: scalars as their values (i64 as bigints, complex as { re, im }), arrays as their storage and shape. */
-export interface VariableView {
-  readonly name: string;
-  readonly kind: "scalar" | "array";
-  readonly dtype: string;
-  readonly isParam: boolean;
-  readonly value: unknown;
-  readonly space?: string;
-}
-
-export interface FrameView {
-  readonly function: string;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly variables: readonly VariableView[];
-}
-
-export interface StopEvent {
-  readonly kind: "stop";
-  readonly reason: "entry" | "breakpoint" | "step" | "exception";
-  readonly file: string;
-  readonly line: number;
-  readonly block: Dim3;
-  readonly thread: Dim3;
-  /** The focus thread's call stack, innermost first (empty after a fault in a block the fast simulator ran). */
-  readonly frames: readonly FrameView[];
-  /** The step went across a barrier: the rest of the block ran up to it. */
-  readonly acrossBarrier?: boolean;
-  /** The fault (reason "exception"). */
-  readonly error?: CudaScriptError;
-}
-
-export interface EndEvent {
-  readonly kind: "end";
-  /** The fault the launch ended with, as the fast simulator reports it. */
-  readonly error?: CudaScriptError;
-}
-
-export type DebugEvent = StopEvent | EndEvent;
-
-/** A focus thread's state for a debugger view. */
-export interface FocusView {
-  readonly block: Dim3;
-  readonly thread: Dim3;
-  readonly status: ThreadStatus;
-  readonly frames: readonly FrameView[];
-}
+export type { Dim3 } from "./expressions";
+export type { BreakpointResult, BreakpointSpec, ConditionContext, LogEvent, Xyz } from "./breakpoints";
+export type { DataBreakpointInfo, DataBreakpointResult } from "./data-breakpoints";
+export type { Command, DebugEvent, DebugLaunch, DebugOptions, EndEvent, EvaluateResult, FocusView, FrameView, LaneValue, RunningEvent, StopEvent, VariableView, WarpWatch } from "./session-types";
+import type { Command, DebugEvent, DebugLaunch, DebugOptions, EndEvent, EvaluateResult, FocusView, FrameView, LaneValue, RunningEvent, VariableView, WarpWatch } from "./session-types";
 
 type Step = { readonly kind: "in" | "over" | "out"; readonly depth: number; readonly site: number; readonly line: number; acrossBarrier: boolean };
-
-interface Breakpoint {
-  readonly file: string;
-  readonly line: number;
-  /** A condition given as a function. */
-  readonly test?: (ctx: ConditionContext) => boolean;
-  /** A condition given as an expression, compiled per statement of its line over that statement's variables in scope. */
-  readonly text?: string;
-  readonly bySite: Map<number, (cuda: unknown, values: readonly unknown[]) => unknown>;
-  /** The condition tried on a thread's indices alone (blockMayStop). */
-  onIndices?: (cuda: unknown) => unknown;
-}
 
 interface ActiveBlock {
   readonly b: number;
@@ -143,6 +55,9 @@ const NO_LOCALS: Readonly<Record<string, unknown>> = new Proxy(
     },
   },
 );
+
+/** A time slice of the sync commands (continue(), stepOver(), …): how often they look at the time limit. */
+const SYNC_SLICE_MS = 100;
 
 function dim3Error(what: string, v: unknown): CudaScriptError {
   return new CudaScriptError("CSD011", `${what} must be [x, y, z] whole numbers inside the launch's ${what === "thread" ? "block" : "grid"}, got ${JSON.stringify(v)}`);
@@ -164,13 +79,25 @@ export class DebugSession {
   private bpInDevice = false;
   private readonly threadPool: ThreadState[] = [];
   /** The fast simulator's module, for blocks where nothing can stop (made at the first). */
-  private fast: { kernels: Record<string, { run(L: LaunchData, b0: number, b1: number): void }> } | undefined;
+  private readonly fastBlocks: FastBlocks;
+  /** A probe fired in this block (fast-blocks.ts): it runs on the stepping backend. */
+  private forceStep: number | undefined;
   private active: ActiveBlock | undefined;
   private focusT = 0;
   private stepping: Step | undefined;
   private pendingFault: CudaScriptError | undefined;
   private ended: EndEvent | undefined;
   private started = false;
+  private readonly exprs: Expressions;
+  private readonly data = new DataWatches();
+  /** A pause was asked for (or the time limit ran out: `timedOut`): the next statement of any thread stops. */
+  private pausing = false;
+  private timedOut = false;
+  /** When the command under way began (performance.now()), for the time limit; undefined: none is. */
+  private commandStart: number | undefined;
+  /** A fast-simulator run ran out of time: every further block runs on the stepping backend. */
+  private stepAll = false;
+  private readonly print: (text: string) => void;
 
   constructor(
     private readonly launch: DebugLaunch,
@@ -179,17 +106,26 @@ export class DebugSession {
     const k = launch.module.kernels.find((f) => f.name === launch.kernel);
     if (!k) throw new CudaScriptError("CSD010", `the module of ${launch.module.file} has no kernel '${launch.kernel}'; its kernels are ${launch.module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
     this.step = emitStepModule(launch.module);
-    const print = options.print ?? ((s: string) => void process.stdout.write(s));
+    const print = (this.print = options.print ?? ((s: string) => void process.stdout.write(s)));
     this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
     this.S = new StepHooks(this.step.lines.length);
+    this.S.watched = () => this.data.changed();
+    this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source);
     this.mod = new Function("rt", "$S", this.step.source)(this.rt, this.S) as DebugSession["mod"];
     this.L = { args: makeArgs(launch.args), grid: launch.grid, block: launch.block, dynBuf: new ArrayBuffer(launch.sharedMem ?? 0) };
     this.mod.setup(this.L);
+    this.fastBlocks = new FastBlocks(launch.module, launch.kernel, this.L, launch.args, print, options.fastBlockTimeoutMs ?? 2000);
     this.argv = this.mod.kernels[launch.kernel]!.argv(this.L);
     this.nBlocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
     this.allLines = new Uint8Array(this.step.lines.length).fill(1);
     this.bpLines = new Uint8Array(this.step.lines.length);
   }
+
+  /** How many blocks ran on the stepping backend so far (the others ran on the fast simulator). */
+  get steppedBlocks(): number {
+    return this.stepped;
+  }
+  private stepped = 0;
 
   /** The launch's block and grid dimensions. */
   get blockDim(): Dim3 {
@@ -206,41 +142,150 @@ export class DebugSession {
 
   /**
    * Replaces the breakpoints of `file`. Returns, per breakpoint, whether a statement is on its line
-   * (a breakpoint on a line without one never stops).
+   * (a breakpoint on a line without one never stops), or the error that keeps it from being set: a
+   * condition or `{expr}` that is not an expression (CSD009) or does not check (the checker's code,
+   * with the column), a bad hit condition (CSD016) or log message (CSD017). The others are set.
    */
-  setBreakpoints(file: string, specs: readonly BreakpointSpec[]): { line: number; verified: boolean }[] {
-    const list: Breakpoint[] = specs.map((s) => {
-      const c = s.condition;
-      if (typeof c === "function") return { file, line: s.line, test: c, bySite: new Map() };
-      if (c === undefined || c.trim() === "") return { file, line: s.line, bySite: new Map() };
-      checkConditionSyntax(c);
-      return { file, line: s.line, text: c, bySite: new Map() };
+  setBreakpoints(file: string, specs: readonly BreakpointSpec[]): BreakpointResult[] {
+    const list: Breakpoint[] = [];
+    const results = specs.map((s): BreakpointResult => {
+      const first = this.step.statements.find((st) => st.file === file && st.line === s.line);
+      try {
+        const c = s.condition;
+        const bp: Breakpoint = {
+          file,
+          line: s.line,
+          ...(typeof c === "function" ? { test: c } : c !== undefined && c.trim() !== "" ? { text: c } : {}),
+          ...(s.hitCondition !== undefined && s.hitCondition.trim() !== "" ? { hit: parseHitCondition(s.hitCondition, s.line) } : {}),
+          ...(s.logMessage !== undefined && s.logMessage !== "" ? { log: parseLogMessage(s.logMessage, s.line) } : {}),
+          hits: 0,
+          bySite: new Map(),
+        };
+        // Compiled now at the line's first statement, so that a bad expression is said when it is set.
+        if (first) for (const text of this.expressionsOf(bp)) this.exprs.compile(first.fn, first.visible, text, this.what(bp, text));
+        list.push(bp);
+        return { line: s.line, verified: first !== undefined };
+      } catch (e) {
+        if (!(e instanceof CudaScriptError)) throw e;
+        return { line: s.line, verified: false, message: e.message };
+      }
     });
     this.breakpoints.set(file, list);
     this.bpLines.fill(0);
     for (const bps of this.breakpoints.values())
       for (const bp of bps) this.step.lines.forEach((l, id) => l.file === bp.file && l.line === bp.line && (this.bpLines[id] = 1));
     this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
-    return list.map((bp) => ({ line: bp.line, verified: this.step.lines.some((l) => l.file === bp.file && l.line === bp.line) }));
+    this.fastBlocks.setProbes(this.probeLines());
+    return results;
+  }
+
+  /** The breakpoints as probes in the fast simulator (those with a function condition cannot be: then none is). */
+  private probeLines(): ProbeLine[] | undefined {
+    const lines: ProbeLine[] = [];
+    for (const bps of this.breakpoints.values())
+      for (const bp of bps) {
+        if (bp.test) return undefined;
+        const text = bp.text;
+        lines.push({
+          file: bp.file,
+          line: bp.line,
+          condition: (fn, visible) => {
+            if (!text) return true;
+            try {
+              return (this.exprs.compile(fn, visible, text, this.what(bp, text)).ir as Expr | undefined) ?? false;
+            } catch {
+              return false;
+            }
+          },
+        });
+      }
+    return lines;
+  }
+
+  private expressionsOf(bp: Breakpoint): string[] {
+    return [...(bp.text ? [bp.text] : []), ...(bp.log ?? []).flatMap((p) => (typeof p === "string" ? [] : [p.expr]))];
+  }
+  private what(bp: Breakpoint, text: string): string {
+    return text === bp.text ? `the condition of the breakpoint at line ${bp.line}` : `the expression of the logpoint at line ${bp.line}`;
+  }
+
+  /**
+   * Sets the data breakpoints (DAP setDataBreakpoints): each id from dataBreakpointInfo. A statement
+   * of any thread that changes a watched element stops right after it, with that thread in focus.
+   * While one is set every block runs on the stepping backend.
+   */
+  setDataBreakpoints(dataIds: readonly string[]): DataBreakpointResult[] {
+    const r = this.data.set(dataIds);
+    this.S.dw = this.data.any ? 1 : 0;
+    return r;
+  }
+
+  /** The data id of an element of an array variable of the focus thread's frame `frame` (DAP dataBreakpointInfo). */
+  dataBreakpointInfo(frame: number, name: string, index: readonly number[]): DataBreakpointInfo {
+    const th = this.active?.threads[this.focusT];
+    const f = th ? th.frames[th.frames.length - 1 - frame] : undefined;
+    const v = f ? this.frameView(f).variables.find((x) => x.name === name) : undefined;
+    if (!v) return { dataId: null, description: `'${name}' is not a variable in scope in the focus thread's frame ${frame}` };
+    if (v.kind !== "array") return { dataId: null, description: `'${name}' is a scalar of one thread: data breakpoints watch an element of a shared or global array` };
+    return this.data.info(name, v.dtype, v.space, v.value as { data: ArrayLike<number>; offset: number; shape: number[]; strides: number[] }, index);
   }
 
   /** Runs until a breakpoint, a fault (break on fault) or the end. The first call starts the launch. */
   continue(): DebugEvent {
-    this.stepping = undefined;
-    return this.resume();
+    return this.run("continue");
   }
 
   /** Runs the focus thread to its next line in the same function (a call runs whole; a barrier lets the rest of the block reach it). */
   stepOver(): DebugEvent {
-    return this.startStep("over");
+    return this.run("stepOver");
   }
   /** Runs the focus thread to its next statement, inside a device function it calls. */
   stepIn(): DebugEvent {
-    return this.startStep("in");
+    return this.run("stepIn");
   }
   /** Runs the focus thread until its current device function returns. */
   stepOut(): DebugEvent {
-    return this.startStep("out");
+    return this.run("stepOut");
+  }
+
+  /** A command run to its stop, in time slices; past the time limit it pauses itself. */
+  private run(command: Command): DebugEvent {
+    this.begin(command);
+    for (;;) {
+      const e = this.runSlice(SYNC_SLICE_MS);
+      if (e.kind !== "running") return e;
+    }
+  }
+
+  /**
+   * Starts a command without running it: `runSlice` runs it (an adapter returns to its event loop
+   * between slices, where a pause request can arrive).
+   */
+  begin(command: Command): void {
+    this.commandStart = performance.now();
+    this.timedOut = false;
+    if (command === "continue") this.stepping = undefined;
+    else this.startStep(command === "stepOver" ? "over" : command === "stepIn" ? "in" : "out");
+  }
+
+  /** Runs the command under way for about `ms` milliseconds: its stop, the end, or `running` (call again). */
+  runSlice(ms: number): DebugEvent | RunningEvent {
+    const now = performance.now();
+    const limit = this.options.timeLimitMs ?? 30_000;
+    if (this.commandStart !== undefined && now - this.commandStart > limit && !this.pausing) {
+      this.pausing = true;
+      this.timedOut = true;
+    }
+    const e = this.resume(this.pausing ? now : now + ms);
+    if (e.kind !== "running") this.commandStart = undefined;
+    return e;
+  }
+
+  /** Asks the command under way to stop (DAP pause): the next slice stops at the next statement or loop pass of a thread. */
+  pause(): void {
+    if (this.commandStart === undefined) return; // stopped already (or not started): nothing to pause
+    this.pausing = true;
+    this.S.sliceEnd = 0;
   }
 
   /** Moves the focus to another thread of the block being debugged. */
@@ -307,27 +352,33 @@ export class DebugSession {
 
   // ───────────────────────── running ─────────────────────────
 
-  private startStep(kind: Step["kind"]): DebugEvent {
+  private startStep(kind: Step["kind"]): void {
     const th = this.active?.threads[this.focusT];
-    if (!this.started || !th || th.status === "exited" || th.status === "faulted") return this.continue();
+    if (!this.started || !th || th.status === "exited" || th.status === "faulted") {
+      this.stepping = undefined;
+      return;
+    }
     const top = th.frames[th.frames.length - 1];
     const site = top ? top.s : -1;
     // A thread that has not started yet stops at its first statement, whatever the step.
     this.stepping = { kind: top ? kind : "in", depth: th.frames.length, site, line: site >= 0 ? this.step.statements[site]!.line : -1, acrossBarrier: false };
-    return this.resume();
   }
 
-  private resume(): DebugEvent {
+  /** Runs until a stop, the end, or (`running`) the slice's end at `deadline` (performance.now()). */
+  private resume(deadline: number): DebugEvent | RunningEvent {
     if (this.ended) return this.ended;
     if (this.pendingFault) return this.end(this.pendingFault);
     if (!this.started) {
       this.started = true;
       if (this.options.stopOnEntry) this.stepping = { kind: "in", depth: Infinity, site: -1, line: -1, acrossBarrier: false };
     }
+    this.S.sliceEnd = deadline;
     for (;;) {
       if (!this.active) {
         if (this.nextBlock >= this.nBlocks) return this.end(undefined);
-        if (this.options.fastBlocks !== false) {
+        if (!this.pausing && performance.now() > deadline) return { kind: "running" };
+        if (this.forceStep === this.nextBlock) this.forceStep = undefined;
+        else if (this.options.fastBlocks !== false && !this.stepAll && !this.pausing) {
           let b1 = this.nextBlock;
           while (b1 < this.nBlocks && !this.blockMayStop(b1)) b1++;
           if (b1 > this.nextBlock) {
@@ -339,13 +390,23 @@ export class DebugSession {
         this.active = this.beginBlock(this.nextBlock++);
       }
       const r = this.active.scheduler.run();
-      if (r.kind === "stop") {
+      if (r.kind === "slice" && !this.pausing) return { kind: "running" };
+      if (r.kind === "stop" || r.kind === "slice") {
         this.focusT = r.thread.t;
-        const reason = this.stepping ? (this.stepping.depth === Infinity ? "entry" : "step") : "breakpoint";
+        const data = this.data.hit && r.kind === "stop" && !this.pausing;
+        const reason = this.pausing ? "pause" : data ? "data breakpoint" : this.stepping ? (this.stepping.depth === Infinity ? "entry" : "step") : "breakpoint";
+        const description = this.timedOut
+          ? new CudaScriptError("CSD019", `the launch ran ${((this.options.timeLimitMs ?? 30_000) / 1000).toFixed(1)} s without reaching a breakpoint: paused where thread (${r.thread.idx.join(", ")}) was. Continue to let it run on, or look for a loop whose condition never becomes false`).message
+          : data
+            ? this.data.describeHit(r.thread.idx)
+            : undefined;
         const across = this.stepping?.acrossBarrier;
         this.stepping = undefined;
+        this.pausing = false;
+        this.timedOut = false;
+        this.data.hit = undefined;
         const st = this.step.statements[r.site]!;
-        return { kind: "stop", reason, file: st.file, line: st.line, block: this.active.idx, thread: r.thread.idx, frames: this.frames(r.thread), ...(across ? { acrossBarrier: true } : {}) };
+        return { kind: "stop", reason, ...(description ? { description } : {}), file: st.file, line: st.line, block: this.active.idx, thread: r.thread.idx, frames: this.frames(r.thread), ...(across ? { acrossBarrier: true } : {}) };
       }
       if (r.kind === "fault") {
         const a = this.active;
@@ -376,28 +437,37 @@ export class DebugSession {
    * (`cuda.blockIdx.x === 3`) lets every other block run on the fast simulator.
    */
   private blockMayStop(b: number): boolean {
-    if (this.stepping) return true;
+    if (this.stepping || this.data.any) return true;
+    // Probed breakpoints are found by running the block fast first (runFast).
+    if (this.fastBlocks.probing) return false;
     for (const bps of this.breakpoints.values())
       for (const bp of bps) {
-        if (!this.step.lines.some((l) => l.file === bp.file && l.line === bp.line)) continue;
+        const first = this.step.statements.find((st) => st.file === bp.file && st.line === bp.line);
+        if (!first) continue;
         if (!bp.test && !bp.text) return true;
-        if (this.conditionMayHold(bp, b)) return true;
+        if (this.conditionMayHold(bp, b, first.fn, first.visible)) return true;
       }
     return false;
   }
 
-  private conditionMayHold(bp: Breakpoint, b: number): boolean {
+  /** Whether a breakpoint's condition holds — or reads a variable — for a thread of block `b`, tried on indices alone. */
+  private conditionMayHold(bp: Breakpoint, b: number, fn: number, visible: readonly number[]): boolean {
     const [gx, gy] = this.launch.grid;
     const [bx, by, bz] = this.launch.block;
     const block: Dim3 = [b % gx, Math.floor(b / gx) % gy, Math.floor(b / (gx * gy))];
     const test = bp.test;
-    const pred = (bp.onIndices ??= test ? (cuda) => test({ cuda: cuda as ConditionContext["cuda"], locals: NO_LOCALS }) : (new Function("cuda", `return (${bp.text});`) as (cuda: unknown) => unknown));
+    const c = test ? undefined : this.exprs.compile(fn, visible, bp.text!, this.what(bp, bp.text!));
+    if (c?.readsVars) return true;
     for (let tz = 0; tz < bz; tz++)
       for (let ty = 0; ty < by; ty++)
         for (let tx = 0; tx < bx; tx++) {
-          const cuda = { threadIdx: { x: tx, y: ty, z: tz }, blockIdx: { x: block[0], y: block[1], z: block[2] }, blockDim: { x: bx, y: by, z: bz }, gridDim: { x: gx, y: gy, z: this.launch.grid[2] } };
           try {
-            if (pred(cuda)) return true;
+            if (c) {
+              if (this.exprs.evaluate(c, { thread: [tx, ty, tz], t: (tz * by + ty) * bx + tx, block })) return true;
+            } else {
+              const cuda = { threadIdx: { x: tx, y: ty, z: tz }, blockIdx: { x: block[0], y: block[1], z: block[2] }, blockDim: { x: bx, y: by, z: bz }, gridDim: { x: gx, y: gy, z: this.launch.grid[2] } };
+              if (test!({ cuda, locals: NO_LOCALS })) return true;
+            }
           } catch {
             return true;
           }
@@ -405,20 +475,35 @@ export class DebugSession {
     return false;
   }
 
-  /** Blocks [b0, b1), where nothing can stop, on the fast simulator's module over the same memory; a fault is a stop (break on fault) or the end. */
+  /**
+   * Blocks [b0, b1) on the fast simulator (fast-blocks.ts), with the breakpoints' probes: kept when no
+   * probe fired; when one fired in block h, [b0, h) run again without probes and block h is stepped;
+   * past the time limit every block from b0 is stepped (a pause can stop a loop there). A fault is a
+   * stop (break on fault) or the end.
+   */
   private runFast(b0: number, b1: number): DebugEvent | undefined {
-    this.fast ??= new Function("rt", emitSimulatorModule(this.launch.module).source)(this.rt) as DebugSession["fast"];
-    this.nextBlock = b1;
-    try {
-      this.fast!.kernels[this.launch.kernel]!.run(this.L, b0, b1);
-    } catch (e) {
-      const error = faultError(serializeFault(e, this.launch.kernel));
-      if (this.options.breakOnFault === false || !error.details?.block) return this.end(error);
-      this.pendingFault = error;
-      const t = error.details.thread ?? [0, 0, 0];
-      return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
-    }
+    const r = this.fastBlocks.run(b0, b1, true);
+    if (r.kind === "done") this.nextBlock = b1;
+    else if (r.kind === "timeout") this.stepAll = true;
+    else if (r.kind === "probe") {
+      this.forceStep = r.block;
+      if (r.block > b0) {
+        const again = this.fastBlocks.run(b0, r.block, false);
+        if (again.kind === "timeout") this.stepAll = true;
+        else if (again.kind === "fault") return this.fastFault(again.error, r.block);
+        else this.nextBlock = r.block;
+      }
+    } else return this.fastFault(r.error, b1);
     return undefined;
+  }
+
+  private fastFault(e: unknown, next: number): DebugEvent {
+    this.nextBlock = next;
+    const error = faultError(serializeFault(e, this.launch.kernel));
+    if (this.options.breakOnFault === false || !error.details?.block) return this.end(error);
+    this.pendingFault = error;
+    const t = error.details.thread ?? [0, 0, 0];
+    return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
   }
 
   private end(error: CudaScriptError | undefined): EndEvent {
@@ -429,6 +514,7 @@ export class DebugSession {
   }
 
   private beginBlock(b: number): ActiveBlock {
+    this.stepped++;
     const [gx, gy] = this.launch.grid;
     const [bx, by, bz] = this.launch.block;
     const idx: Dim3 = [b % gx, Math.floor(b / gx) % gy, Math.floor(b / (gx * gy))];
@@ -451,9 +537,10 @@ export class DebugSession {
             th.cuda = undefined;
           }
         }
+    this.data.refresh();
     const scheduler = new BlockScheduler(threads, this.S, {
-      flagsFor: (th) => (this.stepping && th.t === this.focusT ? this.allLines : this.bpLines),
-      deepFor: (th) => (this.stepping !== undefined && th.t === this.focusT) || this.bpInDevice,
+      flagsFor: (th) => (this.pausing || (this.stepping && th.t === this.focusT) ? this.allLines : this.bpLines),
+      deepFor: (th) => this.pausing || (this.stepping !== undefined && th.t === this.focusT) || this.bpInDevice || this.data.any,
       stopAt: (th, site) => this.stopAt(th, site, idx),
       barrierReleased: (waiting) => {
         if (this.stepping && waiting.some((th) => th.t === this.focusT)) this.stepping.acrossBarrier = true;
@@ -466,6 +553,7 @@ export class DebugSession {
   }
 
   private stopAt(th: ThreadState, site: number, block: Dim3): boolean {
+    if (this.pausing) return true;
     const st = this.step.statements[site]!;
     const s = this.stepping;
     if (s && th.t === this.focusT) {
@@ -477,11 +565,36 @@ export class DebugSession {
     for (const bp of this.breakpoints.get(st.file) ?? []) {
       if (bp.line !== st.line) continue;
       if ((!bp.test && !bp.text) || this.evalCondition(bp, th, site, block)) {
+        // A hit: counted across all threads in the order the scheduler runs them (docs/debugging.md).
+        bp.hits++;
+        if (bp.hit && !bp.hit(bp.hits)) continue;
+        if (bp.log) {
+          this.logpoint(bp, th, site, block);
+          continue;
+        }
         this.stepping = undefined;
         return true;
       }
     }
     return false;
+  }
+
+  /** A logpoint's message for a thread: its `{expr}`s evaluated in the thread's frame. */
+  private logpoint(bp: Breakpoint, th: ThreadState, site: number, block: Dim3): void {
+    const st = this.step.statements[site]!;
+    const frame = th.frames[th.frames.length - 1];
+    const text = bp.log!.map((p) => {
+      if (typeof p === "string") return p;
+      const c = this.exprs.compile(st.fn, st.visible, p.expr, this.what(bp, p.expr));
+      try {
+        return formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame }));
+      } catch (e) {
+        return `<${(e as Error).message}>`;
+      }
+    });
+    const e: LogEvent = { text: text.join(""), file: st.file, line: st.line, block, thread: th.idx };
+    if (this.options.log) this.options.log(e);
+    else this.print(`[block (${block.join(", ")}) thread (${th.idx.join(", ")})] ${e.text}\n`);
   }
 
   /**
@@ -491,28 +604,73 @@ export class DebugSession {
    */
   private evalCondition(bp: Breakpoint, th: ThreadState, site: number, block: Dim3): boolean {
     const f = th.frames[th.frames.length - 1]!;
-    const values = f.scalars();
     const st = this.step.statements[site]!;
-    const fn = this.step.functions[st.fn]!;
-    const cuda = (th.cuda ??= this.cudaContext(th, block));
-    try {
-      if (bp.test) {
-        const locals: Record<string, unknown> = {};
-        for (const i of st.visible) if (fn.vars[i]!.kind === "scalar") locals[fn.vars[i]!.name] = values[i];
-        return !!bp.test({ cuda: cuda as ConditionContext["cuda"], locals });
-      }
-      let pred = bp.bySite.get(site);
-      if (!pred) {
-        const byName = new Map<string, number>();
-        for (const i of st.visible) if (/^[A-Za-z_$][\w$]*$/.test(fn.vars[i]!.name)) byName.set(fn.vars[i]!.name, i);
-        const binds = [...byName].map(([n, i]) => `${n} = $v[${i}]`);
-        pred = new Function("cuda", "$v", `${binds.length ? `const ${binds.join(", ")};` : ""} return (${bp.text});`) as (cuda: unknown, values: readonly unknown[]) => unknown;
-        bp.bySite.set(site, pred);
-      }
-      return !!pred(cuda, values);
-    } catch (e) {
-      throw new CudaScriptError("CSD009", `the condition of the breakpoint at line ${bp.line}${bp.text ? ` (${bp.text})` : ""} failed for thread (${th.idx.join(", ")}): ${(e as Error).message}; write a JavaScript expression over the variables in scope and cuda.threadIdx / blockIdx / blockDim / gridDim, e.g. cuda.threadIdx.x === 5 && i > 3`);
+    if (bp.test) {
+      const values = f.scalars();
+      const fn = this.step.functions[st.fn]!;
+      const locals: Record<string, unknown> = {};
+      for (const i of st.visible) if (fn.vars[i]!.kind === "scalar") locals[fn.vars[i]!.name] = values[i];
+      return !!bp.test({ cuda: (th.cuda ??= this.cudaContext(th, block)) as ConditionContext["cuda"], locals });
     }
+    // Compiled once per statement (cached on the breakpoint: no key to build), then one call per pass.
+    let c = bp.bySite.get(site);
+    if (!c) bp.bySite.set(site, (c = this.exprs.compile(st.fn, st.visible, bp.text!, this.what(bp, bp.text!))));
+    try {
+      return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f });
+    } catch (e) {
+      throw new CudaScriptError("CSD009", `the condition of the breakpoint at line ${bp.line} (${bp.text}) failed for thread (${th.idx.join(", ")}): ${(e as Error).message}; write a condition that holds for every thread that reaches the line, e.g. i < a.length && a[i] > 0`);
+    }
+  }
+
+  // ───────────────────────── evaluate and watch ─────────────────────────
+
+  /**
+   * An expression in the kernel language evaluated in the focus thread's frame `frame` (0: innermost),
+   * or in another thread of the block. An array variable's name gives its type and `array` (its items
+   * are under the frame's Locals).
+   */
+  evaluate(expression: string, frame = 0, thread?: Dim3): EvaluateResult {
+    const a = this.activeBlock();
+    const th = a.threads[thread ? this.linear(thread) : this.focusT]!;
+    const f = th.frames[th.frames.length - 1 - frame];
+    if (!f) throw new CudaScriptError("CSD011", `thread (${th.idx.join(", ")}) has no frame ${frame} (it is ${th.status})`);
+    const fn = this.step.functions[f.fn]!;
+    const visible = this.exprs.visibleAt(f.fn, f.s);
+    const name = expression.trim();
+    const arr = visible.map((i) => fn.vars[i]!).reverse().find((v) => v.name === name);
+    if (arr?.kind === "array") return { result: `${arr.dtype}[] ${arr.space ?? ""}`.trim(), type: arr.dtype, array: { name, frame } };
+    const c = this.exprs.compile(f.fn, visible, expression, "the expression");
+    return { result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f })), type: c.dtype };
+  }
+
+  /**
+   * A warp watch: the expression in each lane of the focus thread's warp, in the lane's innermost frame
+   * (with the focus statement's variables in scope where the lane is in the same function). Lanes that
+   * have exited or not started have no value; `active` marks the lanes at the focus thread's statement.
+   */
+  evaluateWarp(expression: string): WarpWatch {
+    const a = this.activeBlock();
+    const focus = a.threads[this.focusT]!;
+    const ff = focus.frames[focus.frames.length - 1];
+    const w = this.focusT - (this.focusT % 32);
+    // A bad expression is an error of the watch, said once (not once per lane).
+    if (ff) this.exprs.compile(ff.fn, this.exprs.visibleAt(ff.fn, ff.s), expression, "the warp watch");
+    let type: string | undefined;
+    const lanes = a.threads.slice(w, Math.min(w + 32, a.threads.length)).map((th): LaneValue => {
+      const f = th.frames[th.frames.length - 1];
+      const base = { lane: th.t - w, thread: th.idx, status: th.status, active: !!f && !!ff && f.fn === ff.fn && f.s === ff.s && th.frames.length === focus.frames.length };
+      if (!f) return base;
+      const site = ff && f.fn === ff.fn ? ff.s : f.s;
+      try {
+        const c = this.exprs.compile(f.fn, this.exprs.visibleAt(f.fn, site), expression, "the warp watch");
+        type ??= c.dtype;
+        const line = f.s >= 0 ? this.step.statements[f.s]!.line : undefined;
+        return { ...base, ...(line ? { line } : {}), result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f })) };
+      } catch (e) {
+        return { ...base, error: (e as Error).message };
+      }
+    });
+    return { expression, ...(type ? { type } : {}), lanes };
   }
 
   private cudaContext(th: ThreadState, block: Dim3): ConditionContext["cuda"] {
@@ -538,49 +696,5 @@ export class DebugSession {
       variables.push({ name: v.name, kind: v.kind, dtype: v.dtype, isParam: v.isParam, value: values[i], ...(v.space ? { space: v.space } : {}) });
     }
     return { function: fn.name, file: st?.file ?? fn.file, line: st?.line ?? fn.line, col: st?.col ?? 1, variables };
-  }
-}
-
-/** CSD009 for a condition that does not parse as an expression. */
-function checkConditionSyntax(c: string): void {
-  try {
-    new Function("cuda", `return (${c});`);
-  } catch (e) {
-    throw new CudaScriptError("CSD009", `the breakpoint condition '${c}' does not parse (${(e as Error).message}): write an expression such as cuda.threadIdx.x === 5 && i > 3`);
-  }
-}
-
-/** A value for a scalar of `dtype`, as an assignment in the kernel converts it. */
-function convertValue(x: number | bigint | boolean, dtype: string, name: string): unknown {
-  const bad = (): never => {
-    throw new CudaScriptError("CSD013", `'${name}' is ${dtype}: give it a ${dtype === "bool" ? "boolean" : dtype === "i64" || dtype === "u64" ? "bigint or whole number" : "number"}, got ${typeof x === "bigint" ? `${x}n` : String(x)}`);
-  };
-  if (dtype === "bool") return typeof x === "boolean" ? x : bad();
-  if (dtype === "i64" || dtype === "u64") {
-    if (typeof x === "boolean" || (typeof x === "number" && !Number.isInteger(x))) return bad();
-    return dtype === "i64" ? BigInt.asIntN(64, BigInt(x)) : BigInt.asUintN(64, BigInt(x));
-  }
-  if (typeof x !== "number") return bad();
-  switch (dtype) {
-    case "f16":
-      return f16round(x);
-    case "f64":
-      return x;
-    case "f32":
-      return Math.fround(x);
-    case "i32":
-      return x | 0;
-    case "u32":
-      return x >>> 0;
-    case "i16":
-      return (x << 16) >> 16;
-    case "u16":
-      return x & 65535;
-    case "i8":
-      return (x << 24) >> 24;
-    case "u8":
-      return x & 255;
-    default:
-      return bad();
   }
 }

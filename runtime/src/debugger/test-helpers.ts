@@ -1,5 +1,6 @@
 /** Test helpers of the debugger: kernels compiled from text, and their arguments in the executor's form. */
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { KernelChecker, makeArtifact, type IrModule, type KernelArtifact } from "@cudascript/compiler";
@@ -7,12 +8,19 @@ import type { ArgDesc } from "../simulator/executor";
 import type { AnyDTypeName } from "../dtypes";
 
 let checker: KernelChecker | undefined;
+const written: string[] = [];
+process.on("exit", () => {
+  for (const f of written) fs.rmSync(f, { force: true });
+});
 let counter = 0;
 
 /** A kernel file's IR and artifact (it must check without errors); `file` is where its lines are. */
 export function compileKernels(text: string): { module: IrModule; artifact: KernelArtifact; file: string } {
   checker ??= new KernelChecker();
   const file = path.join(__dirname, `__debugger_${process.pid}_${counter++}.ts`);
+  // On disk too: the debugger compiles its expressions (conditions, watches) against the file.
+  fs.writeFileSync(file, text);
+  written.push(file);
   checker.setFileText(file, text);
   const r = checker.checkFile(file);
   const errors = r.diagnostics.filter((d) => d.severity === "error");

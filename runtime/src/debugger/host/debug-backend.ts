@@ -14,6 +14,7 @@ import type { KernelArg, LaunchConfig, ModuleHandle } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SimulatorBackend } from "../../simulator/backend";
 import { DebugSession, type BreakpointSpec, type DebugEvent, type StopEvent } from "../session";
+import type { LogEvent } from "../breakpoints";
 
 export interface DebugBackendOptions {
   /** Stop at the first statement of the first launch. */
@@ -29,6 +30,8 @@ export interface DebugBackendOptions {
   readonly beforeLaunch: () => void;
   /** Which breakpoints of `file` are on a statement of this launch's module (a breakpoint in host code never is). */
   readonly verified: (file: string, results: readonly { line: number; verified: boolean }[]) => void;
+  /** A logpoint's message (each launch's session prints through it). */
+  readonly log: (e: LogEvent) => void;
   /** A launch stopped: serve the adapter until a command ends the launch; returns that end. */
   readonly stopped: (session: DebugSession, stop: StopEvent) => DebugEvent;
 }
@@ -50,7 +53,7 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
     this.debug.beforeLaunch();
     const session = new DebugSession(
       { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) },
-      { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print },
+      { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log },
     );
     this.stopOnEntry = false;
     for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));

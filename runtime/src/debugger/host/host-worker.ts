@@ -10,6 +10,7 @@ import { CudaScriptError } from "../../errors";
 import { useBackend } from "../../host/device";
 import type { BreakpointSpec, DebugEvent } from "../session";
 import { DebuggingSimulatorBackend } from "./debug-backend";
+import { logpointLine } from "../breakpoints";
 import { serveCalls, Slot, encode } from "./rpc";
 
 export interface HostWorkerData {
@@ -24,7 +25,8 @@ export interface HostWorkerData {
 
 /** Messages of this thread to the adapter. */
 export type HostMessage =
-  | { readonly type: "output"; readonly category: "stdout" | "stderr"; readonly text: string }
+  /** "console": what the debugger says, not the program (a logpoint). */
+  | { readonly type: "output"; readonly category: "stdout" | "stderr" | "console"; readonly text: string }
   | { readonly type: "stopped"; readonly event: unknown }
   /** A breakpoint list from the adapter (the other direction). */
   | { readonly type: "breakpoints"; readonly file: string; readonly specs: readonly BreakpointSpec[] }
@@ -75,6 +77,7 @@ useBackend(
     breakOnFault: data.breakOnFault,
     breakpoints,
     warn: (text) => process.stderr.write(text),
+    log: (e) => port.postMessage({ type: "output", category: "console", text: logpointLine(e) } satisfies HostMessage),
     fatal,
     verified: (file, results) => {
       const lines = results.filter((r) => r.verified && !verified.has(`${file}:${r.line}`)).map((r) => r.line);

@@ -1,0 +1,100 @@
+/**
+ * Debugger expressions (conditions, logpoint `{expr}`s, watches, evaluate) in the kernel language:
+ * compiled by the compiler's DebugExpressionCompiler for the variables in scope at a statement, and
+ * evaluated over a thread's frame. A compiled expression is cached per (function, variables in scope,
+ * text): a condition tried at every pass of a hot line costs one call.
+ */
+import { DebugExpressionCompiler, type IrModule, type StepModule } from "@cudascript/compiler";
+import { CudaScriptError } from "../errors";
+import type { Rt } from "../simulator/rt";
+import type { Frame } from "./block-scheduler";
+
+export type Dim3 = readonly [number, number, number];
+
+/** An expression compiled for one statement's scope. */
+export interface CompiledExpression {
+  readonly text: string;
+  readonly dtype: string;
+  readonly readsVars: boolean;
+  readonly readsArrays: boolean;
+  readonly ctx: (bx: number, by: number, bz: number, bdx: number, bdy: number, bdz: number, gdx: number, gdy: number, gdz: number) => void;
+  readonly eval: (v: readonly unknown[], tx: number, ty: number, tz: number, t: number) => unknown;
+  /** The expression as IR over the function's variables (for probes), where it has one. */
+  readonly ir?: unknown;
+}
+
+/** Where an expression is evaluated: a thread (its index in the block), its block, and its frame (none: indices only). */
+export interface EvalPlace {
+  readonly thread: Dim3;
+  readonly t: number;
+  readonly block: Dim3;
+  readonly frame?: Frame;
+}
+
+export class Expressions {
+  private compiler: DebugExpressionCompiler | undefined;
+  private readonly cache = new Map<string, CompiledExpression>();
+
+  constructor(
+    private readonly module: IrModule,
+    private readonly step: StepModule,
+    private readonly rt: Rt,
+    private readonly blockDim: Dim3,
+    private readonly gridDim: Dim3,
+    /** The module file's text where it is not on disk (an unsaved buffer). */
+    private readonly source?: string,
+  ) {}
+
+  /**
+   * `text` compiled in function `fn` with the variables `visible` in scope. `what` names it in errors
+   * ("the condition of the breakpoint at line 12"). A text that is not an expression is CSD009; a type
+   * error is the checker's code and message, with the column in the text.
+   */
+  compile(fn: number, visible: readonly number[], text: string, what: string): CompiledExpression {
+    const key = `${fn}|${visible.join(",")}|${text}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    this.compiler ??= new DebugExpressionCompiler(this.module, this.source);
+    const r = this.compiler.compile(fn, visible, text);
+    if (!r.ok) {
+      const d = r.diagnostics[0]!;
+      if (r.reason === "syntax") throw new CudaScriptError("CSD009", `${what} '${text}' is not an expression (${d.message}): write one expression in the kernel language, e.g. cuda.threadIdx.x === 5 && i > 3`);
+      if (r.reason === "check") throw new CudaScriptError(d.code, `${what} '${text}', column ${d.col}: ${d.message}`);
+      if (r.reason === "source") throw new CudaScriptError("CSD015", `${what} '${text}' cannot be evaluated by the debugger: ${d.message}; save the file, or give its text as the launch's \`source\``);
+      throw new CudaScriptError("CSD015", `${what} '${text}' cannot be evaluated by the debugger: ${d.message}; write an expression that only reads variables and memory, e.g. s[t] + 1`);
+    }
+    const m = new Function("rt", r.source)(this.rt) as Pick<CompiledExpression, "ctx" | "eval">;
+    const c: CompiledExpression = { text, dtype: r.dtype, readsVars: r.readsVars, readsArrays: r.readsArrays, ctx: m.ctx, eval: m.eval, ...(r.ir ? { ir: r.ir } : {}) };
+    this.cache.set(key, c);
+    return c;
+  }
+
+  /** The variables in scope where a frame is: at its statement, else its function's parameters. */
+  visibleAt(fn: number, site: number): readonly number[] {
+    const st = site >= 0 ? this.step.statements[site] : undefined;
+    if (st && st.fn === fn) return st.visible;
+    return this.step.functions[fn]!.vars.flatMap((v, i) => (v.isParam ? [i] : []));
+  }
+
+  /** Evaluates a compiled expression for a thread: over its frame's variables, or its indices alone. */
+  evaluate(c: CompiledExpression, at: EvalPlace): unknown {
+    const [bx, by, bz] = at.block;
+    const [dx, dy, dz] = this.blockDim;
+    c.ctx(bx, by, bz, dx, dy, dz, this.gridDim[0], this.gridDim[1], this.gridDim[2]);
+    const v = !c.readsVars || !at.frame ? NO_VALUES : c.readsArrays ? at.frame.get() : at.frame.scalars();
+    return c.eval(v, at.thread[0], at.thread[1], at.thread[2], at.t);
+  }
+}
+
+const NO_VALUES: readonly unknown[] = [];
+
+/** A value as a debugger shows it: i64 as `5n`, complex as `1 + 2i`, f32 as its shortest decimal. */
+export function formatValue(v: unknown): string {
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (v && typeof v === "object" && "re" in v) {
+    const z = v as { re: number; im: number };
+    return `${z.re}${z.im < 0 || Object.is(z.im, -0) ? " - " : " + "}${Math.abs(z.im)}i`;
+  }
+  return String(v);
+}
