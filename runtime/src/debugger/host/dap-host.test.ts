@@ -53,7 +53,7 @@ const STORE = lineOf(KERNELS, "// store");
 
 type Client = DapClient & { launched: Promise<{ success?: boolean; message?: string }> };
 
-async function start(launch: object, breakpoints: { line: number; condition?: string }[] = []): Promise<Client> {
+async function start(launch: object, breakpoints: { line: number; condition?: string; hitCondition?: string; logMessage?: string }[] = []): Promise<Client> {
   const c = new DapClient(process.execPath, [BIN, "debug-adapter"]);
   await c.request("initialize", { adapterID: "cudascript", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" });
   await c.event("initialized");
@@ -169,7 +169,7 @@ describe("debug adapter: a host program", { timeout: 120_000 }, () => {
       const of = (category: string) => events.filter((e) => e.body.category === category).map((e) => e.body.output).join("");
       assert.equal(exited.body.exitCode, 0, of("stderr"));
       assert.equal(of("stdout"), cudascriptRun(MAIN_FILE).stdout);
-      assert.match(of("stderr"), /cudascript debug: CSD009: the breakpoint condition 'v >' does not parse .*: it is removed\n/);
+      assert.match(of("stderr"), /cudascript debug: CSD009: the condition of the breakpoint at line \d+ 'v >' is not an expression .*: it is removed\n/);
     } finally {
       c.close();
     }
@@ -178,7 +178,7 @@ describe("debug adapter: a host program", { timeout: 120_000 }, () => {
   it("a breakpoint condition that fails for a thread ends the debug session with CSD009, not the program with an exception it could catch", async () => {
     const caught = path.join(DIR, "caught.ts");
     fs.writeFileSync(caught, `import { scale } from "./kernels";\ntry {\n  scale.launch(1, 8)(new Float32Array(8), new Float32Array(8), 2);\n} catch (e) {\n  console.log("the program caught", String(e));\n}\n`);
-    const c = await start({ program: caught }, [{ line: STORE, condition: "noSuchVariable > 1" }]);
+    const c = await start({ program: caught }, [{ line: STORE, condition: "x[t + 100] > 1" }]);
     try {
       await c.launched;
       await c.request("configurationDone");
@@ -188,7 +188,7 @@ describe("debug adapter: a host program", { timeout: 120_000 }, () => {
       const of = (category: string) => events.filter((e) => e.body.category === category).map((e) => e.body.output).join("");
       assert.equal(exited.body.exitCode, 1);
       assert.equal(of("stdout"), "");
-      assert.match(of("stderr"), /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(noSuchVariable > 1\) failed for thread \(0, 0, 0\): noSuchVariable is not defined.*\nThe launch cannot go on/);
+      assert.match(of("stderr"), /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(x\[t \+ 100\] > 1\) failed for thread \(0, 0, 0\): out-of-bounds read of array 'x'.*\nThe launch cannot go on/);
     } finally {
       c.close();
     }
@@ -200,12 +200,35 @@ describe("debug adapter: a host program", { timeout: 120_000 }, () => {
       await c.launched;
       await c.request("configurationDone");
       const stopped = await c.event("stopped");
-      await c.request("setBreakpoints", { source: { path: KERNEL_FILE }, breakpoints: [{ line: STORE + 1, condition: "noSuchVariable > 1" }] });
+      await c.request("setBreakpoints", { source: { path: KERNEL_FILE }, breakpoints: [{ line: STORE + 1, condition: "x[t + 100] > 1" }] });
       void c.request("continue", { threadId: stopped.body.threadId });
       assert.equal((await c.event("exited")).body.exitCode, 1);
       await c.event("terminated");
       const err = c.drain("output").filter((e) => e.body.category === "stderr").map((e) => e.body.output).join("");
-      assert.match(err, /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(noSuchVariable > 1\) failed for thread .*\nThe launch cannot go on/);
+      assert.match(err, /cudascript debug: CSD009: the condition of the breakpoint at line \d+ \(x\[t \+ 100\] > 1\) failed for thread .*\nThe launch cannot go on/);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a logpoint and a hit condition apply to every launch of the program: the logpoint prints for each thread, the hit count starts again in each launch", async () => {
+    const c = await start({ program: MAIN_FILE }, [
+      { line: STORE, logMessage: "v = {v}" },
+      { line: STORE - 1, hitCondition: "== 5" },
+    ]);
+    try {
+      await c.launched;
+      await c.request("configurationDone");
+      for (let launch = 0; launch < 2; launch++) {
+        const stopped = await c.event("stopped");
+        assert.equal(await local(c, stopped.body.threadId, "t"), "4"); // the 5th thread to reach the line
+        void c.request("continue", { threadId: stopped.body.threadId });
+      }
+      assert.equal((await c.event("exited")).body.exitCode, 0);
+      await c.event("terminated");
+      const logs = c.drain("output").filter((e) => e.body.category === "console").map((e) => e.body.output as string);
+      assert.equal(logs.filter((l) => /^\[block \(0, 0, 0\) thread \(\d, 0, 0\)\] v = /.test(l)).length, 16, logs.join(""));
+      assert.ok(logs.includes("[block (0, 0, 0) thread (3, 0, 0)] v = 6\n"), logs.join("")); // x[3] = 3, k = 2 in the first launch
     } finally {
       c.close();
     }

@@ -63,24 +63,18 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
   }
 
   /**
-   * Applies the specs of `file` to the launch's session: a condition that does not parse (CSD009) is
-   * reported and removed for the rest of the program, the others apply. Returns which are on a statement.
+   * Applies the specs of `file` to the launch's session: one the session cannot set (a condition, hit
+   * condition or logpoint message that does not check: its result carries the coded error) is reported
+   * and removed for the rest of the program, the others apply. Returns which are on a statement.
    */
   private usable(session: DebugSession, file: string, specs: readonly BreakpointSpec[]): { line: number; verified: boolean }[] {
-    try {
-      return session.setBreakpoints(file, specs);
-    } catch {
-      const ok: BreakpointSpec[] = [];
-      for (const spec of specs)
-        try {
-          session.setBreakpoints(file, [...ok, spec]);
-          ok.push(spec);
-        } catch (e) {
-          this.debug.warn(`cudascript debug: ${(e as Error).message}: it is removed\n`);
-        }
-      this.debug.breakpoints.set(file, ok);
-      return session.setBreakpoints(file, ok);
-    }
+    const results = session.setBreakpoints(file, specs);
+    const bad = new Set(results.flatMap((r, i) => (r.message ? [i] : [])));
+    if (bad.size === 0) return results;
+    for (const i of bad) this.debug.warn(`cudascript debug: ${results[i]!.message}: it is removed\n`);
+    const ok = specs.filter((_, i) => !bad.has(i));
+    this.debug.breakpoints.set(file, ok);
+    return session.setBreakpoints(file, ok);
   }
 
   /**
