@@ -37,7 +37,7 @@
  * context, a cooperative kernel, results being reported, a launch made while this kernel's block is
  * being packed (re-entrancy through a Proxy argument) — makes the fast path return false, and the
  * caller runs the generic path from the start: errors keep exactly their codes and messages, and the
- * property test (launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
+ * property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
  */
 import type { KernelParamBlock } from "@cudascript/native-bindings/cuda";
 import { DeviceNDArray } from "../host/arrays";
