@@ -3,8 +3,7 @@
  * (which binds `cuda` through the file's real imports) and its IR (parameter types), so a kernel in a
  * comment is not listed and `gpu.jit(…)` after `import { cuda as gpu }` is.
  */
-import type { IrFunction, Type } from "@cudascript/compiler";
-import { ts } from "./tsapi";
+import { jsDocAbove, runTagText, type IrFunction, type Type } from "@cudascript/compiler";
 import type { FunctionDecl, ModuleInfo } from "./ast";
 import type { Positions } from "./positions";
 import type { KernelListing, KernelParameter, KernelRange } from "./protocol";
@@ -32,7 +31,7 @@ export function listKernels(ws: Workspace, positions: Positions, uri: string): L
   for (const decl of info.functions.values()) {
     if (decl.kind !== "kernel") continue;
     const fn = checked.module.kernels.find((k) => k.name === decl.name);
-    const doc = jsDocAbove(info, decl.statement);
+    const doc = jsDocAbove(info.sourceFile, decl.statement);
     const run = runTagText(doc?.body);
     const exportedAs = info.exports.get(decl.name);
     out.push({
@@ -59,23 +58,4 @@ function parameter(name: string, type: Type, text: string): KernelParameter {
 
 function annotationText(info: ModuleInfo, decl: FunctionDecl, index: number): string {
   return decl.fn?.parameters[index]?.type?.getText(info.sourceFile) ?? "";
-}
-
-/** The `/** … *\/` comment right above the statement (the last comment before it), with its body. */
-function jsDocAbove(info: ModuleInfo, statement: ts.Node): { start: number; end: number; body: string } | undefined {
-  const text = info.sourceFile.text;
-  const last = ts.getLeadingCommentRanges(text, statement.getFullStart())?.at(-1);
-  if (!last || last.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !text.startsWith("/**", last.pos) || text.startsWith("/**/", last.pos)) return undefined;
-  return { start: last.pos, end: last.end, body: text.slice(last.pos + 3, last.end - 2) };
-}
-
-/** The `@run` block tag's text in a JSDoc comment body, whitespace folded; "@run" inside a sentence is not one. */
-export function runTagText(doc: string | undefined): string | undefined {
-  if (!doc) return undefined;
-  const text = doc
-    .split(/\r?\n/)
-    .map((l) => l.replace(/^\s*\*?\s?/, ""))
-    .join("\n");
-  const m = /(?:^|\n)[ \t]*@run\b([\s\S]*?)(?=\n[ \t]*@[A-Za-z]|$)/.exec(text);
-  return m ? m[1]!.replace(/\s+/g, " ").trim() : undefined;
 }

@@ -31,6 +31,7 @@ import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type Command, type DebugEvent, type Dim3, type FocusView, type LogEvent, type StopEvent, type VariableView, type WarpWatch } from "./session";
 import { rowMajorStrides } from "../layout";
 import { logpointLine } from "./breakpoints";
+import { formatValue } from "./expressions";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
@@ -100,16 +101,6 @@ export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
     if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
     return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape, strides: rowMajorStrides(shape) };
   });
-}
-
-function formatValue(v: unknown): string {
-  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
-  if (typeof v === "bigint") return `${v}n`;
-  if (v && typeof v === "object" && "re" in v) {
-    const z = v as { re: number; im: number };
-    return `${z.re}${z.im < 0 || Object.is(z.im, -0) ? " - " : " + "}${Math.abs(z.im)}i`;
-  }
-  return String(v);
 }
 
 /** Element `i` (flat, from the array's first element) of an array variable. */

@@ -321,14 +321,3 @@ export function generateHostProgram(kernel: KernelInfo, spec: RunSpec, options: 
     ``,
   ].join("\n");
 }
-
-/** The `@run` block tag's text in a JSDoc comment body, whitespace folded; "@run" inside a sentence is not one. */
-export function runTagText(doc: string | undefined): string | undefined {
-  if (!doc) return undefined;
-  const text = doc
-    .split(/\r?\n/)
-    .map((l) => l.replace(/^\s*\*?\s?/, ""))
-    .join("\n");
-  const m = /(?:^|\n)[ \t]*@run\b([\s\S]*?)(?=\n[ \t]*@[A-Za-z]|$)/.exec(text);
-  return m ? m[1]!.replace(/\s+/g, " ").trim() : undefined;
-}

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../../errors";
-import { generateHostProgram, parseRunTag, RunTagError, runTagText, suggestRunTag, type KernelInfo, type KernelParam } from "../../run-tag/index";
+import { generateHostProgram, parseRunTag, RunTagError, suggestRunTag, type KernelInfo, type KernelParam } from "../../run-tag/index";
 import type { BreakpointSpec } from "../session";
 import type { HostProgramOptions } from "./host-program";
 
@@ -92,17 +92,12 @@ export function listKernels(file: string): KernelInfo[] {
   if (errors.length) throw configError(`${file} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
   const info = checker.front.moduleInfo(file);
   if (!info) return [];
-  const ts = compiler.ts;
-  const text = info.sourceFile.text;
   const none = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const out: KernelInfo[] = [];
   for (const decl of info.functions.values()) {
     if (decl.kind !== "kernel") continue;
     const fn = check.module.kernels.find((k) => k.name === decl.name);
-    // The JSDoc comment right above the statement.
-    const last = ts.getLeadingCommentRanges(text, decl.statement.getFullStart())?.at(-1);
-    const doc = last && last.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith("/**", last.pos) && !text.startsWith("/**/", last.pos) ? text.slice(last.pos + 3, last.end - 2) : undefined;
-    const run = runTagText(doc);
+    const run = compiler.runTagText(compiler.jsDocAbove(info.sourceFile, decl.statement)?.body);
     const exportedAs = info.exports.get(decl.name);
     const params: KernelParam[] = (fn?.params ?? []).map((p, i) => {
       const type = decl.fn?.parameters[i]?.type?.getText(info.sourceFile) ?? "";
