@@ -7,29 +7,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
-import { DapClient, lineOf, type DapMessage } from "./test-helpers";
+import { DapClient, FEATURE_KERNELS as SOURCE, lineOf, type DapMessage } from "./test-helpers";
 
-const SOURCE = `import { cuda, f32, i32 } from "cudascript";
-export const feat = cuda.jit((a: Int32Array, out: Float32Array) => {
-  const s = cuda.shared.array([4, 8], f32);
-  const t = cuda.threadIdx.x;
-  let acc: i32 = 0;
-  for (let i = 0; i < 16; i++) {
-    acc += a[t] + i; // loop body
-  }
-  s[t >> 3][t & 7] = acc; // shared write
-  cuda.syncthreads();
-  out[cuda.blockIdx.x * 32 + t] = s[3 - (t >> 3)][t & 7]; // read back
-});
-export const spin = cuda.jit((out: Int32Array) => {
-  const t = cuda.threadIdx.x;
-  let k = 0;
-  while (true) {
-    k = k + 1; // spin body
-  }
-  out[t] = k;
-});
-`;
 const FILE = path.join(__dirname, `__dap_features_${process.pid}.ts`);
 fs.writeFileSync(FILE, SOURCE);
 after(() => fs.rmSync(FILE, { force: true }));

@@ -6,34 +6,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DebugSession, type DebugEvent, type LogEvent, type StopEvent, type VariableView } from "./session";
-import { argDesc, compileKernels, lineOf } from "./test-helpers";
+import { argDesc, compileKernels, FEATURE_KERNELS as SOURCE, lineOf } from "./test-helpers";
 
-const SOURCE = `import { cuda, f32, i32 } from "cudascript";
-export const feat = cuda.jit((a: Int32Array, out: Float32Array) => {
-  const s = cuda.shared.array([4, 8], f32);
-  const t = cuda.threadIdx.x;
-  let acc: i32 = 0;
-  for (let i = 0; i < 16; i++) {
-    acc += a[t] + i; // loop body
-  }
-  s[t >> 3][t & 7] = acc; // shared write
-  cuda.syncthreads();
-  out[cuda.blockIdx.x * 32 + t] = s[3 - (t >> 3)][t & 7]; // read back
-});
-export const spin = cuda.jit((out: Int32Array) => {
-  const t = cuda.threadIdx.x;
-  let k = 0;
-  while (true) {
-    k = k + 1; // spin body
-  }
-  out[t] = k;
-});
-export const shout = cuda.jit((out: Int32Array) => {
-  const t = cuda.threadIdx.x;
-  if (t === 0) console.log("block", cuda.blockIdx.x);
-  out[cuda.blockIdx.x * 4 + t] += 1; // bump
-});
-`;
 
 const { module: ir, file } = compileKernels(SOURCE);
 const L = (m: string) => lineOf(SOURCE, m);

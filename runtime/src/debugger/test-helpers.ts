@@ -120,3 +120,31 @@ export interface DapMessage {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly body?: any;
 }
+
+/** The kernels the debugger feature tests (features.test.ts, dap-features.test.ts) stop in; `// marker` comments name their lines. */
+export const FEATURE_KERNELS = `import { cuda, f32, i32 } from "cudascript";
+export const feat = cuda.jit((a: Int32Array, out: Float32Array) => {
+  const s = cuda.shared.array([4, 8], f32);
+  const t = cuda.threadIdx.x;
+  let acc: i32 = 0;
+  for (let i = 0; i < 16; i++) {
+    acc += a[t] + i; // loop body
+  }
+  s[t >> 3][t & 7] = acc; // shared write
+  cuda.syncthreads();
+  out[cuda.blockIdx.x * 32 + t] = s[3 - (t >> 3)][t & 7]; // read back
+});
+export const spin = cuda.jit((out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  let k = 0;
+  while (true) {
+    k = k + 1; // spin body
+  }
+  out[t] = k;
+});
+export const shout = cuda.jit((out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  if (t === 0) console.log("block", cuda.blockIdx.x);
+  out[cuda.blockIdx.x * 4 + t] += 1; // bump
+});
+`;
