@@ -2,8 +2,9 @@
 // GPU launch overhead and copy bandwidth (GPU only; prints "no GPU" and exits 0 otherwise).
 //
 //   node bench/launch.mjs [--quick] [--device N] [--json]     (build first: npx tsc -b)
-//   node bench/launch.mjs --double [--quick]    # against the libcuda TEST DOUBLE: checks the code
-//       paths; its numbers are "double" numbers (a fake driver: no GPU, no PCIe), not GPU numbers.
+//   node bench/launch.mjs --double [--quick] [--double-log]    # against the libcuda TEST DOUBLE:
+//       checks the code paths; its numbers are "double" numbers (a fake driver: no GPU, no PCIe), not
+//       GPU numbers. The double's call log is off unless --double-log (it formats JSON per call).
 //
 // Reports
 //  - launch overhead per kernel launch, host side, for empty kernels with 1…16 scalar arguments and
@@ -43,6 +44,10 @@ if (useDouble) {
   }
   process.env.CUDASCRIPT_LIBCUDA = built.path;
 }
+// The double formats a JSON entry for every call (its call log, what its tests read): on a launch
+// that is most of its own time, more than ours, and the log grows by ~200 bytes per launch. Off by
+// default here, so the floor is the FFI call plus the double's checks; --double-log keeps it on.
+const doubleLog = args.includes("--double-log");
 
 const { probeCuda } = require("@cudascript/native-bindings/cuda");
 const probe = probeCuda();
@@ -51,6 +56,10 @@ if (!probe.ok) {
   process.exit(0);
 }
 const isDouble = probe.driver.info.isTestDouble;
+if (isDouble && !doubleLog) {
+  const { openDriverDouble } = require(path.join(root, "test/dist/driver-double/test-double.js"));
+  openDriverDouble(probe.driver.info.path).setLogging(false);
+}
 const label = isDouble ? "double" : "GPU";
 
 const { KernelChecker, makeArtifact } = require("@cudascript/compiler");
@@ -188,11 +197,25 @@ const FAST_CASES = [
   ["a4", "4 arrays", 4],
   ["a8", "8 arrays", 8],
 ];
+const fastArgsOf = (name, count) => (name.startsWith("s") ? Array.from({ length: count }, (_, i) => i + 1) : arrays.slice(0, count));
+// Every case runs both paths before any is measured. Measured without this, the first rows came out
+// 30–60 B and ~0.2 µs per launch worse: V8 was still re-optimizing the launcher, which deoptimizes
+// when it first takes the path it had not run yet and when it first sees each new kernel's objects.
+// A program launching in a loop takes one path, with the same objects, from its first launch.
+for (const on of [false, true]) {
+  setLaunchFastPath(on);
+  for (const [name, , count] of FAST_CASES) {
+    const launch = K(name).launch(1, 32);
+    const hostArgs = fastArgsOf(name, count);
+    for (let i = 0; i < 4000; i++) launch(...hostArgs);
+    cuda.synchronize();
+  }
+}
 const fastPath = [];
 for (const [name, label, count] of FAST_CASES) {
   const k = K(name);
   const lk = loaded.kernels.get(name);
-  const hostArgs = name.startsWith("s") ? Array.from({ length: count }, (_, i) => i + 1) : arrays.slice(0, count);
+  const hostArgs = fastArgsOf(name, count);
   // The floor: cuLaunchKernel alone, with the arguments already packed in a prebuilt kernelParams block.
   const sizes = lk.plan.slots.map((x) => x.size);
   const block = new KernelParamBlock(sizes);
@@ -302,7 +325,10 @@ for (const r of fastPath)
   console.log(
     `${r.label.padEnd(9)}  ${f(r.floor).padStart(15)}  ${f(r.before).padStart(10)}  ${f(r.beforeBytes, 0).padStart(15)}  ${f(r.after).padStart(9)}  ${f(r.afterBytes, 0).padStart(14)}  ${f(r.after - r.floor).padStart(17)}   ${ANCHORS[r.kernel] ?? ""}`,
   );
-console.log("  driver floor: cuLaunchKernel alone with a prebuilt kernelParams block" + (isDouble ? " — on the double, mostly the double's own work (its JSON call log), not ours." : "."));
+console.log(
+  "  driver floor: cuLaunchKernel alone with a prebuilt kernelParams block" +
+    (isDouble ? (doubleLog ? " — on the double with its JSON call log on (--double-log): mostly the double's own formatting, not ours." : " — on the double with its call log off: koffi's call and the double's checks (--double-log adds its JSON formatting).") : "."),
+);
 console.log("  anchors (issue 17, measured on GPUs): numba-cuda 6.6 / 10.6 / 14.1 µs for 0 / 1 / 2 args (numba-cuda PR #288), C driver API ~4.9 µs, CUDA.jl 1.65 µs (CUDA.jl PR #3237).");
 console.log("  targets (issue 17, host side against the double): ≤ 1 µs per launch up to 4 arguments, ≤ 2 µs with 8 array arguments.");
 console.log("");

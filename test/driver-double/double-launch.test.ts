@@ -204,6 +204,34 @@ test("launch records grid, block, shared memory, stream and each parameter's exa
   });
 });
 
+test("with its log off the double counts calls and still checks them, but keeps no entry; reset turns the log on", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const reduce = ctx.loadModule(KINDS_PTX).getFunction("reduceSum");
+    const p = ctx.alloc(64);
+    const args = [new BigUint64Array([p.pointer]), new BigUint64Array([p.pointer + 32n]), new Int32Array([8])];
+    double.clearLog();
+    double.setLogging(false);
+    for (let i = 0; i < 3; i++) ctx.launch(reduce, 1, 32, 0, null, args);
+    assert.equal(double.callCount("cuLaunchKernel"), 3);
+    assert.deepEqual(double.log(), [], "no entry is kept while the log is off");
+    // Still the driver's checks: a block over the device's limit is refused.
+    assert.throws(() => ctx.launch(reduce, 1, 4096, 0, null, args), (e: unknown) => e instanceof CudaDriverError);
+    double.setLogging(true);
+    ctx.launch(reduce, 1, 32, 0, null, args);
+    assert.equal(double.calls("cuLaunchKernel").length, 1);
+    ctx.synchronize();
+    ctx.free(p);
+  });
+  double.setLogging(false);
+  double.reset();
+  assert.equal(double.calls("cuInit").length, 0);
+  withContext(double, () => {
+    assert.ok(double.calls("cuInit").length + double.calls("cuDevicePrimaryCtxRetain").length > 0, "logging again after reset");
+  });
+});
+
 test("argument buffers that do not match the kernel's PTX signature are refused before any driver call", (t) => {
   const double = driverDoubleOrSkip(t);
   if (!double) return;

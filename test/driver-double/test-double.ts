@@ -51,6 +51,8 @@ export interface DriverDouble {
   /** Log entries of the given calls only. */
   calls(...names: string[]): DoubleLogEntry[];
   clearLog(): void;
+  /** Off (false): calls are counted but not logged, so the double's JSON formatting stays out of launch timings (bench/launch.mjs). On again after reset(). */
+  setLogging(on: boolean): void;
   failNext(functionName: string, result: number): void;
   failNextJit(result: number, errorLog: string): void;
   failKernel(kernel: string, result: number): void;
@@ -162,6 +164,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     reset: lib.func("int cudaDouble_reset(void)"),
     copyLog: lib.func("size_t cudaDouble_copyLog(void *out, size_t capacity)"),
     clearLog: lib.func("void cudaDouble_clearLog(void)"),
+    setLogging: lib.func("void cudaDouble_setLogging(int on)"),
     failNext: lib.func("void cudaDouble_failNext(const char *fn, int result)"),
     failNextJit: lib.func("void cudaDouble_failNextJit(int result, const char *log)"),
     failKernel: lib.func("void cudaDouble_failKernel(const char *kernel, int result)"),
@@ -214,6 +217,7 @@ export function openDriverDouble(libraryPath: string): DriverDouble {
     log,
     calls: (...names) => log().filter((e) => names.includes(e.call)),
     clearLog: () => fn.clearLog(),
+    setLogging: (on) => fn.setLogging(on ? 1 : 0),
     failNext: (name, result) => fn.failNext(name, result),
     failNextJit: (result, errorLog) => fn.failNextJit(result, errorLog),
     failKernel: (kernel, result) => fn.failKernel(kernel, result),
