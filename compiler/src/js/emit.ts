@@ -41,7 +41,7 @@ import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
 import { randomDrawCall, stateRowCheck } from "./random";
-import { binary64, convert64, index64, INT64_HELPERS, literal64, truthy64, unary64, usesInt64Helpers, ZERO64 } from "./int64";
+import { binary64, convert64, index64, INT64_HELPERS, literal64, modular64, truthy64, unary64, usesInt64Helpers, wraps64, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
 import { callsGridSync } from "../ir/visit";
@@ -723,10 +723,11 @@ export class FnEmitter {
       case "special":
         return this.special(e);
       case "unary": {
-        const x = this.ex(e.operand);
         const d = e.type.dtype;
+        const x = isInt64(d) && !(e.op === "~" && d === "i64") ? "" : this.ex(e.operand);
         if (e.op === "!") return `(!${x})`;
-        if (isInt64(d)) return this.i64(unary64(e.op, d, x));
+        // unary64 wraps all but an i64's ~, so the operand may be modular (int64.ts modular64).
+        if (isInt64(d)) return this.i64(unary64(e.op, d, e.op === "~" && d === "i64" ? x : this.exMod64(e.operand)));
         if (e.op === "-") return d === "i32" ? `((-${x}) | 0)` : d === "u32" ? `((-${x}) >>> 0)` : `(-${x})`;
         return d === "u32" ? `((~${x}) >>> 0)` : `(~${x})`;
       }
@@ -742,7 +743,8 @@ export class FnEmitter {
         return `(${this.ex(e.cond)} ? ${this.ex(e.then)} : ${this.ex(e.else)})`;
       case "convert": {
         const from = (e.value.type as ScalarType).dtype;
-        const js = convertJs(this.ex(e.value), from, e.type.dtype);
+        // i64 ↔ u64 is a wrap: the value may be modular (int64.ts modular64).
+        const js = convertJs(isInt64(from) && isInt64(e.type.dtype) && from !== e.type.dtype ? this.exMod64(e.value) : this.ex(e.value), from, e.type.dtype);
         return isInt64(from) || isInt64(e.type.dtype) ? this.i64(js) : js;
       }
       case "truthy": {
@@ -775,11 +777,31 @@ export class FnEmitter {
     return code;
   }
 
+  /**
+   * An i64/u64 expression whose value only matters modulo 2^64 (its parent wraps): chains of + - * & | ^
+   * and << by a constant without wraps of their own (int64.ts modular64); anything else as `ex` emits it.
+   */
+  private exMod64(e: IR.Expr): string {
+    if (e.k === "binary" && isInt64(e.type.dtype)) {
+      const b = e.op === "<<" ? this.ex(e.right) : this.exMod64(e.right);
+      const js = modular64(e.op, this.exMod64(e.left), b);
+      if (js !== undefined) return js;
+    } else if (e.k === "unary" && isInt64(e.type.dtype) && e.op !== "!") {
+      return `(${e.op}${this.exMod64(e.operand)})`;
+    } else if (e.k === "convert" && isInt64(e.type.dtype) && isInt64((e.value.type as ScalarType).dtype) && e.type.dtype !== (e.value.type as ScalarType).dtype) {
+      return this.exMod64(e.value);
+    }
+    return this.ex(e);
+  }
+
   private binary(e: IR.BinaryExpr): string {
-    const a = this.ex(e.left), b = this.ex(e.right);
     const d = e.type.dtype;
     const op = e.op;
-    if (isInt64(d)) return this.i64(binary64(op, d, a, b));
+    if (isInt64(d)) {
+      const b = op === "+" || op === "-" || op === "*" ? this.exMod64(e.right) : this.ex(e.right);
+      return this.i64(binary64(op, d, wraps64(op, b) ? this.exMod64(e.left) : this.ex(e.left), b));
+    }
+    const a = this.ex(e.left), b = this.ex(e.right);
     if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
     // + - * / % of two f16 are exact in f64, so one rounding to f16 is the correctly rounded result.
     if (d === "f16") return `rt.f16round(${a} ${op} ${b})`;
@@ -1492,7 +1514,7 @@ export class FnEmitter {
     const body: string[] = [];
     this.proven = plan.accesses;
     this.flatGrid = true;
-    this.tstmts(this.fn.body, body);
+    this.tstmts(flat.body, body);
     const narrow = flat.narrow ? this.ex(flat.narrow) : undefined;
     this.flatGrid = false;
     this.proven = undefined;

@@ -36,6 +36,17 @@ export const unsignedBound = cuda.jit((a: Float32Array, n: u32) => { const i = c
     );
   });
 
+  it("a narrowed loop runs the declarations and the if's branch without its test, which its bound makes true", () => {
+    const checker = new KernelChecker();
+    const file = path.join(__dirname, "__flat_grid_test.ts");
+    checker.setFileText(file, `import { cuda, i32 } from "cudascript";
+export const k = cuda.jit((a: Float32Array, n: i32) => { const i = cuda.grid(1); const j = i * 2; if (i < n) { a[i] = j; a[i] += 1; } });
+export const u = cuda.jit((a: Float32Array) => { const i = cuda.grid(1); if (i < a.length) a[i] = 1; else a[0] = 2; });`);
+    const [k, u] = checker.checkFile(file).module.kernels;
+    assert.deepEqual(planFlatGrid(k!)?.body.map((s) => s.k), ["decl", "decl", "assign", "assign"]);
+    assert.equal(planFlatGrid(u!)?.body, u!.body, "not narrowed: the whole body");
+  });
+
   it("not for kernels that read threadIdx or blockIdx, another axis, or call a device function", () => {
     assert.deepEqual(
       plans(`

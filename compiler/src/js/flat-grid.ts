@@ -20,6 +20,12 @@ import { forEachStmt, forEachRootExpr, visitExpr } from "../ir/visit";
 export interface FlatGridPlan {
   /** The uniform bound `X` of a body that is `if (grid < X) …`: the loop stops there. */
   readonly narrow?: IR.Expr;
+  /**
+   * The statements each grid index runs: with `narrow`, the declarations and then the `if`'s branch
+   * without its test, which the loop's bound already makes true (in V8 a BigInt64Array loop with the
+   * test left in ran ~25% slower).
+   */
+  readonly body: readonly IR.Stmt[];
 }
 
 /** Whether `fn` (a kernel without barriers) can run as one flat loop over its 1-D grid, and how. */
@@ -32,7 +38,10 @@ export function planFlatGrid(fn: IR.IrFunction): FlatGridPlan | undefined {
     }),
   );
   if (!ok) return undefined;
-  return { narrow: narrowBound(fn) };
+  const narrow = narrowBound(fn);
+  if (!narrow) return { body: fn.body };
+  const test = fn.body[fn.body.length - 1] as IR.IfStmt;
+  return { narrow, body: [...fn.body.slice(0, -1), ...test.then] };
 }
 
 /** `X` when the body is `decl…; if (<grid index> < X) { … }` with X fixed for the launch. */

@@ -34,6 +34,25 @@ export const mix = cuda.jit((a: BigInt64Array, b: BigInt64Array, out: BigInt64Ar
     assert.doesNotMatch(js, /\$L\b|rt\.i64/, "no helper is called or bound");
   });
 
+  it("a chain of wrapping operations is wrapped once, at its end; a shift right, a division or a comparison of a chain takes its wrapped value", () => {
+    const js = simSource(`
+import { cuda, i64 } from "cudascript";
+export const chain = cuda.jit((a: BigInt64Array, out: BigInt64Array, flags: Int32Array, k: i64) => {
+  const i = cuda.grid(1);
+  if (i < a.length) {
+    out[i] = ((a[i] * k + a[i]) ^ (a[i] << 3n)) - -(a[i] * a[i]);
+    out[i + 1] = (a[i] * k) >> 2n;
+    flags[i] = a[i] * k > k ? 1 : 0;
+  }
+});
+`);
+    const store = (n: string) => js.split("\n").find((l) => l.includes(`out$1[${n}] = `) && !l.includes("$oob"))!;
+    assert.equal(store("i$4").match(/BigInt\.asIntN/g)?.length, 1, store("i$4"));
+    assert.match(store("i$4"), /^out\$1\[i\$4\] = BigInt\.asIntN\(64, \(\(\(a\$0\[i\$4\] \* k\$3\) \+ a\$0\[i\$4\]\) \^ \(a\$0\[i\$4\] << 3n\)\) - \(-\(a\$0\[i\$4\] \* a\$0\[i\$4\]\)\)\);$/);
+    assert.match(js, /\(BigInt\.asIntN\(64, a\$0\[i\$4\] \* k\$3\) >> 2n\)/, "the shifted product is wrapped first");
+    assert.match(js, /\(BigInt\.asIntN\(64, a\$0\[i\$4\] \* k\$3\) > k\$3\)/, "the compared product is wrapped first");
+  });
+
   it("i64 literals are bigint literals, whatever their size", () => {
     assert.equal(literal64(5n, "i64"), "5n");
     assert.equal(literal64(-5n, "i64"), "(-5n)");

@@ -44,6 +44,35 @@ function constantCount(b: string): boolean {
 
 const SUFFIX: Record<Int64DType, string> = { i64: "I", u64: "U" };
 
+/**
+ * Operations whose result, modulo 2^64, depends only on their operands modulo 2^64: + - * & | ^, << by
+ * a constant count 0 … 63, unary - and ~. Where such an operation is an operand of one that wraps
+ * (binary64's + - * and <<, unary64's -, a wrap between i64 and u64), it is emitted without a wrap of
+ * its own (`modular64`), and so are its own operands of that kind: `(a * k + b) ^ c` is one
+ * `BigInt.asIntN(64, …)`, not three. Same values (the outer wrap takes the result modulo 2^64), less
+ * code, and V8 turns the whole chain into 64-bit machine arithmetic (bench/sim.mjs "int mix i64": three
+ * nested wraps ran ~1.4× slower than one).
+ */
+export function modular64(op: IR.ArithOp, a: string, b: string): string | undefined {
+  switch (op) {
+    case "+":
+    case "-":
+    case "*":
+    case "&":
+    case "|":
+    case "^":
+      return `(${a} ${op} ${b})`;
+    case "<<":
+      return constantCount(b) ? `(${a} << ${b})` : undefined;
+  }
+  return undefined;
+}
+
+/** Whether binary64 wraps the result of `op` (then its left operand, and for + - * its right, may be modular64). */
+export function wraps64(op: IR.ArithOp, b: string): boolean {
+  return op === "+" || op === "-" || op === "*" || (op === "<<" && constantCount(b));
+}
+
 export function binary64(op: IR.ArithOp, dtype: Int64DType, a: string, b: string): string {
   switch (op) {
     case "+":
