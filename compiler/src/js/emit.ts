@@ -337,6 +337,8 @@ interface Seg {
   unit?: number;
   /** The piece is `if (<tx> < U)` (or <=, ===) alone: only threads in [lo, hi) can do anything. */
   range?: { lo: string; hi: string };
+  /** With `range`: the if's branch without its test, for when the thread loop visits [lo, hi) only. */
+  rangeBody?: string[];
   /** Uses the sanitizer's inline fast path (needs this thread's epoch values). */
   sanFast?: boolean;
 }
@@ -1560,6 +1562,19 @@ export class FnEmitter {
     return seg;
   }
 
+  /** More code for `seg` (noting what it reads and writes there), returned rather than added to its body. */
+  private inSegBody(seg: Seg, f: (out: string[]) => void): string[] {
+    const out: string[] = [];
+    const saved = this.seg;
+    this.seg = seg;
+    try {
+      f(out);
+    } finally {
+      this.seg = saved;
+    }
+    return out;
+  }
+
   private preSeg(pre: string): Seg {
     const s = this.newSeg();
     s.pre.push(pre);
@@ -1706,7 +1721,11 @@ export class FnEmitter {
       pending = [];
       const seg = this.inSeg((o) => this.tstmts(stmts, o));
       const only = stmts.length === 1 ? stmts[0]! : undefined;
-      if (only && only.k === "if" && (!only.else || only.else.length === 0)) seg.range = this.threadRange(only.cond);
+      if (only && only.k === "if" && (!only.else || only.else.length === 0)) {
+        seg.range = this.threadRange(only.cond);
+        // The test is exactly "lo <= tx < hi" for an integer tx, so a loop over that range needs it not.
+        if (seg.range) seg.rangeBody = this.inSegBody(seg, (o) => this.tstmts(only.then, o));
+      }
       out.push(seg);
     };
     for (const s of list) {
@@ -1945,13 +1964,15 @@ export class FnEmitter {
     const paramInit = [...this.perThread].filter((v) => v.isParam).map((p) => `${this.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.vn(p)}$in ? 1 : 0` : `${this.vn(p)}$in`});`);
 
     const code = this.emitItems(items);
+    // The threads' status array (returned, waiting out a branch…), when anything reads or sets it.
+    const usesStatus = this.cooperative || [...code, ...perBlock].some((l) => /\$st\b/.test(l));
     const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $tx : -1, $t < $nT ? $ty : -1, $t < $nT ? $tz : -1); }`;
     // The kernel's setup before its blocks run: storage, parameters, the per-thread state and thread ids.
     const kernelSetup = [
       ...this.declLines(setup),
       ...this.privLines,
       this.paramLets(),
-      "const $st = new Int32Array($nT);",
+      usesStatus ? "const $st = new Int32Array($nT);" : "",
       this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
     ];
@@ -1971,7 +1992,7 @@ export class FnEmitter {
       "try {",
       "for (let $b = $b0; $b < $b1; $b++) {",
       ...this.blockHeader(),
-      "$st.fill(0);",
+      usesStatus ? "$st.fill(0);" : "",
       ...perBlock,
       ...paramInit,
       this.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
@@ -2048,11 +2069,17 @@ export class FnEmitter {
     }
     this.seg = saved;
     inner.push(...rematLines);
+    const rematted = new Set(rematLines);
     for (const v of new Set([...reads, ...writes])) if (this.perThread.has(v)) inner.push(`${this.vn(v)} = ${this.loadVar(v, "$t")};`);
     for (const v of arrs) {
       const a = this.arrays.get(v);
       if (a?.perThread) inner.push(`${a.data} = ${a.perThread}[$t];`);
     }
+    // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
+    // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
+    // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
+    const only = run.length === 1 ? run[0]! : undefined;
+    const range = only?.range && only.pre.length === 0 ? only.range : undefined;
     for (const s of run) {
       if (!s.body.length) {
         inner.push(...s.pre);
@@ -2060,14 +2087,12 @@ export class FnEmitter {
       }
       // A thread whose status is not 0 (it returned, or waits out a branch or loop) skips the piece; in a
       // kernel where no code ever sets a status every thread runs every piece, and the test is left out.
-      inner.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...s.body, "}");
+      // A rematerialised local's declaration computes again what the prologue above just did (the same
+      // text: the same expression of the thread index and fixed values), so it is left out.
+      const body = (s === only && range && s.rangeBody ? s.rangeBody : s.body).filter((l) => !rematted.has(l));
+      inner.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...body, "}");
     }
     for (const v of writes) if (this.perThread.has(v)) inner.push(this.storeVar(v, "$t", this.vn(v)));
-    // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
-    // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
-    // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
-    const only = run.length === 1 ? run[0]! : undefined;
-    const range = only?.range && only.pre.length === 0 ? only.range : undefined;
     const lo = range ? `Math.max(0, Math.ceil(${range.lo}))` : "0";
     const hi = range ? `Math.min($bdx, ${range.hi})` : "$bdx";
     out.push(`{ const $lo = ${lo}, $hi = ${hi};`);
