@@ -44,7 +44,7 @@ import { randomDrawCall, stateRowCheck } from "./random";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, modular64, truthy64, unary64, usesInt64Helpers, wraps64, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
-import { callsGridSync, forEachRootExpr, visitExpr } from "../ir/visit";
+import { callsGridSync } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { inRangeCondition, planInRange } from "./in-range";
@@ -339,13 +339,6 @@ interface Seg {
   range?: { lo: string; hi: string };
   /** With `range`: the if's branch without its test, for when the thread loop visits [lo, hi) only. */
   rangeBody?: string[];
-  /**
-   * The piece indexes shared arrays by threadIdx.x alone, and the smallest of them has `fit` elements:
-   * for the threads below that, `fitBody` (and `fitRangeBody`) are the piece without those bounds checks.
-   */
-  fit?: number;
-  fitBody?: string[];
-  fitRangeBody?: string[];
   /** Uses the sanitizer's inline fast path (needs this thread's epoch values). */
   sanFast?: boolean;
 }
@@ -1569,26 +1562,6 @@ export class FnEmitter {
     return seg;
   }
 
-  /**
-   * The accesses `s[threadIdx.x]` of fixed-size 1-D shared arrays in `stmts`, and the smallest such
-   * array's size: a thread whose x index is below it cannot fault there, so the threads below it run
-   * a copy of the piece without those checks (fused(); bench/sim.mjs's reduction: ~8% of its time).
-   */
-  private threadXAccesses(stmts: readonly NStmt[]): { accesses: Set<readonly IR.Expr[]>; size: number } | undefined {
-    const accesses = new Set<readonly IR.Expr[]>();
-    let size = Infinity;
-    forEachRootExpr(stmts as readonly IR.Stmt[], (root) =>
-      visitExpr(root, (e) => {
-        if (e.k !== "index" || e.indices.length !== 1 || !this.isThreadX(e.indices[0]!)) return;
-        const a = this.arrays.get(e.array.v);
-        if (!a || a.space !== "shared" || a.offset || a.strides || !/^\d+$/.test(a.dims[0] ?? "")) return;
-        accesses.add(e.indices);
-        size = Math.min(size, Number(a.dims[0]));
-      }),
-    );
-    return accesses.size ? { accesses, size } : undefined;
-  }
-
   /** More code for `seg` (noting what it reads and writes there), returned rather than added to its body. */
   private inSegBody(seg: Seg, f: (out: string[]) => void): string[] {
     const out: string[] = [];
@@ -1752,18 +1725,6 @@ export class FnEmitter {
         seg.range = this.threadRange(only.cond);
         // The test is exactly "lo <= tx < hi" for an integer tx, so a loop over that range needs it not.
         if (seg.range) seg.rangeBody = this.inSegBody(seg, (o) => this.tstmts(only.then, o));
-      }
-      const fit = this.threadXAccesses(stmts);
-      if (fit) {
-        const saved = this.proven;
-        this.proven = fit.accesses;
-        try {
-          seg.fit = fit.size;
-          seg.fitBody = this.inSegBody(seg, (o) => this.tstmts(stmts, o));
-          if (seg.range && only?.k === "if") seg.fitRangeBody = this.inSegBody(seg, (o) => this.tstmts(only.then, o));
-        } finally {
-          this.proven = saved;
-        }
       }
       out.push(seg);
     };
@@ -2119,38 +2080,26 @@ export class FnEmitter {
     // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
     const only = run.length === 1 ? run[0]! : undefined;
     const range = only?.range && only.pre.length === 0 ? only.range : undefined;
-    // Threads whose x index is below `fit` cannot fault on the pieces' `s[threadIdx.x]` accesses: they
-    // run the pieces without those checks (threadXAccesses), the others with them.
-    const fit = Math.min(...run.map((s) => s.fit ?? Infinity));
-    const pieces = (fitted: boolean): string[] => {
-      const lines: string[] = [];
-      for (const s of run) {
-        if (!s.body.length) {
-          lines.push(...s.pre);
-          continue;
-        }
-        const ranged = s === only && range !== undefined && s.rangeBody !== undefined;
-        const chosen = ranged ? (fitted && s.fitRangeBody) || s.rangeBody! : (fitted && s.fitBody) || s.body;
-        // A thread whose status is not 0 (it returned, or waits out a branch or loop) skips the piece; in a
-        // kernel where no code ever sets a status every thread runs every piece, and the test is left out.
-        // A rematerialised local's declaration computes again what the prologue above just did (the same
-        // text: the same expression of the thread index and fixed values), so it is left out.
-        const body = chosen.filter((l) => !rematted.has(l));
-        lines.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...body, "}");
+    for (const s of run) {
+      if (!s.body.length) {
+        inner.push(...s.pre);
+        continue;
       }
-      for (const v of writes) if (this.perThread.has(v)) lines.push(this.storeVar(v, "$t", this.vn(v)));
-      return lines;
-    };
+      // A thread whose status is not 0 (it returned, or waits out a branch or loop) skips the piece; in a
+      // kernel where no code ever sets a status every thread runs every piece, and the test is left out.
+      // A rematerialised local's declaration computes again what the prologue above just did (the same
+      // text: the same expression of the thread index and fixed values), so it is left out.
+      const body = (s === only && range && s.rangeBody ? s.rangeBody : s.body).filter((l) => !rematted.has(l));
+      inner.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...body, "}");
+    }
+    for (const v of writes) if (this.perThread.has(v)) inner.push(this.storeVar(v, "$t", this.vn(v)));
     const lo = range ? `Math.max(0, Math.ceil(${range.lo}))` : "0";
     const hi = range ? `Math.min($bdx, ${range.hi})` : "$bdx";
-    const split = Number.isFinite(fit);
-    out.push(`{ const $lo = ${lo}, $hi = ${hi}${split ? `, $hf = Math.min($hi, ${fit})` : ""};`);
+    out.push(`{ const $lo = ${lo}, $hi = ${hi};`);
     out.push("for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {");
     out.push("$t = ($tz * $bdy + $ty) * $bdx + $lo;");
-    if (split) out.push("for ($tx = $lo; $tx < $hf; $tx++, $t++) {", ...inner, ...pieces(true), "}", "for (; $tx < $hi; $tx++, $t++) {");
-    else out.push("for ($tx = $lo; $tx < $hi; $tx++, $t++) {");
     // Past the loops `$t` says "no thread" again, so a fault of the barrier code after them names none.
-    out.push(...inner, ...pieces(false), "} } }", "$t = $nT;");
+    out.push("for ($tx = $lo; $tx < $hi; $tx++, $t++) {", ...inner, "} } }", "$t = $nT;");
     return out;
   }
 
