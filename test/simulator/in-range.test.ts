@@ -67,3 +67,39 @@ for (const sanitize of [false, true]) {
     });
   });
 }
+
+// Barrier kernels (fission): a shared array indexed by threadIdx.x, in blocks that fit it and one that does not.
+const fission = compileSource(`
+import { cuda, f32 } from "cudascript";
+export const blockSums = cuda.jit((x: Float32Array, sums: Float32Array) => {
+  const tile = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  tile[t] = x[cuda.grid(1)]; // STORE TILE
+  cuda.syncthreads();
+  for (let s = 32; s > 0; s >>= 1) {
+    if (t < s) tile[t] += tile[t + s];
+    cuda.syncthreads();
+  }
+  if (t === 0) sums[cuda.blockIdx.x] = tile[0];
+});
+`);
+
+for (const sanitize of [false, true]) {
+  describe(`shared arrays indexed by threadIdx.x in barrier kernels (sanitize ${sanitize})`, () => {
+    it("blocks no larger than the array give the sums plain TypeScript gives", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      const x = Float32Array.from({ length: 256 }, (_, i) => (i % 7) - 2.5);
+      const sums = new Float32Array(4);
+      kernel(fission, "blockSums").launch(4, 64)(x, sums);
+      const expected = Array.from({ length: 4 }, (_, b) => x.slice(b * 64, b * 64 + 64).reduce((p, v) => p + v, 0));
+      assert.deepEqual(Array.from(sums), expected);
+    });
+
+    it("a block wider than the array faults at the first thread past it, at the store", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      const e = oob(() => kernel(fission, "blockSums").launch(2, 96)(new Float32Array(192), new Float32Array(2)));
+      assert.equal(e.code, "CSR020");
+      assert.match(e.message, /write of shared array 'tile' at .*:6:3 in kernel 'blockSums', block \(0, 0, 0\), thread \(64, 0, 0\): index 64 is outside 0\.\.63/);
+    });
+  });
+}
