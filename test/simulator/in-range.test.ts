@@ -82,6 +82,12 @@ export const blockSums = cuda.jit((x: Float32Array, sums: Float32Array) => {
   }
   if (t === 0) sums[cuda.blockIdx.x] = tile[0];
 });
+export const rows = cuda.jit((out: Float32Array) => {
+  const tile = cuda.shared.array(100, f32);
+  tile[cuda.threadIdx.y * 40 + cuda.threadIdx.x] = cuda.threadIdx.y; // STORE ROW
+  cuda.syncthreads();
+  out[cuda.threadIdx.x] = tile[cuda.threadIdx.x];
+});
 `);
 
 for (const sanitize of [false, true]) {
@@ -100,6 +106,12 @@ for (const sanitize of [false, true]) {
       const e = oob(() => kernel(fission, "blockSums").launch(2, 96)(new Float32Array(192), new Float32Array(2)));
       assert.equal(e.code, "CSR020");
       assert.match(e.message, /write of shared array 'tile' at .*:6:3 in kernel 'blockSums', block \(0, 0, 0\), thread \(64, 0, 0\): index 64 is outside 0\.\.63/);
+    });
+
+    it("in a 2-D block the fault names the thread's x and y", () => {
+      configureSimulator({ sanitize, workers: 1, inProcessThreshold: 1 << 30 });
+      const e = oob(() => kernel(fission, "rows").launch(1, [40, 3])(new Float32Array(40)));
+      assert.match(e.message, /write of shared array 'tile' at .*:16:3 in kernel 'rows', block \(0, 0, 0\), thread \(20, 2, 0\): index 100 is outside 0\.\.99/);
     });
   });
 }
