@@ -96,7 +96,7 @@ export class ResultsPanel {
   private constructor(
     readonly key: string,
     readonly panel: vscode.WebviewPanel,
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
   ) {
     const dist = vscode.Uri.joinPath(extensionUri, "dist");
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };

@@ -10,7 +10,7 @@ export { firstTooDeepOffset, isStackOverflow, MAX_NESTING_DEPTH } from "./fronte
 /** The TypeScript API the front end parses with (the compiler's own `typescript` dependency), for tools built on the compiler. */
 import ts from "typescript";
 export { ts };
-export { jsDocAbove, runTagText } from "./frontend/kernel-doc";
+export { jsDocAbove, runTagBlockThreads, runTagText } from "./frontend/kernel-doc";
 export { FrontEnd } from "./frontend/program";
 export { HOST_CUDA_NAMES, KERNEL_ROOTS } from "./frontend/cuda-names";
 export { KernelChecker, STATIC_SHARED_LIMIT, type FileCheck } from "./checker/checker";

@@ -10,7 +10,7 @@
  * implementation of the same contract. Errors are CudaScriptErrors (see errors.ts).
  */
 import type { KernelArtifact } from "@cudascript/compiler/artifact";
-import type { AnyDTypeName, ComplexValue, DTypeName } from "./dtypes";
+import type { AnyDTypeName, ComplexValue } from "./dtypes";
 
 export type { KernelArtifact };
 

@@ -1,4 +1,5 @@
 /** CodeLens above each kernel: Run, Debug (a kernel with an @run tag: the tag says how to launch it), Show CUDA C++, Show PTX, and the occupancy summary. */
+import { runTagBlockThreads } from "@cudascript/compiler";
 import type { CodeLens, Range } from "vscode-languageserver";
 import type { HoverContext } from "./hover";
 import { kernelOccupancy } from "./hover";
@@ -22,7 +23,10 @@ export function codeLenses(ctx: HoverContext & { positions: Positions }, uri: st
       { range, command: { title: "Show CUDA C++", command: Commands.showCuda, arguments: [args] } },
       { range, command: { title: "Show PTX", command: Commands.showPtx, arguments: [args] } },
     );
-    const report = fn && kernelOccupancy(ctx, checked.result, fn);
+    // The launches written in the file come first; else the block the @run tag launches with (Run, Debug).
+    const tagThreads = runTagBlockThreads(listing.run);
+    const tagLaunch = tagThreads !== undefined ? [{ threadsPerBlock: tagThreads, line: listing.range.start.line + 1 }] : [];
+    const report = fn && kernelOccupancy(ctx, checked.result, fn, undefined, tagLaunch);
     if (report) lenses.push({ range, command: { title: occupancyLensTitle(report), command: Commands.showOccupancy, arguments: [args] } });
   }
   return lenses;

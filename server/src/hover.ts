@@ -6,7 +6,7 @@ import type { FileCheck, IrFunction } from "@cudascript/compiler";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import { CUDA_API_DOCS, DTYPE_DOCS, renderApiDoc, renderMathDoc } from "./api-docs";
 import { cudaPathAt, enclosingFunction, mathMemberAt, nodeAt, type ModuleInfo } from "./ast";
-import { kernelFacts, launchFacts, occupancyReport, renderOccupancyMarkdown, type OccupancyReport } from "./occupancy-view";
+import { kernelFacts, launchFacts, occupancyReport, renderOccupancyMarkdown, type LaunchFacts, type OccupancyReport } from "./occupancy-view";
 import type { ResourceService } from "./resources";
 import { ts, type TS } from "./tsapi";
 import type { Workspace } from "./workspace";
@@ -87,9 +87,9 @@ function isDeclarationName(info: ModuleInfo, id: TS.Identifier): boolean {
   return false;
 }
 
-export function kernelOccupancy(ctx: HoverContext, declaring: FileCheck, kernel: IrFunction, launchesFrom?: FileCheck): OccupancyReport | undefined {
+export function kernelOccupancy(ctx: HoverContext, declaring: FileCheck, kernel: IrFunction, launchesFrom?: FileCheck, moreLaunches: readonly LaunchFacts[] = []): OccupancyReport | undefined {
   const arch = ctx.arch();
-  const sites = (launchesFrom ?? declaring).launchSites.filter((s) => s.kernelId === kernel.id).map(launchFacts);
+  const sites = [...(launchesFrom ?? declaring).launchSites.filter((s) => s.kernelId === kernel.id).map(launchFacts), ...moreLaunches];
   const registers = registersOf(ctx, declaring, kernel, arch);
   return occupancyReport(kernelFacts(declaring, kernel), arch, registers, undefined, sites);
 }

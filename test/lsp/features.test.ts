@@ -66,6 +66,33 @@ describe("CodeLens", () => {
     await client.close(uri);
   });
 
+  it("a kernel's @run tag sets the block its occupancy lens shows, unless the file launches it with a block of its own", async () => {
+    const uri = "untitled:run-tag-lens.ts";
+    await client.openAndWait(
+      uri,
+      `import { cuda } from "cudascript";
+/** @run grid=4 block=64 args=[zeros(256, f32)] */
+export const tagged = cuda.jit((a: Float32Array) => { a[cuda.grid(1)] = 1; });
+/** @run grid=[2, 2] block=[8, 4] args=[zeros(64, f32)] */
+export const tagged2d = cuda.jit((a: Float32Array) => { a[cuda.grid(1)] = 1; });
+/** @run grid=4 block=(N >> 2) args=[zeros(256, f32)] */
+export const byExpression = cuda.jit((a: Float32Array) => { a[cuda.grid(1)] = 1; });
+/** @run grid=4 block=64 args=[zeros(256, f32)] */
+export const launchedHere = cuda.jit((a: Float32Array) => { a[cuda.grid(1)] = 1; });
+export function main(): void {
+  launchedHere.launch(2, 128)(new Float32Array(256));
+}
+`,
+    );
+    const titles = ((await client.codeLens(uri)) ?? []).filter((l) => l.command?.command === "cudascript.showOccupancy").map((l) => l.command?.title);
+    assert.deepEqual(
+      titles.map((t) => /@(\d+) threads/.exec(t ?? "")?.[1]),
+      ["64", "32", "256", "128"],
+      JSON.stringify(titles),
+    );
+    await client.close(uri);
+  });
+
   it("no lenses in files without kernels; none when turned off", async () => {
     const uri = "untitled:host.ts";
     await client.openAndWait(uri, "export const x = 1;\n");

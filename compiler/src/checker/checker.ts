@@ -12,7 +12,7 @@ import ts from "typescript";
 import * as path from "node:path";
 import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
-import type { ConstArray, IrFunction, IrModule, Span, Stmt } from "../ir/nodes";
+import type { ConstArray, IrFunction, IrModule, Span } from "../ir/nodes";
 import { byteSize } from "../ir/types";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";

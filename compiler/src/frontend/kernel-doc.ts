@@ -23,3 +23,17 @@ export function runTagText(doc: string | undefined): string | undefined {
   const m = /(?:^|\n)[ \t]*@run\b([\s\S]*?)(?=\n[ \t]*@[A-Za-z]|$)/.exec(text);
   return m ? m[1]!.replace(/\s+/g, " ").trim() : undefined;
 }
+
+/**
+ * The threads per block of an `@run` tag whose `block=` is a whole number or a list of 1 to 3 of them
+ * (`block=64`, `block=[16, 16]`, `block=(8, 8, 4)`); undefined for an expression, which only running
+ * the program can read. The occupancy CodeLens shows the block the tag launches with.
+ */
+export function runTagBlockThreads(tag: string | undefined): number | undefined {
+  const m = tag ? /(?:^|\s)block\s*=\s*(\[[^\]]*\]|\([^)]*\)|\d+)(?=\s|$)/i.exec(tag) : null;
+  if (!m) return undefined;
+  const parts = m[1]!.replace(/^[[(]|[\])]$/g, "").split(",").map((p) => p.trim());
+  if (parts.length < 1 || parts.length > 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
+  const threads = parts.reduce((a, p) => a * Number(p), 1);
+  return threads > 0 ? threads : undefined;
+}

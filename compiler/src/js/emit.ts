@@ -567,7 +567,6 @@ export class FnEmitter {
   /** Immutable locals whose value is a function of the thread index and launch constants: recomputed per piece. */
   private remat = new Map<IR.Var, IR.Expr>();
   private readonly san: boolean;
-  private usesSan = false;
   /** Kernel array parameters that may be privatized in a launch, and the helpers chosen per launch for them. */
   private readonly privParams = new Map<IR.Var, PrivatizableParam>();
   private readonly privLines: string[] = [];
@@ -919,7 +918,6 @@ export class FnEmitter {
 
   private sanCall(a: ArrayInfo, kind: "r" | "w" | "a", flat: string, site: number, extra = ""): string | undefined {
     if (!this.san || a.shId === undefined) return undefined;
-    this.usesSan = true;
     const S = this.mode === "device" ? "$san" : "$S";
     if (a.shId === "param") return `${S}.${kind}p(${a.data}, ${flat}, $t, ${site}${extra})`;
     return `${S}.${kind}(${a.shId}, ${flat}, $t, ${site}${extra})`;
@@ -939,7 +937,6 @@ export class FnEmitter {
       // already this thread or several in this epoch; another single reader in this epoch → several;
       // no reader since the last barrier → this thread; anything else → the slow path.
       const id = a.shId;
-      this.usesSan = true;
       if (this.seg) this.seg.sanFast = true;
       const x = this.flatTemp(flat, pre);
       pre.push(`((($sw = $WP${id}[${x}]) < $BS ? $sw >= $EB : $sw >= $M1 && $sw < $M2) || $S.rs(${id}, ${x}, $t, ${site}))`);
@@ -978,7 +975,6 @@ export class FnEmitter {
       // before the last barrier (or never), and no reader but this thread since the last barrier.
       // Sanitizer.w re-checks everything on the slow path.
       const id = a.shId;
-      this.usesSan = true;
       if (this.seg) this.seg.sanFast = true;
       const idx: string[] = [];
       const x = this.flatTemp(flat, idx);

@@ -59,7 +59,8 @@ describe("debug adapter (DAP over stdio)", () => {
       assert.equal(stopped.body.threadId, 3); // thread (2, 0, 0)
       const threads = await c.request("threads");
       assert.equal(threads.body.threads.length, 8);
-      assert.match(threads.body.threads[2].name, /thread \(2, 0, 0\) of block \(0, 0, 0\)/);
+      assert.match(threads.body.threads[2].name, /thread \(2, 0, 0\) of block \(0, 0, 0\) — paused$/, "stopped here: paused, not 'running'");
+      assert.ok(threads.body.threads.every((t: { name: string }) => !/— running$/.test(t.name)), "no thread of a stopped kernel reads 'running'");
 
       const stack = await c.request("stackTrace", { threadId: 3 });
       assert.equal(stack.body.stackFrames[0].line, L("barrier"));

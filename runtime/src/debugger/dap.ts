@@ -262,8 +262,10 @@ export class KernelDebugAdapter extends DapSession {
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
     const s = this.session;
     const stop = this.lastStop;
+    // While the kernel is stopped every thread is paused: one the scheduler calls "running" is between
+    // two statements ("paused"), the others say why they wait (at a barrier, exited…).
     const threads = s?.inBlock
-      ? s.focusWarp().map((w) => new Thread(this.threadId(w.thread), `thread (${w.thread.join(", ")}) of block (${s.focusView().block.join(", ")}) — ${w.status}`))
+      ? s.focusWarp().map((w) => new Thread(this.threadId(w.thread), `thread (${w.thread.join(", ")}) of block (${s.focusView().block.join(", ")}) — ${w.status === "running" ? "paused" : w.status}`))
       : stop
         ? [new Thread(this.threadId(stop.thread), `thread (${stop.thread.join(", ")}) of block (${stop.block.join(", ")})`)]
         : [new Thread(1, "kernel")];

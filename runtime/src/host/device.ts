@@ -16,7 +16,6 @@
 import { checkedPrintfBufferSize } from "../gpu/printf";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
-import type { GpuBackend } from "../gpu/backend";
 import { probeGpu, shortReason, simulatorDescription } from "./gpu-probe";
 import type { SimulatorBackend } from "../simulator/backend";
 import { checkSimulatorOptions, type SimulatorOptions } from "../simulator/options";

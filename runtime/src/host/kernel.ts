@@ -299,7 +299,6 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         `${which} is a 1-D array, which kernels index as contiguous, but this ${v instanceof NDArray ? "host" : "device"} array is a strided view (every ${v.elementStrides[0]}th element: a column of a C-order array or a row of an F-order one): pass the 2-D array and index it in the kernel (a[i][col]), or copy the elements into a contiguous array first (cuda.deviceArray(n, dtype) and copyToDevice)`,
       );
     if (isComplexDTypeName(p.dtype)) return checkComplexArg({ ...p, dtype: p.dtype }, which, want, v);
-    const dtype = p.dtype;
     if (p.kind === "scalar") {
       if (p.dtype === "bool") {
         if (typeof v !== "boolean" && !(typeof v === "number" && (v === 0 || v === 1)))
