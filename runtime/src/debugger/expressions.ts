@@ -31,8 +31,25 @@ export interface EvalPlace {
   readonly frame?: Frame;
 }
 
+type CompileResult = ReturnType<DebugExpressionCompiler["compile"]>;
+
+/**
+ * The compiler and its results per module (whose IR does not change) and source text: a host program
+ * makes a session per launch, and each would otherwise type-check the same conditions again (about
+ * 2 ms a launch with one conditional breakpoint, against 0.2 ms for the rest of the session).
+ */
+const compiledPerModule = new WeakMap<IrModule, Map<string, { compiler: DebugExpressionCompiler; results: Map<string, CompileResult> }>>();
+
+function compiledFor(module: IrModule, source: string | undefined): { compiler: DebugExpressionCompiler; results: Map<string, CompileResult> } {
+  let bySource = compiledPerModule.get(module);
+  if (!bySource) compiledPerModule.set(module, (bySource = new Map()));
+  const key = source ?? "";
+  let c = bySource.get(key);
+  if (!c) bySource.set(key, (c = { compiler: new DebugExpressionCompiler(module, source), results: new Map() }));
+  return c;
+}
+
 export class Expressions {
-  private compiler: DebugExpressionCompiler | undefined;
   private readonly cache = new Map<string, CompiledExpression>();
 
   constructor(
@@ -54,8 +71,9 @@ export class Expressions {
     const key = `${fn}|${visible.join(",")}|${text}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
-    this.compiler ??= new DebugExpressionCompiler(this.module, this.source);
-    const r = this.compiler.compile(fn, visible, text);
+    const shared = compiledFor(this.module, this.source);
+    let r = shared.results.get(key);
+    if (!r) shared.results.set(key, (r = shared.compiler.compile(fn, visible, text)));
     if (!r.ok) {
       const d = r.diagnostics[0]!;
       if (r.reason === "syntax") throw new CudaScriptError("CSD009", `${what} '${text}' is not an expression (${d.message}): write one expression in the kernel language, e.g. cuda.threadIdx.x === 5 && i > 3`);

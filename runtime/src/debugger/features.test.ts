@@ -5,6 +5,7 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { DebugExpressionCompiler } from "@cudascript/compiler";
 import { DebugSession, type DebugEvent, type LogEvent, type StopEvent, type VariableView } from "./session";
 import { argDesc, compileKernels, FEATURE_KERNELS as SOURCE, lineOf } from "./test-helpers";
 
@@ -71,6 +72,27 @@ describe("debugger: conditions and expressions in the kernel language", () => {
     const s = new DebugSession({ module: { ...ir, file: `${file}.missing.ts` }, kernel: "feat", grid: [1, 1, 1], block: [32, 1, 1], args: [argDesc(new Int32Array(32)), argDesc(new Float32Array(32))] }, { print: () => {} });
     const [r] = s.setBreakpoints(file, [{ line: L("loop body"), condition: "i > 3" }]);
     assert.match(r!.message!, /^CSD015: .*cannot be read .*give its text as the launch's `source`/);
+  });
+
+  it("sessions of the same module share compiled conditions: a host program's next launch does not type-check them again", () => {
+    const proto = DebugExpressionCompiler.prototype as unknown as { compile: (...a: unknown[]) => unknown };
+    const original = proto.compile;
+    let compiles = 0;
+    proto.compile = function (this: unknown, ...a: unknown[]) {
+      compiles++;
+      return original.apply(this, a);
+    };
+    try {
+      const condition = "i > 10 && t !== 31";
+      for (let launch = 0; launch < 3; launch++) {
+        const { s } = featSession();
+        s.setBreakpoints(file, [{ line: L("loop body"), condition }]);
+        assert.equal(variable(stop(s.continue()), "i"), 11, `launch ${launch} stops where the condition first holds`);
+      }
+      assert.equal(compiles, 1);
+    } finally {
+      proto.compile = original;
+    }
   });
 
   it("an expression that would change memory is refused with CSD015", () => {
