@@ -725,10 +725,10 @@ export class FnEmitter {
         return this.special(e);
       case "unary": {
         const d = e.type.dtype;
-        const x = isInt64(d) && !(e.op === "~" && d === "i64") ? "" : this.ex(e.operand);
-        if (e.op === "!") return `(!${x})`;
         // unary64 wraps all but an i64's ~, so the operand may be modular (int64.ts modular64).
-        if (isInt64(d)) return this.i64(unary64(e.op, d, e.op === "~" && d === "i64" ? x : this.exMod64(e.operand)));
+        if (isInt64(d) && e.op !== "!") return this.i64(unary64(e.op, d, e.op === "~" && d === "i64" ? this.ex(e.operand) : this.exMod64(e.operand)));
+        const x = this.ex(e.operand);
+        if (e.op === "!") return `(!${x})`;
         if (e.op === "-") return d === "i32" ? `((-${x}) | 0)` : d === "u32" ? `((-${x}) >>> 0)` : `(-${x})`;
         return d === "u32" ? `((~${x}) >>> 0)` : `(~${x})`;
       }
@@ -2071,9 +2071,6 @@ export class FnEmitter {
       const a = this.arrays.get(v);
       if (a?.perThread) inner.push(`${a.data} = ${a.perThread}[$t];`);
     }
-    // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
-    // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
-    // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
     const only = run.length === 1 ? run[0]! : undefined;
     const range = only?.range && only.pre.length === 0 ? only.range : undefined;
     for (const s of run) {
@@ -2089,6 +2086,9 @@ export class FnEmitter {
       inner.push(`${s.label}: {`, ...s.pre, ...(this.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...body, "}");
     }
     for (const v of writes) if (this.perThread.has(v)) inner.push(this.storeVar(v, "$t", this.vn(v)));
+    // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
+    // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
+    // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.
     const lo = range ? `Math.max(0, Math.ceil(${range.lo}))` : "0";
     const hi = range ? `Math.min($bdx, ${range.hi})` : "$bdx";
     out.push(`{ const $lo = ${lo}, $hi = ${hi};`);
