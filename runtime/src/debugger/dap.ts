@@ -21,7 +21,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BreakpointEvent, DebugSession as DapSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { BreakpointEvent, DebugSession as DapSession, ErrorDestination, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
@@ -35,6 +35,7 @@ import { formatValue } from "./expressions";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
+import { DapFrameGuard } from "./dap-framing";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 /** A kernel argument of the launch configuration. */
@@ -101,6 +102,16 @@ export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
     if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
     return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape, strides: rowMajorStrides(shape) };
   });
+}
+
+/** CSD028: a request names a stack frame the adapter did not give (or gave before the last stop). */
+function unknownFrame(id: unknown): CudaScriptError {
+  return new CudaScriptError("CSD028", `frame ${JSON.stringify(id) ?? String(id)} is not a stack frame of the current stop: frame ids come from the last stackTrace response and are renewed at every stop`);
+}
+
+/** CSD028: a request names a variables reference the adapter did not give (or gave before the last stop). */
+function unknownReference(id: unknown): CudaScriptError {
+  return new CudaScriptError("CSD028", `variables reference ${JSON.stringify(id) ?? String(id)} is not one of the current stop: references come from the last scopes, variables or evaluate response and are renewed at every stop`);
 }
 
 /** Element `i` (flat, from the array's first element) of an array variable. */
@@ -274,7 +285,12 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
-    const view = this.view(args.threadId);
+    let view: FocusView | undefined;
+    try {
+      view = this.view(args.threadId);
+    } catch (e) {
+      return this.fail(response, e);
+    }
     const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
     // A fault in a block the fast simulator ran: its location, without variables.
     const stop = this.lastStop;
@@ -285,6 +301,8 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const ref = this.handles.get(args.frameId);
+    // Frame 0 is a fault's location in a block the fast simulator ran: it has no variables.
+    if (ref?.kind !== "locals" && !(args.frameId === 0 && this.lastStop)) return this.fail(response, unknownFrame(args.frameId));
     const scopes: Scope[] = [];
     if (ref?.kind === "locals") {
       scopes.push(new Scope("Locals", this.handles.create(ref), false));
@@ -296,14 +314,20 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
     const ref = this.handles.get(args.variablesReference);
-    response.body = { variables: ref ? this.variables(ref, args.start ?? 0, args.count) : [] };
+    if (!ref) return this.fail(response, unknownReference(args.variablesReference));
+    try {
+      response.body = { variables: this.variables(ref, args.start ?? 0, args.count) };
+    } catch (e) {
+      return this.fail(response, e);
+    }
     this.sendResponse(response);
   }
 
   protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
     const ref = this.handles.get(args.variablesReference);
     try {
-      if (ref?.kind !== "locals") throw new CudaScriptError("CSD013", `only the scalars of a frame's Locals can be set`);
+      if (!ref) throw unknownReference(args.variablesReference);
+      if (ref.kind !== "locals") throw new CudaScriptError("CSD013", `only the scalars of a frame's Locals can be set`);
       const text = args.value.trim();
       const value = text === "true" ? true : text === "false" ? false : /^-?\d+n$/.test(text) ? BigInt(text.slice(0, -1)) : Number(text);
       this.session!.focus(ref.thread);
@@ -347,6 +371,7 @@ export class KernelDebugAdapter extends DapSession {
       const s = this.session;
       if (!s?.inBlock) throw new CudaScriptError("CSD011", "no block is being debugged: expressions are evaluated while the launch is stopped in a block");
       const ref = args.frameId !== undefined ? this.handles.get(args.frameId) : undefined;
+      if (args.frameId !== undefined && ref?.kind !== "locals") throw unknownFrame(args.frameId);
       const frame = ref?.kind === "locals" ? ref.frame : 0;
       const thread = ref?.kind === "locals" ? ref.thread : undefined;
       if (WARP_PREFIX.test(args.expression)) {
@@ -375,7 +400,9 @@ export class KernelDebugAdapter extends DapSession {
     const ref = args.variablesReference !== undefined ? this.handles.get(args.variablesReference) : undefined;
     const s = this.session;
     const m = /^\[(\d+)\]$/.exec(args.name);
-    let body: DebugProtocol.DataBreakpointInfoResponse["body"] = { dataId: null, description: "data breakpoints watch an element of a shared or global array: pick one in the array's page under Variables" };
+    // No id (DAP's answer for "not available here"), and why: a stale or unknown reference says which.
+    const why = args.variablesReference !== undefined && !ref ? unknownReference(args.variablesReference).message : "data breakpoints watch an element of a shared or global array: pick one in the array's page under Variables";
+    let body: DebugProtocol.DataBreakpointInfoResponse["body"] = { dataId: null, description: why };
     if (s?.inBlock && ref?.kind === "array" && ref.at && m && ref.dims.length === 1) {
       s.focus(ref.at.thread);
       const r = s.dataBreakpointInfo(ref.at.frame, ref.v.name, [...ref.at.index, Number(m[1])]);
@@ -426,7 +453,12 @@ export class KernelDebugAdapter extends DapSession {
   private step(response: DebugProtocol.Response, threadId: number, command: Command): void {
     const s = this.session;
     if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
-    if (s.inBlock) s.focus(this.threadIndex(threadId));
+    try {
+      const thread = this.threadIndex(threadId);
+      if (s.inBlock) s.focus(thread);
+    } catch (e) {
+      return this.fail(response, e);
+    }
     this.sendResponse(response);
     this.drive(command);
   }
@@ -484,8 +516,12 @@ export class KernelDebugAdapter extends DapSession {
     const [bx, by] = this.blockDim();
     return (t[2] * by + t[1]) * bx + t[0] + 1;
   }
-  private threadIndex(id: number): Dim3 {
-    const [bx, by] = this.blockDim();
+  /** The thread a request names by its DAP id; CSD028, with the id as sent, for one the launch does not have. */
+  private threadIndex(id: unknown): Dim3 {
+    const [bx, by, bz] = this.blockDim();
+    const count = bx * by * bz;
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 1 || id > count)
+      throw new CudaScriptError("CSD028", `thread ${JSON.stringify(id) ?? String(id)} is not a thread of this launch: thread ids are 1 to ${count} (a thread's linear index in its block + 1; the threads request lists those of the focus warp)`);
     const t = id - 1;
     return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
   }
@@ -493,9 +529,27 @@ export class KernelDebugAdapter extends DapSession {
     return this.session ? this.session.blockDim : [1, 1, 1];
   }
 
-  private view(threadId: number): FocusView | undefined {
+  private view(threadId: unknown): FocusView | undefined {
+    const thread = this.threadIndex(threadId);
     const s = this.session;
-    return s?.inBlock ? s.view(this.threadIndex(threadId)) : undefined;
+    return s?.inBlock ? s.view(thread) : undefined;
+  }
+
+  /** An error response with the error's coded message (never a stack trace). */
+  private fail(response: DebugProtocol.Response, e: unknown, showUser = true): void {
+    this.sendErrorResponse(response, { id: 5, format: e instanceof Error ? e.message : String(e), showUser });
+  }
+
+  /**
+   * The library answers an exception thrown in a request handler with its JavaScript stack (error 1104,
+   * format '{_stack}'): answer with its message instead, coded (an internal error is CSR030).
+   */
+  protected override sendErrorResponse(response: DebugProtocol.Response, codeOrMessage: number | DebugProtocol.Message, format?: string, variables?: { _exception?: unknown }, dest?: ErrorDestination): void {
+    if (codeOrMessage === 1104 && variables?._exception !== undefined) {
+      const message = String(variables._exception);
+      return super.sendErrorResponse(response, { id: 1104, format: /^CS[A-Z]*\d+: /.test(message) ? message : `CSR030: internal error of the debugger in its '${response.command}' request: ${message} (please report it)`, showUser: true });
+    }
+    super.sendErrorResponse(response, codeOrMessage, format, variables, dest);
   }
 
   private variables(ref: Ref, start: number, count: number | undefined): DebugProtocol.Variable[] {
@@ -547,5 +601,8 @@ export class KernelDebugAdapter extends DapSession {
 /** `cudascript debug-adapter`: DAP on stdin/stdout until the client disconnects. */
 export function runDebugAdapter(): void {
   const adapter = new KernelDebugAdapter();
-  adapter.start(process.stdin, process.stdout);
+  // The library's framing believes any Content-Length: a guard refuses absurd frames and resynchronises.
+  const guard = new DapFrameGuard((e) => adapter.sendEvent(new OutputEvent(`${e.message}\n`, "stderr")));
+  process.stdin.pipe(guard);
+  adapter.start(guard, process.stdout);
 }
