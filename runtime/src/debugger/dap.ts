@@ -25,34 +25,18 @@ import { BreakpointEvent, DebugSession as DapSession, ErrorDestination, Event, E
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
-import type { AnyDTypeName } from "../dtypes";
-import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type Command, type DebugEvent, type Dim3, type FocusView, type LogEvent, type StopEvent, type VariableView, type WarpWatch } from "./session";
-import { rowMajorStrides } from "../layout";
 import { logpointLine } from "./breakpoints";
 import { formatValue } from "./expressions";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 import { DapFrameGuard } from "./dap-framing";
+import { kernelLaunch, launchError, type KernelLaunchArguments } from "./launch-config";
+
+export type { KernelLaunchArguments, LaunchArgument } from "./launch-config";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
-
-/** A kernel argument of the launch configuration. */
-export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
-
-export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArguments {
-  readonly program: string;
-  readonly kernel: string;
-  readonly grid: number | readonly number[];
-  readonly block: number | readonly number[];
-  readonly sharedMem?: number;
-  readonly args: readonly LaunchArgument[];
-  readonly stopOnEntry?: boolean;
-  readonly breakOnFault?: boolean;
-  /** Seconds a command may run without a stop before the debugger pauses it (default 30). */
-  readonly timeLimit?: number;
-}
 
 type Ref =
   | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
@@ -65,44 +49,6 @@ type Ref =
 const WARP_PREFIX = /^\s*warp\s*:\s*/;
 /** A command runs in slices of this many milliseconds; between them the adapter handles requests (pause). */
 const SLICE_MS = 30;
-
-const ARRAYS: Record<string, { ctor: new (n: number) => ArrayBufferView & ArrayLike<number | bigint>; dtype: AnyDTypeName }> = {
-  f32: { ctor: Float32Array, dtype: "f32" },
-  f64: { ctor: Float64Array, dtype: "f64" },
-  i8: { ctor: Int8Array, dtype: "i8" },
-  u8: { ctor: Uint8Array, dtype: "u8" },
-  i16: { ctor: Int16Array, dtype: "i16" },
-  u16: { ctor: Uint16Array, dtype: "u16" },
-  i32: { ctor: Int32Array, dtype: "i32" },
-  u32: { ctor: Uint32Array, dtype: "u32" },
-};
-
-function launchError(message: string): CudaScriptError {
-  return new CudaScriptError("CSD014", `launch configuration: ${message}`);
-}
-
-function dim3(v: unknown, what: string): Dim3 {
-  const a = typeof v === "number" ? [v] : Array.isArray(v) ? v : undefined;
-  if (!a || a.length < 1 || a.length > 3 || !a.every((x) => Number.isInteger(x) && x >= 1)) throw launchError(`"${what}" is a whole number ≥ 1 or [x, y, z], got ${JSON.stringify(v)}`);
-  return [a[0], a[1] ?? 1, a[2] ?? 1];
-}
-
-/** The configuration's arguments as the simulator's executor gets them. */
-export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
-  if (!Array.isArray(args)) throw launchError(`"args" is a list with one value per kernel parameter, got ${JSON.stringify(args)}`);
-  return args.map((a, i): ArgDesc => {
-    if (typeof a === "number" || typeof a === "boolean") return { kind: "scalar", value: a };
-    const spec = a && typeof a === "object" ? ARRAYS[a.dtype] : undefined;
-    if (!spec) throw launchError(`argument ${i}: write a number, or an array { "dtype": "f32" | "f64" | "i32" | "u32" | "i16" | "u16" | "i8" | "u8", "zeros": n | "range": n | "data": [...] }, got ${JSON.stringify(a)}`);
-    const n = a.data ? a.data.length : (a.zeros ?? a.range);
-    if (!Number.isInteger(n) || n! < 0) throw launchError(`argument ${i}: "zeros" / "range" is an element count, got ${JSON.stringify(n)}`);
-    const data = new spec.ctor(n!) as unknown as { [k: number]: number; buffer: ArrayBuffer };
-    for (let k = 0; k < n!; k++) data[k] = a.data ? a.data[k]! : a.range !== undefined ? k : 0;
-    const shape: readonly number[] = a.shape ?? [n!];
-    if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
-    return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape, strides: rowMajorStrides(shape) };
-  });
-}
 
 /** CSD028: a request names a stack frame the adapter did not give (or gave before the last stop). */
 function unknownFrame(id: unknown): CudaScriptError {
@@ -177,13 +123,15 @@ export class KernelDebugAdapter extends DapSession {
     try {
       if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
-      this.kernel = args.kernel;
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");
       if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
+      const timeLimit = args.timeLimit;
+      if (timeLimit !== undefined && (typeof timeLimit !== "number" || !(timeLimit > 0) || !Number.isFinite(timeLimit))) throw launchError(`"timeLimit" is seconds > 0 a command may run without a stop (default 30), got ${JSON.stringify(timeLimit)}`);
+      this.kernel = args.kernel;
       this.session = new DebugSession(
-        { module: check.module, kernel: args.kernel, grid: dim3(args.grid, "grid"), block: dim3(args.block, "block"), sharedMem: args.sharedMem ?? 0, args: launchArgs(args.args) },
-        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(args.timeLimit ? { timeLimitMs: args.timeLimit * 1000 } : {}) },
+        { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) },
+        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) },
       );
       for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {

@@ -63,6 +63,11 @@ function dim3Error(what: string, v: unknown): CudaScriptError {
   return new CudaScriptError("CSD011", `${what} must be [x, y, z] whole numbers inside the launch's ${what === "thread" ? "block" : "grid"}, got ${JSON.stringify(v)}`);
 }
 
+/** CSD010 unless the module has a kernel of that name. */
+export function checkKernelName(module: DebugLaunch["module"], kernel: string): void {
+  if (!module.kernels.some((f) => f.name === kernel)) throw new CudaScriptError("CSD010", `the module of ${module.file} has no kernel '${kernel}'; its kernels are ${module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
+}
+
 export class DebugSession {
   private readonly step: StepModule;
   private readonly rt: Rt;
@@ -103,8 +108,7 @@ export class DebugSession {
     private readonly launch: DebugLaunch,
     private readonly options: DebugOptions = {},
   ) {
-    const k = launch.module.kernels.find((f) => f.name === launch.kernel);
-    if (!k) throw new CudaScriptError("CSD010", `the module of ${launch.module.file} has no kernel '${launch.kernel}'; its kernels are ${launch.module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
+    checkKernelName(launch.module, launch.kernel);
     this.step = emitStepModule(launch.module);
     const print = (this.print = options.print ?? ((s: string) => void process.stdout.write(s)));
     this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
