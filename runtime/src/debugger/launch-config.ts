@@ -67,8 +67,8 @@ export function kernelLaunch(module: IrModule, staticSharedBytes: ReadonlyMap<st
   const capture = new LaunchCapture();
   const previous = useBackend(capture);
   try {
-    const values = config.args.map((a, i) => argumentValue(a, i));
     const kernel = new CompiledKernel(makeArtifact(module, { staticSharedBytes, includeIr: false }), config.kernel, {});
+    const values = config.args.map((a, i) => argumentValue(a, i, kernel.signature[i]?.dtype));
     kernel.launch(config.grid as LaunchDim, config.block as LaunchDim, config.sharedMem === undefined ? undefined : { sharedMem: config.sharedMem })(...values);
   } catch (e) {
     if (!(e instanceof CudaScriptError) || e.code === "CSD014") throw e;
@@ -81,8 +81,10 @@ export function kernelLaunch(module: IrModule, staticSharedBytes: ReadonlyMap<st
 }
 
 /** Argument `i` as the program would pass it: a number, or a device array (allocated within the simulator's budget). */
-function argumentValue(a: LaunchArgument, i: number): unknown {
+function argumentValue(a: LaunchArgument, i: number, paramDtype: string | undefined): unknown {
   const at = `args[${i}]`;
+  // JSON has no bigints: a whole number for an i64/u64 parameter is one (the host API checks its range).
+  if (typeof a === "number" && (paramDtype === "i64" || paramDtype === "u64") && Number.isSafeInteger(a)) return BigInt(a);
   if (typeof a === "number" || typeof a === "boolean") return a;
   if (!a || typeof a !== "object" || Array.isArray(a))
     throw launchError(`${at}: write a number, or an array { "dtype": "f32", "zeros": n | "range": n | "data": [...], "shape"?: [rows, cols] }, got ${JSON.stringify(a)}`);

@@ -114,7 +114,7 @@ export class DebugSession {
     this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
     this.S = new StepHooks(this.step.lines.length);
     this.S.watched = () => this.data.changed();
-    this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source);
+    this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source, options.fastBlockTimeoutMs ?? 2000);
     this.mod = new Function("rt", "$S", this.step.source)(this.rt, this.S) as DebugSession["mod"];
     this.L = { args: makeArgs(launch.args), grid: launch.grid, block: launch.block, dynBuf: new ArrayBuffer(launch.sharedMem ?? 0) };
     this.mod.setup(this.L);
@@ -620,8 +620,9 @@ export class DebugSession {
     let c = bp.bySite.get(site);
     if (!c) bp.bySite.set(site, (c = this.exprs.compile(st.fn, st.visible, bp.text!, this.what(bp, bp.text!))));
     try {
-      return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f });
+      return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f }, this.what(bp, bp.text!));
     } catch (e) {
+      if (e instanceof CudaScriptError && e.code === "CSD027") throw e; // it says which condition, and why
       throw new CudaScriptError("CSD009", `the condition of the breakpoint at line ${bp.line} (${bp.text}) failed for thread (${th.idx.join(", ")}): ${(e as Error).message}; write a condition that holds for every thread that reaches the line, e.g. i < a.length && a[i] > 0`);
     }
   }
