@@ -23,6 +23,11 @@ export const bump = cuda.jit((a: Int32Array, out: Int32Array) => {
   if (a[t] < 0) out[t] = forever(a[t]);
   out[t] = a[t] + 1; // bump
 });
+export const spinCall = cuda.jit((a: Int32Array, out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  out[t] = a[t]; // before the call
+  out[t] = forever(a[t]);
+});
 export const grid2 = cuda.jit((m: Array2D<f32>, out: Float32Array) => {
   out[0] = m[0][0]; // corner
 });
@@ -101,6 +106,24 @@ describe("debug adapter: hostile input", () => {
       await within(c.event("terminated"), "the launch's end", 30_000);
       const stderr = c.drain("output").filter((e) => e.body.category === "stderr").map((e) => e.body.output).join("");
       assert.match(stderr, /CSD027: the condition of the breakpoint at line \d+ 'forever\(t\) > 5000' ran .* without finishing/);
+      await stillAnswers(c);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("a kernel's call of a device function looping forever, in a stepped block, stops with CSR024 at the loop instead of freezing the adapter", async () => {
+    const c = await start({ ...BUMP, kernel: "spinCall" });
+    try {
+      assert.equal((await c.launched).success, true);
+      await c.request("setBreakpoints", { source: { path: FILE }, breakpoints: [{ line: L("// before the call") }] });
+      await c.request("configurationDone");
+      const first = await within(c.event("stopped"), "the breakpoint's stop");
+      await c.request("setBreakpoints", { source: { path: FILE }, breakpoints: [] });
+      await c.request("continue", { threadId: first.body.threadId });
+      const fault = await within(c.event("stopped"), "the stop at the runaway loop", 15_000);
+      assert.equal(fault.body.reason, "exception");
+      assert.match(fault.body.text, /^CSR024: runaway loop at .*:4:3 .*device function 'forever'.*2\.0 s past its time slice, in a device function call the debugger cannot pause inside/);
       await stillAnswers(c);
     } finally {
       c.close();

@@ -111,8 +111,21 @@ export class DebugSession {
     checkKernelName(launch.module, launch.kernel);
     this.step = emitStepModule(launch.module);
     const print = (this.print = options.print ?? ((s: string) => void process.stdout.write(s)));
-    this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
-    this.S = new StepHooks(this.step.lines.length);
+    const S = (this.S = new StepHooks(this.step.lines.length));
+    const callBudgetMs = options.fastBlockTimeoutMs ?? 2000;
+    this.rt = createRt({
+      concurrent: false,
+      // A device function's fast form (which a call runs unless the thread may stop inside it) cannot
+      // yield, so neither a pause nor the time limit reaches a loop in it: its loops' watchdog ends a
+      // call still running this long after its time slice with a fault (CSR024) at the loop.
+      get deadline() {
+        return Date.now() + (S.sliceEnd - performance.now()) + callBudgetMs;
+      },
+      deadlineLabel: `${(callBudgetMs / 1000).toFixed(1)} s past its time slice, in a device function call the debugger cannot pause inside`,
+      print,
+      uninitializedShared: "warn",
+      warn: () => {},
+    });
     this.S.watched = () => this.data.changed();
     this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source, options.fastBlockTimeoutMs ?? 2000);
     this.mod = new Function("rt", "$S", this.step.source)(this.rt, this.S) as DebugSession["mod"];
