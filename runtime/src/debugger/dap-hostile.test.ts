@@ -195,6 +195,9 @@ describe("debug adapter: hostile input", () => {
       const info = await c.request("dataBreakpointInfo", { variablesReference: 777, name: "[0]" });
       assert.deepEqual([info.success, info.body.dataId], [true, null]);
       assert.match(info.body.description, /^CSD028: variables reference 777 is not one of the current stop/);
+      // Requests without their arguments: a coded message, never the library's stack trace.
+      assertCodedError(await c.request("setBreakpoints", {}), /^CSR030: the debugger failed on a 'setBreakpoints' request: /, "setBreakpoints without source");
+      assertCodedError(await c.request("setVariable", { variablesReference: (await c.request("scopes", { frameId: stack.body.stackFrames[0].id })).body.scopes[0].variablesReference, name: "t" }), /^CSR030: the debugger failed on a 'setVariable' request: /, "setVariable without value");
       // The valid ones still work after all that.
       assert.equal((await c.request("stackTrace", { threadId: stopped.body.threadId })).body.stackFrames[0].line, L("// bump"));
       await stillAnswers(c);

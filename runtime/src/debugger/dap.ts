@@ -34,9 +34,9 @@ import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 import { DapFrameGuard } from "./dap-framing";
 import { kernelLaunch, launchError, type KernelLaunchArguments } from "./launch-config";
+import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 export type { KernelLaunchArguments, LaunchArgument } from "./launch-config";
-import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 type Ref =
   | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
@@ -58,6 +58,12 @@ function unknownFrame(id: unknown): CudaScriptError {
 /** CSD028: a request names a variables reference the adapter did not give (or gave before the last stop). */
 function unknownReference(id: unknown): CudaScriptError {
   return new CudaScriptError("CSD028", `variables reference ${JSON.stringify(id) ?? String(id)} is not one of the current stop: references come from the last scopes, variables or evaluate response and are renewed at every stop`);
+}
+
+/** An error's message for a DAP error response: a CudaScript error's own (coded), anything else as CSR030 — never its stack. */
+function codedMessage(e: unknown, command: string): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return /^CS[A-Z]*\d+: /.test(message) ? message : `CSR030: the debugger failed on a '${command}' request: ${message} (a request without the arguments DAP gives it, or a bug of the debugger: please report it)`;
 }
 
 /** Element `i` (flat, from the array's first element) of an array variable. */
@@ -135,7 +141,7 @@ export class KernelDebugAdapter extends DapSession {
       );
       for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
@@ -149,7 +155,7 @@ export class KernelDebugAdapter extends DapSession {
     try {
       options = hostProgramOptions(args, this.breakpointSpecs());
     } catch (e) {
-      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
@@ -202,7 +208,7 @@ export class KernelDebugAdapter extends DapSession {
       } else response.body = { breakpoints: this.applyBreakpoints(file, bps) };
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 2, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 2, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
@@ -283,7 +289,7 @@ export class KernelDebugAdapter extends DapSession {
       response.body = { value: formatValue(v.value), type: v.dtype };
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 3, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 3, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
@@ -339,7 +345,7 @@ export class KernelDebugAdapter extends DapSession {
       }
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: args.context === "repl" });
+      this.sendErrorResponse(response, { id: 4, format: codedMessage(e, response.command), showUser: args.context === "repl" });
     }
   }
 
@@ -394,7 +400,7 @@ export class KernelDebugAdapter extends DapSession {
       ev.body.preserveFocusHint = false;
       this.sendEvent(ev);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 4, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
@@ -484,8 +490,8 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   /** An error response with the error's coded message (never a stack trace). */
-  private fail(response: DebugProtocol.Response, e: unknown, showUser = true): void {
-    this.sendErrorResponse(response, { id: 5, format: e instanceof Error ? e.message : String(e), showUser });
+  private fail(response: DebugProtocol.Response, e: unknown): void {
+    this.sendErrorResponse(response, { id: 5, format: codedMessage(e, response.command), showUser: true });
   }
 
   /**
@@ -493,10 +499,7 @@ export class KernelDebugAdapter extends DapSession {
    * format '{_stack}'): answer with its message instead, coded (an internal error is CSR030).
    */
   protected override sendErrorResponse(response: DebugProtocol.Response, codeOrMessage: number | DebugProtocol.Message, format?: string, variables?: { _exception?: unknown }, dest?: ErrorDestination): void {
-    if (codeOrMessage === 1104 && variables?._exception !== undefined) {
-      const message = String(variables._exception);
-      return super.sendErrorResponse(response, { id: 1104, format: /^CS[A-Z]*\d+: /.test(message) ? message : `CSR030: internal error of the debugger in its '${response.command}' request: ${message} (please report it)`, showUser: true });
-    }
+    if (codeOrMessage === 1104 && variables?._exception !== undefined) return super.sendErrorResponse(response, { id: 1104, format: codedMessage(variables._exception, response.command), showUser: true });
     super.sendErrorResponse(response, codeOrMessage, format, variables, dest);
   }
 
