@@ -21,6 +21,7 @@ const forever = cuda.device((x: i32): i32 => {
 export const bump = cuda.jit((a: Int32Array, out: Int32Array) => {
   const t = cuda.threadIdx.x;
   if (a[t] < 0) out[t] = forever(a[t]);
+  cuda.syncthreads();
   out[t] = a[t] + 1; // bump
 });
 export const spinCall = cuda.jit((a: Int32Array, out: Int32Array) => {
@@ -89,6 +90,14 @@ describe("debug adapter: hostile input", () => {
       const r = await within(c.request("evaluate", { expression: "forever(t)", frameId, context: "repl" }), "evaluate response", 15_000);
       assertCodedError(r, /^CSD027: the expression 'forever\(t\)' ran .* without finishing/, "evaluate forever(t)");
       assert.ok(Date.now() - t0 < 10_000, `answered after ${Date.now() - t0} ms`);
+      // A warp watch of a runaway expression spends the budget once, not once per lane.
+      const t1 = Date.now();
+      const warp = await within(c.request("evaluate", { expression: "warp: forever(t + 1)", frameId, context: "watch" }), "warp watch response", 15_000);
+      // Lanes 1–3 are in the kernel (0 has exited): 2 s for the first, at once for the others.
+      assert.ok(Date.now() - t1 < 4_500, `warp watch answered after ${Date.now() - t1} ms`);
+      const lanes = await c.request("variables", { variablesReference: warp.body.variablesReference });
+      const errors = lanes.body.variables.filter((v: { value: string }) => /^error: CSD027: the warp watch 'forever\(t \+ 1\)' ran/.test(v.value));
+      assert.equal(errors.length, 3, JSON.stringify(lanes.body.variables));
       // The session is usable after it: another evaluate, then the adapter answers.
       assert.equal((await c.request("evaluate", { expression: "t + 1", frameId, context: "repl" })).body.result, "2");
       await stillAnswers(c);
@@ -155,6 +164,8 @@ describe("debug adapter: hostile input", () => {
       [{ ...BUMP, sharedMem: -1 }, /^CSD014: launch configuration: .*sharedMem is the number of bytes of dynamic shared memory, a whole number ≥ 0, got the number -1/],
       [{ ...BUMP, sharedMem: 1e9 }, /^CSD014: launch configuration: .*over the 163 KiB of shared memory a block can have/],
       [{ ...BUMP, kernel: "nope" }, /^CSD010: .*has no kernel 'nope'/],
+      [{ ...BUMP, program: "/dev/zero" }, /^CSD014: launch configuration: "program" is the kernel file, got "\/dev\/zero"/],
+      [{ ...BUMP, program: __dirname }, /^CSD014: launch configuration: "program" is the kernel file/],
       [{ ...BUMP, timeLimit: -5 }, /^CSD014: launch configuration: "timeLimit" is seconds > 0/],
     ];
     try {

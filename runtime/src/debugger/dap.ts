@@ -127,7 +127,8 @@ export class KernelDebugAdapter extends DapSession {
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments | HostLaunchArguments): Promise<void> {
     if (isHostLaunch(args)) return this.launchHost(response, args);
     try {
-      if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
+      // A regular file: a folder or a device (/dev/zero) would fail or never end being read.
+      if (typeof args.program !== "string" || !fs.statSync(args.program, { throwIfNoEntry: false })?.isFile()) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");

@@ -604,7 +604,7 @@ export class DebugSession {
       if (typeof p === "string") return p;
       const c = this.exprs.compile(st.fn, st.visible, p.expr, this.what(bp, p.expr));
       try {
-        return formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame }));
+        return formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame }, this.what(bp, p.expr)));
       } catch (e) {
         return `<${(e as Error).message}>`;
       }
@@ -683,7 +683,7 @@ export class DebugSession {
         const c = this.exprs.compile(f.fn, this.exprs.visibleAt(f.fn, site), expression, "the warp watch");
         type ??= c.dtype;
         const line = f.s >= 0 ? this.step.statements[f.s]!.line : undefined;
-        return { ...base, ...(line ? { line } : {}), result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f })) };
+        return { ...base, ...(line ? { line } : {}), result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f }, "the warp watch")) };
       } catch (e) {
         return { ...base, error: (e as Error).message };
       }
