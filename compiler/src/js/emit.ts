@@ -67,6 +67,8 @@ const SAN_THREAD = "$M1 = $E + ($t + 1) * $SS; $M2 = $M1 + $SS; $M3 = $M2 + $SS;
 export interface SimEmitOptions {
   /** Race / uninitialised-read / divergent-barrier detection and loop watchdog. */
   readonly sanitize?: boolean;
+  /** The loop watchdog alone (`rt.watchdog` every 2^20 passes of a loop): the debugger's expressions, which have a time budget. */
+  readonly watchdog?: boolean;
 }
 
 export interface SimSite {
@@ -1284,7 +1286,7 @@ export class FnEmitter {
   private watchdog(loop: NLoop): string {
     // A counted loop with a small constant trip count cannot be the one that never ends (an enclosing
     // loop keeps its own check): no per-iteration counter in the hot inner loops of tiled kernels.
-    if (!this.san || smallCountedLoop(loop)) return "";
+    if (!(this.san || this.me.opts.watchdog) || smallCountedLoop(loop)) return "";
     const site = this.me.site("loop", loop.span, this.fn);
     return `if (--$wd < 0) $wd = rt.watchdog($sites[${site}]);`;
   }
@@ -1370,6 +1372,7 @@ export class FnEmitter {
   private declLines(setup: string[]): string[] {
     const out = [...setup];
     if (this.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0;");
+    else if (this.me.opts.watchdog) out.push("let $wd = 1048576;");
     if (this.flatTemps > 0) out.push(`let ${Array.from({ length: this.flatTemps + 1 }, (_, d) => `$f${d} = 0`).join(", ")};`);
     const vars = [...this.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.vn(v)} = ${this.zero(v.type)}`).join(", ")};`);

@@ -16,6 +16,8 @@
  * the file — device functions, constants, `cuda` — means what it means in the kernel. The file is
  * checked by a KernelChecker of its own; the function is emitted with FnEmitter in device mode, and a
  * wrapper passes a debugger frame's values (arrays as { data, offset, shape, strides }) as its arguments.
+ * Its loops (those of the device functions it calls) have the loop watchdog (`rt.watchdog` every 2^20
+ * passes), through which the runtime keeps an evaluation within its time budget (CSD027).
  */
 import ts from "typescript";
 import * as path from "node:path";
@@ -142,7 +144,7 @@ export class DebugExpressionCompiler {
       devices.set(id, l.fn);
       stack.push(...l.fn.callees);
     }
-    const me = new ModuleEmitter({ file: this.module.file, kernels: [], deviceFunctions: [...devices.values(), dbg], constArrays: check.module.constArrays }, {});
+    const me = new ModuleEmitter({ file: this.module.file, kernels: [], deviceFunctions: [...devices.values(), dbg], constArrays: check.module.constArrays }, { watchdog: true });
     if (me.syncFns.has(dbg.id)) return { ok: false, reason: "effect", diagnostics: [{ code: "", message: "it waits at a barrier or a warp operation (a debugger expression runs in one thread)", col: 1 }] };
     const code: string[] = [];
     for (const d of devices.values()) if (!me.syncFns.has(d.id)) code.push(new FnEmitter(me, d, "device").emitDevice());

@@ -313,7 +313,9 @@ function argvCode(k: IR.IrFunction, name: string, kernelName: string): string {
 }
 
 export function emitStepModule(module: IR.IrModule): StepModule {
-  const me = new ModuleEmitter(module, {});
+  // The loop watchdog: the device functions' fast forms (`…$p`) cannot yield, so the runtime's
+  // rt.watchdog is what ends a loop in them that never does (the generators' loops also yield at $S.tick).
+  const me = new ModuleEmitter(module, { watchdog: true });
   const tables = new StepTables();
   const code: string[] = [];
   const fns = [...module.deviceFunctions, ...module.kernels];

@@ -230,7 +230,7 @@ describe("debug adapter (DAP over stdio)", () => {
     try {
       const r = await c.launched;
       assert.equal(r.success, false);
-      assert.match(r.message ?? "", /CSD014: launch configuration: argument 0: write a number, or an array \{ "dtype": "f32"/);
+      assert.match(r.message ?? "", /CSD014: launch configuration: args\[0\]: CSR013: "dtype": "f17" is not a dtype; use f32, f64/);
     } finally {
       c.close();
     }

@@ -21,37 +21,22 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { BreakpointEvent, DebugSession as DapSession, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
+import { BreakpointEvent, DebugSession as DapSession, ErrorDestination, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
-import type { AnyDTypeName } from "../dtypes";
-import type { ArgDesc } from "../simulator/executor";
 import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type Command, type DebugEvent, type Dim3, type FocusView, type LogEvent, type StopEvent, type VariableView, type WarpWatch } from "./session";
-import { rowMajorStrides } from "../layout";
 import { logpointLine } from "./breakpoints";
 import { formatValue } from "./expressions";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
+import { DapFrameGuard } from "./dap-framing";
+import { kernelLaunch, launchError, type KernelLaunchArguments } from "./launch-config";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
-/** A kernel argument of the launch configuration. */
-export type LaunchArgument = number | boolean | { readonly dtype: string; readonly data?: readonly number[]; readonly zeros?: number; readonly range?: number; readonly shape?: readonly number[] };
-
-export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArguments {
-  readonly program: string;
-  readonly kernel: string;
-  readonly grid: number | readonly number[];
-  readonly block: number | readonly number[];
-  readonly sharedMem?: number;
-  readonly args: readonly LaunchArgument[];
-  readonly stopOnEntry?: boolean;
-  readonly breakOnFault?: boolean;
-  /** Seconds a command may run without a stop before the debugger pauses it (default 30). */
-  readonly timeLimit?: number;
-}
+export type { KernelLaunchArguments, LaunchArgument } from "./launch-config";
 
 type Ref =
   | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
@@ -65,42 +50,20 @@ const WARP_PREFIX = /^\s*warp\s*:\s*/;
 /** A command runs in slices of this many milliseconds; between them the adapter handles requests (pause). */
 const SLICE_MS = 30;
 
-const ARRAYS: Record<string, { ctor: new (n: number) => ArrayBufferView & ArrayLike<number | bigint>; dtype: AnyDTypeName }> = {
-  f32: { ctor: Float32Array, dtype: "f32" },
-  f64: { ctor: Float64Array, dtype: "f64" },
-  i8: { ctor: Int8Array, dtype: "i8" },
-  u8: { ctor: Uint8Array, dtype: "u8" },
-  i16: { ctor: Int16Array, dtype: "i16" },
-  u16: { ctor: Uint16Array, dtype: "u16" },
-  i32: { ctor: Int32Array, dtype: "i32" },
-  u32: { ctor: Uint32Array, dtype: "u32" },
-};
-
-function launchError(message: string): CudaScriptError {
-  return new CudaScriptError("CSD014", `launch configuration: ${message}`);
+/** CSD028: a request names a stack frame the adapter did not give (or gave before the last stop). */
+function unknownFrame(id: unknown): CudaScriptError {
+  return new CudaScriptError("CSD028", `frame ${JSON.stringify(id) ?? String(id)} is not a stack frame of the current stop: frame ids come from the last stackTrace response and are renewed at every stop`);
 }
 
-function dim3(v: unknown, what: string): Dim3 {
-  const a = typeof v === "number" ? [v] : Array.isArray(v) ? v : undefined;
-  if (!a || a.length < 1 || a.length > 3 || !a.every((x) => Number.isInteger(x) && x >= 1)) throw launchError(`"${what}" is a whole number ≥ 1 or [x, y, z], got ${JSON.stringify(v)}`);
-  return [a[0], a[1] ?? 1, a[2] ?? 1];
+/** CSD028: a request names a variables reference the adapter did not give (or gave before the last stop). */
+function unknownReference(id: unknown): CudaScriptError {
+  return new CudaScriptError("CSD028", `variables reference ${JSON.stringify(id) ?? String(id)} is not one of the current stop: references come from the last scopes, variables or evaluate response and are renewed at every stop`);
 }
 
-/** The configuration's arguments as the simulator's executor gets them. */
-export function launchArgs(args: readonly LaunchArgument[]): ArgDesc[] {
-  if (!Array.isArray(args)) throw launchError(`"args" is a list with one value per kernel parameter, got ${JSON.stringify(args)}`);
-  return args.map((a, i): ArgDesc => {
-    if (typeof a === "number" || typeof a === "boolean") return { kind: "scalar", value: a };
-    const spec = a && typeof a === "object" ? ARRAYS[a.dtype] : undefined;
-    if (!spec) throw launchError(`argument ${i}: write a number, or an array { "dtype": "f32" | "f64" | "i32" | "u32" | "i16" | "u16" | "i8" | "u8", "zeros": n | "range": n | "data": [...] }, got ${JSON.stringify(a)}`);
-    const n = a.data ? a.data.length : (a.zeros ?? a.range);
-    if (!Number.isInteger(n) || n! < 0) throw launchError(`argument ${i}: "zeros" / "range" is an element count, got ${JSON.stringify(n)}`);
-    const data = new spec.ctor(n!) as unknown as { [k: number]: number; buffer: ArrayBuffer };
-    for (let k = 0; k < n!; k++) data[k] = a.data ? a.data[k]! : a.range !== undefined ? k : 0;
-    const shape: readonly number[] = a.shape ?? [n!];
-    if (shape.reduce((p: number, q: number) => p * q, 1) !== n) throw launchError(`argument ${i}: shape ${JSON.stringify(shape)} does not hold ${n} elements`);
-    return { kind: "array", buffer: data.buffer, byteOffset: 0, length: n!, dtype: spec.dtype, shape, strides: rowMajorStrides(shape) };
-  });
+/** An error's message for a DAP error response: a CudaScript error's own (coded), anything else as CSR030 — never its stack. */
+function codedMessage(e: unknown, command: string): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return /^CS[A-Z]*\d+: /.test(message) ? message : `CSR030: the debugger failed on a '${command}' request: ${message} (a request without the arguments DAP gives it, or a bug of the debugger: please report it)`;
 }
 
 /** Element `i` (flat, from the array's first element) of an array variable. */
@@ -164,19 +127,22 @@ export class KernelDebugAdapter extends DapSession {
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: KernelLaunchArguments | HostLaunchArguments): Promise<void> {
     if (isHostLaunch(args)) return this.launchHost(response, args);
     try {
-      if (typeof args.program !== "string" || !fs.existsSync(args.program)) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
+      // A regular file: a folder or a device (/dev/zero) would fail or never end being read.
+      if (typeof args.program !== "string" || !fs.statSync(args.program, { throwIfNoEntry: false })?.isFile()) throw launchError(`"program" is the kernel file, got ${JSON.stringify(args.program)}`);
       this.program = path.resolve(args.program);
-      this.kernel = args.kernel;
       const check = new KernelChecker().checkFile(this.program);
       const errors = check.diagnostics.filter((d) => d.severity === "error");
       if (errors.length) throw new CudaScriptError("CSD014", `${this.program} does not check: ${errors.map((d) => `${d.span.line}:${d.span.col} ${d.code} ${d.message}`).join("; ")}`);
+      const timeLimit = args.timeLimit;
+      if (timeLimit !== undefined && (typeof timeLimit !== "number" || !(timeLimit > 0) || !Number.isFinite(timeLimit))) throw launchError(`"timeLimit" is seconds > 0 a command may run without a stop (default 30), got ${JSON.stringify(timeLimit)}`);
+      this.kernel = args.kernel;
       this.session = new DebugSession(
-        { module: check.module, kernel: args.kernel, grid: dim3(args.grid, "grid"), block: dim3(args.block, "block"), sharedMem: args.sharedMem ?? 0, args: launchArgs(args.args) },
-        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(args.timeLimit ? { timeLimitMs: args.timeLimit * 1000 } : {}) },
+        { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) },
+        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) },
       );
       for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
@@ -190,7 +156,7 @@ export class KernelDebugAdapter extends DapSession {
     try {
       options = hostProgramOptions(args, this.breakpointSpecs());
     } catch (e) {
-      this.sendErrorResponse(response, { id: 1, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
@@ -243,7 +209,7 @@ export class KernelDebugAdapter extends DapSession {
       } else response.body = { breakpoints: this.applyBreakpoints(file, bps) };
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 2, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 2, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
@@ -274,7 +240,12 @@ export class KernelDebugAdapter extends DapSession {
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
-    const view = this.view(args.threadId);
+    let view: FocusView | undefined;
+    try {
+      view = this.view(args.threadId);
+    } catch (e) {
+      return this.fail(response, e);
+    }
     const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
     // A fault in a block the fast simulator ran: its location, without variables.
     const stop = this.lastStop;
@@ -285,6 +256,8 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const ref = this.handles.get(args.frameId);
+    // Frame 0 is a fault's location in a block the fast simulator ran: it has no variables.
+    if (ref?.kind !== "locals" && !(args.frameId === 0 && this.lastStop)) return this.fail(response, unknownFrame(args.frameId));
     const scopes: Scope[] = [];
     if (ref?.kind === "locals") {
       scopes.push(new Scope("Locals", this.handles.create(ref), false));
@@ -296,14 +269,20 @@ export class KernelDebugAdapter extends DapSession {
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
     const ref = this.handles.get(args.variablesReference);
-    response.body = { variables: ref ? this.variables(ref, args.start ?? 0, args.count) : [] };
+    if (!ref) return this.fail(response, unknownReference(args.variablesReference));
+    try {
+      response.body = { variables: this.variables(ref, args.start ?? 0, args.count) };
+    } catch (e) {
+      return this.fail(response, e);
+    }
     this.sendResponse(response);
   }
 
   protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
     const ref = this.handles.get(args.variablesReference);
     try {
-      if (ref?.kind !== "locals") throw new CudaScriptError("CSD013", `only the scalars of a frame's Locals can be set`);
+      if (!ref) throw unknownReference(args.variablesReference);
+      if (ref.kind !== "locals") throw new CudaScriptError("CSD013", `only the scalars of a frame's Locals can be set`);
       const text = args.value.trim();
       const value = text === "true" ? true : text === "false" ? false : /^-?\d+n$/.test(text) ? BigInt(text.slice(0, -1)) : Number(text);
       this.session!.focus(ref.thread);
@@ -311,7 +290,7 @@ export class KernelDebugAdapter extends DapSession {
       response.body = { value: formatValue(v.value), type: v.dtype };
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 3, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 3, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
@@ -347,6 +326,7 @@ export class KernelDebugAdapter extends DapSession {
       const s = this.session;
       if (!s?.inBlock) throw new CudaScriptError("CSD011", "no block is being debugged: expressions are evaluated while the launch is stopped in a block");
       const ref = args.frameId !== undefined ? this.handles.get(args.frameId) : undefined;
+      if (args.frameId !== undefined && ref?.kind !== "locals") throw unknownFrame(args.frameId);
       const frame = ref?.kind === "locals" ? ref.frame : 0;
       const thread = ref?.kind === "locals" ? ref.thread : undefined;
       if (WARP_PREFIX.test(args.expression)) {
@@ -366,7 +346,7 @@ export class KernelDebugAdapter extends DapSession {
       }
       this.sendResponse(response);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: args.context === "repl" });
+      this.sendErrorResponse(response, { id: 4, format: codedMessage(e, response.command), showUser: args.context === "repl" });
     }
   }
 
@@ -375,7 +355,9 @@ export class KernelDebugAdapter extends DapSession {
     const ref = args.variablesReference !== undefined ? this.handles.get(args.variablesReference) : undefined;
     const s = this.session;
     const m = /^\[(\d+)\]$/.exec(args.name);
-    let body: DebugProtocol.DataBreakpointInfoResponse["body"] = { dataId: null, description: "data breakpoints watch an element of a shared or global array: pick one in the array's page under Variables" };
+    // No id (DAP's answer for "not available here"), and why: a stale or unknown reference says which.
+    const why = args.variablesReference !== undefined && !ref ? unknownReference(args.variablesReference).message : "data breakpoints watch an element of a shared or global array: pick one in the array's page under Variables";
+    let body: DebugProtocol.DataBreakpointInfoResponse["body"] = { dataId: null, description: why };
     if (s?.inBlock && ref?.kind === "array" && ref.at && m && ref.dims.length === 1) {
       s.focus(ref.at.thread);
       const r = s.dataBreakpointInfo(ref.at.frame, ref.v.name, [...ref.at.index, Number(m[1])]);
@@ -419,14 +401,19 @@ export class KernelDebugAdapter extends DapSession {
       ev.body.preserveFocusHint = false;
       this.sendEvent(ev);
     } catch (e) {
-      this.sendErrorResponse(response, { id: 4, format: (e as Error).message, showUser: true });
+      this.sendErrorResponse(response, { id: 4, format: codedMessage(e, response.command), showUser: true });
     }
   }
 
   private step(response: DebugProtocol.Response, threadId: number, command: Command): void {
     const s = this.session;
     if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
-    if (s.inBlock) s.focus(this.threadIndex(threadId));
+    try {
+      const thread = this.threadIndex(threadId);
+      if (s.inBlock) s.focus(thread);
+    } catch (e) {
+      return this.fail(response, e);
+    }
     this.sendResponse(response);
     this.drive(command);
   }
@@ -484,8 +471,12 @@ export class KernelDebugAdapter extends DapSession {
     const [bx, by] = this.blockDim();
     return (t[2] * by + t[1]) * bx + t[0] + 1;
   }
-  private threadIndex(id: number): Dim3 {
-    const [bx, by] = this.blockDim();
+  /** The thread a request names by its DAP id; CSD028, with the id as sent, for one the launch does not have. */
+  private threadIndex(id: unknown): Dim3 {
+    const [bx, by, bz] = this.blockDim();
+    const count = bx * by * bz;
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 1 || id > count)
+      throw new CudaScriptError("CSD028", `thread ${JSON.stringify(id) ?? String(id)} is not a thread of this launch: thread ids are 1 to ${count} (a thread's linear index in its block + 1; the threads request lists those of the focus warp)`);
     const t = id - 1;
     return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
   }
@@ -493,9 +484,24 @@ export class KernelDebugAdapter extends DapSession {
     return this.session ? this.session.blockDim : [1, 1, 1];
   }
 
-  private view(threadId: number): FocusView | undefined {
+  private view(threadId: unknown): FocusView | undefined {
+    const thread = this.threadIndex(threadId);
     const s = this.session;
-    return s?.inBlock ? s.view(this.threadIndex(threadId)) : undefined;
+    return s?.inBlock ? s.view(thread) : undefined;
+  }
+
+  /** An error response with the error's coded message (never a stack trace). */
+  private fail(response: DebugProtocol.Response, e: unknown): void {
+    this.sendErrorResponse(response, { id: 5, format: codedMessage(e, response.command), showUser: true });
+  }
+
+  /**
+   * The library answers an exception thrown in a request handler with its JavaScript stack (error 1104,
+   * format '{_stack}'): answer with its message instead, coded (an internal error is CSR030).
+   */
+  protected override sendErrorResponse(response: DebugProtocol.Response, codeOrMessage: number | DebugProtocol.Message, format?: string, variables?: { _exception?: unknown }, dest?: ErrorDestination): void {
+    if (codeOrMessage === 1104 && variables?._exception !== undefined) return super.sendErrorResponse(response, { id: 1104, format: codedMessage(variables._exception, response.command), showUser: true });
+    super.sendErrorResponse(response, codeOrMessage, format, variables, dest);
   }
 
   private variables(ref: Ref, start: number, count: number | undefined): DebugProtocol.Variable[] {
@@ -547,5 +553,8 @@ export class KernelDebugAdapter extends DapSession {
 /** `cudascript debug-adapter`: DAP on stdin/stdout until the client disconnects. */
 export function runDebugAdapter(): void {
   const adapter = new KernelDebugAdapter();
-  adapter.start(process.stdin, process.stdout);
+  // The library's framing believes any Content-Length: a guard refuses absurd frames and resynchronises.
+  const guard = new DapFrameGuard((e) => adapter.sendEvent(new OutputEvent(`${e.message}\n`, "stderr")));
+  process.stdin.pipe(guard);
+  adapter.start(guard, process.stdout);
 }

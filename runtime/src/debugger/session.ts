@@ -63,6 +63,11 @@ function dim3Error(what: string, v: unknown): CudaScriptError {
   return new CudaScriptError("CSD011", `${what} must be [x, y, z] whole numbers inside the launch's ${what === "thread" ? "block" : "grid"}, got ${JSON.stringify(v)}`);
 }
 
+/** CSD010 unless the module has a kernel of that name. */
+export function checkKernelName(module: DebugLaunch["module"], kernel: string): void {
+  if (!module.kernels.some((f) => f.name === kernel)) throw new CudaScriptError("CSD010", `the module of ${module.file} has no kernel '${kernel}'; its kernels are ${module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
+}
+
 export class DebugSession {
   private readonly step: StepModule;
   private readonly rt: Rt;
@@ -103,14 +108,26 @@ export class DebugSession {
     private readonly launch: DebugLaunch,
     private readonly options: DebugOptions = {},
   ) {
-    const k = launch.module.kernels.find((f) => f.name === launch.kernel);
-    if (!k) throw new CudaScriptError("CSD010", `the module of ${launch.module.file} has no kernel '${launch.kernel}'; its kernels are ${launch.module.kernels.map((f) => f.name).join(", ") || "(none)"}`);
+    checkKernelName(launch.module, launch.kernel);
     this.step = emitStepModule(launch.module);
     const print = (this.print = options.print ?? ((s: string) => void process.stdout.write(s)));
-    this.rt = createRt({ concurrent: false, deadline: Infinity, print, uninitializedShared: "warn", warn: () => {} });
-    this.S = new StepHooks(this.step.lines.length);
+    const S = (this.S = new StepHooks(this.step.lines.length));
+    const callBudgetMs = options.fastBlockTimeoutMs ?? 2000;
+    this.rt = createRt({
+      concurrent: false,
+      // A device function's fast form (which a call runs unless the thread may stop inside it) cannot
+      // yield, so neither a pause nor the time limit reaches a loop in it: its loops' watchdog ends a
+      // call still running this long after its time slice with a fault (CSR024) at the loop.
+      get deadline() {
+        return Date.now() + (S.sliceEnd - performance.now()) + callBudgetMs;
+      },
+      deadlineLabel: `${(callBudgetMs / 1000).toFixed(1)} s past its time slice, in a device function call the debugger cannot pause inside`,
+      print,
+      uninitializedShared: "warn",
+      warn: () => {},
+    });
     this.S.watched = () => this.data.changed();
-    this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source);
+    this.exprs = new Expressions(launch.module, this.step, this.rt, launch.block, launch.grid, launch.source, options.fastBlockTimeoutMs ?? 2000);
     this.mod = new Function("rt", "$S", this.step.source)(this.rt, this.S) as DebugSession["mod"];
     this.L = { args: makeArgs(launch.args), grid: launch.grid, block: launch.block, dynBuf: new ArrayBuffer(launch.sharedMem ?? 0) };
     this.mod.setup(this.L);
@@ -587,7 +604,7 @@ export class DebugSession {
       if (typeof p === "string") return p;
       const c = this.exprs.compile(st.fn, st.visible, p.expr, this.what(bp, p.expr));
       try {
-        return formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame }));
+        return formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame }, this.what(bp, p.expr)));
       } catch (e) {
         return `<${(e as Error).message}>`;
       }
@@ -616,8 +633,9 @@ export class DebugSession {
     let c = bp.bySite.get(site);
     if (!c) bp.bySite.set(site, (c = this.exprs.compile(st.fn, st.visible, bp.text!, this.what(bp, bp.text!))));
     try {
-      return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f });
+      return !!this.exprs.evaluate(c, { thread: th.idx, t: th.t, block, frame: f }, this.what(bp, bp.text!));
     } catch (e) {
+      if (e instanceof CudaScriptError && e.code === "CSD027") throw e; // it says which condition, and why
       throw new CudaScriptError("CSD009", `the condition of the breakpoint at line ${bp.line} (${bp.text}) failed for thread (${th.idx.join(", ")}): ${(e as Error).message}; write a condition that holds for every thread that reaches the line, e.g. i < a.length && a[i] > 0`);
     }
   }
@@ -665,7 +683,7 @@ export class DebugSession {
         const c = this.exprs.compile(f.fn, this.exprs.visibleAt(f.fn, site), expression, "the warp watch");
         type ??= c.dtype;
         const line = f.s >= 0 ? this.step.statements[f.s]!.line : undefined;
-        return { ...base, ...(line ? { line } : {}), result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f })) };
+        return { ...base, ...(line ? { line } : {}), result: formatValue(this.exprs.evaluate(c, { thread: th.idx, t: th.t, block: a.idx, frame: f }, "the warp watch")) };
       } catch (e) {
         return { ...base, error: (e as Error).message };
       }

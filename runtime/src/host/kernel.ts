@@ -20,7 +20,8 @@ import type { Stream } from "./streams";
 
 type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
 
-const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
+/** The values an integer scalar (or array element) of each dtype holds. */
+export const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
   i8: [-128, 127],
   u8: [0, 255],
   i16: [-32768, 32767],
