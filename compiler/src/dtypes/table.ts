@@ -70,22 +70,22 @@ function int(name: DTypeName, bits: 8 | 16 | 32 | 64, signed: boolean, cType: st
 
 /** The records, in the order the kernel language lists its dtypes. */
 export const DTYPES: { readonly [N in DTypeName]: DTypeRecord } = Object.freeze({
-  f32: record({ name: "f32", bits: 32, kind: "float", signed: true, cType: "float", elementCType: "float", hostArray: "Float32Array", simArray: "Float32Array", numba: "float32", doc: "32-bit float (`float`; Numba `float32`)." }),
-  f64: record({ name: "f64", bits: 64, kind: "float", signed: true, cType: "double", elementCType: "double", hostArray: "Float64Array", simArray: "Float64Array", numba: "float64", doc: "64-bit float (`double`; Numba `float64`)." }),
+  f32: record({ name: "f32", bits: 32, kind: "float", signed: true, cType: "float", elementCType: "float", hostArray: "Float32Array", simArray: "Float32Array", numba: "float32", doc: "32-bit float (`float`; Numba `float32`). Kernels default to f32 for float literals unless a parameter is f64." }),
+  f64: record({ name: "f64", bits: 64, kind: "float", signed: true, cType: "double", elementCType: "double", hostArray: "Float64Array", simArray: "Float64Array", numba: "float64", doc: "64-bit float (`double`; Numba `float64`). Up to 64× slower than f32 on most consumer GPUs." }),
   i8: int("i8", 8, true, "signed char", "Int8Array", "8-bit signed integer (`signed char`; Numba `int8`); arrays only, computed in i32."),
   u8: int("u8", 8, false, "unsigned char", "Uint8Array", "8-bit unsigned integer (`unsigned char`; Numba `uint8`); arrays only, computed in i32."),
   i16: int("i16", 16, true, "short", "Int16Array", "16-bit signed integer (`short`; Numba `int16`); arrays only, computed in i32."),
   u16: int("u16", 16, false, "unsigned short", "Uint16Array", "16-bit unsigned integer (`unsigned short`; Numba `uint16`); arrays only, computed in i32."),
-  i32: int("i32", 32, true, "int", "Int32Array", "32-bit signed integer (`int`; Numba `int32`)."),
-  u32: int("u32", 32, false, "unsigned", "Uint32Array", "32-bit unsigned integer (`unsigned`; Numba `uint32`)."),
-  i64: int("i64", 64, true, "long long", "BigInt64Array", "64-bit signed integer (`long long`; Numba `int64`), a TypeScript `bigint`."),
-  u64: int("u64", 64, false, "unsigned long long", "BigUint64Array", "64-bit unsigned integer (`unsigned long long`; Numba `uint64`), a TypeScript `bigint`."),
-  bool: record({ name: "bool", bits: 8, kind: "bool", signed: false, cType: "bool", elementCType: "unsigned char", hostArray: "Uint8Array", simArray: "Uint8Array", min: 0n, max: 1n, numba: "boolean", doc: "Boolean (`bool`; Numba `boolean`); arrays hold one byte per element." }),
+  i32: int("i32", 32, true, "int", "Int32Array", "32-bit signed integer (`int`; Numba `int32`); the type of indices and `cuda.grid(1)`."),
+  u32: int("u32", 32, false, "unsigned", "Uint32Array", "32-bit unsigned integer (`unsigned int`; Numba `uint32`)."),
+  i64: int("i64", 64, true, "long long", "BigInt64Array", "64-bit signed integer (`long long`; Numba `int64`), a TypeScript `bigint` (`3n`), stored in a `BigInt64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018)."),
+  u64: int("u64", 64, false, "unsigned long long", "BigUint64Array", "64-bit unsigned integer (`unsigned long long`; Numba `uint64`), a TypeScript `bigint`, stored in a `BigUint64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018)."),
+  bool: record({ name: "bool", bits: 8, kind: "bool", signed: false, cType: "bool", elementCType: "unsigned char", hostArray: "Uint8Array", simArray: "Uint8Array", min: 0n, max: 1n, numba: "boolean", doc: "Boolean (`bool`; Numba `boolean`)." }),
   // f16 is the prelude's half struct (compiler/src/cuda/fp16.ts): NVRTC 11.8 has no usable cuda_fp16.h.
-  f16: record({ name: "f16", bits: 16, kind: "float", signed: true, cType: "cs_half", elementCType: "cs_half", hostArray: "Float16Array", simArray: "Uint16Array", numba: "float16", doc: "16-bit float (IEEE binary16, CUDA `__half`; Numba `float16`)." }),
+  f16: record({ name: "f16", bits: 16, kind: "float", signed: true, cType: "cs_half", elementCType: "cs_half", hostArray: "Float16Array", simArray: "Uint16Array", numba: "float16", doc: "16-bit half-precision float (`half`; Numba `float16`), stored in a `Float16Array`; every operation rounds to f16. Convert with `Math.f16round(x)`." }),
   // Complex numbers are the complex prelude's structs (compiler/src/cuda/complex.ts), float2/double2 layout.
-  c64: record({ name: "c64", bits: 64, kind: "complex", signed: true, part: "f32", cType: "cs_c64", elementCType: "cs_c64", hostArray: "Complex64Array", simArray: "Float32Array", numba: "complex64", doc: "Complex number of two f32 parts (`float2` layout; Numba `complex64`)." }),
-  c128: record({ name: "c128", bits: 128, kind: "complex", signed: true, part: "f64", cType: "cs_c128", elementCType: "cs_c128", hostArray: "Complex128Array", simArray: "Float64Array", numba: "complex128", doc: "Complex number of two f64 parts (`double2` layout; Numba `complex128`)." }),
+  c64: record({ name: "c64", bits: 64, kind: "complex", signed: true, part: "f32", cType: "cs_c64", elementCType: "cs_c64", hostArray: "Complex64Array", simArray: "Float32Array", numba: "complex64", doc: "Complex number of two f32 parts (`cs_c64`, the layout of `float2`; Numba `complex64`). Build it with `cuda.complex.c64(re, im)`, read `z.re` / `z.im`; host arrays are `Complex64Array`." }),
+  c128: record({ name: "c128", bits: 128, kind: "complex", signed: true, part: "f64", cType: "cs_c128", elementCType: "cs_c128", hostArray: "Complex128Array", simArray: "Float64Array", numba: "complex128", doc: "Complex number of two f64 parts (`cs_c128`, the layout of `double2`; Numba `complex128`). Build it with `cuda.complex.c128(re, im)`; host arrays are `Complex128Array`." }),
 });
 
 /** Every dtype name, in the table's order. */
