@@ -82,6 +82,10 @@ export function isSigned(d: DType): boolean {
 export function isInt64(d: DType): d is Int64DType {
   return DTYPES[d].kind === "int" && DTYPES[d].bits === 64;
 }
+/** i8, u8, i16, u16: stored narrow, computed as i32 (their values fit every wider integer type). */
+export function isNarrowInt(d: DType): boolean {
+  return DTYPES[d].kind === "int" && DTYPES[d].bits < 32;
+}
 export function bitWidth(d: DType): number {
   return DTYPES[d].bits;
 }

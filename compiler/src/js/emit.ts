@@ -37,7 +37,7 @@
 import type * as IR from "../ir/nodes";
 import { f16round } from "../ir/f16";
 import { DTYPES, wrapNumber, wrapNumberJs } from "../dtypes/table";
-import { isComplex, isFloat, isInt64, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { isComplex, isFloat, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
@@ -99,7 +99,7 @@ export interface SimModule {
 function storeArrayName(d: DType): string {
   if (isComplex(d)) return "Array";
   if (d === "f16") return "Float32Array";
-  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : DTYPES[d].simArray;
+  return isNarrowInt(d) ? "Int32Array" : DTYPES[d].simArray;
 }
 
 /** The typed array holding an array's elements: complex arrays hold interleaved parts (two per element). */
@@ -167,9 +167,9 @@ export function convertJs(x: string, from: DType, to: DType): string {
       // i8/u8 are exact in f16; every wider type can round.
       return from === "i8" || from === "u8" ? x : `rt.f16round(${x})`;
     case "i32":
-      return from === "i8" || from === "u8" || from === "i16" || from === "u16" ? x : wrapNumberJs(to, x);
+      return isNarrowInt(from) ? x : wrapNumberJs(to, x);
     case "u32":
-      return from === "u8" || from === "u16" ? x : wrapNumberJs(to, x);
+      return isNarrowInt(from) && !DTYPES[from].signed ? x : wrapNumberJs(to, x);
     case "i8":
     case "u8":
     case "i16":
