@@ -5,6 +5,7 @@
  * The types are plain `number` (or `boolean`) so that a kernel stays valid TypeScript that
  * `tsc --strict` accepts; the CudaScript front end reads the annotation itself to know the width.
  */
+import { DTYPES } from "@cudascript/compiler/dtypes";
 import { Float16Array } from "./float16";
 
 import { Complex128Array, Complex64Array, type ComplexValue } from "./complex-array";
@@ -63,24 +64,39 @@ export interface DType<N extends DTypeName = DTypeName> {
   readonly arrayType: { new (length: number): TypedArrayOf[N]; new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArrayOf[N] };
 }
 
-function dtype<N extends DTypeName>(name: N, bytes: number, isFloat: boolean, arrayType: DType<N>["arrayType"]): DType<N> {
-  return Object.freeze({ name, bytes, isFloat, arrayType, toString: () => name });
+/**
+ * The host array classes the dtype table names (its `hostArray`): the platform's typed arrays, the
+ * Float16Array polyfill where Node has none (float16.ts) and the complex arrays (complex-array.ts).
+ */
+const HOST_ARRAY_CLASSES: Readonly<Record<string, unknown>> = {
+  Float32Array, Float64Array, Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+  Float16Array, Complex64Array, Complex128Array,
+};
+
+/** The host array class of a dtype, by the dtype table's name for it. */
+export function hostArrayClass(name: AnyDTypeName): unknown {
+  return HOST_ARRAY_CLASSES[DTYPES[name].hostArray];
 }
 
-export const f32: DType<"f32"> = dtype("f32", 4, true, Float32Array);
-export const f64: DType<"f64"> = dtype("f64", 8, true, Float64Array);
-export const i8: DType<"i8"> = dtype("i8", 1, false, Int8Array);
-export const u8: DType<"u8"> = dtype("u8", 1, false, Uint8Array);
-export const i16: DType<"i16"> = dtype("i16", 2, false, Int16Array);
-export const u16: DType<"u16"> = dtype("u16", 2, false, Uint16Array);
-export const i32: DType<"i32"> = dtype("i32", 4, false, Int32Array);
-export const u32: DType<"u32"> = dtype("u32", 4, false, Uint32Array);
-export const i64: DType<"i64"> = dtype("i64", 8, false, BigInt64Array);
-export const u64: DType<"u64"> = dtype("u64", 8, false, BigUint64Array);
-export const bool: DType<"bool"> = dtype("bool", 1, false, Uint8Array);
+function dtype<N extends DTypeName>(name: N): DType<N> {
+  const r = DTYPES[name];
+  return Object.freeze({ name, bytes: r.bytes, isFloat: r.kind === "float", arrayType: hostArrayClass(name) as DType<N>["arrayType"], toString: () => name });
+}
+
+export const f32: DType<"f32"> = dtype("f32");
+export const f64: DType<"f64"> = dtype("f64");
+export const i8: DType<"i8"> = dtype("i8");
+export const u8: DType<"u8"> = dtype("u8");
+export const i16: DType<"i16"> = dtype("i16");
+export const u16: DType<"u16"> = dtype("u16");
+export const i32: DType<"i32"> = dtype("i32");
+export const u32: DType<"u32"> = dtype("u32");
+export const i64: DType<"i64"> = dtype("i64");
+export const u64: DType<"u64"> = dtype("u64");
+export const bool: DType<"bool"> = dtype("bool");
 
 /** Half precision: the platform's Float16Array where Node has one, else the polyfill's (see float16.ts). */
-export const f16: DType<"f16"> = dtype("f16", 2, true, Float16Array);
+export const f16: DType<"f16"> = dtype("f16");
 
 export const dtypes: { readonly [N in DTypeName]: DType<N> } = { f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, bool, f16 };
 
@@ -102,8 +118,8 @@ export function isComplexDTypeName(d: string): d is ComplexDTypeName {
   return d === "c64" || d === "c128";
 }
 
-export const c64: ComplexDType<"c64"> = Object.freeze({ name: "c64", bytes: 8, isFloat: false, arrayType: Complex64Array, part: f32, toString: () => "c64" });
-export const c128: ComplexDType<"c128"> = Object.freeze({ name: "c128", bytes: 16, isFloat: false, arrayType: Complex128Array, part: f64, toString: () => "c128" });
+export const c64: ComplexDType<"c64"> = Object.freeze({ name: "c64", bytes: DTYPES.c64.bytes as 8, isFloat: false, arrayType: hostArrayClass("c64") as typeof Complex64Array, part: f32, toString: () => "c64" });
+export const c128: ComplexDType<"c128"> = Object.freeze({ name: "c128", bytes: DTYPES.c128.bytes as 16, isFloat: false, arrayType: hostArrayClass("c128") as typeof Complex128Array, part: f64, toString: () => "c128" });
 export const complexDtypes: { readonly [N in ComplexDTypeName]: ComplexDType<N> } = { c64, c128 };
 
 export { Complex64Array, Complex128Array, type ComplexValue } from "./complex-array";

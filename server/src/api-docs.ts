@@ -3,6 +3,7 @@
  * does, the CUDA C++ it becomes, the Numba equivalent), the `Math.*` functions kernels support, and the
  * dtypes. Keys are paths below `cuda` (`"atomic.add"`, `"threadIdx.x"`).
  */
+import { DTYPE_NAMES, DTYPES } from "@cudascript/compiler/dtypes";
 
 export interface ApiDoc {
   readonly signature: string;
@@ -253,22 +254,8 @@ export const MATH_CONSTANT_DOCS: Readonly<Record<string, string>> = {
   SQRT1_2: "√½, folded as a constant.",
 };
 
-export const DTYPE_DOCS: Readonly<Record<string, string>> = {
-  f32: "32-bit float (`float`; Numba `float32`). Kernels default to f32 for float literals unless a parameter is f64.",
-  f64: "64-bit float (`double`; Numba `float64`). Up to 64× slower than f32 on most consumer GPUs.",
-  i32: "32-bit signed integer (`int`; Numba `int32`); the type of indices and `cuda.grid(1)`.",
-  u32: "32-bit unsigned integer (`unsigned int`; Numba `uint32`).",
-  i16: "16-bit signed integer (`short`; Numba `int16`); arrays only, computed in i32.",
-  u16: "16-bit unsigned integer (`unsigned short`; Numba `uint16`); arrays only, computed in i32.",
-  i8: "8-bit signed integer (`signed char`; Numba `int8`); arrays only, computed in i32.",
-  u8: "8-bit unsigned integer (`unsigned char`; Numba `uint8`); arrays only, computed in i32.",
-  bool: "Boolean (`bool`; Numba `boolean`).",
-  c64: "Complex number of two f32 parts (`cs_c64`, the layout of `float2`; Numba `complex64`). Build it with `cuda.complex.c64(re, im)`, read `z.re` / `z.im`; host arrays are `Complex64Array`.",
-  c128: "Complex number of two f64 parts (`cs_c128`, the layout of `double2`; Numba `complex128`). Build it with `cuda.complex.c128(re, im)`; host arrays are `Complex128Array`.",
-  i64: "64-bit signed integer (`long long`; Numba `int64`), a TypeScript `bigint` (`3n`), stored in a `BigInt64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018).",
-  u64: "64-bit unsigned integer (`unsigned long long`; Numba `uint64`), a TypeScript `bigint`, stored in a `BigUint64Array`. Mixing it with a number needs a conversion: `BigInt(i)`, `Number(v)` (CS2018).",
-  f16: "16-bit half-precision float (`half`; Numba `float16`), stored in a `Float16Array`; every operation rounds to f16. Convert with `Math.f16round(x)`.",
-};
+/** Hover text of each dtype name: the dtype table's docs (compiler/src/dtypes/table.ts). */
+export const DTYPE_DOCS: Readonly<Record<string, string>> = Object.fromEntries(DTYPE_NAMES.map((d) => [d, DTYPES[d].doc]));
 
 export function renderApiDoc(d: ApiDoc): string {
   const lines = ["```typescript", d.signature, "```", "", d.doc, ""];

@@ -9,9 +9,10 @@
  * undefined behaviour; measured on the corpus, it costs no registers and at most one PTX instruction
  * per kernel against plain signed arithmetic).
  */
+import { wrapNumber } from "../dtypes/table";
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, I32, isComplex, isFloat, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { callsGridSync, isPure } from "../ir/visit";
@@ -746,14 +747,14 @@ class FunctionGen {
     if (v.k === "const" && typeof v.value === "number" && (isFloat(to) || (!isFloat(from) && to !== "bool"))) {
       // Fold literal conversions (int → float, float → float, int → int).
       let value = v.value;
-      if (!isFloat(to) && !isFloat(from)) value = wrapInt(value, to);
+      if (!isFloat(to) && !isFloat(from)) value = wrapNumber(to, value);
       const l = literal(to, value);
       return { t: l.text, p: l.negative ? P.unary : P.primary };
     }
     if (to === "bool") return this.truthy({ k: "truthy", type: e.type, value: v, span: e.span });
     if (to === "u32" && isRingOp(v)) return this.ring(v);
     // Narrowing keeps the low bits, so a wrapping i32 result can be narrowed straight from unsigned.
-    if ((to === "i8" || to === "u8" || to === "i16" || to === "u16") && wraps(v)) return cast(cType(to), this.ring(v));
+    if (isNarrowInt(to) && wraps(v)) return cast(cType(to), this.ring(v));
     return cast(cType(to), this.expr(v));
   }
 
@@ -1123,25 +1124,6 @@ function assignsVar(body: readonly IR.Stmt[], id: number): boolean {
     }
   }
   return false;
-}
-
-function wrapInt(v: number, d: DType): number {
-  switch (d) {
-    case "i32":
-      return v | 0;
-    case "u32":
-      return v >>> 0;
-    case "i16":
-      return (v << 16) >> 16;
-    case "u16":
-      return v & 0xffff;
-    case "i8":
-      return (v << 24) >> 24;
-    case "u8":
-      return v & 0xff;
-    default:
-      return v;
-  }
 }
 
 // ───────────────────────── the module ─────────────────────────

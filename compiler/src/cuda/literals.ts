@@ -1,44 +1,16 @@
 /** C++ literals for IR constants: shortest text that reads back as exactly the same value. */
+import { DTYPES } from "../dtypes/table";
 import type { DType } from "../ir/types";
 import { f16round } from "../ir/f16";
 
-/** C type of a scalar dtype. */
+/** C type of a scalar dtype (f16 and complex numbers are the prelude's structs: see the dtype table). */
 export function cType(d: DType): string {
-  switch (d) {
-    case "f32":
-      return "float";
-    case "f64":
-      return "double";
-    case "i32":
-      return "int";
-    case "u32":
-      return "unsigned";
-    case "i16":
-      return "short";
-    case "u16":
-      return "unsigned short";
-    case "i8":
-      return "signed char";
-    case "u8":
-      return "unsigned char";
-    case "i64":
-      return "long long";
-    case "u64":
-      return "unsigned long long";
-    case "bool":
-      return "bool";
-    case "c64":
-    case "c128":
-      // Structs of the complex prelude (compiler/src/cuda/complex.ts).
-      return `cs_${d}`;
-    case "f16":
-      return "cs_half"; // the prelude's half type (fp16.ts): NVRTC 11.8 has no usable cuda_fp16.h
-  }
+  return DTYPES[d].cType;
 }
 
 /** C type of an array element: bool arrays hold bytes (any non-zero byte reads as true). */
 export function cElementType(d: DType): string {
-  return d === "bool" ? "unsigned char" : cType(d);
+  return DTYPES[d].elementCType;
 }
 
 /** The shortest decimal that rounds to the same f32 as `v`. */

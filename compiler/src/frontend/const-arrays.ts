@@ -5,6 +5,7 @@
  */
 import ts from "typescript";
 import { f16round } from "../ir/f16";
+import { wrapNumber } from "../dtypes/table";
 import { complexPart, int64Range, intRange, isComplex, isInt, isInt64, typedArrayName, TYPED_ARRAY_DTYPES, type ComplexDType, type DType } from "../ir/types";
 import { ConstantFolder } from "./constants";
 
@@ -72,15 +73,13 @@ export function readConstArray(init: ts.Expression): ConstArrayData | { problem:
   return { dtype, values, elementProblems };
 }
 
-const INT_STORAGE = { i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array };
-
 /** A number element as the array stores it, with a problem when an integer array cannot hold it exactly. */
 function numberElement(dtype: DType, ctor: string, v: number, el: ts.Expression, problems: ConstElementProblem[]): number {
   if (dtype === "f16") return f16round(v);
   if (!isInt(dtype)) return v;
   const [lo, hi] = intRange(dtype);
   // What the typed array would store (truncated, then wrapped to the element's bits): the same on every backend.
-  const stored = INT_STORAGE[dtype as keyof typeof INT_STORAGE].of(v)[0]!;
+  const stored = wrapNumber(dtype, v);
   if (!Number.isInteger(v) || v < lo || v > hi)
     problems.push({ node: el, message: `${el.getText()} does not fit in ${dtype} (whole numbers ${lo} … ${hi}): a ${ctor} would store ${stored}; write a value in range` });
   return stored;

@@ -152,10 +152,6 @@ export function containsAssignment(e: ts.Node): boolean {
   return found;
 }
 
-export function byteSizeOf(d: DType): number {
-  return d === "f64" ? 8 : d === "i16" || d === "u16" ? 2 : d === "i8" || d === "u8" || d === "bool" ? 1 : 4;
-}
-
 /** State and helpers shared by every part of the lowerer. */
 export abstract class LowererBase {
   protected readonly sf: ts.SourceFile;

@@ -12,11 +12,11 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
-import { ALL_DTYPES, commonDType, I32, isFloat, isInt, isInt64, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
+import { ALL_DTYPES, byteSize, commonDType, I32, isFloat, isInt, isInt64, scalar, typeToString, VOID, type ArrayType, type DType, type ScalarType, type Type } from "../ir/types";
 import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
-import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, byteSizeOf, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
+import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
 import { ROUNDING_MATH } from "./lower-calls";
 import { GridGroupLowerer } from "./lower-grid-group";
 import { readKernelOptions } from "./kernel-options";
@@ -526,7 +526,7 @@ class FunctionLowerer extends GridGroupLowerer {
     const rank = Math.min(Math.max(shape.length, 1), 3) as 1 | 2 | 3;
     const arrayType: ArrayType = { kind: "array", dtype, rank, space, shape };
     if (space === "local") {
-      const bytes = shape.reduce((a, b) => a * b, 1) * byteSizeOf(dtype);
+      const bytes = shape.reduce((a, b) => a * b, 1) * byteSize(dtype);
       if (bytes > 16 * 1024)
         this.report(Codes.LocalArrayTooLarge, call, `this local array takes ${bytes} bytes per thread; local memory is slow and large arrays spill: use shared memory or tile the work`);
     }

@@ -1,7 +1,9 @@
 /**
  * Types of the kernel IR. Every expression node carries one of these after the front end's type
- * inference; backends never guess.
+ * inference; backends never guess. Per-dtype facts (widths, ranges, C and JavaScript types) come from
+ * the dtype table (../dtypes/table.ts).
  */
+import { DTYPE_NAMES, DTYPES, type DTypeName } from "../dtypes/table";
 
 export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | Int64DType;
 /** 64-bit integers: TypeScript `bigint` values, C++ `long long` / `unsigned long long`. */
@@ -10,9 +12,9 @@ export type FloatDType = "f16" | "f32" | "f64";
 export type NumericDType = IntDType | FloatDType;
 /** Complex numbers: c64 = two f32 (re, im), c128 = two f64, interleaved in memory like CUDA's float2/double2. */
 export type ComplexDType = "c64" | "c128";
-export type DType = NumericDType | "bool" | ComplexDType;
+export type DType = DTypeName;
 
-export const ALL_DTYPES: readonly DType[] = ["f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "bool", "f16", "c64", "c128"];
+export const ALL_DTYPES: readonly DType[] = DTYPE_NAMES;
 
 export type MemorySpace = "global" | "shared" | "local" | "const";
 
@@ -61,78 +63,48 @@ export const F64 = scalar("f64");
 export const F16 = scalar("f16");
 
 export function isFloat(d: DType): d is FloatDType {
-  return d === "f32" || d === "f64" || d === "f16";
+  return DTYPES[d].kind === "float";
 }
 export function isComplex(d: DType): d is ComplexDType {
-  return d === "c64" || d === "c128";
+  return DTYPES[d].kind === "complex";
 }
 /** The float type of each part of a complex dtype. */
 export function complexPart(d: ComplexDType): FloatDType {
-  return d === "c64" ? "f32" : "f64";
+  return DTYPES[d].part as FloatDType;
 }
 export function isInt(d: DType): d is IntDType {
-  return d !== "f32" && d !== "f64" && d !== "f16" && d !== "bool" && !isComplex(d);
+  return DTYPES[d].kind === "int";
 }
 export function isSigned(d: DType): boolean {
-  return d === "i8" || d === "i16" || d === "i32" || d === "i64" || isFloat(d);
+  return DTYPES[d].kind !== "complex" && DTYPES[d].signed;
 }
 /** i64 / u64: their values are TypeScript bigints, never mixed with numbers without a conversion. */
 export function isInt64(d: DType): d is Int64DType {
-  return d === "i64" || d === "u64";
+  return DTYPES[d].kind === "int" && DTYPES[d].bits === 64;
+}
+/** i8, u8, i16, u16: stored narrow, computed as i32 (their values fit every wider integer type). */
+export function isNarrowInt(d: DType): boolean {
+  return DTYPES[d].kind === "int" && DTYPES[d].bits < 32;
 }
 export function bitWidth(d: DType): number {
-  switch (d) {
-    case "bool":
-    case "i8":
-    case "u8":
-      return 8;
-    case "i16":
-    case "u16":
-    case "f16":
-      return 16;
-    case "i32":
-    case "u32":
-    case "f32":
-      return 32;
-    case "f64":
-    case "c64":
-    case "i64":
-    case "u64":
-      return 64;
-    case "c128":
-      return 128;
-  }
+  return DTYPES[d].bits;
 }
 export function byteSize(d: DType): number {
-  return bitWidth(d) / 8;
+  return DTYPES[d].bytes;
 }
 
-/** Integer range of an int dtype, for constant-folding overflow checks. */
+/**
+ * Integer range of an int dtype as doubles, for constant-folding overflow checks (the 64-bit bounds
+ * rounded outward: exact 64-bit range checks use int64Range).
+ */
 export function intRange(d: IntDType): [number, number] {
-  switch (d) {
-    case "i8":
-      return [-128, 127];
-    case "u8":
-      return [0, 255];
-    case "i16":
-      return [-32768, 32767];
-    case "u16":
-      return [0, 65535];
-    case "i32":
-      return [-2147483648, 2147483647];
-    case "u32":
-      return [0, 4294967295];
-    // Bounds as doubles (rounded outward): exact 64-bit range checks use int64Range.
-    case "i64":
-      return [-(2 ** 63), 2 ** 63];
-    case "u64":
-      return [0, 2 ** 64];
-  }
+  const r = DTYPES[d];
+  return [Number(r.min), r.bits === 64 ? Number(r.max! + 1n) : Number(r.max)];
 }
 
 /** Exact range of a 64-bit integer dtype. */
 export function int64Range(d: Int64DType): [bigint, bigint] {
-  return d === "i64" ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+  return [DTYPES[d].min!, DTYPES[d].max!];
 }
 
 /** Arithmetic promotion, as CUDA C++ does it (which is what the GPU computes): ints narrower than 32 bits become i32. */
@@ -169,40 +141,14 @@ export function typeToString(t: Type): string {
   }
 }
 
-const TYPED_ARRAY_NAMES: Record<DType, string> = {
-  f32: "Float32Array",
-  f64: "Float64Array",
-  i8: "Int8Array",
-  u8: "Uint8Array",
-  i16: "Int16Array",
-  u16: "Uint16Array",
-  i32: "Int32Array",
-  u32: "Uint32Array",
-  i64: "BigInt64Array",
-  u64: "BigUint64Array",
-  bool: "Uint8Array",
-  c64: "Complex64Array",
-  c128: "Complex128Array",
-  f16: "Float16Array",
-};
+/** The host typed-array class of a global array of `d` (`Uint8Array` for bool, `Float16Array` for f16). */
 export function typedArrayName(d: DType): string {
-  return TYPED_ARRAY_NAMES[d];
+  return DTYPES[d].hostArray;
 }
-export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map([
-  ["Float32Array", "f32"],
-  ["Float64Array", "f64"],
-  ["Int8Array", "i8"],
-  ["Uint8Array", "u8"],
-  ["Int16Array", "i16"],
-  ["Uint16Array", "u16"],
-  ["Int32Array", "i32"],
-  ["Uint32Array", "u32"],
-  ["Complex64Array", "c64"],
-  ["Complex128Array", "c128"],
-  ["BigInt64Array", "i64"],
-  ["BigUint64Array", "u64"],
-  ["Float16Array", "f16"],
-] as [string, DType][]);
+/** The dtype a typed-array class name stands for in a parameter annotation (`Uint8Array` is u8, not bool). */
+export const TYPED_ARRAY_DTYPES: ReadonlyMap<string, DType> = new Map(
+  DTYPE_NAMES.filter((d) => d !== "bool").map((d) => [DTYPES[d].hostArray, d] as [string, DType]),
+);
 
 export function sameType(a: Type, b: Type): boolean {
   if (a.kind !== b.kind) return false;

@@ -36,14 +36,15 @@
  */
 import type * as IR from "../ir/nodes";
 import { f16round } from "../ir/f16";
-import { complexPart, isComplex, isFloat, isInt64, typedArrayName, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { DTYPES, wrapNumber, wrapNumberJs } from "../dtypes/table";
+import { isComplex, isFloat, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
 import { randomDrawCall, stateRowCheck } from "./random";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, modular64, truthy64, unary64, usesInt64Helpers, wraps64, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
-import { HALF_STORAGE, HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
+import { HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
 import { callsGridSync } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
@@ -100,12 +101,12 @@ export interface SimModule {
 function storeArrayName(d: DType): string {
   if (isComplex(d)) return "Array";
   if (d === "f16") return "Float32Array";
-  return d === "i8" || d === "u8" || d === "i16" || d === "u16" ? "Int32Array" : jsArrayCtor(d);
+  return isNarrowInt(d) ? "Int32Array" : DTYPES[d].simArray;
 }
 
 /** The typed array holding an array's elements: complex arrays hold interleaved parts (two per element). */
 export function storageArrayName(d: DType): string {
-  return isComplex(d) ? typedArrayName(complexPart(d)) : jsArrayCtor(d);
+  return DTYPES[d].simArray;
 }
 /** Typed-array slots per element. */
 export function slotsPerElement(d: DType): number {
@@ -139,44 +140,10 @@ export function constArrayJs(c: IR.ConstArray): string {
   return c.dtype === "f16" ? halfConstArray(values) : `new ${storageArrayName(c.dtype)}([${values.join(", ")}])`;
 }
 
-/**
- * The constructor the simulator's code names for an array of `d`: an f16 array is a Uint16Array of
- * its bits (see f16.ts).
- */
-function jsArrayCtor(d: DType): string {
-  return d === "f16" ? HALF_STORAGE : typedArrayName(d);
-}
-
 export function literal(value: number | boolean | bigint, dtype: DType): string {
   if (dtype === "bool" || typeof value === "boolean") return value ? "true" : "false";
   if (isInt64(dtype)) return literal64(value, dtype);
-  let v = Number(value);
-  switch (dtype) {
-    case "f32":
-      v = Math.fround(v);
-      break;
-    case "f16":
-      v = f16round(v);
-      break;
-    case "i32":
-      v = v | 0;
-      break;
-    case "u32":
-      v = v >>> 0;
-      break;
-    case "i8":
-      v = (v << 24) >> 24;
-      break;
-    case "u8":
-      v = v & 255;
-      break;
-    case "i16":
-      v = (v << 16) >> 16;
-      break;
-    case "u16":
-      v = v & 65535;
-      break;
-  }
+  const v = dtype === "f32" ? Math.fround(Number(value)) : dtype === "f16" ? f16round(Number(value)) : wrapNumber(dtype, Number(value));
   if (Number.isNaN(v)) return "NaN";
   if (v === Infinity) return "Infinity";
   if (v === -Infinity) return "(-Infinity)";
@@ -202,17 +169,14 @@ export function convertJs(x: string, from: DType, to: DType): string {
       // i8/u8 are exact in f16; every wider type can round.
       return from === "i8" || from === "u8" ? x : `rt.f16round(${x})`;
     case "i32":
-      return from === "i8" || from === "u8" || from === "i16" || from === "u16" ? x : `(${x} | 0)`;
+      return isNarrowInt(from) ? x : wrapNumberJs(to, x);
     case "u32":
-      return from === "u8" || from === "u16" ? x : `(${x} >>> 0)`;
+      return isNarrowInt(from) && !DTYPES[from].signed ? x : wrapNumberJs(to, x);
     case "i8":
-      return `((${x} << 24) >> 24)`;
     case "u8":
-      return `(${x} & 255)`;
     case "i16":
-      return `((${x} << 16) >> 16)`;
     case "u16":
-      return `(${x} & 65535)`;
+      return wrapNumberJs(to, x);
     case "c64":
     case "c128":
       // Complex values never convert through a convert node (the front end makes complexConvert intrinsics).

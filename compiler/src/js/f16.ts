@@ -11,9 +11,6 @@
 export const HALF_TABLES_NAME = "$h2f";
 export const HALF_TABLES = "const { h2f: $h2f, f2h: $f2h } = rt.halfTables(); // f16 bits → value, value → f16 bits";
 
-/** The storage of an f16 array. */
-export const HALF_STORAGE = "Uint16Array";
-
 export function halfRead(data: string, flat: string): string {
   return `$h2f[${data}[${flat}]]`;
 }

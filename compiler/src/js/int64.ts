@@ -9,6 +9,7 @@
  * semantics need a branch (division by zero, shift counts outside 0 … 63, float → integer truncation)
  * call the runtime's small helpers (`$L` = rt.i64, runtime/src/simulator/int64.ts).
  */
+import { DTYPES } from "../dtypes/table";
 import type * as IR from "../ir/nodes";
 import type { DType, Int64DType } from "../ir/types";
 
@@ -124,17 +125,12 @@ export function convert64(x: string, from: DType, to: DType): string {
     case "f32":
       return `Math.fround(Number(${x}))`;
     case "i32":
-      return `Number(BigInt.asIntN(32, ${x}))`;
     case "u32":
-      return `Number(BigInt.asUintN(32, ${x}))`;
     case "i16":
-      return `Number(BigInt.asIntN(16, ${x}))`;
     case "u16":
-      return `Number(BigInt.asUintN(16, ${x}))`;
     case "i8":
-      return `Number(BigInt.asIntN(8, ${x}))`;
     case "u8":
-      return `Number(BigInt.asUintN(8, ${x}))`;
+      return `Number(BigInt.as${DTYPES[to].signed ? "Int" : "Uint"}N(${DTYPES[to].bits}, ${x}))`;
     case "bool":
       return truthy64(x);
   }

@@ -12,8 +12,22 @@
  * launch) is still checked by every `launch()`.
  */
 import { koffi } from "../koffi";
-import type { CudaContext, CudaFunction, CudaStream } from "./device";
-import type { CuHandle } from "./driver";
+import type { CudaDriver, CuHandle } from "./driver";
+
+/**
+ * What a prepared launch uses of the CudaContext that made it (device.ts implements it), declared here
+ * so that the two modules do not import each other.
+ */
+export interface LaunchContext {
+  readonly driver: { readonly api: Pick<CudaDriver["api"], "cuLaunchKernel"> };
+  makeCurrent(): void;
+  /** The driver handle of a stream of this context (a destroyed stream throws). */
+  streamHandle(stream: LaunchStream | null): CuHandle | null;
+  call(call: string, result: number, options?: { kernel?: string }): void;
+  noteLaunched(name: string): void;
+}
+/** A CudaStream, opaque to the launch. */
+export type LaunchStream = object;
 
 /** The kernelParams block of one kernel: the pointer array, then each argument's bytes, 16-byte aligned. */
 export class KernelParamBlock {
@@ -47,13 +61,13 @@ export class KernelParamBlock {
 export class PreparedLaunch {
   /** @internal */
   constructor(
-    readonly context: CudaContext,
-    readonly fn: CudaFunction,
+    readonly context: LaunchContext,
+    readonly fn: { readonly name: string; readonly handle: CuHandle },
     readonly params: KernelParamBlock,
     private readonly grid: readonly [number, number, number],
     private readonly block: readonly [number, number, number],
     private readonly sharedMemBytes: number,
-    private readonly stream: CudaStream | null,
+    private readonly stream: LaunchStream | null,
   ) {}
 
   /** cuLaunchKernel with the block's current bytes. Throws CudaDriverError / CudaUsageError like CudaContext.launch. */

@@ -13,16 +13,8 @@ import { fork, spawnSync, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v8 from "node:v8";
-import type { CompileRequest, CompileResult } from "./nvrtc";
-
-/** How the compile child ended without answering. */
-export interface NvrtcCrash {
-  /** The signal that ended it (e.g. "SIGSEGV"), if any. */
-  signal: string | null;
-  exitCode: number | null;
-  /** Why it could not be started, when it could not. */
-  startError?: string;
-}
+import type { CompileRequest, CompileResult, NvrtcCrash } from "./compile-types";
+export type { NvrtcCrash } from "./compile-types";
 
 /** `errorCode` of a compile whose process crashed. */
 export const NVRTC_CRASHED = "NVRTC_CRASHED";

@@ -7,7 +7,9 @@ import { performance } from "node:perf_hooks";
 import { koffi, type LibraryHandle } from "../koffi";
 import { discoverNvrtc, EXPLICIT_NVRTC_REASON, findBuiltinsNextTo, type DiscoveryOptions } from "./discover";
 import { bindNvrtc, type NvrtcFunctions, type Out, type ProgramHandle } from "./ffi";
-import { compileInChild, compileInChildSync, type NvrtcCrash } from "./isolated";
+import { compileInChild, compileInChildSync } from "./isolated";
+import type { CompileRequest, CompileResult } from "./compile-types";
+export type { CompileRequest, CompileResult, NvrtcCrash } from "./compile-types";
 import { NvrtcUnavailable, type NvrtcAttempt } from "./unavailable";
 
 export interface NvrtcVersion {
@@ -25,37 +27,6 @@ export interface NvrtcInfo {
   builtinsPath?: string;
   /** Why discovery picked this library. */
   reason: string;
-}
-
-export interface CompileRequest {
-  source: string;
-  /** Program name used in diagnostics, e.g. "kernels.cu". */
-  name: string;
-  /** NVRTC options, e.g. ["--gpu-architecture=compute_80", "-default-device"]. */
-  options: string[];
-  /** Also return the CUBIN; NVRTC produces one only for a real arch (sm_XX). */
-  wantCubin?: boolean;
-  /** In-memory headers the source can #include by name. */
-  headers?: { name: string; source: string }[];
-  /** C++ names (e.g. "&kernel<float>") whose mangled names to return in loweredNames. */
-  nameExpressions?: string[];
-}
-
-export interface CompileResult {
-  ok: boolean;
-  /** PTX text without the trailing NUL (append "\0" before cuModuleLoadData). */
-  ptx?: string;
-  cubin?: Uint8Array;
-  /** NVRTC's program log: compiler diagnostics, and the ptxas report with -Xptxas -v. */
-  log: string;
-  /** nvrtcResult name when not ok, e.g. "NVRTC_ERROR_COMPILATION". */
-  errorCode?: string;
-  /** Name expression → lowered (mangled) name, when nameExpressions were given. */
-  loweredNames?: Record<string, string>;
-  /** Set when the process NVRTC ran in crashed (errorCode "NVRTC_CRASHED"): no log or output. */
-  crashed?: NvrtcCrash;
-  /** Wall time of the whole call: create, compile, fetch outputs (and the child process's round trip). */
-  millis: number;
 }
 
 export type NvrtcLoad = { ok: true; nvrtc: Nvrtc } | { ok: false; error: NvrtcUnavailable };

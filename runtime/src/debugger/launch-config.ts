@@ -19,7 +19,8 @@ import type { ArgDesc } from "../simulator/executor";
 import { SimBuffer, SimulatorBackend } from "../simulator/backend";
 import { useBackend } from "../host/device";
 import { deviceArray, describeValue, normalizeShape, toDType, type DeviceNDArray } from "../host/arrays";
-import { CompiledKernel, INT_RANGES } from "../host/kernel";
+import { numberRange } from "@cudascript/compiler/dtypes";
+import { CompiledKernel } from "../host/kernel";
 import type { DebugLaunch } from "./session-types";
 import { checkKernelName } from "./session";
 
@@ -107,7 +108,7 @@ function argumentValue(a: LaunchArgument, i: number, paramDtype: string | undefi
   const shape = a.shape === undefined ? [count] : hostCheck(at, () => normalizeShape(a.shape!, `"shape"`));
   const size = shape.reduce((p, q) => p * q, 1);
   if (size !== count) throw launchError(`${at}: shape [${shape.join(", ")}] holds ${size} elements, not ${count}`);
-  const range = INT_RANGES[dtype.name as DTypeName];
+  const range = numberRange(dtype.name as DTypeName);
   if (fill === "data") a.data!.forEach((v, k) => checkElement(at, k, v, dtype.name, range));
   if (fill === "range" && range && count > 0 && count - 1 > range[1]) throw launchError(`${at}: "range": ${count} counts to ${count - 1}, over the largest ${dtype.name} (${range[1]}): use a wider dtype`);
   // Allocated (and zeroed) by the simulator, which refuses what its memory budget cannot hold; filled in place.

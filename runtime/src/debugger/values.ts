@@ -1,4 +1,5 @@
 /** Values the debugger writes into a thread's variables (set variable). */
+import { wrapNumber } from "@cudascript/compiler/dtypes";
 import { CudaScriptError } from "../errors";
 import { f16round } from "../float16";
 
@@ -21,17 +22,12 @@ export function convertValue(x: number | bigint | boolean, dtype: string, name: 
     case "f32":
       return Math.fround(x);
     case "i32":
-      return x | 0;
     case "u32":
-      return x >>> 0;
     case "i16":
-      return (x << 16) >> 16;
     case "u16":
-      return x & 65535;
     case "i8":
-      return (x << 24) >> 24;
     case "u8":
-      return x & 255;
+      return wrapNumber(dtype, x);
     default:
       return bad();
   }

@@ -14,6 +14,7 @@
  * little-endian slot per C parameter. `pack` fills the slots and returns the per-parameter views;
  * cuLaunchKernel copies them before returning, so the same buffer serves every launch.
  */
+import { DTYPES } from "@cudascript/compiler/dtypes";
 import type { KernelArg } from "../backend";
 import type { AnyDTypeName as DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
@@ -53,50 +54,13 @@ export interface PtxParamLike {
   readonly type: string;
 }
 
-const C_SIZES: Readonly<Record<string, number>> = {
-  // The complex structs of the generated code (compiler/src/cuda/complex.ts), float2 / double2 layout.
-  cs_c64: 8,
-  cs_c128: 16,
-  float: 4,
-  double: 8,
-  int: 4,
-  unsigned: 4,
-  "unsigned int": 4,
-  short: 2,
-  "unsigned short": 2,
-  "signed char": 1,
-  "unsigned char": 1,
-  char: 1,
-  "long long": 8,
-  "unsigned long long": 8,
-  bool: 1,
-  cs_half: 2, // f16 (compiler/src/cuda/fp16.ts): a struct of one unsigned short, passed by value
-};
-
-const SCALAR_C: Readonly<Record<DTypeName, string>> = {
-  f32: "float",
-  f64: "double",
-  i32: "int",
-  u32: "unsigned",
-  i16: "short",
-  u16: "unsigned short",
-  i8: "signed char",
-  u8: "unsigned char",
-  i64: "long long",
-  u64: "unsigned long long",
-  bool: "bool",
-  c64: "cs_c64",
-  c128: "cs_c128",
-  f16: "cs_half",
-};
-
 /** The C element type of an array of `dtype` (bool arrays are `unsigned char*`). */
 export function elementCType(dtype: DTypeName): string {
-  return dtype === "bool" ? "unsigned char" : SCALAR_C[dtype];
+  return DTYPES[dtype].elementCType;
 }
 
 export function scalarCType(dtype: DTypeName): string {
-  return SCALAR_C[dtype];
+  return DTYPES[dtype].cType;
 }
 
 const DECL = /^\s*(.+?)\s*(\*)?\s*(?:__restrict__\s*)?([A-Za-z_$][\w$]*)\s*$/;
@@ -153,7 +117,7 @@ export class ArgPlan {
         } else {
           if (c.pointer || c.type !== scalarCType(p.dtype)) abiBug(kernel, `'${decl}' should be a ${scalarCType(p.dtype)} for ${p.dtype}`);
           kind = "scalar";
-          size = C_SIZES[c.type] ?? abiBug(kernel, `unknown C type '${c.type}'`);
+          size = DTYPES[p.dtype].bytes;
         }
         own.push(slots.length);
         slots.push({ decl, kind, param: index, dim: kind === "extent" ? j - 1 : kind === "stride" ? j - 1 - p.rank : 0, cType: c.type, size, offset });

@@ -25,18 +25,10 @@ function complexDTypeOf(a: HostComplexArray): DType {
   return complexDtypes[a instanceof Complex64Array ? "c64" : "c128"] as unknown as DType;
 }
 
-const TYPED_ARRAY_DTYPES = new Map<Function, DTypeName>([
-  [Float32Array, "f32"],
-  [Float64Array, "f64"],
-  [Int8Array, "i8"],
-  [Uint8Array, "u8"],
-  [Int16Array, "i16"],
-  [Uint16Array, "u16"],
-  [Int32Array, "i32"],
-  [Uint32Array, "u32"],
-  [BigInt64Array, "i64"],
-  [BigUint64Array, "u64"],
-]);
+/** The dtype of each typed-array class (Uint8Array is u8: a bool array is asked for by its parameter type). */
+const TYPED_ARRAY_DTYPES = new Map<unknown, DTypeName>(
+  (Object.keys(dtypes) as DTypeName[]).filter((d) => d !== "bool" && d !== "f16").map((d) => [dtypes[d].arrayType, d]),
+);
 
 /** The dtype a typed array stores, or undefined for other values (Uint8ClampedArray, DataView, …). */
 export function dtypeOfTypedArray(a: unknown): DTypeName | undefined {

@@ -4,6 +4,7 @@
  * when `launch` is called, the arguments against the kernel's signature before anything runs; host
  * typed arrays are copied to the device and back around the launch, as Numba does.
  */
+import { numberRange } from "@cudascript/compiler/dtypes";
 import type { Backend, Dim3Tuple, FastLaunch, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle } from "../backend";
 import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../dtypes";
 import { checkComplexArg, prepareComplexArg } from "./complex-args";
@@ -19,16 +20,6 @@ import { reportFault, reportingLaunches, reportLaunch } from "../report/launches
 import type { Stream } from "./streams";
 
 type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
-
-/** The values an integer scalar (or array element) of each dtype holds. */
-export const INT_RANGES: Partial<Record<DTypeName, [number, number]>> = {
-  i8: [-128, 127],
-  u8: [0, 255],
-  i16: [-32768, 32767],
-  u16: [0, 65535],
-  i32: [-2147483648, 2147483647],
-  u32: [0, 4294967295],
-};
 
 let fastPathEnabled = true;
 
@@ -309,7 +300,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
       if (p.dtype === "i64" || p.dtype === "u64") return checkInt64Arg(p.dtype, which, v);
       if (typeof v !== "number")
         throw new CudaScriptError("CSR004", `${which} is a number (${p.dtype}), not ${describeValue(v)}${v instanceof DeviceNDArray || ArrayBuffer.isView(v) ? ": check the order of the arguments" : ""}`);
-      const range = INT_RANGES[p.dtype];
+      const range = numberRange(p.dtype);
       if (range) {
         if (!Number.isInteger(v)) throw new CudaScriptError("CSR012", `${which} is an integer (${p.dtype}), got ${v}: pass a whole number (Math.trunc or Math.round it)`);
         if (v < range[0] || v > range[1]) throw new CudaScriptError("CSR012", `${which} is ${p.dtype}, whose range is ${range[0]} … ${range[1]}, got ${v}`);

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as fs from "node:fs";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { DTYPE_NAMES, DTYPES } from "@cudascript/compiler/dtypes";
 import { CudaScriptError, type FaultDetails } from "../errors";
 import { isComplexDTypeName, type AnyDTypeName, type ComplexValue } from "../dtypes";
 import { ModuleCache, type LaunchData, type ModuleVariant, type WarnContext } from "./module-cache";
@@ -123,22 +124,11 @@ export interface SerializedFault {
  * f16 arrays as their bits (the host's Float16Array may be the polyfill's Proxy, slow per element: see
  * f16-table.ts).
  */
-const CTORS: Record<AnyDTypeName, new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>> = {
-  c64: Float32Array,
-  c128: Float64Array,
-  f32: Float32Array,
-  f64: Float64Array,
-  i8: Int8Array,
-  u8: Uint8Array,
-  i16: Int16Array,
-  u16: Uint16Array,
-  i64: BigInt64Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
-  u64: BigUint64Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>,
-  i32: Int32Array,
-  u32: Uint32Array,
-  bool: Uint8Array,
-  f16: Uint16Array,
-};
+/** The simulator's view class of each dtype's elements (the dtype table's `simArray`: Uint16Array for f16, the part's array for complex). */
+const CTORS = Object.fromEntries(DTYPE_NAMES.map((d) => [d, (globalThis as Record<string, unknown>)[DTYPES[d].simArray]])) as Record<
+  AnyDTypeName,
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>
+>;
 
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {
   return args.map((a) => {
@@ -223,8 +213,6 @@ function mergeAll(copies: readonly PrivateCopy[]): void {
   for (const c of copies) mergePrivate(c);
 }
 
-const BYTES: Record<AnyDTypeName, number> = { f32: 4, f64: 8, i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, bool: 1, f16: 2, c64: 8, c128: 16 };
-
 /**
  * The privatizable arrays of a launch that are privatized: not bound to another parameter's memory
  * (aliasing would make the private copy stale), and small next to the launch.
@@ -236,8 +224,8 @@ export function choosePrivatized(req: ExecRequest, threads: number, executors: n
     const a = req.args[sp.param];
     if (!a || a.kind !== "array" || a.dtype !== sp.dtype) continue;
     if (a.length > PRIV_MAX_ELEMENTS || a.length * executors * PRIV_THREADS_PER_ELEMENT > threads) continue;
-    const lo = a.byteOffset, hi = lo + a.length * BYTES[a.dtype];
-    const aliased = req.args.some((b, j) => j !== sp.param && b.kind === "array" && b.buffer === a.buffer && b.byteOffset < hi && lo < b.byteOffset + b.length * BYTES[b.dtype]);
+    const lo = a.byteOffset, hi = lo + a.length * DTYPES[a.dtype].bytes;
+    const aliased = req.args.some((b, j) => j !== sp.param && b.kind === "array" && b.buffer === a.buffer && b.byteOffset < hi && lo < b.byteOffset + b.length * DTYPES[b.dtype].bytes);
     if (!aliased) out.push(sp);
   }
   return out;

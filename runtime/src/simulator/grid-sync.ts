@@ -7,7 +7,7 @@
  * the calling thread, so no block passes a barrier before every block has reached it. A block that ends
  * while others wait at a barrier would hang a GPU: that is CSR035 here.
  */
-import { KernelFault, type SimSite } from "./rt";
+import { KernelFault, type SimSite } from "./fault";
 
 type BlockRun = (L: unknown, b: number) => Generator<number, void, void>;
 

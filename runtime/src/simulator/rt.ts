@@ -3,81 +3,16 @@
  * the contract): fault construction, printf, math helpers, atomics support and the sanitizer.
  * Runs in the main thread and in workers alike, so it depends on nothing but the language.
  */
-import { INT64_OPS, type Int64Ops } from "./int64";
 import type { FaultDetails } from "../errors";
+import { INT64_OPS, type Int64Ops } from "./int64";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
 import { halfTables, type HalfTables } from "./f16-table";
 import { notStatesMessage, RANDOM_DRAWS, type RandomDraws } from "./random";
 
-export interface SimSite {
-  readonly kind: string;
-  readonly fn: string;
-  readonly file: string;
-  readonly line: number;
-  readonly col: number;
-  readonly array?: string;
-  readonly space?: string;
-  readonly op?: string;
-  readonly format?: string;
-}
-
-/** A fault raised inside a kernel; turned into a CudaScriptError by the launch. */
+export { displayPath, KernelFault, type SimSite } from "./fault";
+import { displayPath, KernelFault, type SimSite } from "./fault";
 import { runGrid } from "./grid-sync";
-
-export class KernelFault extends Error {
-  block?: [number, number, number];
-  thread?: [number, number, number];
-  kernel?: string;
-  constructor(
-    readonly code: string,
-    readonly kind: FaultDetails["kind"],
-    /** Message body; the kernel, location, block and thread are added when known. */
-    readonly what: string,
-    readonly site?: SimSite,
-    readonly extra: { array?: string; index?: number; threadSet?: boolean } = {},
-  ) {
-    super(what);
-    this.name = "KernelFault";
-  }
-
-  /** The complete message (without the code). */
-  describe(): string {
-    // "<title> at file:line:col in kernel 'k', block (…), thread (…): <detail>"
-    const [title, ...rest] = this.what.split(": ");
-    const detail = rest.join(": ");
-    const where = this.site ? ` at ${displayPath(this.site.file)}:${this.site.line}:${this.site.col}` : "";
-    const k = this.kernel ? ` in kernel '${this.kernel}'` : "";
-    const inFn = this.site && this.kernel && this.site.fn !== this.kernel ? ` (device function '${this.site.fn}')` : "";
-    const bt = this.block ? `, block (${this.block.join(", ")})${this.thread ? `, thread (${this.thread.join(", ")})` : ""}` : "";
-    return `${title}${where}${k}${inFn}${bt}${detail ? `: ${detail}` : ""}`;
-  }
-
-  details(): FaultDetails {
-    return {
-      kind: this.kind,
-      kernel: this.kernel,
-      file: this.site?.file,
-      line: this.site?.line,
-      col: this.site?.col,
-      block: this.block,
-      thread: this.thread,
-      array: this.extra.array,
-      index: this.extra.index,
-    };
-  }
-}
-
-let cwd = "";
-try {
-  cwd = process.cwd();
-} catch {
-  /* no cwd */
-}
-export function displayPath(file: string): string {
-  if (cwd && file.startsWith(cwd + "/")) return file.slice(cwd.length + 1);
-  return file;
-}
 
 export interface RtOptions {
   /** Other workers share device memory: atomics must be real atomics. */
