@@ -57,7 +57,7 @@ const PLUGIN_CONSUMER = [
 ].join("\n");
 
 /** Declaration files `cudascript` may bring into a user's type check (relative to node_modules). */
-const ALLOWED_DECLARATIONS = /^(cudascript\/(dist|esm)\/.*|@cudascript\/compiler\/dist\/(ir\/(nodes|types)|js\/artifact-types))\.d\.m?ts$/;
+const ALLOWED_DECLARATIONS = /^(cudascript\/(dist|esm)\/.*|@cudascript\/compiler\/dist\/(ir\/(nodes|types)|js\/artifact-types|dtypes\/table))\.d\.m?ts$/;
 
 describe("the packed packages in a user's project", { timeout: 600_000 }, () => {
   let root = "";
