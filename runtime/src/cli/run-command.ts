@@ -18,7 +18,7 @@ import type { Command } from "./args";
 import { parseRunOptions } from "./run-options";
 import { useColor } from "./color";
 import { CudaScriptError } from "../errors";
-import { chooseBackend, type BackendChoice } from "../host/device";
+import { chooseBackend, noteSimulatorFallback, type BackendChoice } from "../host/device";
 import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
@@ -50,7 +50,6 @@ export const runCommand: Command = async (argv) => {
     throw e;
   }
   const description = sanitize && backend === "auto" ? "simulator (--sanitize)" : choice.description;
-  const why = choice.reason ? ` — ${choice.reason.replace(/\.$/, "")}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build, or reuse the previous run's build.
   // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
@@ -60,7 +59,9 @@ export const runCommand: Command = async (argv) => {
   const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
   if (!program) return 1;
   const outDir = program.tempDir;
-  console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
+  // The simulator for want of a GPU: the notice every runner prints; else which device was chosen.
+  if (choice.notice) noteSimulatorFallback(choice);
+  else console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}`);
   // What the program's runtime reads when it starts its backend: the decision made above.
   const settings: NodeJS.ProcessEnv = {
     CUDASCRIPT_BACKEND: choice.kind,
