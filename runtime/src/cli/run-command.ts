@@ -19,6 +19,7 @@ import { parseRunOptions } from "./run-options";
 import { useColor } from "./color";
 import { CudaScriptError } from "../errors";
 import { chooseBackend, noteSimulatorFallback, type BackendChoice } from "../host/device";
+import { warningsSetting, type WarningsSetting } from "../host/warnings-setting";
 import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
@@ -40,6 +41,16 @@ export const runCommand: Command = async (argv) => {
   // 1. Which backend (fails early and clearly for --backend gpu without a GPU). The decision is made
   //    here, printed once with its reason, and passed to the program's process.
   let choice: BackendChoice;
+  let warnings: WarningsSetting;
+  try {
+    warnings = warningsSetting();
+  } catch (e) {
+    if (e instanceof CudaScriptError) {
+      console.error(`cudascript: error ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
   try {
     choice = chooseBackend(sanitize ? "simulator" : backend);
   } catch (e) {
@@ -56,7 +67,7 @@ export const runCommand: Command = async (argv) => {
   // chooseBackend decided from the same cached probe.
   const probe = choice.kind === "gpu" ? probeGpu() : undefined;
   const gpuArchs = probe?.ok ? [(probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? probe.devices[0]!).arch] : undefined;
-  const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
+  const program = await cachedBuild(entry, { ...(gpuArchs ? { cudaArchs: gpuArchs } : {}), ...(warnings === "error" ? { warnings: "error" as const } : {}) });
   if (!program) return 1;
   const outDir = program.tempDir;
   // The simulator for want of a GPU: the notice every runner prints; else which device was chosen.

@@ -1,7 +1,8 @@
 /**
  * Checker warnings of kernels compiled from source reach the user as they do under `cudascript run`:
  * printed on stderr once per kernel (not per launch), also when the kernels come from the disk cache,
- * and made errors (CSR052, the launch throws, the Vitest test fails) by CUDASCRIPT_WARNINGS=error.
+ * and made errors (CSR052, the launch throws, the Vitest test fails) by CUDASCRIPT_WARNINGS=error,
+ * which also fails `cudascript run`'s build.
  */
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
@@ -10,6 +11,7 @@ import { makeProject, REPO } from "./project";
 
 const TSX_CLI = path.join(REPO, "node_modules", "tsx", "dist", "cli.mjs");
 const VITEST_CLI = path.join(REPO, "node_modules", "vitest", "vitest.mjs");
+const CLI = path.join(REPO, "runtime", "bin", "cudascript.js");
 
 /** A kernel with a barrier only some threads reach: CS5001, a warning (it runs on the simulator). */
 const DIVERGENT_TS = [
@@ -89,6 +91,25 @@ describe("checker warnings of kernels compiled from source", () => {
       const red = p.run([VITEST_CLI, "run", "--config", "vitest.config.mjs"], { env: { CUDASCRIPT_WARNINGS: "error" } });
       assert.notEqual(red.status, 0, `${red.stdout}\n${red.stderr}`);
       assert.match(`${red.stdout}\n${red.stderr}`, /CSR052[\s\S]*error CS5001: /);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it("cudascript run: CUDASCRIPT_WARNINGS=error fails the build with error CS5001, also when a build without it is cached", () => {
+    const p = makeProject({ "divergent.ts": DIVERGENT_TS, "main.ts": MAIN_TS });
+    try {
+      const warm = p.run([CLI, "run", "main.ts"]);
+      assert.equal(warm.status, 0, warm.stderr);
+      assert.equal(count(warm.stderr, WARNING), 1, warm.stderr);
+      const r = p.run([CLI, "run", "main.ts"], { env: { CUDASCRIPT_WARNINGS: "error" } });
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, /^divergent\.ts:6:5 - error CS5001: /m);
+      assert.match(r.stderr, /main\.ts was not run: 1 error/);
+      assert.equal(r.stdout, "", "the program did not run");
+      const bad = p.run([CLI, "run", "main.ts"], { env: { CUDASCRIPT_WARNINGS: "loud" } });
+      assert.equal(bad.status, 1, bad.stderr);
+      assert.match(bad.stderr, /^cudascript: error CSR018: CUDASCRIPT_WARNINGS=loud is not a setting/m);
     } finally {
       p.remove();
     }

@@ -10,6 +10,7 @@ import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/options";
 import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type CheckerWarning, type KernelCall, type SourceCacheEntry } from "./disk-cache";
 import { packageStamp } from "../cache-files";
+import { warningsSetting } from "../warnings-setting";
 
 export interface CompiledSource {
   readonly file: string;
@@ -105,9 +106,7 @@ const printedWarnings = new Set<string>();
  * call it), or with CUDASCRIPT_WARNINGS=error throws CSR052 for them, so a test run fails on them.
  */
 function reportWarnings(file: string, warnings: readonly CheckerWarning[]): void {
-  const setting = process.env.CUDASCRIPT_WARNINGS || "warn";
-  if (setting !== "warn" && setting !== "error")
-    throw new CudaScriptError("CSR018", `CUDASCRIPT_WARNINGS=${setting} is not a setting: use "warn" (print the checker's warnings, the default) or "error" (kernels with warnings do not launch)`);
+  const setting = warningsSetting();
   if (!warnings.length) return;
   if (setting === "error") {
     const lines = warnings.map((w) => diagnosticLine(w, "error"));
