@@ -10,41 +10,14 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { parseResults } from "cudascript/dist/report/protocol";
 import type { FromWebview, PanelState, RenderedSummary, ResultRecord, RunInfo, RunStatus, ToWebview } from "./webview/messages";
+import { resultsDocument } from "./webview/document";
 
 export const RESULTS_VIEW_TYPE = "cudascript.results";
 
 export function resultsHtml(webview: { cspSource: string; asWebviewUri(u: vscode.Uri): vscode.Uri }, distUri: vscode.Uri, nonce: string): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(distUri, "webview.js"));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(distUri, "webview.css"));
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} data: blob:`,
-    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${style}">
-<title>CudaScript results</title>
-</head>
-<body>
-<header>
-  <h1 id="title"></h1>
-  <div id="meta" class="muted"></div>
-  <div id="status" class="status"></div>
-</header>
-<section><h2>Launches</h2><div id="launches"></div></section>
-<section id="findings-section" hidden><h2>Sanitizer findings</h2><div id="findings"></div></section>
-<section><h2>Arrays</h2><div id="arrays"></div></section>
-<section id="output-section" hidden><h2>Output</h2><pre id="output"></pre></section>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+  return resultsDocument({ cspSource: webview.cspSource, script: script.toString(), style: style.toString(), nonce });
 }
 
 /** Reads a growing JSON-lines file from where it left off; `flush` also takes a last line without newline. */

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { findCli } from "./cli";
+import { failureLine } from "./failure";
 import { runSettings } from "./config";
 import { start } from "./processes";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
@@ -160,8 +161,8 @@ export class Runner {
         }
         if (code === 0) return finish("ok", 0, "finished with exit code 0", output);
         const why = code === null ? (signal ? `was killed by ${signal}` : "could not be started") : `exited with code ${code}`;
-        const lastLine = output.trim().split("\n").filter(Boolean).pop() ?? "";
-        const msg = `${why}${lastLine ? `: ${lastLine.slice(0, 300)}` : ""}`;
+        const reason = failureLine(output);
+        const msg = `${why}${reason ? `: ${reason.slice(0, 300)}` : ""}`;
         void vscode.window.showErrorMessage(`CudaScript: ${path.basename(req.program)} ${msg}`, "Show Output").then((a) => a && this.channel.show(true));
         return finish("failed", code, msg, output);
       },

@@ -118,7 +118,7 @@ export async function checkVsix(file, { runCli = true } = {}) {
     for (const [re, what] of JUNK) if (re.test(n)) fail(`ships ${n} (${what})`);
   }
   for (const need of ["extension/readme.md", "extension/changelog.md", "extension/package.json"]) if (!entries.has(need)) fail(`lacks ${need}`);
-  if (!names.some((n) => /^extension\/.*LICENSE/i.test(n))) fail("lacks a LICENSE");
+  if (!names.includes("extension/LICENSE")) fail("lacks extension/LICENSE");
 
   // manifest: icon, repository, engines at least what vscode-languageclient requires
   const pkg = JSON.parse(text("extension/package.json"));

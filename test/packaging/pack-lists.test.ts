@@ -5,7 +5,9 @@
  * - no compiled tests, test fixtures or test helpers, and no part of the libcuda test double;
  * - no source map whose sources are not in the package (a map is either shipped with its sources or
  *   its sourcesContent, or not at all), and no JavaScript pointing at a map that is not shipped;
- * - every file that `main`, `types`, `bin`, `exports` and `typesVersions` name is in the package.
+ * - every file that `main`, `types`, `bin`, `exports` and `typesVersions` name is in the package;
+ * - the VS Code extension's .vsix (as `vsce ls` lists it) has LICENSE at its root, where the Marketplace
+ *   and a reader unpacking it look.
  * Reads the built dist folders (run after `tsc -b`, as scripts/test.mjs is).
  */
 import * as assert from "node:assert/strict";
@@ -18,7 +20,7 @@ import { REPO } from "../simulator/helpers";
 const PACKAGES = ["runtime", "compiler", "native-bindings", "server"];
 
 /** Test-only files by name: compiled tests, fixtures, helpers, and the driver test double. */
-const TEST_ONLY = /(\.test\.|\.fixtures\.|(^|\/)testing\.|(^|\/)test-helpers\.|test-double|driver-double|libcuda\.c$)/;
+const TEST_ONLY = /(\.test\.|\.fixtures\.|(^|\/)testing\.|(^|\/)test-helpers\.|header-oracle|test-double|driver-double|libcuda\.c$)/;
 
 interface PackageJson {
   name: string;
@@ -107,4 +109,13 @@ describe("published package contents (npm pack --dry-run)", () => {
       });
     });
   }
+});
+
+describe("the VS Code extension's .vsix contents (vsce ls)", () => {
+  it("ships LICENSE at the extension's root", () => {
+    const vsce = path.join(REPO, "node_modules", "@vscode", "vsce", "vsce");
+    const r = spawnSync(process.execPath, [vsce, "ls", "--no-dependencies"], { cwd: REPO, encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, `vsce ls failed:\n${r.stderr}`);
+    assert.ok(r.stdout.split("\n").includes("LICENSE"), `no LICENSE at the root of the .vsix:\n${r.stdout}`);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The examples in the packages' READMEs (what npm shows users first) run and print what they say:
- * cudascript's saxpy through `cudascript run`, the compiler's programmatic API and the bindings'
+ * the repository's and cudascript's saxpy through `cudascript run`, the compiler's programmatic API and the bindings'
  * NVRTC/driver probe through plain `node`, each in a fresh folder outside the repository, resolving
  * the packages by name as an installed project would (NODE_PATH at the workspace's node_modules).
  */
@@ -30,14 +30,16 @@ function runIn(t: TestContext, file: string, text: string, args: (file: string) 
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-test("cudascript's README saxpy runs with `cudascript run` and prints the values its comment says", (t) => {
-  const code = example("runtime", "ts");
-  const promised = /console\.log\(.*\); \/\/ (.+)$/m.exec(code)?.[1];
-  assert.ok(promised, "the example's console.log says what it prints");
-  const r = runIn(t, "saxpy.ts", code, (file) => [path.join(REPO, "runtime", "bin", "cudascript.js"), "run", file]);
-  assert.equal(r.status, 0, r.out);
-  assert.ok(r.out.split("\n").includes(promised), `expected a line "${promised}" in:\n${r.out}`);
-});
+for (const [readme, pkg] of [["The repository's README", "."], ["cudascript's README", "runtime"]] as const) {
+  test(`${readme} saxpy runs with \`cudascript run\` and prints the values its comment says`, (t) => {
+    const code = example(pkg, "ts");
+    const promised = /console\.log\(.*\); \/\/ (.+)$/m.exec(code)?.[1];
+    assert.ok(promised, "the example's console.log says what it prints");
+    const r = runIn(t, "saxpy.ts", code, (file) => [path.join(REPO, "runtime", "bin", "cudascript.js"), "run", file]);
+    assert.equal(r.status, 0, r.out);
+    assert.ok(r.out.split("\n").includes(promised), `expected a line "${promised}" in:\n${r.out}`);
+  });
+}
 
 test("@cudascript/compiler's README example checks, generates CUDA C++ and compiles the README's saxpy", (t) => {
   if (!nvrtcOrSkip(t)) return;

@@ -3,7 +3,7 @@
  * and runs its steps. Every project type-checks with the real tsc and checks the printed result.
  */
 import { join } from "node:path";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 
 const json = (v) => `${JSON.stringify(v, null, 2)}\n`;
 
@@ -46,7 +46,79 @@ function cudascriptCheckGlob(ctx, dir) {
 
 const strictOptions = { strict: true, types: [], skipLibCheck: false, sourceMap: true };
 
+/** The README's first ```lang block after `heading` (or in the whole file). */
+function readmeBlock(readme, lang, heading) {
+  const from = heading ? readme.indexOf(heading) : 0;
+  if (from < 0) throw new Error(`README.md has no "${heading}"`);
+  const block = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(readme.slice(from))?.[1];
+  if (!block) throw new Error(`README.md has no \`\`\`${lang} block${heading ? ` under "${heading}"` : ""}`);
+  return block;
+}
+
+/**
+ * What `npm run setup` (npm ci) gives a fresh clone, without downloading it again: node_modules with
+ * the repository's installed packages, the workspace packages linked to the clone's own folders.
+ */
+function linkCloneDependencies(root, clone) {
+  const WORKSPACE = { cudascript: "runtime", "@cudascript": undefined };
+  mkdirSync(join(clone, "node_modules", "@cudascript"), { recursive: true });
+  for (const name of readdirSync(join(root, "node_modules"))) {
+    if (name in WORKSPACE) continue;
+    symlinkSync(join(root, "node_modules", name), join(clone, "node_modules", name));
+  }
+  symlinkSync("../runtime", join(clone, "node_modules", "cudascript"));
+  for (const dir of ["compiler", "native-bindings", "server", "client"]) symlinkSync(`../../${dir}`, join(clone, "node_modules", "@cudascript", dir));
+  symlinkSync(join(root, "compiler", "node_modules"), join(clone, "compiler", "node_modules"));
+}
+
 export const projects = [
+  {
+    // README.md's "Use it in your project", command by command: `npm run tarballs` in a fresh clone of
+    // this repository (its committed HEAD), then `npm install /path/to/cudascript/tarballs/*.tgz` and
+    // `npx cudascript run main.ts` in a new ES module project and a new CommonJS project outside it,
+    // main.ts being the README's first example; then tsc --init (with the README's CommonJS setting)
+    // and node on tsc's output. Each run prints what the example's comment says.
+    name: "readme",
+    fresh: true,
+    files: () => ({}),
+    steps(ctx, dir) {
+      const readme = readFileSync(join(ctx.root, "README.md"), "utf8");
+      const example = readmeBlock(readme, "ts");
+      const printed = /console\.log\(.*\); \/\/ (.+)$/m.exec(example)?.[1];
+      if (!printed) throw new Error(`README.md's first example prints nothing (no console.log with a // result comment):\n${example}`);
+      const commands = readmeBlock(readme, "sh", "## Use it in your project")
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => ({ command: line.replace(/\s+#.*$/, ""), inClone: /#\s*in the clone/.test(line) }));
+      if (!/"verbatimModuleSyntax": false/.test(readme)) throw new Error("README.md does not say that CommonJS projects need \"verbatimModuleSyntax\": false");
+
+      const clone = join(dir, "cudascript");
+      ctx.run("git", ["clone", "--quiet", ctx.root, clone], dir);
+      linkCloneDependencies(ctx.root, clone);
+      const env = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_loglevel: "error" };
+      const shell = (command, cwd) => ctx.run("bash", ["-c", command.replaceAll("/path/to/cudascript", clone)], cwd, { env, timeoutMs: 600_000 });
+      for (const { command } of commands.filter((c) => c.inClone)) shell(command, clone);
+
+      for (const type of ["module", "commonjs"]) {
+        const project = join(dir, `${type}-project`);
+        mkdirSync(project);
+        writeFileSync(join(project, "package.json"), json({ name: `readme-${type}`, version: "1.0.0", private: true, type }));
+        writeFileSync(join(project, "main.ts"), example);
+        for (const { command } of commands.filter((c) => !c.inClone)) {
+          const out = shell(command, project);
+          if (/cudascript run/.test(command) && !out.split("\n").includes(printed)) throw new Error(`\`${command}\` in the ${type} project: expected a line "${printed}":\n${out}`);
+        }
+        tsc(ctx, project, ["--init"]);
+        if (type === "commonjs") {
+          const config = join(project, "tsconfig.json");
+          writeFileSync(config, readFileSync(config, "utf8").replace('"verbatimModuleSyntax": true', '"verbatimModuleSyntax": false'));
+        }
+        tsc(ctx, project);
+        const out = ctx.run(process.execPath, ["main.js"], project);
+        if (!out.split("\n").includes(printed)) throw new Error(`node on tsc's output in the ${type} project: expected a line "${printed}":\n${out}`);
+      }
+    },
+  },
   {
     name: "commonjs",
     files: (ctx) => ({

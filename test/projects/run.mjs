@@ -5,6 +5,8 @@
  * shared-memory reduction (fixtures/) its own way: CommonJS and ESM through tsc, `tsc --init` defaults,
  * tsx, Node's --experimental-strip-types, Vitest, Vite, rollup, webpack, Rspack, esbuild, `cudascript run`, a
  * kernel library installed as a dependency, and `cudascript debug-adapter` driven by a DAP client. Every project also type-checks (`tsc --noEmit`).
+ * The `readme` project does what README.md says instead: `npm run tarballs` in a fresh clone, and
+ * `npm install <clone>/tarballs/*.tgz` into a new ES module and a new CommonJS project.
  *
  * The tools (typescript, tsx, vitest, vite, webpack, @rspack/core) are this repository's devDependencies,
  * linked into each project; nothing but the packages' own dependencies is installed (from the npm cache
@@ -115,9 +117,10 @@ async function main() {
           continue;
         }
         mkdirSync(dir);
-        cpSync(join(template, "node_modules"), join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
+        // A `fresh` project installs CudaScript itself (its steps say how); the others start from the template's install.
+        if (!project.fresh) cpSync(join(template, "node_modules"), join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
         writeFiles(dir, project.files(ctx));
-        linkTools(dir);
+        if (!project.fresh) linkTools(dir);
         await project.steps(ctx, dir);
         log(`ok   ${project.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
       } catch (e) {

@@ -108,14 +108,14 @@ function renderLaunches(): void {
     return;
   }
   const head = h("tr", {}, ...["#", "kernel", "grid × block", "shared", "backend", "compile", "host→device", "kernel", "device→host", "occupancy"].map((t) => h("th", {}, t)));
-  const rows = launches.map((l) => {
+  const rows = launches.flatMap((l) => {
     const occ = l.occupancy;
     const occCell = occ
       ? h("td", { title: occ.limitedBy.length ? `limited by ${occ.limitedBy.join(", ")}` : "" }, `${Math.round(occ.percent)}% (${occ.arch})`, occ.limitedBy.length ? h("div", { class: "muted small" }, `limited by ${occ.limitedBy.join(", ")}`) : undefined, occ.registers ? h("div", { class: "muted small" }, `${occ.registers} registers`) : undefined)
       : h("td", { class: "muted" }, "—");
-    return h(
+    const row = h(
       "tr",
-      { class: "launch-row", "data-kernel": l.kernel },
+      { class: l.error ? "launch-row launch-failed" : "launch-row", "data-kernel": l.kernel },
       h("td", {}, String(l.id)),
       h("td", {}, l.file ? sourceLink(l.file, l.line, l.kernel) : l.kernel),
       h("td", { class: "mono" }, `${dims(l.grid)} × ${dims(l.block)}`),
@@ -123,12 +123,19 @@ function renderLaunches(): void {
       h("td", {}, l.backend === "gpu" ? "GPU" : "Simulator"),
       h("td", { class: "num timing", "data-timing": "compile" }, ms(l.timings.compileMs)),
       h("td", { class: "num timing", "data-timing": "h2d" }, ms(l.timings.hostToDeviceMs)),
-      h("td", { class: "num timing", "data-timing": "kernel" }, ms(l.timings.kernelMs)),
+      l.error ? h("td", { "data-timing": "kernel" }, h("span", { class: "badge" }, `failed${l.error.code ? `: ${l.error.code}` : ""}`)) : h("td", { class: "num timing", "data-timing": "kernel" }, ms(l.timings.kernelMs)),
       h("td", { class: "num timing", "data-timing": "d2h" }, ms(l.timings.deviceToHostMs)),
       occCell,
     );
+    // A failed launch: its error on the row below, the whole width of the table.
+    return l.error ? [row, h("tr", { class: "launch-error" }, h("td", { colspan: 10, class: "launch-error-message" }, l.error.message))] : [row];
   });
-  sec.append(h("table", { class: "grid launches", "data-testid": "launches" }, h("thead", {}, head), h("tbody", {}, ...rows)));
+  sec.append(scrollX(h("table", { class: "grid launches", "data-testid": "launches" }, h("thead", {}, head), h("tbody", {}, ...rows))));
+}
+
+/** A wide table scrolls sideways inside the panel, however narrow the panel is, instead of being cut off. */
+function scrollX(el: HTMLElement): HTMLElement {
+  return h("div", { class: "scroll-x" }, el);
 }
 
 // ---------------------------------------------------------------- findings
@@ -471,7 +478,7 @@ function pagedTable(a: ArrayRecord, cellClass: (flat: number) => string): { el: 
     label.textContent = ` page ${page + 1} of ${pages}${nd && colPages > 1 ? `, columns ${c0}–${c1 - 1} of ${cols}` : ""} `;
   };
   draw();
-  el.append(nav, table);
+  el.append(nav, scrollX(table));
   return { el, rows: totalRows };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Cross-checks this calculator against NVIDIA's `cuda_occupancy.h` itself, compiled on the host
- * with g++ (see `header-oracle.ts`), over a grid of block sizes, register counts and shared memory
+ * with g++ (see `test/support/header-oracle.ts`), over a grid of block sizes, register counts and shared memory
  * sizes for every arch in the table. Skipped (with the reason) when g++ or the header is missing.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 
 import { ARCHS, type ArchSpec } from "./archs";
 import { calculate, type LimitingFactor, type OccupancyInput } from "./calculate";
-import { buildHeaderOracle, type HeaderOracle } from "./header-oracle";
+import { buildHeaderOracle, type HeaderOracle } from "../../../test/dist/support/header-oracle";
 import { maxPotentialBlockSize } from "./occupancy";
 
 const KiB = 1024;

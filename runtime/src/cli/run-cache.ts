@@ -36,6 +36,8 @@ const ABSENT = "absent";
 export interface RunBuildOptions {
   /** GPU architectures whose PTX is embedded (the GPU the program runs on); none on the simulator. */
   readonly cudaArchs?: readonly string[];
+  /** CUDASCRIPT_WARNINGS=error: the kernels' warnings fail the build. */
+  readonly warnings?: "error";
 }
 
 interface Manifest {
@@ -160,7 +162,7 @@ export function runCacheRoot(cacheDir: string = defaultCacheDir()): string {
 }
 
 function normalised(options: RunBuildOptions): RunBuildOptions {
-  return options.cudaArchs?.length ? { cudaArchs: [...options.cudaArchs].sort() } : {};
+  return { ...(options.cudaArchs?.length ? { cudaArchs: [...options.cudaArchs].sort() } : {}), ...(options.warnings ? { warnings: options.warnings } : {}) };
 }
 
 function isManifest(m: unknown): m is Manifest {

@@ -18,7 +18,8 @@ import type { Command } from "./args";
 import { parseRunOptions } from "./run-options";
 import { useColor } from "./color";
 import { CudaScriptError } from "../errors";
-import { chooseBackend, type BackendChoice } from "../host/device";
+import { chooseBackend, noteSimulatorFallback, type BackendChoice } from "../host/device";
+import { warningsSetting, type WarningsSetting } from "../host/warnings-setting";
 import { probeGpu } from "../host/gpu-probe";
 import { KILL_GRACE_MS, PARENT_PID_ENV, TEMP_DIR_ENV, TEMP_PREFIX } from "./run-limits";
 import { RunCacheSlot, type RunBuildOptions } from "./run-cache";
@@ -40,6 +41,16 @@ export const runCommand: Command = async (argv) => {
   // 1. Which backend (fails early and clearly for --backend gpu without a GPU). The decision is made
   //    here, printed once with its reason, and passed to the program's process.
   let choice: BackendChoice;
+  let warnings: WarningsSetting;
+  try {
+    warnings = warningsSetting();
+  } catch (e) {
+    if (e instanceof CudaScriptError) {
+      console.error(`cudascript: error ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
   try {
     choice = chooseBackend(sanitize ? "simulator" : backend);
   } catch (e) {
@@ -50,17 +61,18 @@ export const runCommand: Command = async (argv) => {
     throw e;
   }
   const description = sanitize && backend === "auto" ? "simulator (--sanitize)" : choice.description;
-  const why = choice.reason ? ` — ${choice.reason.replace(/\.$/, "")}; 'npx cudascript doctor' shows how to fix it` : "";
 
   // 2. Build, or reuse the previous run's build.
   // On the GPU, the kernels' PTX for it is compiled during the build and embedded in the bundle.
   // chooseBackend decided from the same cached probe.
   const probe = choice.kind === "gpu" ? probeGpu() : undefined;
   const gpuArchs = probe?.ok ? [(probe.devices[Number(process.env.CUDASCRIPT_DEVICE || 0)] ?? probe.devices[0]!).arch] : undefined;
-  const program = await cachedBuild(entry, gpuArchs ? { cudaArchs: gpuArchs } : {});
+  const program = await cachedBuild(entry, { ...(gpuArchs ? { cudaArchs: gpuArchs } : {}), ...(warnings === "error" ? { warnings: "error" as const } : {}) });
   if (!program) return 1;
   const outDir = program.tempDir;
-  console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}${why}`);
+  // The simulator for want of a GPU: the notice every runner prints; else which device was chosen.
+  if (choice.notice) noteSimulatorFallback(choice);
+  else console.error(`cudascript: running ${path.relative(process.cwd(), entry) || entry} on the ${description}${sanitize ? ", sanitizer on" : ""}`);
   // What the program's runtime reads when it starts its backend: the decision made above.
   const settings: NodeJS.ProcessEnv = {
     CUDASCRIPT_BACKEND: choice.kind,

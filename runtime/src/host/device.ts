@@ -16,7 +16,7 @@
 import { checkedPrintfBufferSize } from "../gpu/printf";
 import type { Backend } from "../backend";
 import { CudaScriptError } from "../errors";
-import { probeGpu, shortReason, simulatorDescription } from "./gpu-probe";
+import { noticeReason, probeGpu, shortReason, simulatorDescription } from "./gpu-probe";
 import type { SimulatorBackend } from "../simulator/backend";
 import { checkSimulatorOptions, type SimulatorOptions } from "../simulator/options";
 
@@ -56,6 +56,8 @@ export interface BackendChoice {
   readonly reason?: string;
   /** The full explanation with the fix (multi-line), when the GPU cannot be used. */
   readonly detail?: string;
+  /** When `auto` fell back to the simulator: why, in the few words of the simulator notice. */
+  readonly notice?: string;
 }
 
 /** Decides what a request resolves to; throws CSR015 when `gpu` is requested and unavailable. */
@@ -81,7 +83,7 @@ export function chooseBackend(request: BackendRequest): BackendChoice {
       `the GPU backend needs an NVIDIA GPU and its CUDA driver, and ${what}: fix that (see below, or run 'npx cudascript doctor'), or run on the simulator (--backend simulator).\n${withoutSimulatorNote(p.message)}`,
     );
   }
-  return { kind: "simulator", description: simulatorDescription(p), reason, detail: p.message };
+  return { kind: "simulator", description: simulatorDescription(p), reason, detail: p.message, notice: noticeReason(p) };
 }
 
 /** The probe's explanation without its "the simulator is used instead" sentence (for when it is not). */
@@ -99,6 +101,18 @@ let pendingSimOptions: Partial<SimulatorOptions> = {};
 let pendingGpuOptions: GpuOptions = {};
 let explained = false;
 
+/**
+ * The simulator notice: the one line that says kernels run on the simulator because `auto` found no
+ * usable GPU ("cudascript: running on the simulator: no GPU driver — cudascript doctor"). Its only
+ * source: every runner (node, tsx, Vitest) prints it through currentBackend, `cudascript run` in its
+ * own process; once per process, on stderr. Nothing when the simulator was asked for.
+ */
+export function noteSimulatorFallback(choice: BackendChoice): void {
+  if (explained || !choice.notice) return;
+  explained = true;
+  process.stderr.write(`cudascript: running on the simulator: ${choice.notice} — cudascript doctor\n`);
+}
+
 export function currentBackend(): Backend {
   if (!current) {
     const req = (process.env.CUDASCRIPT_BACKEND || "auto") as BackendRequest;
@@ -113,11 +127,8 @@ export function currentBackend(): Backend {
       current = new GpuBackend({ probe, ...pendingGpuOptions });
     } else {
       current = new (simulatorBackendClass())(choice.description, pendingSimOptions);
-      // A driver is installed but unusable: say so once (cudascript run already did in its own process).
-      if (req === "auto" && probe && !probe.ok && probe.code !== "CSD001" && process.env.CUDASCRIPT_RUN !== "1" && !explained) {
-        explained = true;
-        process.stderr.write(`cudascript: running kernels on the ${choice.description}: ${choice.reason}. 'npx cudascript doctor' shows how to fix it.\n`);
-      }
+      if (process.env.CUDASCRIPT_RUN !== "1") noteSimulatorFallback(choice); // cudascript run did in its own process
+
     }
     currentChoice = choice;
   }

@@ -52,6 +52,19 @@ export function shortReason(p: FailedProbe): string {
   }
 }
 
+/** Why there is no GPU, in the few words of the simulator notice ("no GPU driver"). */
+export function noticeReason(p: FailedProbe): string {
+  const code = (p.cause as { code?: string } | undefined)?.code;
+  switch (p.code) {
+    case "CSD001":
+      return "no GPU driver";
+    case "CSD002":
+      return code ? `cuInit failed with ${code}` : "the GPU driver did not start";
+    default:
+      return "the CUDA driver reports no device";
+  }
+}
+
 export function simulatorDescription(p: FailedProbe): string {
   switch (p.code) {
     case "CSD001":

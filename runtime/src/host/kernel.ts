@@ -23,6 +23,9 @@ type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
 
 let fastPathEnabled = true;
 
+/** Modules whose load time a kernel has already taken into its "compile" timing (one per module). */
+const timedModuleLoads = new WeakSet<ModuleHandle>();
+
 /**
  * @internal Turns the backends' launch fast path off (false) or on: with it off every launch takes the
  * generic path — for the launch benchmark's before/after columns and the tests that compare the two.
@@ -162,7 +165,12 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         `kernel '${name}': ${formatBytes(entry.staticSharedBytes)} of static shared memory plus sharedMem ${sharedMem} (${formatBytes(sharedMem)}) is ${formatBytes(total)}, over the ${formatBytes(L.maxSharedPerBlockOptin)} of shared memory a block can have on ${backend.kind === "simulator" ? "the simulator (which models an sm_80 GPU)" : backend.description}: give each block less (smaller tiles, more blocks)`,
       );
     const stream = streamHandle(options.stream as Stream | undefined);
+    const loadStart = performance.now();
     const module = backend.loadModule(this.artifact);
+    if (!timedModuleLoads.has(module)) {
+      timedModuleLoads.add(module);
+      this.addCompileTime(performance.now() - loadStart);
+    }
     const config = { grid: g, block: b, sharedMem, stream };
     // The backend's fast path (GPU: gpu/launch-packer.ts), made at the first launch; it launches only
     // what it can check exactly as the generic path does, and leaves everything else — errors
@@ -196,6 +204,22 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     };
   }
 
+  private pendingCompileMs: number | undefined;
+
+  /**
+   * Time spent making this kernel runnable (compiling it from source, NVRTC/JIT on a GPU, loading the
+   * simulator's module): the results panel's "compile" of its next reported launch.
+   */
+  addCompileTime(ms: number): void {
+    this.pendingCompileMs = (this.pendingCompileMs ?? 0) + ms;
+  }
+
+  private takeCompileTime(): number | undefined {
+    const ms = this.pendingCompileMs;
+    this.pendingCompileMs = undefined;
+    return ms;
+  }
+
   /** The launch path every backend has: the host's checks (CSR003–CSR012, CSR059…), host-array copies, then Backend.launch. */
   private launchGeneric(backend: Backend, module: ModuleHandle, config: LaunchConfig, args: readonly unknown[]): void {
     const name = this.name;
@@ -221,11 +245,14 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
       if (prepared.copyBack.length) backend.synchronizeStream(stream);
       if (timed)
         reportLaunch(backend, this.artifact, name, { grid: g, block: b, sharedMem }, {
+          compileMs: this.takeCompileTime(),
           hostToDeviceMs: prepared.copyBack.length ? t1 - t0 : undefined,
           kernelMs,
           deviceToHostMs: prepared.copyBack.length ? performance.now() - t2 : undefined,
         });
     } catch (err) {
+      // The launch that failed is a launch too (the panel lists it with its error).
+      if (timed) reportLaunch(backend, this.artifact, name, { grid: g, block: b, sharedMem }, { compileMs: this.takeCompileTime() }, err);
       reportFault(backend, err);
       throw err;
     } finally {

@@ -17,6 +17,7 @@ import { buildKernelFile, IMPORTS_CUDASCRIPT, loadCompiler, rewriteCompiledKerne
 import { CudaScriptError } from "../errors";
 import { embedPtx } from "./ptx";
 import { typeScriptSourceOf } from "../host/from-source/source-map";
+import { warningsSetting } from "../host/warnings-setting";
 import { addLineText, combined, toMessage } from "./messages";
 import { externalizeForEsbuild, externalizeForWebpack, viteExternals, withRuntimeExternal } from "./externals";
 
@@ -65,8 +66,9 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
         const built = buildKernelFile(checker, tsFile, text, { includeIr: options.includeIr });
         // Device functions imported from other files: a change there recompiles this file.
         for (const dependency of built.dependencies) this.addWatchFile(dependency);
-        if (options.warnings !== false) for (const d of built.warnings) this.warn(toMessage(d, tsFile, text, framework !== "esbuild"));
-        let errors = built.errors;
+        const warnings = options.warnings ?? (warningsSetting() === "error" ? "error" : true);
+        if (warnings === true) for (const d of built.warnings) this.warn(toMessage(d, tsFile, text, framework !== "esbuild"));
+        let errors = warnings === "error" ? [...built.errors, ...built.warnings.map((d) => ({ ...d, severity: "error" as const }))] : built.errors;
         let artifact = built.artifact;
         if (!errors.length && artifact && options.cudaArchs?.length) {
           const embedded = await embedPtx(compiler, built.check.module, options.cudaArchs, options.nvrtcPath);

@@ -6,8 +6,11 @@
 import type { KernelArtifact } from "@cudascript/compiler/artifact";
 
 export interface CudaScriptPluginOptions {
-  /** Report checker warnings as bundler warnings (default true). */
-  readonly warnings?: boolean;
+  /**
+   * Report checker warnings as bundler warnings (true), not at all (false), or as errors that fail the
+   * build ("error"). Default: true, or "error" under CUDASCRIPT_WARNINGS=error.
+   */
+  readonly warnings?: boolean | "error";
   /** Embed the serialised IR in the artifact (default true; the GPU backend needs it). */
   readonly includeIr?: boolean;
   /** Called with each file's artifact (tools, tests). */

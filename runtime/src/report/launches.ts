@@ -48,8 +48,10 @@ function writeRunRecord(backend: Backend): void {
 }
 
 export interface LaunchTiming {
+  compileMs?: number;
   hostToDeviceMs?: number;
-  kernelMs: number;
+  /** Absent for a launch that failed. */
+  kernelMs?: number;
   deviceToHostMs?: number;
 }
 
@@ -64,6 +66,7 @@ export function reportLaunch(
   kernel: string,
   config: { grid: Dim3Tuple; block: Dim3Tuple; sharedMem: number },
   timing: LaunchTiming,
+  error?: unknown,
 ): number {
   writeRunRecord(backend);
   const entry = artifact.kernels[kernel];
@@ -101,8 +104,15 @@ export function reportLaunch(
     backend: backend.kind,
     timings: timing,
     occupancy,
+    ...(error === undefined ? {} : { error: launchError(error) }),
   });
   return id;
+}
+
+/** What a failed launch's record says: the coded error's first line (a JavaScript error's message). */
+function launchError(err: unknown): { code?: string; message: string } {
+  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0]!;
+  return err instanceof CudaScriptError ? { code: err.code, message } : { message };
 }
 
 /** A kernel fault (out of bounds, race, …) as a finding with its TypeScript location. */

@@ -33,11 +33,15 @@ export interface LaunchRecord {
   readonly sharedMemBytes: number;
   readonly backend: "gpu" | "simulator";
   readonly timings: {
+    /** Making the kernel runnable, on its first reported launch: compiling it from source, NVRTC/JIT on a GPU, loading the simulator's module. */
     readonly compileMs?: number;
     readonly hostToDeviceMs?: number;
-    readonly kernelMs: number;
+    /** Absent when the launch failed. */
+    readonly kernelMs?: number;
     readonly deviceToHostMs?: number;
   };
+  /** The launch failed (a kernel fault such as CSR020, a GPU error): its code and message. */
+  readonly error?: { readonly code?: string; readonly message: string };
   /** On a GPU `percent` is the driver's (cuOccupancyMaxActiveBlocksPerMultiprocessor); `limitedBy` is empty when the calculator does not know the arch. */
   readonly occupancy?: { readonly arch: string; readonly percent: number; readonly limitedBy: string[]; readonly registers?: number; readonly source?: "driver" | "calculator" };
 }

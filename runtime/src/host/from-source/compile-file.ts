@@ -3,12 +3,14 @@
  * the compile), or takes the artifact from the disk cache without loading the compiler.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import type { KernelChecker } from "@cudascript/compiler";
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/options";
-import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
+import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type CheckerWarning, type KernelCall, type SourceCacheEntry } from "./disk-cache";
 import { packageStamp } from "../cache-files";
+import { warningsSetting } from "../warnings-setting";
 
 export interface CompiledSource {
   readonly file: string;
@@ -17,6 +19,8 @@ export interface CompiledSource {
   readonly calls: readonly KernelCall[];
   /** Absent when the file declares no kernel the front end recognises. */
   readonly artifact?: KernelArtifact;
+  /** The checker's warnings about the kernels (and the device functions they call). */
+  readonly warnings: readonly CheckerWarning[];
 }
 
 const compiled = new Map<string, CompiledSource | CudaScriptError>();
@@ -25,12 +29,16 @@ let cache: SourceArtifactCache | undefined;
 let cacheNoted = false;
 let stamp: string | undefined;
 
-/** The kernels of `file`, compiled (or cached); throws CSR052 with the checker's errors. */
+/**
+ * The kernels of `file`, compiled (or cached); throws CSR052 with the checker's errors. Their warnings
+ * are printed on stderr once (CUDASCRIPT_WARNINGS=error makes them CSR052 too).
+ */
 export function compiledSource(file: string): CompiledSource {
   let result = compiled.get(file);
   if (!result) {
     try {
       result = compileOrReuse(file);
+      reportWarnings(file, result.warnings);
     } catch (err) {
       if (!(err instanceof CudaScriptError)) throw err;
       result = err;
@@ -44,10 +52,10 @@ export function compiledSource(file: string): CompiledSource {
 function compileOrReuse(file: string): CompiledSource {
   const text = readText(file);
   if (text === undefined) throw new CudaScriptError("CSR051", `the kernel source ${file} cannot be read: run the program where its TypeScript sources are, or build it with the CudaScript bundler plugin`);
-  const key = entryKey({ layout: 1, compiler: compilerStamp(), runtime: runtimeVersion(), simulatorAbi: SIMULATOR_ABI, file, sha256: sha256(text) });
+  const key = entryKey({ layout: 2, compiler: compilerStamp(), runtime: runtimeVersion(), simulatorAbi: SIMULATOR_ABI, file, sha256: sha256(text) });
   const store = sourceCache();
   const cached = store.read(key);
-  if (cached && cached.file === file && dependenciesUnchanged(cached, readText)) return { file, text, calls: cached.calls, artifact: cached.artifact };
+  if (cached && cached.file === file && dependenciesUnchanged(cached, readText)) return { file, text, calls: cached.calls, artifact: cached.artifact, warnings: cached.warnings };
 
   // Loaded here, not at import: this is what loads TypeScript and the compiler's front end.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -55,7 +63,7 @@ function compileOrReuse(file: string): CompiledSource {
   checker ??= new (build.loadCompiler().KernelChecker)();
   const built = build.buildKernelFile(checker, file, text);
   if (built.errors.length) {
-    const lines = built.errors.map((d) => `${d.span.file}:${d.span.line}:${d.span.col} - error ${d.code}: ${d.message}`);
+    const lines = built.errors.map((d) => diagnosticLine({ ...d.span, code: d.code, message: d.message }, "error"));
     throw new CudaScriptError(
       "CSR052",
       `the kernels of ${file} do not compile (${built.errors.length} error${built.errors.length === 1 ? "" : "s"}); fix ${built.errors.length === 1 ? "it" : "them"} (the editor extension and 'npx cudascript check' show them as you type):\n${lines.join("\n")}`,
@@ -70,19 +78,50 @@ function compileOrReuse(file: string): CompiledSource {
     const name = `${u.name}_${u.kind}`;
     if (built.artifact?.kernels[name]) calls.push({ name, start: u.call.pos, end: u.call.end });
   }
-  if (!built.artifact) return { file, text, calls };
+  const warnings: CheckerWarning[] = built.warnings.map((d) => ({ file: d.span.file, line: d.span.line, col: d.span.col, code: d.code, message: d.message }));
+  if (!built.artifact) return { file, text, calls, warnings };
   const dependencies: { file: string; sha256: string }[] = [];
   for (const dep of built.dependencies) {
     const depText = readText(dep);
     if (depText !== undefined) dependencies.push({ file: dep, sha256: sha256(depText) });
   }
-  const entry: SourceCacheEntry = { file, dependencies, calls, artifact: built.artifact };
+  const entry: SourceCacheEntry = { file, dependencies, calls, artifact: built.artifact, warnings };
   const failed = store.write(key, entry);
   if (failed && !cacheNoted) {
     cacheNoted = true;
     process.stderr.write(`cudascript: note: cannot write the kernel cache in ${store.dir} (${failed}); kernels are compiled again at each run (set CUDASCRIPT_CACHE_DIR to a writable folder)\n`);
   }
-  return { file, text, calls, artifact: built.artifact };
+  return { file, text, calls, artifact: built.artifact, warnings };
+}
+
+/** `file:line:col - warning CS5001: message`, as `npx cudascript check` and `cudascript run` print it. */
+function diagnosticLine(d: CheckerWarning, severity: "error" | "warning"): string {
+  return `${d.file}:${d.line}:${d.col} - ${severity} ${d.code}: ${d.message}`;
+}
+
+const printedWarnings = new Set<string>();
+
+/**
+ * Prints each warning once per process (a device function's warning reaches every file whose kernels
+ * call it), or with CUDASCRIPT_WARNINGS=error throws CSR052 for them, so a test run fails on them.
+ */
+function reportWarnings(file: string, warnings: readonly CheckerWarning[]): void {
+  const setting = warningsSetting();
+  if (!warnings.length) return;
+  if (setting === "error") {
+    const lines = warnings.map((w) => diagnosticLine(w, "error"));
+    throw new CudaScriptError(
+      "CSR052",
+      `the kernels of ${file} have ${warnings.length} checker warning${warnings.length === 1 ? "" : "s"}, errors under CUDASCRIPT_WARNINGS=error; fix ${warnings.length === 1 ? "it" : "them"} (the editor extension and 'npx cudascript check' show them as you type):\n${lines.join("\n")}`,
+    );
+  }
+  for (const w of warnings) {
+    const relative = path.relative(process.cwd(), w.file);
+    const line = diagnosticLine({ ...w, file: relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : w.file }, "warning");
+    if (printedWarnings.has(line)) continue;
+    printedWarnings.add(line);
+    process.stderr.write(`${line}\n`);
+  }
 }
 
 function readText(file: string): string | undefined {

@@ -28,12 +28,22 @@ export interface KernelCall {
   readonly end: number;
 }
 
+/** A checker warning, kept with the entry so that a run from the cache prints it too. */
+export interface CheckerWarning {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  readonly code: string;
+  readonly message: string;
+}
+
 export interface SourceCacheEntry {
   readonly file: string;
   /** Other files the kernels depend on, with the sha256 of the text they were compiled against. */
   readonly dependencies: readonly { readonly file: string; readonly sha256: string }[];
   readonly calls: readonly KernelCall[];
   readonly artifact: KernelArtifact;
+  readonly warnings: readonly CheckerWarning[];
 }
 
 
@@ -74,7 +84,7 @@ export class SourceArtifactCache {
       if (header.key !== key || header.bytes !== payload.length) return undefined;
       if (sha256(payload) !== header.sha256) return undefined;
       const entry = JSON.parse(payload.toString("utf8")) as SourceCacheEntry;
-      if (typeof entry?.file !== "string" || !Array.isArray(entry.dependencies) || !Array.isArray(entry.calls)) return undefined;
+      if (typeof entry?.file !== "string" || !Array.isArray(entry.dependencies) || !Array.isArray(entry.calls) || !Array.isArray(entry.warnings)) return undefined;
       if (typeof entry.artifact?.kernels !== "object" || typeof entry.artifact.simulator?.js !== "string") return undefined;
       return entry;
     } catch {

@@ -52,12 +52,21 @@ export class SourceKernel<Args extends unknown[]> implements Kernel<Args> {
         "CSR051",
         `kernel '${this.name}' has no compiled form and its TypeScript source cannot be found: cuda.jit was called at ${located.found}, and ${located.why}. ${located.evaluated ? "Declare the kernel in a TypeScript file instead. " : ""}${advice(located.generatedText)}`,
       );
+    const started = performance.now();
     const source = compiledSource(located.source.file);
+    const compileMs = performance.now() - started;
     const name = pickKernel(source, located.source, this.fnName);
     this.compiled = new CompiledKernel<Args>(source.artifact as KernelArtifact, name, this.options);
+    // The file's compile (or cache read) is timed once, with the first of its kernels to launch.
+    if (!timedSources.has(source)) {
+      timedSources.add(source);
+      this.compiled.addCompileTime(compileMs);
+    }
     return this.compiled;
   }
 }
+
+const timedSources = new WeakSet<CompiledSource>();
 
 /** The kernel whose `cuda.jit(...)` call holds the call position; else the one named `fn.name`. */
 function pickKernel(source: CompiledSource, at: SourcePosition, fnName: string): string {
