@@ -63,8 +63,9 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
         const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
         const built = buildKernelFile(checker, tsFile, text, { includeIr: options.includeIr });
-        // Device functions imported from other files: a change there recompiles this file.
-        for (const dependency of built.dependencies) this.addWatchFile(dependency);
+        // Device functions imported from other files: a change there recompiles this file; so does a
+        // file appearing where an import's resolution looked (c.ts beside the c/index.ts `./c` found).
+        for (const dependency of [...built.dependencies, ...built.resolutionLookups]) this.addWatchFile(dependency);
         if (options.warnings !== false) for (const d of built.warnings) this.warn(toMessage(d, tsFile, text, framework !== "esbuild"));
         let errors = built.errors;
         let artifact = built.artifact;

@@ -67,6 +67,39 @@ describe("the compile-from-source disk cache", () => {
     }
   });
 
+  it("a file that changes what an import resolves to compiles the kernels again", () => {
+    // `./gain` is first the folder's index.ts; a gain.ts beside the folder takes its place, and
+    // deleting it gives the folder back. `gainlib` is first the project's node_modules package; a
+    // nearer node_modules/gainlib (beside the kernel file) takes its place.
+    const kernels = [
+      'import { cuda } from "cudascript";',
+      'import { GAIN } from "./gain";',
+      'import { OFFSET } from "gainlib";',
+      "export const scale = cuda.jit((x: Float32Array, out: Float32Array) => {",
+      "  const i = cuda.grid(1);",
+      "  if (i < x.length) out[i] = x[i] * GAIN + OFFSET;",
+      "});",
+      "",
+    ].join("\n");
+    const main = 'import { scale } from "./src/kernels";\nconst out = new Float32Array(4);\nscale.launch(1, 4)(new Float32Array([1, 2, 3, 4]), out);\nconsole.log(JSON.stringify([...out]));\n';
+    const gainlib = (offset: number) => ({ "package.json": '{ "name": "gainlib", "main": "index.ts", "types": "index.ts" }\n', "index.ts": `export const OFFSET = ${offset};\n` });
+    const p = makeProject({ "src/kernels.ts": kernels, "src/gain/index.ts": "export const GAIN = 2;\n", "main.ts": main });
+    try {
+      for (const [name, text] of Object.entries(gainlib(0))) p.write(`node_modules/gainlib/${name}`, text);
+      const run = () => p.runJson([TSX_CLI, "main.ts"]);
+      assert.deepEqual(run(), [2, 4, 6, 8]);
+      assert.deepEqual(run(), [2, 4, 6, 8]); // from the cache
+      p.write("src/gain.ts", "export const GAIN = 3;\n");
+      assert.deepEqual(run(), [3, 6, 9, 12], "./gain now resolves to gain.ts, yet the kernel of gain/index.ts ran");
+      fs.rmSync(path.join(p.dir, "src/gain.ts"));
+      assert.deepEqual(run(), [2, 4, 6, 8], "gain.ts was deleted, yet its kernel ran");
+      for (const [name, text] of Object.entries(gainlib(100))) p.write(`src/node_modules/gainlib/${name}`, text);
+      assert.deepEqual(run(), [102, 104, 106, 108], "gainlib now resolves to src/node_modules, yet the kernel of the outer package ran");
+    } finally {
+      p.remove();
+    }
+  });
+
   it("a corrupt cache entry is compiled again and replaced", () => {
     const p = makeProject({ "kernels.ts": KERNELS_TS, "sizes.ts": SIZES_TS, "main.ts": MAIN_TS });
     try {

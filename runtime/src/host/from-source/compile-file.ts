@@ -7,7 +7,7 @@ import type { KernelChecker } from "@cudascript/compiler";
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/options";
-import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
+import { dependenciesUnchanged, dependencyHash, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
 import { packageStamp } from "../cache-files";
 
 export interface CompiledSource {
@@ -71,11 +71,8 @@ function compileOrReuse(file: string): CompiledSource {
     if (built.artifact?.kernels[name]) calls.push({ name, start: u.call.pos, end: u.call.end });
   }
   if (!built.artifact) return { file, text, calls };
-  const dependencies: { file: string; sha256: string }[] = [];
-  for (const dep of built.dependencies) {
-    const depText = readText(dep);
-    if (depText !== undefined) dependencies.push({ file: dep, sha256: sha256(depText) });
-  }
+  // A dependency that could not be read counts as absent: the entry is reused only while it still is.
+  const dependencies = [...built.dependencies, ...built.resolutionLookups].map((dep) => ({ file: dep, sha256: dependencyHash(readText(dep)) }));
   const entry: SourceCacheEntry = { file, dependencies, calls, artifact: built.artifact };
   const failed = store.write(key, entry);
   if (failed && !cacheNoted) {
