@@ -248,6 +248,25 @@ describe("cudascript run: the build cache", () => {
     assertBuilt(run(p, { CUDASCRIPT_CACHE_DIR: notAFolder }));
   });
 
+  it("a cache folder under /proc, or every file of the cache replaced by a FIFO, still runs the program, in bounded time", (t) => {
+    const p = project(t);
+    // Node's recursive mkdir loops for ever under /proc: the run builds into a temporary folder.
+    const underProc = run(p, { CUDASCRIPT_CACHE_DIR: "/proc/cudascript-no-such/cache" });
+    assert.equal(underProc.code, 0, underProc.err);
+    assert.match(underProc.out, /^sum 640$/m);
+    assertBuilt(run(p));
+    const files = (fs.readdirSync(p.cache, { recursive: true }) as string[]).map((f) => path.join(p.cache, f)).filter((f) => fs.statSync(f).isFile());
+    assert.ok(files.some((f) => f.endsWith("manifest.json")) && files.some((f) => f.includes("v8-code-cache")), files.join("\n"));
+    for (const f of files) {
+      fs.rmSync(f);
+      assert.equal(spawnSync("mkfifo", [f]).status, 0, "mkfifo");
+    }
+    const fifos = run(p);
+    assertBuilt(fifos);
+    assert.match(fifos.out, /^sum 640$/m);
+    assertReused(run(p));
+  });
+
   it("two runs at once leave one complete build that the next run reuses", async (t) => {
     const p = project(t);
     const both = await Promise.all(

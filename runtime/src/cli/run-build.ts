@@ -9,6 +9,7 @@ import type { Message, Metafile, Plugin } from "esbuild";
 import type { CudaScriptPluginOptions } from "../plugin/esbuild";
 import type { BuiltBundle } from "./run-cache";
 import { loadCompiler } from "../build/kernel-file";
+import { writeAtomically } from "../host/cache-files";
 import { formatBuildMessages } from "./build-messages";
 import { useColor } from "./color";
 import { ESM_REQUIRE_BANNER } from "./typescript-hooks";
@@ -37,9 +38,9 @@ export async function buildProgram(entry: string, outfile: string, pluginOptions
     return false;
   }
   if (!built) return false;
-  fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  fs.writeFileSync(outfile, built.contents);
-  return true;
+  const failed = writeAtomically(outfile, built.contents);
+  if (failed) console.error(`cudascript: cannot write ${outfile} (${failed})`);
+  return failed === undefined;
 }
 
 /**

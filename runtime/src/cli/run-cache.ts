@@ -21,7 +21,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultCacheDir } from "@cudascript/compiler/cache";
-import { packageStamp, sha256, writeAtomically } from "../host/cache-files";
+import { makeDirectory, packageStamp, readCacheFile, sha256, writeAtomically } from "../host/cache-files";
 
 /** Bumped when the slot's layout or the manifest's meaning changes. */
 const LAYOUT = "run-v1";
@@ -107,8 +107,8 @@ export class RunCacheSlot {
 
   /** Whether the slot's folder exists (or can be made) and can be written. */
   writable(): boolean {
+    if (makeDirectory(this.dir) !== undefined) return false;
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
       fs.accessSync(this.dir, fs.constants.W_OK);
       return true;
     } catch {
@@ -250,19 +250,8 @@ function hashOf(file: string): string {
 
 /** The file's bytes, or undefined when it is missing or not a regular file (a FIFO must not block the run). */
 function readRegularFile(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const read = readCacheFile(file);
+  return read.status === "read" ? read.data : undefined;
 }
 
 

@@ -10,8 +10,12 @@ export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Writes a file atomically (temporary file + rename); returns an errno code, or undefined. */
-export { writeAtomically } from "@cudascript/compiler/cache";
+/**
+ * Writes a file atomically (temporary file + rename), makes a folder without looping under /proc, reads
+ * a cache file only if it is a regular file (never blocking on a FIFO): the helpers every cache and
+ * output path uses.
+ */
+export { makeDirectory, readCacheFile, writeAtomically } from "@cudascript/compiler/cache";
 
 /**
  * What identifies the build of a package whose output a cache keeps: its version when it is installed

@@ -4,6 +4,7 @@
  * entry is compiled again; an unwritable cache folder still runs, with one note.
  */
 import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -129,6 +130,32 @@ describe("the compile-from-source disk cache", () => {
       const notes = r.stderr.split("\n").filter((l) => l.includes("cannot write the kernel cache"));
       assert.equal(notes.length, 1, r.stderr);
       assert.match(notes[0]!, /not-a-folder.*CUDASCRIPT_CACHE_DIR/);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it("a cache folder under /proc, or every file of the cache replaced by a FIFO, still runs the kernels, in bounded time", () => {
+    const p = makeProject({ "kernels.ts": KERNELS_TS, "sizes.ts": SIZES_TS, "main.ts": MAIN_TS });
+    try {
+      // Node's recursive mkdir loops for ever under /proc: the cache is skipped, with the note.
+      const r = p.run([TSX_CLI, "main.ts"], { env: { CUDASCRIPT_CACHE_DIR: "/proc/cudascript-no-such/cache" } });
+      assert.equal(r.signal, null, "the run under /proc did not finish");
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), EXPECTED);
+      assert.match(r.stderr, /cannot write the kernel cache in \/proc\/cudascript-no-such\/cache \(ENOENT\)/);
+      // The entry and V8's code cache of TypeScript, each a FIFO: never opened for reading, compiled again.
+      assert.deepEqual(p.runJson([TSX_CLI, "main.ts"]), EXPECTED);
+      const files = cacheEntries(path.join(p.dir, "cache")).concat(((fs.readdirSync(path.join(p.dir, "cache", "v8-code-cache")) as string[]).map((f) => path.join(p.dir, "cache", "v8-code-cache", f))));
+      assert.ok(files.length >= 2, files.join("\n"));
+      for (const f of files) {
+        fs.rmSync(f);
+        assert.equal(spawnSync("mkfifo", [f]).status, 0, "mkfifo");
+      }
+      const fifos = p.run([TSX_CLI, "main.ts"]);
+      assert.equal(fifos.signal, null, "the run with FIFOs in the cache did not finish");
+      assert.equal(fifos.status, 0, fifos.stderr);
+      assert.deepEqual(JSON.parse(fifos.stdout.trim()), EXPECTED);
     } finally {
       p.remove();
     }

@@ -8,7 +8,7 @@ import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/options";
 import { dependenciesUnchanged, dependencyHash, entryKey, sha256, SourceArtifactCache, type KernelCall, type SourceCacheEntry } from "./disk-cache";
-import { packageStamp } from "../cache-files";
+import { packageStamp, readCacheFile } from "../cache-files";
 
 export interface CompiledSource {
   readonly file: string;
@@ -82,12 +82,10 @@ function compileOrReuse(file: string): CompiledSource {
   return { file, text, calls, artifact: built.artifact };
 }
 
+/** A source's text; undefined when it is missing or not a regular file (a FIFO where an import resolution looked must not block). */
 function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  const read = readCacheFile(file);
+  return read.status === "read" ? read.data.toString("utf8") : undefined;
 }
 
 function runtimeVersion(): string {

@@ -14,10 +14,9 @@
  * The checksum covers the payload: a truncated or corrupt entry (or any unreadable one) is a miss and
  * is compiled again. Writes are atomic (a unique temporary file renamed over the entry).
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { KernelArtifact } from "../../backend";
-import { sha256, writeAtomically } from "../cache-files";
+import { readCacheFile, sha256, writeAtomically } from "../cache-files";
 
 export { sha256 };
 
@@ -65,14 +64,9 @@ export class SourceArtifactCache {
 
   /** The entry, or undefined when there is none or it cannot be used (then it is compiled again). */
   read(key: string): SourceCacheEntry | undefined {
-    let data: Buffer;
-    try {
-      const file = this.fileFor(key);
-      if (!fs.statSync(file).isFile()) return undefined;
-      data = fs.readFileSync(file);
-    } catch {
-      return undefined;
-    }
+    const read = readCacheFile(this.fileFor(key));
+    if (read.status !== "read") return undefined;
+    const data = read.data;
     try {
       const nl = data.indexOf(10);
       if (nl < 0) return undefined;
