@@ -49,3 +49,8 @@ function newestMtime(dir: string): number {
   }
   return newest;
 }
+
+/** What a path that is not a regular file is, for messages ("a FIFO", "a folder"…). */
+export function fileKind(stat: fs.Stats): string {
+  return stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() ? "a character device" : stat.isBlockDevice() ? "a block device" : stat.isDirectory() ? "a folder" : stat.isFile() ? "a file" : "not a file";
+}
