@@ -699,6 +699,7 @@ export class GpuBackend implements Backend {
     if (!k) return undefined;
     const ctx = this.contextOf(state);
     try {
+      ctx.optInDynamicSharedMemory(k.fn, dynamicSharedBytes); // as the launch will: else 0 blocks above 48 KiB
       const blocks = ctx.maxActiveBlocksPerMultiprocessor(k.fn, threadsPerBlock, dynamicSharedBytes);
       const d = state.info;
       return { activeBlocksPerSM: blocks, occupancy: (blocks * Math.ceil(threadsPerBlock / d.warpSize)) / (d.maxThreadsPerMultiprocessor / d.warpSize) };
