@@ -185,13 +185,17 @@ export class LaunchPacker {
         if ((strides[0] !== 1 && n > 1) || n > MAX_EXTENT) return false;
         view.setInt32(extentAt[0]!, n, true);
       } else {
+        let last = 0; // the linear index of the last element: more than an int holds is CSR019
         for (let d = 0; d < rank; d++) {
           const n = shape[d]!;
           const s = strides[d]!;
           if (n > MAX_EXTENT || s > MAX_EXTENT) return false;
+          if (n === 0) last = -Infinity;
+          else last += (n - 1) * s;
           view.setInt32(extentAt[d]!, n, true);
           view.setInt32(strideAt[d]!, s, true);
         }
+        if (last >= MAX_EXTENT) return false;
       }
       const address = buffer.address + offset;
       view.setUint32(pointerAt!, address % TWO_32, true);
