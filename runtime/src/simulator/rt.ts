@@ -8,7 +8,9 @@ import type { FaultDetails } from "../errors";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
 import { halfTables, type HalfTables } from "./f16-table";
-import { notStatesMessage, RANDOM_DRAWS, type RandomDraws } from "./random";
+import { RANDOM_DRAWS, type RandomDraws } from "./random";
+import { placeFault } from "../fault-text";
+import { statesLayoutProblem } from "../random/state-layout";
 
 export interface SimSite {
   readonly kind: string;
@@ -44,13 +46,9 @@ export class KernelFault extends Error {
   /** The complete message (without the code). */
   describe(): string {
     // "<title> at file:line:col in kernel 'k', block (…), thread (…): <detail>"
-    const [title, ...rest] = this.what.split(": ");
-    const detail = rest.join(": ");
-    const where = this.site ? ` at ${displayPath(this.site.file)}:${this.site.line}:${this.site.col}` : "";
-    const k = this.kernel ? ` in kernel '${this.kernel}'` : "";
     const inFn = this.site && this.kernel && this.site.fn !== this.kernel ? ` (device function '${this.site.fn}')` : "";
     const bt = this.block ? `, block (${this.block.join(", ")})${this.thread ? `, thread (${this.thread.join(", ")})` : ""}` : "";
-    return `${title}${where}${k}${inFn}${bt}${detail ? `: ${detail}` : ""}`;
+    return placeFault(this.what, this.site, this.kernel, `${inFn}${bt}`);
   }
 
   details(): FaultDetails {
@@ -68,16 +66,7 @@ export class KernelFault extends Error {
   }
 }
 
-let cwd = "";
-try {
-  cwd = process.cwd();
-} catch {
-  /* no cwd */
-}
-export function displayPath(file: string): string {
-  if (cwd && file.startsWith(cwd + "/")) return file.slice(cwd.length + 1);
-  return file;
-}
+export { displayPath } from "../fault-text";
 
 export interface RtOptions {
   /** Other workers share device memory: atomics must be real atomics. */
@@ -158,7 +147,13 @@ export function createRt(opts: RtOptions): Rt {
     xoroshiro128p: {
       ...RANDOM_DRAWS,
       notStates: (site, cols, stride0, stride1) =>
-        new KernelFault("CSR033", "out-of-bounds", notStatesMessage(site.op, site.array ?? "states", cols, stride0 === undefined ? undefined : [stride0, stride1!]), site, { array: site.array }),
+        new KernelFault(
+          "CSR033",
+          "out-of-bounds",
+          statesLayoutProblem(site.op, site.array ?? "states", cols, stride0 === undefined ? undefined : [stride0, stride1!]) ?? "internal: the state array's layout passed the check",
+          site,
+          { array: site.array },
+        ),
     },
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {
