@@ -167,8 +167,9 @@ export function compileForDevice(artifact: KernelArtifact, options: CompileForDe
   if (!out.ok) {
     if (out.nvrtcUnavailable) throw new GpuError(GpuErrorCodes.CompileFailed, `NVRTC could not be used: ${out.nvrtcUnavailable.message}`);
     const lines = out.diagnostics.map((d) => `  ${d.span.file}:${d.span.line}:${d.span.col} ${d.code}: ${d.message}`);
-    // A crash of NVRTC (CS9003) says itself what to change; anything else NVRTC rejects is our bug.
-    const advice = out.diagnostics.length > 0 && out.diagnostics.every((d) => d.code === "CS9003")
+    // A crash of NVRTC (CS9003) and a feature the target lacks (CS4008: a target below the device's own)
+    // say themselves what to change; anything else NVRTC rejects is our bug.
+    const advice = out.diagnostics.length > 0 && out.diagnostics.every((d) => d.code === "CS9003" || d.code === "CS4008")
       ? "Meanwhile the kernels run on the simulator (--backend simulator)."
       : "This is a CudaScript bug (the checker accepted the kernels): please report it; meanwhile run on the simulator (--backend simulator).";
     throw new GpuError(

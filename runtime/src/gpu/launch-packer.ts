@@ -34,10 +34,11 @@
  * FALLBACK: a writer never throws. Anything it does not accept exactly as the generic path would —
  * a wrong argument of any kind, a host array (copied around the launch), a complex scalar, a freed or
  * foreign buffer, two arguments on one allocation, a destroyed stream, another current device, a lost
- * context, a cooperative kernel, a state array a kernel draws from in another layout than C order, results being reported, a launch made while this kernel's block is
- * being packed (re-entrancy through a Proxy argument) — makes the fast path return false, and the
- * caller runs the generic path from the start: errors keep exactly their codes and messages, and the
- * property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
+ * context, a cooperative kernel, an array spanning 2^31 elements or more (CSR019), a state array the
+ * kernel draws from in another layout than C order (CSR033), results being reported, a launch made
+ * while this kernel's block is being packed (re-entrancy through a Proxy argument) — makes the fast
+ * path return false, and the caller runs the generic path from the start: errors keep exactly their
+ * codes and messages, and the property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
  */
 import type { KernelParamBlock } from "@cudascript/native-bindings/cuda";
 import { DeviceNDArray } from "../host/arrays";

@@ -9,6 +9,7 @@ import type { RandomStatesUse } from "@cudascript/compiler";
 import type { KernelArg } from "../backend";
 import { CudaScriptError } from "../errors";
 import { placeFault } from "../fault-text";
+
 /** Whether a kernel may draw from an array with rows of `cols` elements and these element strides (none: not a parameter). */
 export function isStatesLayout(cols: number, elementStrides?: readonly number[]): boolean {
   return cols === 2 && (!elementStrides || (elementStrides[0] === 2 && elementStrides[1] === 1));
