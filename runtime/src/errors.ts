@@ -23,6 +23,8 @@ export const ErrorCodes = {
   OutOfDeviceMemory: "CSR016",
   OutOfHostMemory: "CSR017",
   InvalidSetting: "CSR018",
+  /** An array argument spanning 2^31 elements or more: kernels index arrays in 32-bit ints (layout.ts kernelSpanProblem). */
+  ArrayTooLargeForKernel: "CSR019",
   OutOfBounds: "CSR020",
   SharedRace: "CSR021",
   DivergentBarrier: "CSR022",

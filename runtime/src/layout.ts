@@ -33,6 +33,21 @@ export function spanElements(shape: readonly number[], strides: readonly number[
   return 1 + shape.reduce((last, n, d) => last + (n - 1) * strides[d]!, 0);
 }
 
+/** Kernels index arrays in 32-bit `int` (docs/abi.md): the elements an argument spans must be fewer than 2^31. */
+export const MAX_KERNEL_SPAN = 0x7fffffff;
+
+/**
+ * Why a kernel cannot index an array of this layout ("spans 2147483648 elements (shape […])"), or
+ * undefined when it can. Every backend checks kernel arguments with it at launch, so the simulator
+ * refuses what the GPU's 32-bit indexing would wrap.
+ */
+export function kernelSpanProblem(shape: readonly number[], strides: readonly number[]): string | undefined {
+  const span = spanElements(shape, strides);
+  if (span <= MAX_KERNEL_SPAN) return undefined;
+  const dense = isContiguousIn("C", shape, strides);
+  return `spans ${span} elements (shape [${shape.join(", ")}]${dense ? "" : `, element strides [${strides.join(", ")}]`})`;
+}
+
 /**
  * Whether the layout is contiguous in that order. As in NumPy, a dimension of extent 1 may have any
  * stride (it is never stepped over), so a [1, n] array is both C- and F-contiguous.

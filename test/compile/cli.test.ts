@@ -14,7 +14,8 @@ const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-cli-cache-"))
 process.on("exit", () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [cli, "compile", ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, CUDASCRIPT_CACHE_DIR: cacheDir, ...env } });
+  // A time limit: a compile that blocks (a FIFO, a folder under /proc) fails its test instead of hanging the suite.
+  const r = spawnSync(process.execPath, [cli, "compile", ...args], { cwd: repo, encoding: "utf8", timeout: 120_000, env: { ...process.env, CUDASCRIPT_CACHE_DIR: cacheDir, ...env } });
   return { code: r.status, signal: r.signal, out: r.stdout, err: r.stderr };
 }
 
@@ -143,4 +144,36 @@ test("a FIFO or a folder given as the file is refused at once, exit 2", (t) => {
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, why);
   }
+});
+
+test("-o under /proc (where Node's recursive mkdir loops) is an error that names the folder, at once, exit 2", () => {
+  const r = run(["test/corpus/valid/saxpy.ts", "--emit", "cuda", "-o", "/proc/cudascript-no-such/out"]);
+  assert.equal(r.signal, null, "compile finished");
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /cannot create the output folder \/proc\/cudascript-no-such\/out \(ENOENT\)/);
+  assert.doesNotMatch(r.err, /internal error/);
+});
+
+test("a cache folder under /proc, or every cache file replaced by a FIFO, still compiles (the caches are skipped), and in bounded time", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const expected = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx"]);
+  assert.equal(expected.code, 0, expected.err);
+  const underProc = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx"], { CUDASCRIPT_CACHE_DIR: "/proc/cudascript-no-such/cache" });
+  assert.equal(underProc.signal, null, "compile with the cache under /proc finished");
+  assert.equal(underProc.code, 0, underProc.err);
+  assert.equal(underProc.out, expected.out);
+  // A cache of FIFOs: the NVRTC entry and V8's code cache of TypeScript (written at the first run's exit).
+  const dir = tmp(t);
+  const first = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx"], { CUDASCRIPT_CACHE_DIR: dir });
+  assert.equal(first.code, 0, first.err);
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+  assert.ok(files.some((f) => f.includes("nvrtc-v1")) && files.some((f) => f.includes("v8-code-cache")), files.join("\n"));
+  for (const f of files) {
+    fs.rmSync(f);
+    assert.equal(spawnSync("mkfifo", [f]).status, 0, "mkfifo");
+  }
+  const fifos = run(["test/corpus/valid/saxpy.ts", "--emit", "ptx"], { CUDASCRIPT_CACHE_DIR: dir });
+  assert.equal(fifos.signal, null, "compile with FIFOs in the cache finished");
+  assert.equal(fifos.code, 0, fifos.err);
+  assert.equal(fifos.out, expected.out);
 });

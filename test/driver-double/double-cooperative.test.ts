@@ -42,3 +42,16 @@ test("cuLaunchCooperativeKernel on a device without cooperative launch is CUDA_E
     );
   });
 });
+
+test("occupancy with more dynamic shared memory than the kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES is 0 blocks (as the driver's calculator) until cuFuncSetAttribute opts it in", (t) => {
+  const double = driverDoubleOrSkip(t);
+  if (!double) return;
+  withContext(double, (ctx) => {
+    const fn = ctx.loadModule(KINDS_PTX).getFunction("reduceSum"); // 1 KiB of static shared memory
+    const dynamic = 60 * 1024; // over the default 48 KiB per block, under the 163 KiB opt-in limit
+    assert.equal(ctx.maxActiveBlocksPerMultiprocessor(fn, 256, dynamic), 0, "not opted in: no block fits");
+    assert.ok(ctx.maxActiveBlocksPerMultiprocessor(fn, 256, 40 * 1024) > 0, "within the default limit");
+    ctx.setMaxDynamicSharedMemory(fn, dynamic);
+    assert.ok(ctx.maxActiveBlocksPerMultiprocessor(fn, 256, dynamic) > 0, "opted in: blocks fit");
+  });
+});

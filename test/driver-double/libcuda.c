@@ -1821,11 +1821,14 @@ static int take_kernel_fault(const char *name, int *atNextCall) {
 
 /* A simplified occupancy formula (no allocation granularities beyond 256 registers per warp): blocks of
    `blockSize` threads one SM holds at once. cuOccupancyMaxActiveBlocksPerMultiprocessor answers it, and
-   cuLaunchCooperativeKernel refuses grids over it × the SM count (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE). */
+   cuLaunchCooperativeKernel refuses grids over it × the SM count (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+   Like the driver's calculator (cuda_occupancy.h), more dynamic shared memory than the kernel's
+   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (48 KiB minus static until cuFuncSetAttribute opts it in
+   to more) fits no block: 0. */
 static int occupancy_blocks(CUfunction func, int blockSize, size_t dynamicSMemSize) {
     int *a = S.devices[func->module->ctx->device].attrs;
     int blocks = 0;
-    if (blockSize <= func_attr(func, F_MAX_THREADS_PER_BLOCK)) {
+    if (blockSize <= func_attr(func, F_MAX_THREADS_PER_BLOCK) && dynamicSMemSize <= (size_t)func->maxDynamicShared) {
         int warps = (blockSize + a[A_WARP_SIZE] - 1) / a[A_WARP_SIZE];
         int byWarps = a[A_MAX_THREADS_PER_MULTIPROCESSOR] / a[A_WARP_SIZE] / warps;
         int regsPerWarp = (func_attr(func, F_NUM_REGS) * a[A_WARP_SIZE] + 255) / 256 * 256;

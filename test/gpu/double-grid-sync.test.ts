@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { cuda, CudaScriptError, f32 } from "cudascript";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";
-import { CU_DEVICE_ATTRIBUTE } from "@cudascript/native-bindings/cuda";
+import { CU_DEVICE_ATTRIBUTE, CU_FUNC_ATTRIBUTE } from "@cudascript/native-bindings/cuda";
 import { compileSource, gpuOnDouble, hex, kernel } from "./helpers";
 
 const art = compileSource(`
@@ -20,6 +20,14 @@ export const steps = cuda.jit((a: Float32Array, n: i32) => {
     for (let i = cuda.grid(1); i < a.length; i += cuda.gridsize(1)) a[i] += 1;
     g.sync();
   }
+});
+export const stepsShared = cuda.jit((a: Float32Array) => {
+  const g = cuda.cg.thisGrid();
+  const s = cuda.shared.array(0, f32);
+  s[cuda.threadIdx.x] = 1;
+  g.sync();
+  const i = cuda.grid(1);
+  if (i < a.length) a[i] = s[cuda.threadIdx.x];
 });
 export const plain = cuda.jit((a: Float32Array) => {
   const i = cuda.grid(1);
@@ -116,6 +124,26 @@ describe("grid sync on the GPU backend (libcuda TEST DOUBLE)", () => {
       (e: unknown) => e instanceof CudaScriptError && e.code === "CSR034" && /CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE/.test(e.message),
     );
     // The double's own check, reached directly through the bindings, refuses the oversized grid with 720.
+    a.free();
+  });
+
+  it("a cooperative kernel with more than 48 KiB of dynamic shared memory is opted in (cuFuncSetAttribute) before the occupancy check, and launches", (t) => {
+    // The double, like the driver, answers 0 blocks per SM for more dynamic shared memory than the kernel
+    // was opted in to: checked before the opt-in, every such launch was CSR034.
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const a = cuda.deviceArray(1000, f32);
+    const dynamic = 64 * 1024;
+    double.clearLog();
+    kernel(art, "stepsShared").launch(2, 128, { sharedMem: dynamic })(a);
+    const log = double.log();
+    const optIn = log.findIndex((e) => e.call === "cuFuncSetAttribute" && e.attribute === CU_FUNC_ATTRIBUTE.MAX_DYNAMIC_SHARED_SIZE_BYTES && e.value === dynamic);
+    const occupancy = log.findIndex((e) => e.call === "cuOccupancyMaxActiveBlocksPerMultiprocessor" && e.dynamicSharedMem === dynamic);
+    assert.ok(optIn >= 0 && occupancy > optIn, "opted in, then asked for the occupancy");
+    assert.ok((log[occupancy]!.blocks as number) > 0);
+    const launch = double.calls("cuLaunchCooperativeKernel").at(-1)!;
+    assert.deepEqual([launch.sharedMem, launch.result], [dynamic, 0]);
     a.free();
   });
 

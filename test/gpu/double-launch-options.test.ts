@@ -11,6 +11,8 @@ import { CU_FUNC_ATTRIBUTE } from "@cudascript/native-bindings/cuda";
 import { cuda, CudaScriptError, f32 } from "cudascript";
 import { GpuBackend } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";
+import { DeviceNDArray } from "cudascript/dist/host/arrays";
+import { dtypes } from "cudascript/dist/dtypes";
 import { compileSource, gpuOnDouble, kernel, kindsArtifact } from "./helpers";
 
 const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97; // CU_DEVICE_ATTRIBUTE_…
@@ -116,5 +118,29 @@ export const heavy = cuda.jit((x: Float32Array) => { const i = cuda.grid(1); if 
     k.forall(10000, { tpb: 96 })(x);
     assert.deepEqual(double.calls("cuLaunchKernel")[1]!.block, [96, 1, 1]);
     x.free();
+  });
+
+  it("an N-D array spanning 2^31 elements is CSR019 before the driver is called, on the generic path and through a configured launcher's fast path", (t) => {
+    // The array's shape claims 2^31 elements over a 16-byte allocation of the double (the internal
+    // constructor does not check), so no 2 GiB is allocated: the launch must refuse it before any kernel reads it.
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const { double } = env;
+    const art = compileSource(`
+import { cuda, f32, Array2D } from "cudascript";
+export const fill2d = cuda.jit((m: Array2D<f32>, v: f32) => {
+  const [c, r] = cuda.grid(2);
+  if (r < m.shape[0] && c < m.shape[1]) m[r][c] = v;
+});
+`);
+    const small = cuda.deviceArray([2, 2], f32);
+    const claims = new DeviceNDArray([65536, 32768], dtypes.f32, cuda.deviceArray(4, f32).buffer);
+    const isSpan = (e: unknown) => e instanceof CudaScriptError && e.code === "CSR019" && /spans 2147483648 elements/.test(e.message);
+    assert.throws(() => kernel(art, "fill2d").launch(1, 1)(claims, 1), isSpan);
+    const launcher = kernel(art, "fill2d").launch(1, 1);
+    launcher(small, 1); // sets up the fast path
+    assert.throws(() => launcher(claims, 1), isSpan);
+    assert.deepEqual(double.calls("cuLaunchKernel").map((e) => e.result), [0], "only the launch with the small array reached the driver");
+    small.free();
   });
 });

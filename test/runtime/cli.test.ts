@@ -21,6 +21,17 @@ describe("cudascript run", () => {
     assert.match(r.out, /^saxpy: 1048576 elements .* max \|error\| 0 — OK$/m);
     assert.equal(r.err, "cudascript: running on the simulator: no GPU driver — cudascript doctor\n", "the simulator notice, once");
   });
+  it("CUDASCRIPT_RESULTS_FILE naming a FIFO (no reader) runs the program without results, in bounded time", (t) => {
+    const dir = fs.mkdtempSync(path.join(REPO, "test", "dist", "runtime", "__results-fifo-"));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const fifo = path.join(dir, "results.jsonl");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo");
+    const r = spawnSync(process.execPath, [CLI, "run", "examples/saxpy.ts"], { cwd: REPO, encoding: "utf8", timeout: 60_000, env: { ...process.env, CUDASCRIPT_BACKEND: "", CUDASCRIPT_RESULTS_FILE: fifo } });
+    assert.equal(r.signal, null, "the run with a FIFO as its results file did not finish");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /— OK$/m);
+    assert.match(r.stderr, /CUDASCRIPT_RESULTS_FILE=.*results\.jsonl is not a regular file \(a FIFO\): launch results are not recorded/);
+  });
   it("--sanitize runs the sanitizer build", () => {
     const r = run(["--sanitize", "--workers", "2", "examples/histogram.ts"]);
     assert.equal(r.code, 0, r.all);

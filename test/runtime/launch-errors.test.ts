@@ -5,6 +5,9 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { bool, cuda, CudaScriptError, f32, i32 } from "cudascript";
+import { DeviceNDArray } from "cudascript/dist/host/arrays";
+import { dtypes } from "cudascript/dist/dtypes";
+import { kernelSpanProblem } from "cudascript/dist/layout";
 import { compileSource, kernel } from "../simulator/helpers";
 
 const art = compileSource(`
@@ -216,5 +219,25 @@ export const flags3 = cuda.jit((flags: Array3D<bool>) => {
   });
   it("CSR005 for a bool device array on a Uint8Array parameter names Array1D<bool>", () => {
     throwsCode(() => count.launch(1, 32)(4, cuda.deviceArray(4, bool), new Uint32Array(1)), "CSR005", /flags.*expects Uint8Array.*holds bool: declare the parameter Array1D<bool>/);
+  });
+});
+
+describe("arrays too large for a kernel's 32-bit indexing (docs/abi.md)", () => {
+  // A device array whose shape claims 2^31 elements over a 16-byte allocation (the internal
+  // constructor does not check): the launch must refuse it before anything reads it, so no 2 GiB is allocated.
+  const claims = (shape: number[], strides?: number[]) => new DeviceNDArray(shape, dtypes.f32, cuda.deviceArray(4, f32).buffer, undefined, strides);
+
+  it("kernelSpanProblem: fewer than 2^31 elements spanned is fine, 2^31 or more is not, whatever the strides", () => {
+    assert.equal(kernelSpanProblem([46340, 46340], [46340, 1]), undefined);
+    assert.equal(kernelSpanProblem([2147483647], [1]), undefined);
+    assert.match(kernelSpanProblem([65536, 32768], [32768, 1])!, /2147483648 elements/);
+    assert.match(kernelSpanProblem([2, 2], [2147483647, 1])!, /2147483649 elements/);
+    assert.equal(kernelSpanProblem([65536, 32768], [0, 1]), undefined, "a broadcast row spans one row");
+    assert.equal(kernelSpanProblem([0, 2147483647 * 4], [1, 1]), undefined, "an empty array spans nothing");
+  });
+
+  it("CSR019 at launch for an N-D array spanning 2^31 elements, though each extent fits in an int", () => {
+    throwsCode(() => fill2d.launch(1, 1)(claims([65536, 32768]), 1), "CSR019", /argument 1 'm' of kernel 'fill2d' spans 2147483648 elements \(shape \[65536, 32768\]\).*32-bit.*Split/);
+    throwsCode(() => fill2d.launch(1, 1)(claims([32768, 65536], [1, 32768]), 1), "CSR019", /F order|strides/);
   });
 });

@@ -174,6 +174,39 @@ describe("cudascript run: the build cache", () => {
     assert.match(typeOnly.out, /^sum 384$/m);
   });
 
+  it("a file that changes what an import resolves to builds again: ./factor taken over by factor.ts, given back when it is deleted, a nearer node_modules package", (t) => {
+    const p = project(t);
+    fs.rmSync(p.file("factor.ts"));
+    fs.mkdirSync(p.file("factor"));
+    fs.writeFileSync(p.file("factor/index.ts"), "export const factor = 2;\n");
+    assert.match(run(p).out, /^sum 640$/m);
+    assertReused(run(p));
+    fs.writeFileSync(p.file("factor.ts"), "export const factor = 3;\n");
+    const takenOver = run(p);
+    assertBuilt(takenOver);
+    assert.match(takenOver.out, /^sum 896$/m, "./factor now resolves to factor.ts");
+    fs.rmSync(p.file("factor.ts"));
+    const givenBack = run(p);
+    assertBuilt(givenBack);
+    assert.match(givenBack.out, /^sum 640$/m, "factor.ts was deleted");
+    // A bare import: sub/factor.ts re-exports the package, first from the project's node_modules.
+    const pkg = (dir: string, factor: number) => {
+      fs.mkdirSync(p.file(dir), { recursive: true });
+      fs.writeFileSync(p.file(`${dir}/package.json`), '{ "name": "factorlib", "main": "index.js" }\n');
+      fs.writeFileSync(p.file(`${dir}/index.js`), `exports.factor = ${factor};\n`);
+    };
+    pkg("node_modules/factorlib", 2);
+    fs.mkdirSync(p.file("sub"));
+    fs.writeFileSync(p.file("sub/factor.ts"), 'export { factor } from "factorlib";\n');
+    fs.writeFileSync(p.file("main.ts"), MAIN('import { factor } from "./sub/factor";'));
+    assert.match(run(p).out, /^sum 640$/m);
+    assertReused(run(p));
+    pkg("sub/node_modules/factorlib", 3);
+    const nearer = run(p);
+    assertBuilt(nearer);
+    assert.match(nearer.out, /^sum 896$/m, "factorlib now resolves to sub/node_modules");
+  });
+
   it("a build option that changes the bundle (the GPU's PTX embedded, libcuda TEST DOUBLE) is another build; each is reused", (t) => {
     // The double runs nothing on a GPU: the array comes back unchanged on the GPU backend.
     const double = driverDoubleOrSkip(t);
@@ -215,6 +248,25 @@ describe("cudascript run: the build cache", () => {
     assertBuilt(run(p, { CUDASCRIPT_CACHE_DIR: notAFolder }));
   });
 
+  it("a cache folder under /proc, or every file of the cache replaced by a FIFO, still runs the program, in bounded time", (t) => {
+    const p = project(t);
+    // Node's recursive mkdir loops for ever under /proc: the run builds into a temporary folder.
+    const underProc = run(p, { CUDASCRIPT_CACHE_DIR: "/proc/cudascript-no-such/cache" });
+    assert.equal(underProc.code, 0, underProc.err);
+    assert.match(underProc.out, /^sum 640$/m);
+    assertBuilt(run(p));
+    const files = (fs.readdirSync(p.cache, { recursive: true }) as string[]).map((f) => path.join(p.cache, f)).filter((f) => fs.statSync(f).isFile());
+    assert.ok(files.some((f) => f.endsWith("manifest.json")) && files.some((f) => f.includes("v8-code-cache")), files.join("\n"));
+    for (const f of files) {
+      fs.rmSync(f);
+      assert.equal(spawnSync("mkfifo", [f]).status, 0, "mkfifo");
+    }
+    const fifos = run(p);
+    assertBuilt(fifos);
+    assert.match(fifos.out, /^sum 640$/m);
+    assertReused(run(p));
+  });
+
   it("two runs at once leave one complete build that the next run reuses", async (t) => {
     const p = project(t);
     const both = await Promise.all(
@@ -241,7 +293,7 @@ describe("RunCacheSlot", () => {
   it("a build is found again only with the same options: another GPU architecture is another build", (t) => {
     const p = project(t);
     const entry = p.file("main.ts");
-    const built = { contents: Buffer.from("console.log(1);\n"), inputs: [entry], warnings: { plain: "", color: "" }, startedAt: Date.now() + 1000 };
+    const built = { contents: Buffer.from("console.log(1);\n"), inputs: [entry], lookups: [], warnings: { plain: "", color: "" }, startedAt: Date.now() + 1000 };
     const sm80 = new RunCacheSlot(entry, { cudaArchs: ["sm_80"] }, p.cache);
     assert.equal(sm80.lookup().hit, false);
     assert.ok(sm80.writable());
@@ -256,7 +308,7 @@ describe("RunCacheSlot", () => {
     const entry = p.file("main.ts");
     const slot = new RunCacheSlot(entry, {}, p.cache);
     assert.ok(slot.writable());
-    assert.equal(slot.store({ contents: Buffer.from("console.log(1);\n"), inputs: [entry], warnings: { plain: "", color: "" }, startedAt: Date.now() + 1000 })?.stored, true);
+    assert.equal(slot.store({ contents: Buffer.from("console.log(1);\n"), inputs: [entry], lookups: [], warnings: { plain: "", color: "" }, startedAt: Date.now() + 1000 })?.stored, true);
     const manifest = path.join(slot.dir, "manifest.json");
     const valid = JSON.parse(fs.readFileSync(manifest, "utf8")) as Record<string, unknown>;
     assert.equal(slot.lookup().hit, true);
@@ -272,7 +324,7 @@ describe("RunCacheSlot", () => {
     const entry = p.file("main.ts");
     const slot = new RunCacheSlot(entry, {}, p.cache);
     assert.ok(slot.writable());
-    const stored = slot.store({ contents: Buffer.from("console.log(1);\n"), inputs: [entry], warnings: { plain: "", color: "" }, startedAt: fs.statSync(entry).mtimeMs });
+    const stored = slot.store({ contents: Buffer.from("console.log(1);\n"), inputs: [entry], lookups: [], warnings: { plain: "", color: "" }, startedAt: fs.statSync(entry).mtimeMs });
     assert.equal(stored?.stored, false);
     assert.ok(fs.existsSync(stored!.bundle), "this run still has its bundle");
     assert.equal(slot.lookup().hit, false);

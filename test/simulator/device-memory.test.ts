@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it, test } from "node:test";
 import { configureSimulator, cuda, f32, u8 } from "cudascript";
-import { REPO, throwsCode } from "./helpers";
+import { compileSource, REPO, throwsCode } from "./helpers";
 
 const RUNTIME = path.join(REPO, "runtime", "dist", "index.js");
 
@@ -36,6 +36,53 @@ test("free() releases a simulator device array's memory even while the array obj
   assert.equal(out.kept, 8);
   assert.ok(out.live - out.before >= 128 * MiB, `the arrays were allocated (${out.live - out.before} bytes)`);
   assert.ok(out.after - out.before < 16 * MiB, `after free() ${((out.after - out.before) / MiB).toFixed(1)} MiB of 128 MiB are still held`);
+});
+
+/**
+ * 64 MiB device arrays allocated and freed in a loop, in a child process started WITHOUT --expose-gc
+ * (as a user's program is): the peak RSS while the loop runs. Before free() reclaimed the memory
+ * (simulator/reclaim.ts), 30 rounds took RSS from 112 MiB to 2 GiB: nothing in the loop made V8 collect.
+ */
+function loopPeakGrowth(rounds: number, setup: string, round: string): { start: number; peak: number; rounds: number } {
+  const script = `const { cuda, f32, configureSimulator } = require(${JSON.stringify(RUNTIME)});
+${setup}
+const rss = () => process.memoryUsage().rss;
+const start = rss();
+let peak = start;
+for (let i = 0; i < ${rounds}; i++) {
+  const d = cuda.deviceArray(16 * 2 ** 20, f32); // 64 MiB, zeroed: every page touched
+  ${round}
+  peak = Math.max(peak, rss());
+  d.free();
+  peak = Math.max(peak, rss());
+}
+console.log(JSON.stringify({ start, peak, rounds: ${rounds} }));`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 300_000, env: { ...process.env, CUDASCRIPT_BACKEND: "simulator" } });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout) as { start: number; peak: number; rounds: number };
+}
+
+const ARRAY_BYTES = 64 * 2 ** 20;
+
+test("free() gives a simulator array's memory back to the system: 30 × (64 MiB array + free()) stays under 3 arrays' worth of RSS", () => {
+  const out = loopPeakGrowth(30, "", "");
+  const growth = out.peak - out.start;
+  console.log(`# RSS ${(out.start / 2 ** 20).toFixed(0)} MiB → peak ${(out.peak / 2 ** 20).toFixed(0)} MiB over ${out.rounds} rounds`);
+  assert.ok(growth < 3 * ARRAY_BYTES, `peak RSS grew by ${(growth / 2 ** 20).toFixed(0)} MiB over ${out.rounds} rounds of a 64 MiB array and free()`);
+});
+
+test("free() also gives back memory that worker threads ran a kernel on (each worker holds its own handle on the buffer)", () => {
+  const artifact = compileSource(`import { cuda, f32 } from "cudascript";
+export const fill = cuda.jit((x: Float32Array, v: f32) => {
+  for (let i = cuda.grid(1); i < x.length; i += cuda.gridsize(1)) x[i] = v;
+});
+`);
+  const setup = `configureSimulator({ workers: 2, inProcessThreshold: 0, mainThreadExecutes: false });
+const fill = cuda.jit(null, undefined, ${JSON.stringify(artifact)}, "fill");`;
+  const out = loopPeakGrowth(10, setup, "fill.launch(64, 256)(d, i);");
+  const growth = out.peak - out.start;
+  console.log(`# RSS ${(out.start / 2 ** 20).toFixed(0)} MiB → peak ${(out.peak / 2 ** 20).toFixed(0)} MiB over ${out.rounds} rounds on 2 workers`);
+  assert.ok(growth < 3 * ARRAY_BYTES, `peak RSS grew by ${(growth / 2 ** 20).toFixed(0)} MiB over ${out.rounds} rounds of a 64 MiB array filled by workers and free()`);
 });
 
 describe("the simulator's device memory budget (CSR016) and huge or invalid sizes", () => {

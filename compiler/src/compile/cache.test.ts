@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { checkKernel } from "../frontend/testing";
-import { cacheKey, CompileCache, defaultCacheDir } from "./cache";
+import { cacheKey, CompileCache, defaultCacheDir, makeDirectory, readCacheFile, writeAtomically } from "./cache";
 import { compileModuleSync } from "./compile";
 
 function tempDir(t: { after(fn: () => void): void }): string {
@@ -179,4 +179,43 @@ test("a FIFO or a /dev/zero link in place of an entry reads as corrupt at once, 
     assert.ok(fs.lstatSync(file).isFile());
     fs.rmSync(file);
   }
+});
+
+test("folders under /proc (where Node's recursive mkdir loops for ever) fail at once with ENOENT: makeDirectory, writeAtomically, CompileCache.write", () => {
+  // In a child with a time limit: before the fix each of these never returned.
+  const cache = JSON.stringify(path.join(__dirname, "cache.js"));
+  const script = `const c = require(${cache}); console.log(JSON.stringify([c.makeDirectory("/proc/cudascript-no-such/a/b"), c.writeAtomically("/proc/cudascript-no-such/a/f", Buffer.from("x")), c.writeAtomically("/proc/self/fd/new/f", Buffer.from("x")), new c.CompileCache("/proc/cudascript-no-such").write(${JSON.stringify(KEY)}, { log: "" }) ?? null]))`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 20_000 });
+  assert.equal(r.signal, null, "did not finish");
+  assert.equal(r.status, 0, r.stderr);
+  const [made, written, underFd, entry] = JSON.parse(r.stdout) as unknown[];
+  assert.equal(made, "ENOENT");
+  assert.equal(written, "ENOENT");
+  assert.equal(typeof underFd, "string", "an error code");
+  assert.equal(entry, null, "the entry is not written");
+});
+
+test("makeDirectory makes the missing folders, accepts an existing one, and refuses a path under a file", (t) => {
+  const dir = tempDir(t);
+  assert.equal(makeDirectory(path.join(dir, "a", "b", "c")), undefined);
+  assert.ok(fs.statSync(path.join(dir, "a", "b", "c")).isDirectory());
+  assert.equal(makeDirectory(path.join(dir, "a")), undefined);
+  fs.writeFileSync(path.join(dir, "file"), "");
+  assert.equal(makeDirectory(path.join(dir, "file", "sub")), "ENOTDIR");
+  assert.equal(makeDirectory(path.join(dir, "file")), "ENOTDIR");
+});
+
+test("readCacheFile reads a regular file, says missing, and refuses a FIFO, a folder or /dev/zero without blocking", (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "entry");
+  fs.writeFileSync(file, "data");
+  const fifo = path.join(dir, "fifo");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo");
+  fs.symlinkSync("/dev/zero", path.join(dir, "zero"));
+  const script = `const c = require(${JSON.stringify(path.join(__dirname, "cache.js"))}); console.log(JSON.stringify(["entry", "none", "fifo", "zero", "."].map((n) => { const r = c.readCacheFile(require("path").join(${JSON.stringify(dir)}, n)); return r.status === "read" ? r.data.toString() : r.status; })))`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 20_000 });
+  assert.equal(r.signal, null, "did not finish");
+  assert.deepEqual(JSON.parse(r.stdout), ["data", "missing", "not a regular file", "not a regular file", "not a regular file"]);
+  assert.equal(typeof writeAtomically, "function");
+  assert.equal(readCacheFile(file).status, "read");
 });

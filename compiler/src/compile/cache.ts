@@ -45,14 +45,87 @@ export function defaultCacheDir(env: Readonly<Record<string, string | undefined>
 }
 
 /**
+ * Makes the folder `dir` and the missing folders above it, one `mkdir` each, for every cache and output
+ * folder. Node's `mkdirSync(dir, { recursive: true })` loops for ever where `mkdir` fails with ENOENT
+ * below a folder that exists (under /proc); here that is an error at once. Returns why it could not (an
+ * errno code: ENOTDIR for a path under a file), or undefined when the folder exists.
+ */
+export function makeDirectory(dir: string): string | undefined {
+  const missing: string[] = [];
+  for (let p = path.resolve(dir); ; p = path.dirname(p)) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" || path.dirname(p) === p) return code ?? String(err);
+      missing.push(p);
+      continue;
+    }
+    if (!stat.isDirectory()) return "ENOTDIR";
+    break;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      fs.mkdirSync(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // Made meanwhile by another process: fine if it is a folder.
+      if (code === "EEXIST" && isDirectory(p)) continue;
+      return code ?? String(err);
+    }
+  }
+  return undefined;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export type CacheFileRead =
+  | { readonly status: "read"; readonly data: Buffer }
+  | { readonly status: "missing" }
+  | { readonly status: "not a regular file" }
+  | { readonly status: "unreadable file" };
+
+/**
+ * A cache file's bytes, read only if it is a regular file: opened non-blocking (opening a FIFO put in
+ * place of an entry must not wait for a writer) and checked on the open descriptor (a FIFO never ends a
+ * read, /dev/zero never stops giving bytes), so no swap between a check and the read can block. Every
+ * cache reads its entries through this.
+ */
+export function readCacheFile(file: string): CacheFileRead {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? { status: "missing" } : { status: "unreadable file" };
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return { status: "not a regular file" };
+    return { status: "read", data: fs.readFileSync(fd) };
+  } catch {
+    return { status: "unreadable file" };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Writes `file` through a uniquely named temporary file renamed over it, so that a reader sees the old
- * content or the new, never half of it (the caches of the compiler and of the runtime all write so).
- * Returns why it could not (an errno code), or undefined.
+ * content or the new, never half of it (the caches of the compiler and of the runtime all write so), and
+ * a FIFO in its place is replaced, not opened. Returns why it could not (an errno code), or undefined.
  */
 export function writeAtomically(file: string, data: Uint8Array): string | undefined {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const unmade = makeDirectory(path.dirname(file));
+    if (unmade) return unmade;
     fs.writeFileSync(tmp, data, { flag: "wx" });
     fs.renameSync(tmp, file);
     return undefined;
@@ -87,23 +160,10 @@ export class CompileCache {
   read(key: string): CacheRead {
     const file = this.fileFor(key);
     const reason = (r: string): CacheRead => ({ status: "corrupt", file, reason: r });
-    let data: Buffer;
-    let fd: number;
-    try {
-      // Non-blocking: opening a FIFO put in place of an entry must not wait for a writer.
-      fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    } catch {
-      return { status: "miss", file };
-    }
-    try {
-      // Only a regular file is an entry: a FIFO never ends a read, /dev/zero never stops giving bytes.
-      if (!fs.fstatSync(fd).isFile()) return reason("not a regular file");
-      data = fs.readFileSync(fd);
-    } catch {
-      return reason("unreadable file");
-    } finally {
-      fs.closeSync(fd);
-    }
+    const read = readCacheFile(file);
+    if (read.status === "missing") return { status: "miss", file };
+    if (read.status !== "read") return reason(read.status);
+    const data = read.data;
     const nl1 = data.indexOf(10);
     if (nl1 < 0 || data.toString("latin1", 0, nl1) !== MAGIC) return reason("bad magic line");
     const nl2 = data.indexOf(10, nl1 + 1);

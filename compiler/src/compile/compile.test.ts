@@ -262,3 +262,17 @@ test("a path with a quote, a backslash, spaces and non-ASCII is escaped in .file
     assert.ok(run.ok, run.stderr);
   }
 });
+
+test("compiling for a GPU architecture older than a kernel's feature is CS4008 at the feature's line (not NVRTC's rejection), for every such kernel", (t) => {
+  if (!nvrtcOrSkip(t)) return;
+  const module = moduleOf(`export const groups = cuda.jit((out: Uint32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = cuda.matchAnySync(0xffffffff, out[i]);
+});
+export const plain = cuda.jit((out: Uint32Array) => { out[0] = 1; });`);
+  const old = compileModuleSync(module, { arch: "sm_60", cache: false });
+  assert.equal(old.ok, false);
+  assert.deepEqual(old.diagnostics.map((d) => `${d.code}@${d.span.line - 1}`), ["CS4008@3"]);
+  assert.match(old.diagnostics[0]!.message, /kernel 'groups' uses cuda\.matchAnySync \/ cuda\.matchAllSync, which needs compute capability 7\.0 \(sm_70\) or newer, but this compiles for sm_60/);
+  assert.equal(compileModuleSync(module, { arch: "sm_70", cache: false }).ok, true, "sm_70 has it");
+});

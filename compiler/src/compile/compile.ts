@@ -17,6 +17,7 @@ import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { IrModule, KernelOptions } from "../ir/nodes";
 import { CODEGEN_VERSION, CudaGenError, generateCuda, type GeneratedCuda } from "../cuda/generate";
+import { GPU_FEATURES, kernelUses } from "../cuda/kernel-uses";
 import { cacheKey, CompileCache, defaultCacheDir, type CacheEntry } from "./cache";
 import { capRegistersInPtx } from "./maxnreg";
 import { diagnosticsFromLog, fallbackSpan, unplacedDiagnostic } from "./nvrtc-log";
@@ -134,6 +135,26 @@ export function nvrtcOptionsFor(target: string, o: KernelOptions, resources: boo
 }
 
 /** "sm_80" | "compute_80" | "80" → 80. */
+/**
+ * CS4008 for each kernel that uses a feature compute capability `cc` lacks (GPU_FEATURES), at its first
+ * use: NVRTC would reject the whole program, which reads as a compiler bug.
+ */
+function featuresMissingFrom(module: IrModule, cc: number): Diagnostic[] {
+  const capability = (n: number) => `${Math.floor(n / 10)}.${n % 10}`;
+  return module.kernels.flatMap((k) =>
+    kernelUses(module, k)
+      .features.filter((use) => GPU_FEATURES[use.feature].minComputeCapability > cc)
+      .map((use) => {
+        const need = GPU_FEATURES[use.feature].minComputeCapability;
+        return makeDiagnostic(
+          Codes.FeatureNeedsNewerArch,
+          use.span,
+          `kernel '${k.name}' uses ${GPU_FEATURES[use.feature].name}, which needs compute capability ${capability(need)} (sm_${need}) or newer, but this compiles for sm_${cc}: compile for sm_${need} or newer, or run on the simulator; the kernels of a file compile together, so move this kernel into a file of its own to compile the others for sm_${cc}`,
+        );
+      }),
+  );
+}
+
 export function parseComputeCapability(arch: string): number | undefined {
   const m = /^(?:sm_|compute_)?(\d{2,3})$/.exec(arch.trim());
   return m ? Number(m[1]) : undefined;
@@ -201,6 +222,11 @@ function* compilePlan(module: IrModule, options: CompileOptions): Generator<Step
     out.diagnostics.push(
       unplacedDiagnostic(module, `NVRTC ${out.nvrtcVersion} cannot compile for '${options.arch}' (it supports ${supported})`),
     );
+    return finish();
+  }
+  const tooOld = featuresMissingFrom(module, cc);
+  if (tooOld.length > 0) {
+    out.diagnostics.push(...tooOld);
     return finish();
   }
   const target = resources || wantCubin ? `sm_${cc}` : `compute_${cc}`;

@@ -3,3 +3,5 @@ export type { CudaKernel, CudaParam, GenerateCudaOptions, GeneratedCuda, LineMap
 export { cElementType, cType } from "./literals";
 export { PRINTF_BYTES_SYMBOL, printfRecordLowerBound } from "./printf-bytes";
 export { XOROSHIRO128P_CPP } from "./random";
+export { GPU_FEATURES, kernelUses } from "./kernel-uses";
+export type { FeatureUse, GpuFeature, GpuFeatureInfo, KernelUses, RandomStatesUse } from "./kernel-uses";

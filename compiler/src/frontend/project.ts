@@ -105,6 +105,8 @@ try {
 export class CudaProject {
   private readonly versions = new Map<string, FileEntry>();
   private readonly resolutionCache = new Map<string, string | undefined>();
+  /** Per resolution (same key): the paths it looked at besides its result (see resolutionLookups). */
+  private readonly lookupCache = new Map<string, readonly string[]>();
   private versionCounter = 0;
   private readonly compilerOptions: ts.CompilerOptions = {
     strict: true,
@@ -121,7 +123,7 @@ export class CudaProject {
    */
   setFileText(filePath: string, text: string, change?: TextChange): ProjectFile {
     const abs = path.resolve(filePath);
-    if (!this.versions.has(abs)) this.resolutionCache.clear(); // a new file may satisfy an import
+    if (!this.versions.has(abs)) this.clearResolutionCache(); // a new file may satisfy an import
     const existing = this.versions.get(abs);
     if (existing && existing.text === text) return this.entryFile(abs, existing);
     // Without a range from the editor, the edited range is where the old and new texts differ.
@@ -186,15 +188,34 @@ export class CudaProject {
     if (this.resolutionCache.has(key)) return this.resolutionCache.get(key);
     let resolved: string | undefined;
     const result = ts.resolveModuleName(specifier, fromFile, this.compilerOptions, this.resolutionHost);
+    // TypeScript's own list of what the resolution looked at (what its watch mode watches), including
+    // files under folders that do not exist. Not in its public typings: project.test.ts fails if it goes.
+    const looked = result as { failedLookupLocations?: readonly string[]; affectingLocations?: readonly string[] };
+    const lookups = [...(looked.failedLookupLocations ?? []), ...(looked.affectingLocations ?? [])];
     const r = result.resolvedModule?.resolvedFileName;
     if (r && !r.endsWith(".d.ts")) resolved = path.resolve(r);
     else if (!r && (specifier.startsWith("./") || specifier.startsWith("../"))) {
       // `import "./x.js"` of a .ts source in a project not set up for Node16 resolution: try the .ts twin.
       const base = path.resolve(path.dirname(fromFile), specifier).replace(/\.(m|c)?js$/, "");
-      for (const ext of [".ts", ".mts", ".cts", "/index.ts"]) if (this.resolutionHost.fileExists(base + ext)) { resolved = base + ext; break; }
+      for (const ext of [".ts", ".mts", ".cts", "/index.ts"]) {
+        if (this.resolutionHost.fileExists(base + ext)) { resolved = base + ext; break; }
+        lookups.push(base + ext);
+      }
     }
     this.resolutionCache.set(key, resolved);
+    this.lookupCache.set(key, lookups.map((f) => path.resolve(f)));
     return resolved;
+  }
+
+  /**
+   * The paths resolving `specifier` from `fromFile` looked at besides its result: files that were not
+   * there (a `c.ts` appearing beside `c/index.ts` takes `./c`; a nearer node_modules package takes a
+   * bare import) and the package.json files that steered it. A cache of what the import resolved to is
+   * valid while each of these is as it was (TypeScript's watch mode watches the same list).
+   */
+  resolutionLookups(specifier: string, fromFile: string): readonly string[] {
+    this.resolveImport(specifier, fromFile);
+    return this.lookupCache.get(`${fromFile}\0${specifier}`) ?? [];
   }
 
   /** Module resolution sees in-memory files (unsaved buffers) as well as the disk. */
@@ -217,5 +238,6 @@ export class CudaProject {
   /** Files whose import resolution may have changed (a file appeared or disappeared). */
   clearResolutionCache(): void {
     this.resolutionCache.clear();
+    this.lookupCache.clear();
   }
 }

@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import Module from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
-import { defaultCacheDir, writeAtomically } from "../compile/cache";
+import { defaultCacheDir, readCacheFile, writeAtomically } from "../compile/cache";
 
 /** The module object Node's CommonJS loader keeps in require.cache (its internals are not in the typings). */
 interface LoaderModule {
@@ -65,12 +65,9 @@ function preload(file: string, dir: string): boolean {
     const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
     const stat = fs.statSync(file);
     const cacheFile = path.join(dir, `${path.basename(file, ".js")}-${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}.bin`);
-    let cached: Buffer | undefined;
-    try {
-      cached = fs.readFileSync(cacheFile);
-    } catch {
-      cached = undefined;
-    }
+    // Only a regular file: a FIFO in its place would block the start-up for ever.
+    const read = readCacheFile(cacheFile);
+    const cached = read.status === "read" ? read.data : undefined;
     const script = new vm.Script(ModuleClass.wrap(source), {
       filename: file,
       ...(cached ? { cachedData: cached } : {}),

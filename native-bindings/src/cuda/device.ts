@@ -802,6 +802,15 @@ export class CudaContext implements PinnedOwner {
     fn.dynamicSharedLimit = bytes;
   }
 
+  /**
+   * Opts `fn` in to `bytes` of dynamic shared memory when its limit is lower (48 KiB minus its static
+   * shared memory until opted in). Launches do it themselves; call it before asking for the occupancy
+   * of such a launch too: the driver answers 0 blocks per SM for more than the kernel's limit.
+   */
+  optInDynamicSharedMemory(fn: CudaFunction, bytes: number): void {
+    if (bytes > this.dynamicSharedLimit(fn)) this.setMaxDynamicSharedMemory(fn, bytes);
+  }
+
   /** cuOccupancyMaxActiveBlocksPerMultiprocessor. */
   maxActiveBlocksPerMultiprocessor(fn: CudaFunction, blockSize: number, dynamicSharedBytes = 0): number {
     this.makeCurrent();
@@ -832,7 +841,7 @@ export class CudaContext implements PinnedOwner {
     if (fn.module.context !== this) throw new CudaUsageError("CSD006", `kernel ${fn.name} was loaded in another CUDA context`);
     checkArguments(fn, args);
     this.makeCurrent();
-    if (sharedMemBytes > this.dynamicSharedLimit(fn)) this.setMaxDynamicSharedMemory(fn, sharedMemBytes);
+    this.optInDynamicSharedMemory(fn, sharedMemBytes);
     let scratch = paramScratch.get(this.driver);
     if (!scratch) paramScratch.set(this.driver, (scratch = new ParamScratch()));
     const kernelParams = scratch.pack(args);
@@ -862,7 +871,7 @@ export class CudaContext implements PinnedOwner {
     checkArguments(fn, paramSizes.map((n) => new Uint8Array(n)));
     this.streamHandle(stream);
     this.makeCurrent();
-    if (sharedMemBytes > this.dynamicSharedLimit(fn)) this.setMaxDynamicSharedMemory(fn, sharedMemBytes);
+    this.optInDynamicSharedMemory(fn, sharedMemBytes);
     return new PreparedLaunch(this, fn, params, g, b, sharedMemBytes, stream);
   }
 

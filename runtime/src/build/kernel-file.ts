@@ -31,6 +31,13 @@ export interface KernelFileResult {
    * imports (which a bundler drops from its own list of inputs, yet a type alias there can change a kernel).
    */
   readonly dependencies: readonly string[];
+  /**
+   * Paths the resolution of those imports looked at besides what they resolved to: files that did not
+   * exist (one appearing can change what an import resolves to: `c.ts` beside `c/index.ts`, a nearer
+   * node_modules package) and the package.json files that steered it. A cache keyed on the
+   * dependencies' texts also needs these as they were.
+   */
+  readonly resolutionLookups: readonly string[];
 }
 
 let compilerModule: Compiler | undefined;
@@ -48,29 +55,37 @@ export function buildKernelFile(checker: KernelChecker, file: string, text: stri
   const check = checker.checkFile(file);
   const errors = check.diagnostics.filter((d) => d.severity === "error");
   const warnings = check.diagnostics.filter((d) => d.severity === "warning");
-  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...importedFiles(checker, file), ...checker.project.filesRead()])].filter((f) => f !== file);
-  if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies };
+  const imported = importedFiles(checker, file);
+  const dependencies = [...new Set([...check.module.deviceFunctions.map((f) => f.span.file), ...imported.files, ...checker.project.filesRead()])].filter((f) => f !== file);
+  const resolutionLookups = imported.lookups;
+  if (errors.length || check.module.kernels.length === 0) return { check, errors, warnings, dependencies, resolutionLookups };
   const artifact = compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes, includeIr: options.includeIr });
-  return { check, errors, warnings, artifact, dependencies };
+  return { check, errors, warnings, artifact, dependencies, resolutionLookups };
 }
 
-/** The files `file` imports or re-exports from, transitively (resolved as the front end resolves them). */
-function importedFiles(checker: KernelChecker, file: string): string[] {
+/**
+ * The files `file` imports or re-exports from, transitively (resolved as the front end resolves them),
+ * and the paths those resolutions looked at (KernelFileResult.resolutionLookups).
+ */
+function importedFiles(checker: KernelChecker, file: string): { files: string[]; lookups: string[] } {
   const seen = new Set<string>([file]);
+  const lookups = new Set<string>();
   const queue = [file];
   while (queue.length) {
     const info = checker.front.moduleInfo(queue.pop()!);
     if (!info) continue;
     for (const binding of [...info.imports.values(), ...info.reexports.values()]) {
       const target = checker.project.resolveImport(binding.module, info.file);
-      if (target && !seen.has(target)) {
+      if (!target) continue; // not a TypeScript source (a package's declarations, the runtime): no kernel code comes from it
+      for (const lookup of checker.project.resolutionLookups(binding.module, info.file)) lookups.add(lookup);
+      if (!seen.has(target)) {
         seen.add(target);
         queue.push(target);
       }
     }
   }
   seen.delete(file);
-  return [...seen];
+  return { files: [...seen], lookups: [...lookups].filter((f) => !seen.has(f)) };
 }
 
 /** Inserts the artifact and the extra arguments of every `cuda.jit(...)` call of the file's kernels. */

@@ -17,6 +17,7 @@ import {
 } from "@cudascript/compiler";
 import { printUsageError, startCommand, type Command, type OptionSpecs } from "./args";
 import { notRegularFile } from "./inputs";
+import { makeDirectory, writeAtomically } from "../host/cache-files";
 
 const USAGE = `Usage: cudascript compile [options] <file.ts>
 
@@ -77,22 +78,21 @@ export const compileCommand: Command = async (argv) => {
   }
   const base = path.basename(file).replace(/\.(c|m)?ts$/, "");
   if (outDir) {
-    try {
-      fs.mkdirSync(outDir, { recursive: true });
-    } catch (e) {
-      console.error(`cudascript: cannot create the output folder ${outDir}: ${(e as Error).message}`);
+    const unmade = makeDirectory(outDir);
+    if (unmade) {
+      console.error(`cudascript: cannot create the output folder ${outDir} (${unmade}): give -o a folder that can be created and written`);
       return 2;
     }
   }
   let writeFailed = false;
   const write = (name: string, data: string | Uint8Array) => {
     const target = path.join(outDir!, name);
-    try {
-      fs.writeFileSync(target, data);
-      console.log(`wrote ${rel(target)}`);
-    } catch (e) {
+    // Through a temporary file renamed over the target: a FIFO of that name is replaced, never opened (and blocked on).
+    const failed = writeAtomically(target, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+    if (failed === undefined) console.log(`wrote ${rel(target)}`);
+    else {
       // e.g. a folder of that name, or no permission: say which file, not "internal error".
-      console.error(`cudascript: cannot write ${rel(target)}: ${(e as Error).message}`);
+      console.error(`cudascript: cannot write ${rel(target)}: ${failed}`);
       writeFailed = true;
     }
   };

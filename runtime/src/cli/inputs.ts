@@ -1,6 +1,7 @@
 /** Expands command-line inputs (files, folders, globs) into TypeScript source files. */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileKind } from "../host/cache-files";
 
 const SKIP_DIRS = new Set(["node_modules", "dist", ".git", "out"]);
 
@@ -28,8 +29,7 @@ export function notRegularFile(file: string): string | undefined {
     return `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
   if (stat.isFile()) return undefined;
-  const kind = stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() ? "a character device" : stat.isBlockDevice() ? "a block device" : stat.isDirectory() ? "a folder" : "not a file";
-  return `not a regular file (${kind})`;
+  return `not a regular file (${fileKind(stat)})`;
 }
 
 function walk(dir: string, out: string[], skipped: SkippedInput[]): void {

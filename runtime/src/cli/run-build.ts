@@ -5,10 +5,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Message, Plugin } from "esbuild";
+import type { Message, Metafile, Plugin } from "esbuild";
 import type { CudaScriptPluginOptions } from "../plugin/esbuild";
 import type { BuiltBundle } from "./run-cache";
 import { loadCompiler } from "../build/kernel-file";
+import { writeAtomically } from "../host/cache-files";
 import { formatBuildMessages } from "./build-messages";
 import { useColor } from "./color";
 import { ESM_REQUIRE_BANNER } from "./typescript-hooks";
@@ -37,9 +38,9 @@ export async function buildProgram(entry: string, outfile: string, pluginOptions
     return false;
   }
   if (!built) return false;
-  fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  fs.writeFileSync(outfile, built.contents);
-  return true;
+  const failed = writeAtomically(outfile, built.contents);
+  if (failed) console.error(`cudascript: cannot write ${outfile} (${failed})`);
+  return failed === undefined;
 }
 
 /**
@@ -102,7 +103,9 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     const inputs = Object.keys(result.metafile.inputs)
       .filter((input) => !/^[a-z-]+:/.test(input))
       .map((input) => path.resolve(cwd, input));
-    return { contents: result.outputFiles[0]!.contents, inputs: [...new Set([...inputs, ...dependencies])], warnings, startedAt };
+    // The plugin's watch files that do not exist are where the kernel checker's import resolution looked in vain.
+    const lookups = [...esbuildLookups(result.metafile, cwd), ...[...dependencies].filter((f) => !fs.existsSync(f))];
+    return { contents: result.outputFiles[0]!.contents, inputs: [...new Set([...inputs, ...dependencies])].filter((f) => !lookups.includes(f)), lookups, warnings, startedAt };
   } catch (e) {
     const failure = e as { errors?: Message[]; warnings?: Message[] };
     if (!failure.errors && esbuildBinaryMissing(e)) throw new EsbuildUnavailable(e);
@@ -112,6 +115,45 @@ export async function bundleProgram(entry: string, outfile: string, pluginOption
     console.error(`cudascript: ${path.relative(process.cwd(), entry) || entry} was not run: ${failure.errors.length} error${failure.errors.length === 1 ? "" : "s"}.`);
     return undefined;
   }
+}
+
+/** esbuild's default resolveExtensions, in its order. */
+const RESOLVE_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js", ".css", ".json"];
+
+/**
+ * Paths that do not exist and would change what one of the bundle's imports resolves to if they
+ * appeared: for `./c` (found as c/index.ts) the files c, c.ts, c.js…, c/package.json; for a package
+ * found in an outer node_modules, the package.json (and `<name>.js`…) of each nearer node_modules.
+ * A superset of what esbuild tried: one appearing that would not have changed anything only costs a build.
+ */
+function esbuildLookups(metafile: Metafile, cwd: string): string[] {
+  const lookups = new Set<string>();
+  const withExtensions = (base: string) => [base, ...RESOLVE_EXTENSIONS.map((ext) => base + ext)];
+  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+    if (/^[a-z-]+:/.test(input)) continue;
+    const importer = path.resolve(cwd, input);
+    for (const imp of imports) {
+      if (imp.external || !imp.original || /^[a-z-]+:/.test(imp.path)) continue;
+      const resolved = path.resolve(cwd, imp.path);
+      const candidates: string[] = [];
+      if (/^\.\.?(\/|$)|^\//.test(imp.original)) {
+        const base = path.resolve(path.dirname(importer), imp.original);
+        candidates.push(...withExtensions(base), path.join(base, "package.json"), ...withExtensions(path.join(base, "index")));
+        // esbuild also finds `./x.ts` for `./x.js`.
+        const stripped = base.replace(/\.[mc]?jsx?$/, "");
+        if (stripped !== base) candidates.push(...[".ts", ".tsx", ".mts", ".cts"].map((ext) => stripped + ext));
+      } else {
+        const name = imp.original.split("/").slice(0, imp.original.startsWith("@") ? 2 : 1).join("/");
+        for (let dir = path.dirname(importer); ; dir = path.dirname(dir)) {
+          const pkg = path.join(dir, "node_modules", name);
+          if (resolved.startsWith(pkg + path.sep) || path.dirname(dir) === dir) break;
+          candidates.push(path.join(pkg, "package.json"), ...withExtensions(pkg).slice(1), ...withExtensions(path.join(pkg, "index")).slice(1));
+        }
+      }
+      for (const candidate of candidates) if (candidate !== resolved && !fs.existsSync(candidate)) lookups.add(candidate);
+    }
+  }
+  return [...lookups];
 }
 
 /**

@@ -8,7 +8,8 @@
  *                          tools, and the sha256 of every input file (esbuild's inputs, the files the
  *                          kernel checker read, and the tsconfig.json / jsconfig.json / package.json
  *                          files that decide how they resolve and compile, "absent" for those that did
- *                          not exist)
+ *                          not exist), and "absent" for each path where a file appearing would change
+ *                          what an import resolves to (c.ts beside the c/index.ts that `./c` found)
  *   bundle-<sha256>.mjs    the bundle, named by its content
  *
  * The bundle is reused only when every recorded input still has its recorded hash and the bundle its
@@ -20,7 +21,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { defaultCacheDir } from "@cudascript/compiler/cache";
-import { packageStamp, sha256, writeAtomically } from "../host/cache-files";
+import { makeDirectory, packageStamp, readCacheFile, sha256, writeAtomically } from "../host/cache-files";
 
 /** Bumped when the slot's layout or the manifest's meaning changes. */
 const LAYOUT = "run-v1";
@@ -59,6 +60,8 @@ export interface BuiltBundle {
   readonly contents: Uint8Array;
   /** Every file the bundle was built from (absolute paths). */
   readonly inputs: readonly string[];
+  /** Paths that did not exist and would change what an import resolves to if one appeared (recorded as absent). */
+  readonly lookups: readonly string[];
   readonly warnings: Manifest["warnings"];
   /** When the build started (ms since epoch). */
   readonly startedAt: number;
@@ -106,8 +109,8 @@ export class RunCacheSlot {
 
   /** Whether the slot's folder exists (or can be made) and can be written. */
   writable(): boolean {
+    if (makeDirectory(this.dir) !== undefined) return false;
     try {
-      fs.mkdirSync(this.dir, { recursive: true });
       fs.accessSync(this.dir, fs.constants.W_OK);
       return true;
     } catch {
@@ -126,9 +129,10 @@ export class RunCacheSlot {
     if (writeAtomically(bundle, built.contents) !== undefined) return undefined;
     // A file saved while the build ran may have been read before or after the change: the hash taken
     // now could describe text the bundle was not built from. Such a build is used once, not recorded.
-    if (built.inputs.some((file) => modifiedSince(file, built.startedAt))) return { bundle, stored: false };
+    // So may a file that appeared where a resolution looked.
+    if (built.inputs.some((file) => modifiedSince(file, built.startedAt)) || built.lookups.some((file) => fs.existsSync(file))) return { bundle, stored: false };
     const inputs: Record<string, string> = {};
-    for (const file of [...new Set([...built.inputs, ...configFilesFor(built.inputs)])].sort()) inputs[file] = hashOf(file);
+    for (const file of [...new Set([...built.inputs, ...configFilesFor(built.inputs), ...built.lookups])].sort()) inputs[file] = hashOf(file);
     const manifest: Manifest = { format: FORMAT, entry: this.entry, options: normalised(this.options), tools: toolVersions(), inputs, bundle: name, bundleSha256, warnings: built.warnings };
     const stored = writeAtomically(path.join(this.dir, MANIFEST), Buffer.from(JSON.stringify(manifest, null, 1))) === undefined;
     this.removeUnused(name);
@@ -248,19 +252,8 @@ function hashOf(file: string): string {
 
 /** The file's bytes, or undefined when it is missing or not a regular file (a FIFO must not block the run). */
 function readRegularFile(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const read = readCacheFile(file);
+  return read.status === "read" ? read.data : undefined;
 }
 
 

@@ -13,7 +13,7 @@
  *   stream, which orders them with every (blocking) stream.
  * - Modules: the artifact's kernels compiled to PTX for the device (gpu/compile.ts) and loaded once
  *   per context (gpu/modules.ts); arguments packed per the compiler's ABI (gpu/abi.ts).
- * - Errors: driver errors become CudaScriptErrors CSR040–CSR046 (gpu/errors.ts) naming the kernel
+ * - Errors: driver errors become CudaScriptErrors CSR040–CSR047 (gpu/errors.ts) naming the kernel
  *   and the CUDA error, and saying whether the CUDA context is still usable.
  */
 import type {
@@ -48,6 +48,7 @@ import {
 import { loadArtifact, type LoadedArtifact, type LoadedKernel } from "./modules";
 import { LaunchPacker } from "./launch-packer";
 import { checkCooperativeLaunch, cooperativeDriverError, GridWorkspace } from "./cooperative";
+import { checkStatesArguments } from "../random/state-layout";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
 
@@ -699,6 +700,7 @@ export class GpuBackend implements Backend {
     if (!k) return undefined;
     const ctx = this.contextOf(state);
     try {
+      ctx.optInDynamicSharedMemory(k.fn, dynamicSharedBytes); // as the launch will: else 0 blocks above 48 KiB
       const blocks = ctx.maxActiveBlocksPerMultiprocessor(k.fn, threadsPerBlock, dynamicSharedBytes);
       const d = state.info;
       return { activeBlocksPerSM: blocks, occupancy: (blocks * Math.ceil(threadsPerBlock / d.warpSize)) / (d.maxThreadsPerMultiprocessor / d.warpSize) };
@@ -713,6 +715,7 @@ export class GpuBackend implements Backend {
     const k = loaded.kernels.get(kernel);
     if (!k) throw new CudaScriptError("CSR002", `kernel '${kernel}' is missing from its compiled artifact (${module.artifact.file}): rebuild the program`);
     this.checkAliasing(kernel, args);
+    checkStatesArguments(kernel, k.info.uses.randomStates, args);
     const views = k.plan.pack(args, (a, i) => {
       const b = this.live(a.buffer, a.byteOffset, 0, `argument ${i + 1} '${k.plan.params[i]!.name}' of kernel '${kernel}'`);
       this.stateOf(b, `argument ${i + 1} '${k.plan.params[i]!.name}' of kernel '${kernel}'`);
@@ -784,7 +787,8 @@ export class GpuBackend implements Backend {
     let packer = this.packers.get(k);
     if (!packer) {
       const block = new (bindings().KernelParamBlock)(k.plan.slots.map((s) => s.size));
-      this.packers.set(k, (packer = new LaunchPacker(k.plan, block, (b): b is GpuBuffer => b instanceof GpuBuffer, state)));
+      const states = new Set(k.info.uses.randomStates.map((u) => u.param));
+      this.packers.set(k, (packer = new LaunchPacker(k.plan, block, (b): b is GpuBuffer => b instanceof GpuBuffer, state, states)));
     }
     return packer;
   }

@@ -8,10 +8,11 @@
  * forward to newer GPUs). Embedded PTX is used when its target is not above the device (the newest
  * such), without loading NVRTC. PTX for the same artifact and target is compiled once per process.
  */
-import type { CompileOutput, CudaKernel, GeneratedCuda } from "@cudascript/compiler";
+import type { CompileOutput, CudaKernel, GeneratedCuda, KernelUses } from "@cudascript/compiler";
 import type { KernelArtifact } from "../backend";
 import type { DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
+import { displayPath } from "../fault-text";
 
 // The compiler's compile and CUDA modules only (not its index, which loads the TypeScript front end).
 type CompilerCompile = typeof import("@cudascript/compiler");
@@ -19,7 +20,7 @@ function compilerCompile(): Pick<CompilerCompile, "compileModuleSync" | "parseCo
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("@cudascript/compiler/dist/compile/index.js") as CompilerCompile;
 }
-function compilerCuda(): Pick<CompilerCompile, "generateCuda"> {
+function compilerCuda(): Pick<CompilerCompile, "generateCuda" | "kernelUses" | "GPU_FEATURES"> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("@cudascript/compiler/dist/cuda/index.js") as CompilerCompile;
 }
@@ -39,6 +40,8 @@ export interface GpuKernelInfo {
   readonly prints: boolean;
   /** It calls g.sync(): a hidden workspace parameter last, launched cooperatively (gpu/cooperative.ts). */
   readonly cooperative?: boolean;
+  /** Features that need a minimum compute capability, and the parameters it draws random numbers from (compiler/src/cuda/kernel-uses.ts). */
+  readonly uses: KernelUses;
 }
 
 export interface PtxModule {
@@ -100,7 +103,17 @@ export function kernelInfos(artifact: KernelArtifact): ReadonlyMap<string, GpuKe
       `CUDA C++ code generation failed for ${artifact.file}: ${(e as Error).message}. This is a CudaScript bug: please report it; meanwhile run on the simulator (--backend simulator).`,
     );
   }
-  infos = new Map(gen.kernels.map((k: CudaKernel) => [k.name, { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.cooperative ? { cooperative: true } : {}) }]));
+  const ir = artifact.ir;
+  const uses = (name: string): KernelUses => {
+    const fn = ir.kernels.find((f) => f.name === name);
+    return fn ? compilerCuda().kernelUses(ir, fn) : { features: [], randomStates: [] };
+  };
+  infos = new Map(
+    gen.kernels.map((k: CudaKernel) => [
+      k.name,
+      { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.cooperative ? { cooperative: true } : {}), uses: uses(k.name) },
+    ]),
+  );
   generated.set(artifact, infos);
   return infos;
 }
@@ -111,6 +124,7 @@ const compiled = new WeakMap<KernelArtifact, Map<string, CompiledForDevice>>();
 export function compileForDevice(artifact: KernelArtifact, options: CompileForDeviceOptions): CompiledForDevice {
   const t0 = performance.now();
   const kernels = kernelInfos(artifact);
+  checkComputeCapability(artifact, kernels, options);
   let perTarget = compiled.get(artifact);
   if (!perTarget) compiled.set(artifact, (perTarget = new Map()));
   const cc = options.computeCapability;
@@ -153,8 +167,9 @@ export function compileForDevice(artifact: KernelArtifact, options: CompileForDe
   if (!out.ok) {
     if (out.nvrtcUnavailable) throw new GpuError(GpuErrorCodes.CompileFailed, `NVRTC could not be used: ${out.nvrtcUnavailable.message}`);
     const lines = out.diagnostics.map((d) => `  ${d.span.file}:${d.span.line}:${d.span.col} ${d.code}: ${d.message}`);
-    // A crash of NVRTC (CS9003) says itself what to change; anything else NVRTC rejects is our bug.
-    const advice = out.diagnostics.length > 0 && out.diagnostics.every((d) => d.code === "CS9003")
+    // A crash of NVRTC (CS9003) and a feature the target lacks (CS4008: a target below the device's own)
+    // say themselves what to change; anything else NVRTC rejects is our bug.
+    const advice = out.diagnostics.length > 0 && out.diagnostics.every((d) => d.code === "CS9003" || d.code === "CS4008")
       ? "Meanwhile the kernels run on the simulator (--backend simulator)."
       : "This is a CudaScript bug (the checker accepted the kernels): please report it; meanwhile run on the simulator (--backend simulator).";
     throw new GpuError(
@@ -172,6 +187,31 @@ export function compileForDevice(artifact: KernelArtifact, options: CompileForDe
     nvrtcVersion,
     millis: performance.now() - t0,
   });
+}
+
+const capability = (cc: number) => `${Math.floor(cc / 10)}.${cc % 10}`;
+
+/**
+ * CSR047 before anything is compiled: every use of a feature the device's compute capability lacks
+ * (GPU_FEATURES), in any kernel of the artifact — they are compiled into one module, which NVRTC would
+ * refuse (reported as a CudaScript bug) or the driver's JIT would reject whole.
+ */
+function checkComputeCapability(artifact: KernelArtifact, kernels: ReadonlyMap<string, GpuKernelInfo>, options: CompileForDeviceOptions): void {
+  const table = compilerCuda().GPU_FEATURES;
+  const lines: string[] = [];
+  for (const k of kernels.values())
+    for (const use of k.uses.features) {
+      const need = table[use.feature].minComputeCapability;
+      if (options.computeCapability >= need) continue;
+      const at = `${displayPath(use.span.file)}:${use.span.line}:${use.span.col}`;
+      lines.push(`  kernel '${k.name}' uses ${table[use.feature].name} at ${at}, which needs a GPU of compute capability ${capability(need)} (sm_${need}) or newer`);
+    }
+  if (lines.length === 0) return;
+  throw new GpuError(
+    GpuErrorCodes.FeatureNeedsNewerGpu,
+    `the kernels of ${displayPath(artifact.file)} cannot run on ${options.deviceLabel}, whose compute capability is ${capability(options.computeCapability)}:\n${lines.join("\n")}\n` +
+      `Run them on a newer GPU or on the simulator (--backend simulator). The kernels of a file are compiled together: move a kernel that needs a newer GPU into a file of its own to run the others on this one.`,
+  );
 }
 
 function remember(perTarget: Map<string, CompiledForDevice>, c: CompiledForDevice): CompiledForDevice {

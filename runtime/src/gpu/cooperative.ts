@@ -4,7 +4,8 @@
  * and it is launched with cuLaunchCooperativeKernel, which guarantees that every block is resident.
  *
  * Before the launch: the device must support cooperative launches (CSR036), and the grid may have at
- * most the driver's blocks per SM (cuOccupancyMaxActiveBlocksPerMultiprocessor) × SMs (CSR034, the same
+ * most the driver's blocks per SM (cuOccupancyMaxActiveBlocksPerMultiprocessor, asked after the kernel is
+ * opted in to the launch's dynamic shared memory) × SMs (CSR034, the same
  * message as the driver's CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE gets). The workspace is one 8-byte
  * allocation per stream of a context, zeroed on the launch's stream before every launch (an async copy of zeros,
  * ordered with the launch) so a launch that ended abnormally cannot leave a count behind.
@@ -26,6 +27,9 @@ export function checkCooperativeLaunch(ctx: CudaContext, fn: CudaFunction, kerne
   if (!device.cooperativeLaunch) throw cooperativeLaunchUnsupported(kernel, device.label);
   const threads = config.block[0] * config.block[1] * config.block[2];
   const blocks = config.grid[0] * config.grid[1] * config.grid[2];
+  // Opted in to its dynamic shared memory first (the launch would do it after): above the kernel's
+  // limit (48 KiB until opted in) the driver's occupancy is 0 blocks.
+  ctx.optInDynamicSharedMemory(fn, config.sharedMem);
   const limit = ctx.maxActiveBlocksPerMultiprocessor(fn, threads, config.sharedMem) * device.multiprocessorCount;
   if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, device.label);
 }

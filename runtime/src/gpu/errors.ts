@@ -1,5 +1,5 @@
 /**
- * GPU-specific runtime errors (CSR040–CSR046) and the mapping from the driver bindings' errors
+ * GPU-specific runtime errors (CSR040–CSR047) and the mapping from the driver bindings' errors
  * (CudaDriverError, CudaUsageError) to CudaScriptErrors. The codes are documented in docs/gpu.md.
  *
  * A GpuError is a CudaScriptError (same `name`, so `cudascript run` prints it as one line with the
@@ -24,6 +24,8 @@ export const GpuErrorCodes = {
   AliasedArguments: "CSR045",
   /** The runtime's argument packing disagrees with the kernel's PTX signature: a CudaScript bug. */
   AbiMismatch: "CSR046",
+  /** A kernel uses a feature the GPU's compute capability lacks (compiler/src/cuda/kernel-uses.ts GPU_FEATURES), found before compiling. */
+  FeatureNeedsNewerGpu: "CSR047",
 } as const;
 
 export type GpuErrorCode = (typeof GpuErrorCodes)[keyof typeof GpuErrorCodes];

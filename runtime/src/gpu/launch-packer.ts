@@ -34,15 +34,17 @@
  * FALLBACK: a writer never throws. Anything it does not accept exactly as the generic path would —
  * a wrong argument of any kind, a host array (copied around the launch), a complex scalar, a freed or
  * foreign buffer, two arguments on one allocation, a destroyed stream, another current device, a lost
- * context, a cooperative kernel, results being reported, a launch made while this kernel's block is
- * being packed (re-entrancy through a Proxy argument) — makes the fast path return false, and the
- * caller runs the generic path from the start: errors keep exactly their codes and messages, and the
- * property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
+ * context, a cooperative kernel, an array spanning 2^31 elements or more (CSR019), a state array the
+ * kernel draws from in another layout than C order (CSR033), results being reported, a launch made
+ * while this kernel's block is being packed (re-entrancy through a Proxy argument) — makes the fast
+ * path return false, and the caller runs the generic path from the start: errors keep exactly their
+ * codes and messages, and the property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
  */
 import type { KernelParamBlock } from "@cudascript/native-bindings/cuda";
 import { DeviceNDArray } from "../host/arrays";
 import { f16round, setFloat16 } from "../float16";
 import type { AbiParam, ArgPlan } from "./abi";
+import { isStatesLayout } from "../random/state-layout";
 
 /** Checks one argument and writes its slots; false when the generic path must take the launch. */
 type ArgWriter = (view: DataView, v: unknown) => boolean;
@@ -76,12 +78,14 @@ export class LaunchPacker {
     readonly params: KernelParamBlock,
     private readonly isBuffer: (b: unknown) => b is FastBuffer,
     private readonly device: unknown,
+    /** The parameters the kernel draws cuda.random numbers from: another layout than a state array's is CSR033 on the generic path. */
+    private readonly states: ReadonlySet<number> = new Set(),
   ) {
     const offsets = params.offsets;
     const slotsOf = (i: number) => plan.slots.filter((s) => s.param === i).map((s) => offsets[plan.slots.indexOf(s)]!);
     this.buffers = new Array<FastBuffer | undefined>(plan.params.filter((p) => p.kind === "array").length).fill(undefined);
     let arrays = 0;
-    this.writers = plan.params.map((p, i) => this.writerFor(p, slotsOf(i), p.kind === "array" ? arrays++ : -1));
+    this.writers = plan.params.map((p, i) => this.writerFor(p, slotsOf(i), p.kind === "array" ? arrays++ : -1, states.has(i)));
   }
 
   /**
@@ -123,9 +127,9 @@ export class LaunchPacker {
     return true;
   }
 
-  private writerFor(p: AbiParam, slots: readonly number[], arrayIndex: number): ArgWriter {
+  private writerFor(p: AbiParam, slots: readonly number[], arrayIndex: number, states: boolean): ArgWriter {
     const at = slots[0]!;
-    if (p.kind === "array") return p.dtype === "c64" || p.dtype === "c128" ? refuse : this.arrayWriter(p, slots, arrayIndex);
+    if (p.kind === "array") return p.dtype === "c64" || p.dtype === "c128" ? refuse : this.arrayWriter(p, slots, arrayIndex, states);
     switch (p.dtype) {
       // Numbers: the generic path takes any number (CSR004 otherwise) and, for integers, a whole one in
       // range (CSR012); each test below is exactly that range (NaN, fractions and ±Infinity fail it).
@@ -159,7 +163,7 @@ export class LaunchPacker {
   }
 
   /** A device array of the parameter's dtype and rank, alive, on this device: pointer, extents, strides. */
-  private arrayWriter(p: AbiParam, slots: readonly number[], arrayIndex: number): ArgWriter {
+  private arrayWriter(p: AbiParam, slots: readonly number[], arrayIndex: number, states: boolean): ArgWriter {
     const { dtype, rank } = p;
     const buffers = this.buffers;
     const isBuffer = this.isBuffer;
@@ -179,19 +183,24 @@ export class LaunchPacker {
       const offset = v.byteOffset;
       if (!Number.isInteger(offset) || offset < 0 || offset > buffer.bytes) return false;
       const strides = v.elementStrides;
+      if (states && !isStatesLayout(shape[1]!, strides)) return false;
       if (rank === 1) {
         const n = shape[0]!;
         // A strided 1-D view is CSR059; more elements than an int holds CSR011.
         if ((strides[0] !== 1 && n > 1) || n > MAX_EXTENT) return false;
         view.setInt32(extentAt[0]!, n, true);
       } else {
+        let last = 0; // the linear index of the last element: more than an int holds is CSR019
         for (let d = 0; d < rank; d++) {
           const n = shape[d]!;
           const s = strides[d]!;
           if (n > MAX_EXTENT || s > MAX_EXTENT) return false;
+          if (n === 0) last = -Infinity;
+          else last += (n - 1) * s;
           view.setInt32(extentAt[d]!, n, true);
           view.setInt32(strideAt[d]!, s, true);
         }
+        if (last >= MAX_EXTENT) return false;
       }
       const address = buffer.address + offset;
       view.setUint32(pointerAt!, address % TWO_32, true);

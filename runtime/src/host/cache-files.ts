@@ -10,8 +10,12 @@ export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** Writes a file atomically (temporary file + rename); returns an errno code, or undefined. */
-export { writeAtomically } from "@cudascript/compiler/cache";
+/**
+ * Writes a file atomically (temporary file + rename), makes a folder without looping under /proc, reads
+ * a cache file only if it is a regular file (never blocking on a FIFO): the helpers every cache and
+ * output path uses.
+ */
+export { makeDirectory, readCacheFile, writeAtomically } from "@cudascript/compiler/cache";
 
 /**
  * What identifies the build of a package whose output a cache keeps: its version when it is installed
@@ -44,4 +48,9 @@ function newestMtime(dir: string): number {
     newest = Math.max(newest, fs.statSync(path.join(dir, name)).mtimeMs);
   }
   return newest;
+}
+
+/** What a path that is not a regular file is, for messages ("a FIFO", "a folder"…). */
+export function fileKind(stat: fs.Stats): string {
+  return stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() ? "a character device" : stat.isBlockDevice() ? "a block device" : stat.isDirectory() ? "a folder" : stat.isFile() ? "a file" : "not a file";
 }

@@ -12,7 +12,7 @@ import { CudaScriptError } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { f16round } from "../float16";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray, streamHandle } from "./arrays";
-import { rowMajorStrides, spanElements } from "../layout";
+import { kernelSpanProblem, rowMajorStrides, spanElements } from "../layout";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
 import { formatBytes } from "./sizes";
@@ -346,7 +346,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         );
       if (v.ndim !== p.rank)
         throw new CudaScriptError("CSR006", `${which} expects a ${rankText(p.rank)} array (${want}), but the device array is ${rankText(v.ndim)} with shape [${v.shape.join(", ")}]${p.rank > 1 ? ": make it with cuda.toDevice(cuda.ndarray(data, [rows, cols]))" : ""}`);
-      return;
+      return checkKernelSpan(which, v.shape, v.elementStrides);
     }
     let data: unknown, rank: number, shape: readonly number[];
     if (isHostNDArray(v)) {
@@ -377,7 +377,18 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
         "CSR006",
         `${which} expects a ${rankText(p.rank)} array (${want}), got a ${rankText(rank)} one with shape [${shape.join(", ")}]${p.rank > 1 ? `: wrap the data with cuda.ndarray(data, [${p.rank === 2 ? "rows, cols" : "d0, d1, d2"}])` : ": pass the flat typed array (its .data)"}`,
       );
+    checkKernelSpan(which, shape, v instanceof NDArray ? v.elementStrides : rowMajorStrides(shape));
   }
+}
+
+/** CSR019: kernels index arrays in 32-bit ints (docs/abi.md), on every backend alike. */
+function checkKernelSpan(which: string, shape: readonly number[], strides: readonly number[]): void {
+  const problem = kernelSpanProblem(shape, strides);
+  if (problem)
+    throw new CudaScriptError(
+      "CSR019",
+      `${which} ${problem}, but kernels index arrays with 32-bit ints: an array argument may span at most 2^31 − 1 elements. Split it into parts of fewer elements (views such as d.slice(start, stop)) and launch once per part`,
+    );
 }
 
 /** The last launcher `launch` configured, and what its checks read. */

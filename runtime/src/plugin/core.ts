@@ -64,8 +64,9 @@ export function cudascriptUnpluginFactory(options: CudaScriptPluginOptions = {},
         const compiler = loadCompiler();
         checker ??= new compiler.KernelChecker();
         const built = buildKernelFile(checker, tsFile, text, { includeIr: options.includeIr });
-        // Device functions imported from other files: a change there recompiles this file.
-        for (const dependency of built.dependencies) this.addWatchFile(dependency);
+        // Device functions imported from other files: a change there recompiles this file; so does a
+        // file appearing where an import's resolution looked (c.ts beside the c/index.ts `./c` found).
+        for (const dependency of [...built.dependencies, ...built.resolutionLookups]) this.addWatchFile(dependency);
         const warnings = options.warnings ?? (warningsSetting() === "error" ? "error" : true);
         if (warnings === true) for (const d of built.warnings) this.warn(toMessage(d, tsFile, text, framework !== "esbuild"));
         let errors = warnings === "error" ? [...built.errors, ...built.warnings.map((d) => ({ ...d, severity: "error" as const }))] : built.errors;

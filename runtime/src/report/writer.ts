@@ -1,5 +1,6 @@
 /** Appends result records to CUDASCRIPT_RESULTS_FILE when it is set; a no-op otherwise. */
 import * as fs from "node:fs";
+import { fileKind } from "../host/cache-files";
 import { arrayStats, MAX_ARRAY_VALUES, RESULTS_FILE_ENV, type ArrayRecord, type ResultRecord } from "./protocol";
 
 let fd: number | undefined | null = null;
@@ -10,9 +11,18 @@ function target(): number | undefined {
   fd = undefined;
   if (file) {
     try {
-      fd = fs.openSync(file, "a");
-    } catch {
+      // Non-blocking: opening a FIFO with no reader must not wait for one (the program would never start its first launch).
+      fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0), 0o666);
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) {
+        fs.closeSync(fd);
+        fd = undefined;
+        process.stderr.write(`cudascript: note: ${RESULTS_FILE_ENV}=${file} is not a regular file (${fileKind(stat)}): launch results are not recorded; name a file\n`);
+      }
+    } catch (err) {
       fd = undefined;
+      // A FIFO with no reader (ENXIO) says the same; other failures (no such folder) stay silent, as before.
+      if ((err as NodeJS.ErrnoException).code === "ENXIO") process.stderr.write(`cudascript: note: ${RESULTS_FILE_ENV}=${file} is not a regular file (a FIFO): launch results are not recorded; name a file\n`);
     }
   }
   return fd;

@@ -12,6 +12,7 @@ import { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./o
 import type { PrivSpec } from "./privatize";
 import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
 import { spanElements } from "../layout";
+import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -109,6 +110,8 @@ export class SimulatorBackend implements Backend {
   private inUse = 0;
   /** Arrays the program dropped without free() give their bytes back when collected, as on the GPU backend. */
   private readonly collected = new FinalizationRegistry<number>((bytes) => (this.inUse -= bytes));
+  /** Bytes freed since memory was last reclaimed (reclaim.ts): free() gives memory back, not only the budget. */
+  private freedSinceReclaim = 0;
 
   constructor(
     readonly description = "simulator",
@@ -187,6 +190,12 @@ export class SimulatorBackend implements Backend {
     b.release();
     this.collected.unregister(b);
     this.inUse -= b.bytes;
+    this.freedSinceReclaim += b.bytes;
+    if (worthReclaiming(this.freedSinceReclaim)) {
+      this.freedSinceReclaim = 0;
+      reclaimFreedMemory();
+      this.executor.reclaimFreedMemory();
+    }
   }
 
   private own(b: DeviceBuffer): SimBuffer {

@@ -450,6 +450,11 @@ export class Executor {
     if (faults.length) throw faultError(faults[0]!);
   }
 
+  /** Each worker drops its handles on freed device memory (reclaim.ts) when it is next idle. */
+  reclaimFreedMemory(): void {
+    for (const s of this.slots) s.worker.postMessage({ type: "reclaim" });
+  }
+
   /** Stops every worker (after a timeout, or at exit); new ones start on the next launch. */
   terminate(): void {
     for (const s of this.slots) {

@@ -3,6 +3,7 @@
  * so that rt.ts and the grid-sync run loop (which builds faults too) do not import each other.
  */
 import type { FaultDetails } from "../errors";
+import { placeFault } from "../fault-text";
 
 export interface SimSite {
   readonly kind: string;
@@ -36,13 +37,9 @@ export class KernelFault extends Error {
   /** The complete message (without the code). */
   describe(): string {
     // "<title> at file:line:col in kernel 'k', block (…), thread (…): <detail>"
-    const [title, ...rest] = this.what.split(": ");
-    const detail = rest.join(": ");
-    const where = this.site ? ` at ${displayPath(this.site.file)}:${this.site.line}:${this.site.col}` : "";
-    const k = this.kernel ? ` in kernel '${this.kernel}'` : "";
     const inFn = this.site && this.kernel && this.site.fn !== this.kernel ? ` (device function '${this.site.fn}')` : "";
     const bt = this.block ? `, block (${this.block.join(", ")})${this.thread ? `, thread (${this.thread.join(", ")})` : ""}` : "";
-    return `${title}${where}${k}${inFn}${bt}${detail ? `: ${detail}` : ""}`;
+    return placeFault(this.what, this.site, this.kernel, `${inFn}${bt}`);
   }
 
   details(): FaultDetails {
@@ -60,13 +57,4 @@ export class KernelFault extends Error {
   }
 }
 
-let cwd = "";
-try {
-  cwd = process.cwd();
-} catch {
-  /* no cwd */
-}
-export function displayPath(file: string): string {
-  if (cwd && file.startsWith(cwd + "/")) return file.slice(cwd.length + 1);
-  return file;
-}
+export { displayPath } from "../fault-text";

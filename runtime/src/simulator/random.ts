@@ -12,13 +12,6 @@ export interface RandomDraws {
   normalFloat64(states: BigUint64Array, row: number): number;
 }
 
-/** What to say about a state array whose rows are not two u64 words (CSR033). */
-export function notStatesMessage(draw: string | undefined, array: string, cols: number, strides?: readonly number[]): string {
-  if (cols === 2 && strides && (strides[0] !== 2 || strides[1] !== 1))
-    return `cuda.random.${draw ?? "xoroshiro128p draw"} from '${array}', whose layout is not C order (element strides [${strides.join(", ")}]): a state array's two words of a state are adjacent; pass the array cuda.random.createXoroshiro128pStates(n, seed) made (or a C-order copy)`;
-  return `cuda.random.${draw ?? "xoroshiro128p draw"} from '${array}', whose rows have ${cols} elements: a state array is [n, 2] u64 (one state of two words per row), as cuda.random.createXoroshiro128pStates(n, seed) makes it`;
-}
-
 let lastStates: BigUint64Array | null = null;
 let lastWords: Uint32Array | null = null;
 

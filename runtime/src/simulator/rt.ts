@@ -8,10 +8,11 @@ import { INT64_OPS, type Int64Ops } from "./int64";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
 import { halfTables, type HalfTables } from "./f16-table";
-import { notStatesMessage, RANDOM_DRAWS, type RandomDraws } from "./random";
+import { RANDOM_DRAWS, type RandomDraws } from "./random";
+import { statesLayoutProblem } from "../random/state-layout";
 
 export { displayPath, KernelFault, type SimSite } from "./fault";
-import { displayPath, KernelFault, type SimSite } from "./fault";
+import { KernelFault, type SimSite } from "./fault";
 import { runGrid } from "./grid-sync";
 
 export interface RtOptions {
@@ -93,7 +94,13 @@ export function createRt(opts: RtOptions): Rt {
     xoroshiro128p: {
       ...RANDOM_DRAWS,
       notStates: (site, cols, stride0, stride1) =>
-        new KernelFault("CSR033", "out-of-bounds", notStatesMessage(site.op, site.array ?? "states", cols, stride0 === undefined ? undefined : [stride0, stride1!]), site, { array: site.array }),
+        new KernelFault(
+          "CSR033",
+          "out-of-bounds",
+          statesLayoutProblem(site.op, site.array ?? "states", cols, stride0 === undefined ? undefined : [stride0, stride1!]) ?? "internal: the state array's layout passed the check",
+          site,
+          { array: site.array },
+        ),
     },
     concurrent: opts.concurrent,
     oob(site, index, length, dim) {

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import { ModuleCache } from "./module-cache";
+import { reclaimFreedMemory } from "./reclaim";
 import { joinLaunch, runShare, serializeFault, type ArgDesc, type SerializedFault } from "./executor";
 import type { PrivSpec } from "./privatize";
 
@@ -35,7 +36,9 @@ const port = (workerData as { port: MessagePort }).port;
 const cache = new ModuleCache();
 const sources = new Map<string, string>();
 
-parentPort!.on("message", (msg: RunMessage) => {
+parentPort!.on("message", (msg: RunMessage | { readonly type: "reclaim" }) => {
+  // The calling thread freed device memory: drop this thread's handles on it too.
+  if (msg.type === "reclaim") return reclaimFreedMemory();
   const ctl = new Int32Array(msg.ctl);
   if (msg.source !== undefined) sources.set(msg.key, msg.source);
   // Finished without this worker (it was still starting): no reply, the calling thread expects none.

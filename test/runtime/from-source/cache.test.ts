@@ -4,6 +4,7 @@
  * entry is compiled again; an unwritable cache folder still runs, with one note.
  */
 import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -67,6 +68,39 @@ describe("the compile-from-source disk cache", () => {
     }
   });
 
+  it("a file that changes what an import resolves to compiles the kernels again", () => {
+    // `./gain` is first the folder's index.ts; a gain.ts beside the folder takes its place, and
+    // deleting it gives the folder back. `gainlib` is first the project's node_modules package; a
+    // nearer node_modules/gainlib (beside the kernel file) takes its place.
+    const kernels = [
+      'import { cuda } from "cudascript";',
+      'import { GAIN } from "./gain";',
+      'import { OFFSET } from "gainlib";',
+      "export const scale = cuda.jit((x: Float32Array, out: Float32Array) => {",
+      "  const i = cuda.grid(1);",
+      "  if (i < x.length) out[i] = x[i] * GAIN + OFFSET;",
+      "});",
+      "",
+    ].join("\n");
+    const main = 'import { scale } from "./src/kernels";\nconst out = new Float32Array(4);\nscale.launch(1, 4)(new Float32Array([1, 2, 3, 4]), out);\nconsole.log(JSON.stringify([...out]));\n';
+    const gainlib = (offset: number) => ({ "package.json": '{ "name": "gainlib", "main": "index.ts", "types": "index.ts" }\n', "index.ts": `export const OFFSET = ${offset};\n` });
+    const p = makeProject({ "src/kernels.ts": kernels, "src/gain/index.ts": "export const GAIN = 2;\n", "main.ts": main });
+    try {
+      for (const [name, text] of Object.entries(gainlib(0))) p.write(`node_modules/gainlib/${name}`, text);
+      const run = () => p.runJson([TSX_CLI, "main.ts"]);
+      assert.deepEqual(run(), [2, 4, 6, 8]);
+      assert.deepEqual(run(), [2, 4, 6, 8]); // from the cache
+      p.write("src/gain.ts", "export const GAIN = 3;\n");
+      assert.deepEqual(run(), [3, 6, 9, 12], "./gain now resolves to gain.ts, yet the kernel of gain/index.ts ran");
+      fs.rmSync(path.join(p.dir, "src/gain.ts"));
+      assert.deepEqual(run(), [2, 4, 6, 8], "gain.ts was deleted, yet its kernel ran");
+      for (const [name, text] of Object.entries(gainlib(100))) p.write(`src/node_modules/gainlib/${name}`, text);
+      assert.deepEqual(run(), [102, 104, 106, 108], "gainlib now resolves to src/node_modules, yet the kernel of the outer package ran");
+    } finally {
+      p.remove();
+    }
+  });
+
   it("a corrupt cache entry is compiled again and replaced", () => {
     const p = makeProject({ "kernels.ts": KERNELS_TS, "sizes.ts": SIZES_TS, "main.ts": MAIN_TS });
     try {
@@ -96,6 +130,32 @@ describe("the compile-from-source disk cache", () => {
       const notes = r.stderr.split("\n").filter((l) => l.includes("cannot write the kernel cache"));
       assert.equal(notes.length, 1, r.stderr);
       assert.match(notes[0]!, /not-a-folder.*CUDASCRIPT_CACHE_DIR/);
+    } finally {
+      p.remove();
+    }
+  });
+
+  it("a cache folder under /proc, or every file of the cache replaced by a FIFO, still runs the kernels, in bounded time", () => {
+    const p = makeProject({ "kernels.ts": KERNELS_TS, "sizes.ts": SIZES_TS, "main.ts": MAIN_TS });
+    try {
+      // Node's recursive mkdir loops for ever under /proc: the cache is skipped, with the note.
+      const r = p.run([TSX_CLI, "main.ts"], { env: { CUDASCRIPT_CACHE_DIR: "/proc/cudascript-no-such/cache" } });
+      assert.equal(r.signal, null, "the run under /proc did not finish");
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), EXPECTED);
+      assert.match(r.stderr, /cannot write the kernel cache in \/proc\/cudascript-no-such\/cache \(ENOENT\)/);
+      // The entry and V8's code cache of TypeScript, each a FIFO: never opened for reading, compiled again.
+      assert.deepEqual(p.runJson([TSX_CLI, "main.ts"]), EXPECTED);
+      const files = cacheEntries(path.join(p.dir, "cache")).concat(((fs.readdirSync(path.join(p.dir, "cache", "v8-code-cache")) as string[]).map((f) => path.join(p.dir, "cache", "v8-code-cache", f))));
+      assert.ok(files.length >= 2, files.join("\n"));
+      for (const f of files) {
+        fs.rmSync(f);
+        assert.equal(spawnSync("mkfifo", [f]).status, 0, "mkfifo");
+      }
+      const fifos = p.run([TSX_CLI, "main.ts"]);
+      assert.equal(fifos.signal, null, "the run with FIFOs in the cache did not finish");
+      assert.equal(fifos.status, 0, fifos.stderr);
+      assert.deepEqual(JSON.parse(fifos.stdout.trim()), EXPECTED);
     } finally {
       p.remove();
     }

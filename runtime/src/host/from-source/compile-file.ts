@@ -8,8 +8,8 @@ import type { KernelChecker } from "@cudascript/compiler";
 import type { KernelArtifact } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SIMULATOR_ABI } from "../../simulator/options";
-import { dependenciesUnchanged, entryKey, sha256, SourceArtifactCache, type CheckerWarning, type KernelCall, type SourceCacheEntry } from "./disk-cache";
-import { packageStamp } from "../cache-files";
+import { dependenciesUnchanged, dependencyHash, entryKey, sha256, SourceArtifactCache, type CheckerWarning, type KernelCall, type SourceCacheEntry } from "./disk-cache";
+import { packageStamp, readCacheFile } from "../cache-files";
 import { warningsSetting } from "../warnings-setting";
 
 export interface CompiledSource {
@@ -80,11 +80,8 @@ function compileOrReuse(file: string): CompiledSource {
   }
   const warnings: CheckerWarning[] = built.warnings.map((d) => ({ file: d.span.file, line: d.span.line, col: d.span.col, code: d.code, message: d.message }));
   if (!built.artifact) return { file, text, calls, warnings };
-  const dependencies: { file: string; sha256: string }[] = [];
-  for (const dep of built.dependencies) {
-    const depText = readText(dep);
-    if (depText !== undefined) dependencies.push({ file: dep, sha256: sha256(depText) });
-  }
+  // A dependency that could not be read counts as absent: the entry is reused only while it still is.
+  const dependencies = [...built.dependencies, ...built.resolutionLookups].map((dep) => ({ file: dep, sha256: dependencyHash(readText(dep)) }));
   const entry: SourceCacheEntry = { file, dependencies, calls, artifact: built.artifact, warnings };
   const failed = store.write(key, entry);
   if (failed && !cacheNoted) {
@@ -124,12 +121,10 @@ function reportWarnings(file: string, warnings: readonly CheckerWarning[]): void
   }
 }
 
+/** A source's text; undefined when it is missing or not a regular file (a FIFO where an import resolution looked must not block). */
 function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  const read = readCacheFile(file);
+  return read.status === "read" ? read.data.toString("utf8") : undefined;
 }
 
 function runtimeVersion(): string {

@@ -4,7 +4,9 @@
  * An entry is found by a key over what the artifact is made from: the source file's path and text,
  * the compiler (its version and build) and the simulator ABI this runtime runs. The texts of the files
  * the kernels depend on (imported device functions and constants) are checked after the lookup: the
- * entry lists them with their hashes, and any change makes it a miss. Entries live beside the PTX cache
+ * entry lists them with their hashes, and any change makes it a miss. So are the paths the resolution
+ * of their imports looked at (kernel-file.ts resolutionLookups), most of them recorded as absent: a file
+ * that appears there can change what an import resolves to. Entries live beside the PTX cache
  * (`@cudascript/compiler/cache`'s `defaultCacheDir`) under `from-source-v1/`:
  *
  *   {"key":"…","bytes":N,"sha256":"…"}\n<N bytes of JSON payload>
@@ -12,10 +14,9 @@
  * The checksum covers the payload: a truncated or corrupt entry (or any unreadable one) is a miss and
  * is compiled again. Writes are atomic (a unique temporary file renamed over the entry).
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { KernelArtifact } from "../../backend";
-import { sha256, writeAtomically } from "../cache-files";
+import { readCacheFile, sha256, writeAtomically } from "../cache-files";
 
 export { sha256 };
 
@@ -39,7 +40,7 @@ export interface CheckerWarning {
 
 export interface SourceCacheEntry {
   readonly file: string;
-  /** Other files the kernels depend on, with the sha256 of the text they were compiled against. */
+  /** Other files the kernels depend on, with the sha256 of the text they were compiled against, or ABSENT. */
   readonly dependencies: readonly { readonly file: string; readonly sha256: string }[];
   readonly calls: readonly KernelCall[];
   readonly artifact: KernelArtifact;
@@ -51,12 +52,17 @@ export function entryKey(parts: Record<string, unknown>): string {
   return sha256(JSON.stringify(Object.keys(parts).sort().map((k) => [k, parts[k]])));
 }
 
-/** The texts the entry's dependencies now have match those it was compiled against. */
+/** A dependency's hash when there was no file to read (a path import resolution looked at in vain). */
+export const ABSENT = "absent";
+
+/** The sha256 of a dependency's text, or ABSENT. */
+export function dependencyHash(text: string | undefined): string {
+  return text === undefined ? ABSENT : sha256(text);
+}
+
+/** The texts the entry's dependencies now have (or their absence) match those it was compiled against. */
 export function dependenciesUnchanged(entry: SourceCacheEntry, readText: (file: string) => string | undefined): boolean {
-  return entry.dependencies.every((d) => {
-    const text = readText(d.file);
-    return text !== undefined && sha256(text) === d.sha256;
-  });
+  return entry.dependencies.every((d) => dependencyHash(readText(d.file)) === d.sha256);
 }
 
 export class SourceArtifactCache {
@@ -68,14 +74,9 @@ export class SourceArtifactCache {
 
   /** The entry, or undefined when there is none or it cannot be used (then it is compiled again). */
   read(key: string): SourceCacheEntry | undefined {
-    let data: Buffer;
-    try {
-      const file = this.fileFor(key);
-      if (!fs.statSync(file).isFile()) return undefined;
-      data = fs.readFileSync(file);
-    } catch {
-      return undefined;
-    }
+    const read = readCacheFile(this.fileFor(key));
+    if (read.status !== "read") return undefined;
+    const data = read.data;
     try {
       const nl = data.indexOf(10);
       if (nl < 0) return undefined;
