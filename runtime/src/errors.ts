@@ -23,6 +23,8 @@ export const ErrorCodes = {
   OutOfDeviceMemory: "CSR016",
   OutOfHostMemory: "CSR017",
   InvalidSetting: "CSR018",
+  /** A kernel called like a function, `k(…)`, instead of launched: `k.launch(blocks, threads)(…)` (host/kernel.ts callableKernel). */
+  LaunchConfigurationMissing: "CSR019",
   OutOfBounds: "CSR020",
   SharedRace: "CSR021",
   DivergentBarrier: "CSR022",

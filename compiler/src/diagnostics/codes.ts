@@ -100,6 +100,7 @@ export const Codes = {
   LaunchArgumentKind: def("CS4005", "error", "Kernel argument of the wrong kind at launch"),
   DynamicSharedWithoutSize: def("CS4006", "warning", "Kernel uses dynamic shared memory but the launch gives none"),
   BlockOverLaunchBounds: def("CS4007", "error", "Block has more threads than the kernel's launchBounds"),
+  KernelCalledWithoutLaunch: def("CS4008", "error", "Kernel called without a launch configuration"),
 
   // CS5xxx — warnings and hints
   DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),

@@ -462,7 +462,7 @@ export abstract class CallLowerer extends ArrayVarLowerer {
         return { k: "intrinsic", type: I32, name: "clz", args: [this.convertTo(arg(0), "u32")], span };
       }
       case "random":
-        this.report(Codes.UnknownIdentifier, call, "Math.random is not available in kernels: hash the thread index (e.g. a xorshift of cuda.grid(1) and a seed parameter) or pass random numbers in an array");
+        this.report(Codes.UnknownIdentifier, call, "Math.random is not available in kernels: use cuda.random, one generator state per thread — take a states: Xoroshiro128pStates parameter, draw with cuda.random.xoroshiro128pUniformFloat32(states, i), and make the states on the host with cuda.random.createXoroshiro128pStates(n, seed)");
         return this.error(call);
       default:
         this.report(Codes.UnknownIdentifier, call, `Math.${name} is not available in kernels`);

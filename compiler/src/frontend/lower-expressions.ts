@@ -565,8 +565,12 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (d === "bool") return this.convertTo(v, "i32");
     const text = n.getText(this.sf);
     const div = stripParensAndNonNull(n);
-    const hint = ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`;
-    this.report(Codes.NonIntegerIndex, n, `this index is ${d}, not an integer: write ${hint}`, { fix: { kind: "wrapIndexInt" } });
+    const rounding = roundingCallName(div);
+    const message = rounding
+      ? // Math.floor(x) is whole but still a float (as in JavaScript and CUDA's floorf): say why it is not an index.
+        `Math.${rounding} gives a float (${d}), not an integer, even though its value is whole: write ${text} | 0, or declare the index as an integer, let bin: i32 = ${text}, and index with bin`
+      : `this index is ${d}, not an integer: write ${ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`}`;
+    this.report(Codes.NonIntegerIndex, n, message, { fix: { kind: "wrapIndexInt" } });
     return this.convertTo(v, "i32");
   }
 
@@ -661,4 +665,11 @@ export abstract class ExpressionLowerer extends LowererBase {
 
   /** Calls of device functions, `cuda.*`, `Math.*`; implemented by CallLowerer. */
   protected abstract lowerCall(call: ts.CallExpression): IR.Expr;
+}
+
+/** `floor` for `Math.floor(…)` (and the other rounding functions): a whole value of a float type. */
+function roundingCallName(e: ts.Expression): string | undefined {
+  if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression)) return undefined;
+  const { expression: obj, name } = e.expression;
+  return ts.isIdentifier(obj) && obj.text === "Math" && ["floor", "ceil", "round", "trunc"].includes(name.text) ? name.text : undefined;
 }

@@ -588,7 +588,7 @@ class FunctionLowerer extends GridGroupLowerer {
       const b = this.lookup(x.text);
       if (b?.k === "var") return `'${x.text}' ${b.v.isParam ? "is a kernel parameter, known only at launch" : "is a variable, known only at run time"}`;
       const sym = this.host.front.resolveName(this.module, x.text);
-      if (sym?.kind === "mutable") return `'${x.text}' is a module \`let\`, which can change: use a module const`;
+      if (sym?.kind === "mutable") return `'${x.text}' is a module \`let\`, which can change`;
       if (sym?.kind === "const") return `'${x.text}' is a module const whose value is not a compile-time constant`;
       return `'${x.text}' is not a constant`;
     }

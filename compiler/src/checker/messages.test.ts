@@ -1,0 +1,105 @@
+/**
+ * Diagnostics say what to write instead, in words a newcomer can act on, without repeating themselves —
+ * and the launch checks do not refuse what the docs allow.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkKernel, checkSources, codes } from "../frontend/testing";
+
+const only = (r: ReturnType<typeof checkKernel>, code: string): string => {
+  const d = r.diagnostics.filter((x) => x.code === code);
+  assert.equal(d.length, 1, r.diagnostics.map((x) => `${x.code}: ${x.message}`).join("\n"));
+  return d[0]!.message;
+};
+
+test("CS1015 for Math.random in a kernel points to cuda.random", () => {
+  const r = checkKernel(`export const k = cuda.jit((out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = Math.random();
+});`);
+  const m = only(r, "CS1015");
+  assert.match(m, /cuda\.random\.xoroshiro128pUniformFloat32\(states, i\)/);
+  assert.match(m, /cuda\.random\.createXoroshiro128pStates\(n, seed\)/);
+  assert.match(m, /Xoroshiro128pStates/);
+});
+
+test("CS2002 on Math.floor(…) says Math.floor gives a float and offers an i32 variable", () => {
+  const r = checkKernel(`export const k = cuda.jit((x: Float32Array, hist: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i < x.length) cuda.atomic.add(hist, Math.floor(x[i] * 10), 1);
+});`);
+  const m = only(r, "CS2002");
+  assert.match(m, /Math\.floor gives a float \(f32\)/);
+  assert.match(m, /let bin: i32 = Math\.floor\(x\[i\] \* 10\)/);
+  assert.doesNotMatch(m, /Math\.floor\(Math\.floor/);
+});
+
+test("CS3002 for a module let says what to write once", () => {
+  const r = checkKernel(`let TPB = 128;
+export const k = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(TPB, f32);
+  s[0] = 1;
+  out[0] = s[0];
+});`);
+  const m = only(r, "CS3002");
+  assert.doesNotMatch(m, /module const.*module const/);
+  assert.match(m, /'TPB' is a module `let`, which can change: use a module constant \(const TPB = 128\)/);
+});
+
+test("CS3003 offers dynamic shared memory only for a size some GPU can give a block", () => {
+  const within = checkKernel(`export const k = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(16384, f32);
+  s[0] = 1;
+  out[0] = s[0];
+});`);
+  assert.match(only(within, "CS3003"), /dynamic shared memory \(cuda\.shared\.array\(0, dtype\)\)/);
+  const over = checkKernel(`export const k = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(262144, f32);
+  s[0] = 1;
+  out[0] = s[0];
+});`);
+  const m = only(over, "CS3003");
+  assert.doesNotMatch(m, /dynamic shared memory/);
+  assert.match(m, /no GPU gives a block more than 227 KiB/);
+});
+
+const KERNEL = `export const k = cuda.jit((out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = i;
+});
+const out = new Float32Array(4096);
+`;
+
+test("CS4001 says which launch to write: the same threads in blocks of 1024, or forall", () => {
+  const r = checkKernel(`${KERNEL}k.launch(2, 2048)(out);\n`);
+  const m = only(r, "CS4001");
+  assert.match(m, /k\.launch\(4, 1024\)\(…\)/);
+  assert.match(m, /k\.forall\(4096\)\(…\)/);
+  const r2 = checkKernel(`${KERNEL}k.launch(1, [64, 32])(out);\n`);
+  const m2 = only(r2, "CS4001");
+  assert.match(m2, /k\.launch\(\[1, 2\], \[64, 16\]\)\(…\)/);
+});
+
+test("CS4005 accepts { re, im } for a c64/c128 scalar parameter, as the docs allow", () => {
+  const r = checkSources({
+    "k.ts": `import { cuda, c64, c128, type Array1D } from "cudascript";
+export const scale = cuda.jit((a: c64, b: c128, z: Array1D<c64>) => {
+  const i = cuda.grid(1);
+  if (i < z.length) z[i] = cuda.complex.mul(z[i], a);
+});
+const z = cuda.deviceArray(4, c64);
+scale.launch(1, 4)({ re: 1, im: 2 }, { re: 0.5, im: -1 }, z);
+scale.launch(1, 4)({ x: 1 }, { re: 0.5, im: -1 }, z);
+`,
+  });
+  assert.deepEqual(codes(r, 0), ["CS4005@8"]);
+  assert.match(r.diagnostics[0]!.message, /takes a complex number \{ re, im \}/);
+});
+
+test("CS4008: a kernel called like a function (no launch configuration) says to write k.launch(blocks, threads)(…)", () => {
+  const r = checkKernel(`${KERNEL}k(out);\nexport function run(data: Float32Array): void {\n  k(data);\n}\n`);
+  assert.deepEqual(codes(r).filter((c) => c.startsWith("CS4008")), ["CS4008@6", "CS4008@8"]);
+  const m = r.diagnostics.find((d) => d.code === "CS4008")!.message;
+  assert.match(m, /'k' is a kernel: launch it with k\.launch\(blocks, threadsPerBlock\)\(out\)/);
+  assert.match(m, /k\.forall\(n\)\(out\)/);
+});
