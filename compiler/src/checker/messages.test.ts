@@ -103,3 +103,27 @@ test("CS4008: a kernel called like a function (no launch configuration) says to 
   assert.match(m, /'k' is a kernel: launch it with k\.launch\(blocks, threadsPerBlock\)\(out\)/);
   assert.match(m, /k\.forall\(n\)\(out\)/);
 });
+
+test("CS5004 on an integer expression that became f32 through `/` names the division and the integer fix", () => {
+  const r = checkKernel(`export const k = cuda.jit((offset: i32, dim: i32, out: Int32Array) => {
+  const idx: i32 = (offset + 16 / 2) * dim + offset;
+  out[0] = idx;
+  out[1] = (offset + dim / 2) * dim;
+});`);
+  assert.deepEqual(codes(r), ["CS5004@2", "CS5004@4"]);
+  const [decl, store] = r.diagnostics.map((d) => d.message);
+  assert.match(decl!, /^this stores a f32 value into the i32 'idx', which truncates it/);
+  assert.match(decl!, /it is f32 because 16 \/ 2 is true division, which gives a float even on integers: write \(16 \/ 2\) \| 0 for integer division/);
+  assert.match(store!, /it is f32 because dim \/ 2 is true division/);
+});
+
+test("CS5004 at a device function's argument and its declared result name the parameter and the function", () => {
+  const r = checkKernel(`const twice = cuda.device((n: i32): i32 => n * 2.5);
+export const k = cuda.jit((x: Float32Array, out: Int32Array) => {
+  out[0] = twice(x[0]);
+});`);
+  assert.deepEqual(codes(r), ["CS5004@1", "CS5004@3"]);
+  assert.match(r.diagnostics[0]!.message, /into the i32 result of 'twice'/);
+  assert.match(r.diagnostics[1]!.message, /into parameter 'n' \(i32\) of 'twice'/);
+  assert.doesNotMatch(r.diagnostics[1]!.message, /true division/);
+});
