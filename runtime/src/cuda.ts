@@ -41,7 +41,7 @@ function jit<Args extends unknown[]>(fn: Function, options?: JitOptions, artifac
 export interface HostApi {
   /** Copies a typed array or `cuda.ndarray` to a new device array. */
   toDevice: typeof toDevice;
-  /** A new device array of zeros (the simulator zeroes; on a GPU the contents are undefined). */
+  /** A new device array of zeros on every backend (Numba's `cuda.to_device(np.zeros(n))`; docs/host-api.md#new-arrays-start-zeroed). */
   deviceArray: typeof deviceArray;
   deviceArrayLike: typeof deviceArrayLike;
   /** Host memory for fast transfers (page-locked on the GPU backend). */
