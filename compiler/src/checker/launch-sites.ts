@@ -59,7 +59,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       }
     }
     // `k(2.5, out)`: a kernel is not a function (Numba: "Kernel launch configuration was not specified").
-    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) {
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && !isShadowed(n.expression)) {
       const fn = host.kernelNamed(module, n.expression.text);
       if (fn) {
         const name = n.expression.text;
@@ -210,6 +210,25 @@ function smallerBlocks(kernel: string, grid: readonly { dims: number[] }[] | und
   return b.length === 1 && g.length === 1
     ? `write ${launch} (the same ${g[0]! * nb[0]!} threads in blocks of ${nb[0]}), or ${kernel}.forall(${(grid[0]?.dims[0] ?? 1) * b[0]!})(…), which picks the block size`
     : `write ${launch} (the same threads in blocks of ${threads})`;
+}
+
+/**
+ * Whether `id` names something declared between it and the module scope (a parameter, a local, a
+ * nested function), so that a module-level kernel of that name is not what it refers to.
+ */
+function isShadowed(id: ts.Identifier): boolean {
+  const name = id.text;
+  const binds = (b: ts.BindingName): boolean => (ts.isIdentifier(b) ? b.text === name : b.elements.some((e) => !ts.isOmittedExpression(e) && binds(e.name)));
+  const declares = (st: ts.Statement): boolean =>
+    (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => binds(d.name))) ||
+    ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === name);
+  for (let n: ts.Node = id.parent; !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isFunctionLike(n) && n.parameters.some((p) => binds(p.name))) return true;
+    if (ts.isBlock(n) && n.statements.some(declares)) return true;
+    if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.some((d) => binds(d.name))) return true;
+    if (ts.isCatchClause(n) && n.variableDeclaration && binds(n.variableDeclaration.name)) return true;
+  }
+  return false;
 }
 
 /** `{ re: …, im: … }`: both parts and nothing else (shorthand `{ re, im }` too). */

@@ -127,3 +127,28 @@ export const k = cuda.jit((x: Float32Array, out: Int32Array) => {
   assert.match(r.diagnostics[1]!.message, /into parameter 'n' \(i32\) of 'twice'/);
   assert.doesNotMatch(r.diagnostics[1]!.message, /true division/);
 });
+
+test("CS4008 only where the name is the kernel: a parameter, local or function of that name shadows it", () => {
+  const r = checkKernel(`${KERNEL}export function run(k: (a: Float32Array) => void): void {
+  k(out);
+}
+export function other(): void {
+  const k = (a: Float32Array) => a;
+  k(out);
+  for (const k of [Math.abs]) k(1);
+  function inner(): void {
+    k(out);
+  }
+  inner();
+}
+`);
+  assert.deepEqual(codes(r), []);
+});
+
+test("CS4008 for a kernel imported from another file (in a file that uses cudascript: the checker skips files that do not)", () => {
+  const r = checkSources({
+    "main.ts": `import { cuda } from "cudascript";\nimport { k } from "./kernels";\nconst out = cuda.toDevice(new Float32Array(8));\nk(out);\n`,
+    "kernels.ts": `import { cuda } from "cudascript";\nexport const k = cuda.jit((out: Float32Array) => {\n  out[0] = 1;\n});\n`,
+  });
+  assert.deepEqual(codes(r, 0), ["CS4008@4"]);
+});
