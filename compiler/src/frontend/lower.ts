@@ -306,7 +306,8 @@ class FunctionLowerer extends GridGroupLowerer {
       return { k: "return", span };
     }
     let v = value;
-    if (this.declaredReturn) v = this.convertImplicitly(v, this.declaredReturn.dtype, `the ${this.declaredReturn.dtype} result of '${this.decl.name}'`, expr, undefined);
+    // Weak constants keep their path (typed by the hint, then convertReturns): only values are checked here.
+    if (this.declaredReturn && !WEAK.has(v)) v = this.convertImplicitly(v, this.declaredReturn.dtype, `the ${this.declaredReturn.dtype} result of '${this.decl.name}'`, expr, undefined);
     if (WEAK.has(v)) v = this.convertTo(v, this.returnHint ?? this.weakDefault(v));
     this.returnTypes.push(v.type as ScalarType);
     return { k: "return", span, value: v };
