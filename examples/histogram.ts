@@ -49,6 +49,8 @@ const dData = cuda.toDevice(data);
 const results: string[] = [];
 let ok = true;
 for (const [name, kernel] of [["global atomics", histogramGlobal], ["shared-memory privatized", histogramShared]] as const) {
+  // Zeroed on every backend (a cuMemsetD8 on a GPU), so the atomics count from 0: Numba's
+  // cuda.to_device(np.zeros(NBINS, np.uint32)), not its uninitialised device_array.
   const dHist = cuda.deviceArray(NBINS, u32);
   kernel.launch(128, 256)(dData, dHist);
   const hist = dHist.copyToHost();

@@ -8,7 +8,7 @@ import type { KernelArtifact } from "./backend";
 import { CudaScriptError } from "./errors";
 import { deviceArray, deviceArrayLike, DeviceNDArray, ndarray, NDArray, pinnedArray, toDevice } from "./host/arrays";
 import { currentBackend } from "./host/device";
-import { CompiledKernel } from "./host/kernel";
+import { callableKernel, CompiledKernel } from "./host/kernel";
 import { captureCallSite } from "./host/from-source/call-site";
 import { managedArray, mappedArray, pinned } from "./host/host-memory";
 import { SourceKernel } from "./host/from-source/source-kernel";
@@ -33,15 +33,15 @@ function kernelOnly(name: string): never {
  * from where this was called (host/from-source).
  */
 function jit<Args extends unknown[]>(fn: Function, options?: JitOptions, artifact?: KernelArtifact, name?: string): Kernel<Args> {
-  if (artifact && typeof artifact === "object" && name) return new CompiledKernel<Args>(artifact, name, options);
-  return new SourceKernel<Args>(typeof fn === "function" ? fn.name : "", options, captureCallSite(jit));
+  if (artifact && typeof artifact === "object" && name) return callableKernel(new CompiledKernel<Args>(artifact, name, options));
+  return callableKernel(new SourceKernel<Args>(typeof fn === "function" ? fn.name : "", options, captureCallSite(jit)));
 }
 
 /** The host half of `cuda` (Numba's host API, camelCased). */
 export interface HostApi {
   /** Copies a typed array or `cuda.ndarray` to a new device array. */
   toDevice: typeof toDevice;
-  /** A new device array of zeros (the simulator zeroes; on a GPU the contents are undefined). */
+  /** A new device array of zeros on every backend (Numba's `cuda.to_device(np.zeros(n))`; docs/host-api.md#new-arrays-start-zeroed). */
   deviceArray: typeof deviceArray;
   deviceArrayLike: typeof deviceArrayLike;
   /** Host memory for fast transfers (page-locked on the GPU backend). */

@@ -67,6 +67,8 @@ export const ErrorCodes = {
   InvalidLayout: "CSR028",
   /** A strided 1-D array (a column of a C-order array, a row of an F-order one) for a kernel's 1-D parameter, which is contiguous. */
   StridedVectorArgument: "CSR059",
+  /** A kernel called like a function, `k(…)`, instead of launched: `k.launch(blocks, threads)(…)` (host/kernel.ts callableKernel). */
+  LaunchConfigurationMissing: "CSR060",
   /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
   GufuncCoreDimension: "CSR026",
   /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */

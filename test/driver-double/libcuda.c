@@ -741,6 +741,9 @@ static Allocation *find_alloc(uint64_t ptr, size_t bytes) {
    real driver, freed addresses are reused: the lowest free range that fits, with a guard gap after
    each allocation (so an overrun still lands outside any allocation). A stale pointer to a freed
    allocation may therefore point into a new one, as on a GPU. */
+/* What fresh cuMemAlloc / cuMemHostAlloc / cuMemAllocManaged memory holds (the driver promises nothing). */
+#define FRESH_MEMORY_BYTE 0xcd
+
 static int place_alloc(size_t bytes, CUcontext ctx, struct CUmod_st *module, uint64_t *out) {
     Device *d = &S.devices[ctx->device];
     unsigned long long live = 0;
@@ -748,6 +751,9 @@ static int place_alloc(size_t bytes, CUcontext ctx, struct CUmod_st *module, uin
     if (bytes > d->totalMem - live) return R_OUT_OF_MEMORY;
     unsigned char *host = calloc(1, bytes ? bytes : 1);
     if (!host) return R_OUT_OF_MEMORY;
+    /* A GPU's fresh memory holds whatever was there: cuMemAlloc gets garbage (a module's globals
+       are zero-initialised, as the loader does), so a test sees any read of memory nobody wrote. */
+    if (!module) memset(host, FRESH_MEMORY_BYTE, bytes);
     uint64_t span = (bytes + DEVICE_ALIGN - 1) / DEVICE_ALIGN * DEVICE_ALIGN + DEVICE_ALIGN;
     uint64_t base = DEVICE_BASE;
     size_t at = 0;
@@ -1531,6 +1537,7 @@ EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int 
     /* Whole pages of their own (zero-filled), so that freeing can poison them (see poison_pinned). */
     void *p = mmap(NULL, pinned_span(bytesize), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) RETURN(R_OUT_OF_MEMORY);
+    memset(p, FRESH_MEMORY_BYTE, bytesize); /* the driver does not zero it either */
     Pinned pin = {p, bytesize, Flags, current_};
     VEC_PUSH(S.pinned, pin);
     *pp = p;
@@ -1628,8 +1635,9 @@ EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, un
     unsigned long long live = 0;
     for (size_t i = 0; i < S.allocs.n; i++) live += S.allocs.v[i].size;
     if (bytesize > d->totalMem - live) RETURN(R_OUT_OF_MEMORY);
-    unsigned char *host = calloc(1, bytesize);
+    unsigned char *host = malloc(bytesize);
     if (!host) RETURN(R_OUT_OF_MEMORY);
+    memset(host, FRESH_MEMORY_BYTE, bytesize); /* undefined contents, as cuMemAlloc's */
     Allocation a = {(uint64_t)(uintptr_t)host, bytesize, host, current_, NULL};
     size_t at = 0;
     while (at < S.allocs.n && S.allocs.v[at].base < a.base) at++;

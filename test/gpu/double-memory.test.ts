@@ -7,7 +7,7 @@
 // copies are real DMA that completes at the stream's synchronization.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cuda, CudaScriptError, f32, i32, u8, type NDArray } from "cudascript";
+import { cuda, CudaScriptError, f32, i32, u8, u32, type NDArray } from "cudascript";
 import { GpuBackend, type GpuBuffer } from "cudascript/dist/gpu/backend";
 import { setBackend } from "cudascript/dist/host/device";
 import { gpuOnDouble, hex } from "./helpers";
@@ -81,6 +81,24 @@ describe("GPU backend memory (libcuda TEST DOUBLE)", () => {
     z.free();
     src.free();
     assert.equal(double.live().allocations, 0);
+  });
+
+  it("every array the host API allocates starts zeroed, though the driver's fresh memory holds garbage (0xcd in the double)", (t) => {
+    const env = gpuOnDouble(t, { needsNvrtc: false });
+    if (!env) return;
+    const { double } = env;
+    // The driver's own fresh memory is not zeroed (a GPU hands back whatever was there).
+    const raw = env.backend.alloc(16);
+    assert.deepEqual([...double.readDevice(bufferOf({ buffer: raw }).pointer, 16)!], new Array(16).fill(0xcd), "the double models undefined contents");
+    env.backend.free(raw);
+    const device = [cuda.deviceArray(300, u32), cuda.deviceArray([3, 5], f32, { order: "F" }), cuda.deviceArrayLike(new Int32Array(9)), cuda.toDevice(new Float32Array(7).fill(5), { copy: false })];
+    for (const d of device) {
+      const held = double.readDevice(bufferOf(d).pointer, d.nbytes)!;
+      assert.ok(held.every((b) => b === 0), `a ${d.dtype.name} device array of shape [${d.shape}] holds zeros on the device`);
+    }
+    const host = [cuda.pinnedArray(1000, u32), cuda.mappedArray(1000, f32), cuda.managedArray(1000, i32)];
+    for (const [i, h] of host.entries()) assert.ok([...(h as Uint32Array)].every((v) => v === 0), `${["pinned", "mapped", "managed"][i]} memory is zeroed`);
+    for (const d of device) d.free();
   });
 
   it("free() releases at once, exactly once; use after free is CSR010", (t) => {

@@ -138,6 +138,23 @@ describe("launch configuration", () => {
     dyn.launch(1, 32, { sharedMem: 32 * 4 })(out);
     assert.equal(out[31], 31);
   });
+  it("CSR060 a kernel called without a launch configuration says to write launch(blocks, threads) or forall; launch and forall still work", () => {
+    const out = new Float32Array(n);
+    const call = saxpy as unknown as (...args: unknown[]) => void;
+    throwsCode(() => call(2, x(), x(), out), "CSR060", /kernel 'saxpy' was called without a launch configuration: write saxpy\.launch\(blocks, threadsPerBlock\)\(…\), e\.g\. saxpy\.launch\(Math\.ceil\(n \/ 256\), 256\)\(…\) for n threads, or saxpy\.forall\(n\)\(…\)/);
+    assert.equal(out[0], 0);
+    // A kernel compiled from source at its first launch (no build step) is callable the same way.
+    const fromSource = cuda.jit((o: Float32Array) => {
+      o[0] = 1;
+    }) as unknown as (...args: unknown[]) => void;
+    throwsCode(() => fromSource(out), "CSR060", /\.launch\(blocks, threadsPerBlock\)/);
+    assert.equal(saxpy.name, "saxpy");
+    assert.match(String(saxpy), /^Kernel saxpy\(/);
+    saxpy.launch(4, 32)(2, x(), x(), out);
+    assert.equal(out[99], 3);
+    (saxpy as unknown as { forall(n: number): (...a: unknown[]) => void }).forall(n)(3, x(), x(), out);
+    assert.equal(out[99], 4);
+  });
   it("CSR014 a stream that is not a stream", () => {
     throwsCode(() => saxpy.launch(1, 32, { stream: {} }), "CSR014", /cuda\.stream\(\)/);
   });

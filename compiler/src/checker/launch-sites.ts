@@ -1,12 +1,14 @@
 /**
  * Host-side checks at `kernel.launch(grid, block, options?)(...args)` sites: constant launch
  * configurations that can never run (CS4001–CS4003, CS4007 over the kernel's launchBounds), argument counts and kinds against the kernel's
- * signature (CS4004, CS4005), dynamic shared memory without a size (CS4006).
+ * signature (CS4004, CS4005), dynamic shared memory without a size (CS4006), a kernel called with no launch
+ * configuration at all (CS4009).
  */
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { Expr, IrFunction, Span } from "../ir/nodes";
+import { isComplex } from "../ir/types";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
 import { ConstantFolder, stripParensAndNonNull } from "../frontend/constants";
 import type { ModuleInfo } from "../frontend/module-info";
@@ -56,6 +58,21 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
         if (fn) checkSite(fn, inner, n);
       }
     }
+    // `k(2.5, out)`: a kernel is not a function (Numba: "Kernel launch configuration was not specified").
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && !isShadowed(n.expression)) {
+      const fn = host.kernelNamed(module, n.expression.text);
+      if (fn) {
+        const name = n.expression.text;
+        const args = n.arguments.map((a) => a.getText(sf)).join(", ");
+        diagnostics.push(
+          makeDiagnostic(
+            Codes.KernelCalledWithoutLaunch,
+            span(n),
+            `'${name}' is a kernel: launch it with ${name}.launch(blocks, threadsPerBlock)(${args}), e.g. ${name}.launch(Math.ceil(n / 256), 256)(…) for n threads, or ${name}.forall(n)(${args}), which picks the block size`,
+          ),
+        );
+      }
+    }
     ts.forEachChild(n, visit);
   };
 
@@ -86,7 +103,8 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
           ok = false;
         } else if (i < 3 && v > (kind === "block" ? MAX_BLOCK : MAX_GRID)[i]!) {
           const code = kind === "block" && i < 2 ? Codes.BlockTooLarge : Codes.LaunchDimTooLarge;
-          diagnostics.push(makeDiagnostic(code, where, `${kind} ${"xyz"[i]} is ${v}, above CUDA's limit of ${(kind === "block" ? MAX_BLOCK : MAX_GRID)[i]}${kind === "grid" ? ": put the large dimension in x" : ""}`));
+          const fix = kind === "grid" ? ": put the large dimension in x" : code === Codes.BlockTooLarge ? `: ${smallerBlocks(fn.name, grid, dims)}` : "";
+          diagnostics.push(makeDiagnostic(code, where, `${kind} ${"xyz"[i]} is ${v}, above CUDA's limit of ${(kind === "block" ? MAX_BLOCK : MAX_GRID)[i]}${fix}`));
           ok = false;
         }
       });
@@ -114,7 +132,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       threads = block.reduce((a, d) => a * d.dims[0]!, 1);
       const bound = fn.options.launchBounds?.maxThreadsPerBlock;
       if (threads > 1024)
-        diagnostics.push(makeDiagnostic(Codes.BlockTooLarge, where, `a block of ${block.map((d) => d.dims[0]).join(" × ")} = ${threads} threads is over CUDA's 1024-thread limit: use at most 1024 (e.g. 256) and more blocks`));
+        diagnostics.push(makeDiagnostic(Codes.BlockTooLarge, where, `a block of ${block.map((d) => d.dims[0]).join(" × ")} = ${threads} threads is over CUDA's 1024-thread limit: ${smallerBlocks(fn.name, grid, block)}`));
       else if (bound !== undefined && threads > bound)
         diagnostics.push(
           makeDiagnostic(
@@ -154,7 +172,11 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       if (!p) return;
       const x = stripParensAndNonNull(a);
       const isArray = p.type.kind === "array";
-      if (ts.isStringLiteral(x) || ts.isTemplateExpression(x) || ts.isNoSubstitutionTemplateLiteral(x) || ts.isObjectLiteralExpression(x))
+      if (p.type.kind === "scalar" && isComplex(p.type.dtype) && ts.isObjectLiteralExpression(x)) {
+        // A complex scalar takes { re, im } (docs/host-api.md); the runtime checks the values (CSR029).
+        if (!isComplexLiteral(x))
+          diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes a complex number { re, im } (${p.type.dtype}), not ${x.getText(sf)}: write { re: 1, im: 0 }`));
+      } else if (ts.isStringLiteral(x) || ts.isTemplateExpression(x) || ts.isNoSubstitutionTemplateLiteral(x) || ts.isObjectLiteralExpression(x))
         diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes ${isArray ? "an array" : "a number"}, not ${ts.isObjectLiteralExpression(x) ? "an object" : "a string"}`));
       else if (isArray && (ts.isNumericLiteral(x) || (ts.isPrefixUnaryExpression(x) && ts.isNumericLiteral(x.operand))))
         diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes an array, not a number: pass a typed array or a device array (cuda.toDevice(data))`));
@@ -166,6 +188,53 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
 
   visit(sf);
   return { diagnostics, sites };
+}
+
+/**
+ * What to write for a block of more than 1024 threads: the same threads in blocks of at most 1024 (the
+ * grid grows by what the block loses, dimension by dimension), and `forall` for a 1-D launch.
+ */
+function smallerBlocks(kernel: string, grid: readonly { dims: number[] }[] | undefined, block: readonly { dims: number[] }[]): string {
+  const b = block.map((d) => d.dims[0]!);
+  if (!grid || b.some((v) => !Number.isInteger(v) || v < 1)) return `use at most 1024 threads per block (e.g. ${kernel}.launch(blocks, 256)) and more blocks`;
+  const g = Array.from({ length: Math.max(b.length, grid.length) }, (_, i) => grid[i]?.dims[0] ?? 1);
+  let threads = 1;
+  const nb = b.map((v, i) => {
+    const keep = Math.max(1, Math.min(v, Math.floor(1024 / threads)));
+    threads *= keep;
+    g[i] = g[i]! * Math.ceil(v / keep);
+    return keep;
+  });
+  const dim = (d: number[]) => (d.length === 1 ? String(d[0]) : `[${d.join(", ")}]`);
+  const launch = `${kernel}.launch(${dim(g)}, ${dim(nb)})(…)`;
+  return b.length === 1 && g.length === 1
+    ? `write ${launch} (the same ${g[0]! * nb[0]!} threads in blocks of ${nb[0]}), or ${kernel}.forall(${(grid[0]?.dims[0] ?? 1) * b[0]!})(…), which picks the block size`
+    : `write ${launch} (the same threads in blocks of ${threads})`;
+}
+
+/**
+ * Whether `id` names something declared between it and the module scope (a parameter, a local, a
+ * nested function), so that a module-level kernel of that name is not what it refers to.
+ */
+function isShadowed(id: ts.Identifier): boolean {
+  const name = id.text;
+  const binds = (b: ts.BindingName): boolean => (ts.isIdentifier(b) ? b.text === name : b.elements.some((e) => !ts.isOmittedExpression(e) && binds(e.name)));
+  const declares = (st: ts.Statement): boolean =>
+    (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => binds(d.name))) ||
+    ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st)) && st.name?.text === name);
+  for (let n: ts.Node = id.parent; !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isFunctionLike(n) && n.parameters.some((p) => binds(p.name))) return true;
+    if (ts.isBlock(n) && n.statements.some(declares)) return true;
+    if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.some((d) => binds(d.name))) return true;
+    if (ts.isCatchClause(n) && n.variableDeclaration && binds(n.variableDeclaration.name)) return true;
+  }
+  return false;
+}
+
+/** `{ re: …, im: … }`: both parts and nothing else (shorthand `{ re, im }` too). */
+function isComplexLiteral(o: ts.ObjectLiteralExpression): boolean {
+  const names = o.properties.map((p) => ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) ? p.name.text : "?"));
+  return names.length === 2 && names.includes("re") && names.includes("im");
 }
 
 /** Whether the kernel's own body reads the x component of cuda.grid (the i32 `special` register). */

@@ -101,6 +101,7 @@ export const Codes = {
   DynamicSharedWithoutSize: def("CS4006", "warning", "Kernel uses dynamic shared memory but the launch gives none"),
   BlockOverLaunchBounds: def("CS4007", "error", "Block has more threads than the kernel's launchBounds"),
   FeatureNeedsNewerArch: def("CS4008", "error", "Kernel uses a feature the target GPU architecture lacks"),
+  KernelCalledWithoutLaunch: def("CS4009", "error", "Kernel called without a launch configuration"),
 
   // CS5xxx — warnings and hints
   DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),

@@ -10,7 +10,7 @@ import type * as IR from "../ir/nodes";
 import type { View } from "../ir/views";
 import { BOOL, F64, I32, U32, type ArrayType, commonDType, int64Range, intRange, isFloat, isInt, isInt64, isSigned, scalar, typeToString, type DType, type IntDType, type ScalarType, type Type } from "../ir/types";
 import { f16round } from "../ir/f16";
-import { ConstantFolder, type ConstValue } from "./constants";
+import { ConstantFolder, stripParensAndNonNull, type ConstValue } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import type { FrontEnd } from "./program";
 
@@ -62,6 +62,14 @@ export const ARRAY_SWAP_ADVICE =
   "to alternate two buffers (ping-pong, Jacobi), hold them in array variables: let src = a, dst = b; then const t = src; src = dst; dst = t (or const src = flag ? a : b)";
 
 export const WEAK = new WeakSet<IR.Expr>();
+/** Math functions whose result is a whole number: an integer takes it without CS5004. */
+export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]);
+/**
+ * Spans of `/` of two integers (true division, so a float even when the quotient is whole): CS5004
+ * names them when an integer expression became a float through one. Keyed on the span, which a weak
+ * constant keeps when convertTo retypes it.
+ */
+export const INTEGER_TRUE_DIVISION = new WeakSet<IR.Span>();
 /** Placeholders standing for code already reported: anything built on them reports nothing more. */
 export const POISON = new WeakSet<IR.Expr>();
 
@@ -297,7 +305,11 @@ export abstract class LowererBase {
   protected constExpr(c: ConstValue, node: ts.Node, dtype?: DType): IR.Expr {
     if (dtype) return { k: "const", type: scalar(dtype), value: typeof c.value === "boolean" || dtype === "bool" ? Boolean(c.value) : c.value, span: this.span(node) };
     if (typeof c.value === "bigint") return this.weakConst(c.value, node);
-    return this.weakConst(c.value, node, c.isInt && typeof c.value === "number" && Number.isInteger(c.value));
+    const e = this.weakConst(c.value, node, c.isInt && typeof c.value === "number" && Number.isInteger(c.value));
+    const x = stripParensAndNonNull(node as ts.Expression);
+    // `16 / 2`: whole, yet a float because `/` is true division (CS5004 says so where it truncates).
+    if (!c.isInt && Number.isInteger(c.value) && ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.SlashToken) INTEGER_TRUE_DIVISION.add(e.span);
+    return e;
   }
 
   protected weakDefault(e: IR.Expr): DType {

@@ -13,7 +13,7 @@ import type { FunctionDecl } from "./module-info";
 import { ARRAY_METHODS } from "./lower-expressions";
 import { ArrayVarLowerer } from "./lower-array-vars";
 import { indicesThrough } from "../ir/views";
-import { mixedSignedness, POISON, WEAK } from "./lower-base";
+import { mixedSignedness, POISON, ROUNDING_MATH, WEAK } from "./lower-base";
 import { FP16_FUNCTIONS } from "./lower-fp16";
 
 export const UNARY_FLOAT_MATH = new Set<string>([
@@ -22,7 +22,6 @@ export const UNARY_FLOAT_MATH = new Set<string>([
 ]);
 /** Methods that launch a kernel: CudaScript's `launch`, and Numba's `forall` shorthand people port. */
 const KERNEL_LAUNCH_METHODS = new Set<string>(["launch", "forall"]);
-export const ROUNDING_MATH = new Set<string>(["floor", "ceil", "round", "trunc"]);
 export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
@@ -305,7 +304,7 @@ export abstract class CallLowerer extends ArrayVarLowerer {
         if (v.type.kind !== "scalar") {
           this.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${pt.dtype}, not ${typeToString(v.type)}`);
           args.push(this.error(a));
-        } else args.push(this.convertTo(v, pt.dtype, a));
+        } else args.push(this.convertImplicitly(v, pt.dtype, `parameter '${sig.paramNames[i]}' (${pt.dtype}) of '${fn.name}'`, a, a));
       }
     });
     for (const a of call.arguments.slice(sig.params.length)) this.lowerExpr(a);
@@ -462,7 +461,7 @@ export abstract class CallLowerer extends ArrayVarLowerer {
         return { k: "intrinsic", type: I32, name: "clz", args: [this.convertTo(arg(0), "u32")], span };
       }
       case "random":
-        this.report(Codes.UnknownIdentifier, call, "Math.random is not available in kernels: hash the thread index (e.g. a xorshift of cuda.grid(1) and a seed parameter) or pass random numbers in an array");
+        this.report(Codes.UnknownIdentifier, call, "Math.random is not available in kernels: use cuda.random, one generator state per thread — take a states: Xoroshiro128pStates parameter, draw with cuda.random.xoroshiro128pUniformFloat32(states, i), and make the states on the host with cuda.random.createXoroshiro128pStates(n, seed)");
         return this.error(call);
       default:
         this.report(Codes.UnknownIdentifier, call, `Math.${name} is not available in kernels`);
@@ -701,7 +700,7 @@ export abstract class CallLowerer extends ArrayVarLowerer {
     // A bigint array takes bigint values (CS2018 for a number, as TypeScript's overloads refuse it).
     const operand = (n: ts.Expression) => {
       const v = this.scalarOperand(this.lowerExpr(n), n);
-      return this.convertTo(v, d, isInt64(d) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined);
+      return this.convertImplicitly(v, d, `${typeToString(at)} (cuda.atomic.${op})`, n, isInt64(d) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined, true);
     };
     const value = operand(call.arguments[valueIdx]!);
     const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;

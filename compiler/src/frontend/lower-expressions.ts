@@ -5,13 +5,13 @@
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
-import { BOOL, I32, U32, F64, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type ArrayType, type IntDType, type ScalarType } from "../ir/types";
+import { BOOL, I32, U32, F64, isComplex, isFloat, isInt, isInt64, scalar, typeToString, type ArrayType, type DType, type IntDType, type ScalarType } from "../ir/types";
 import { isIntDivisionPattern, isIntegerLiteralText, MATH_CONSTANTS, stripParensAndNonNull } from "./constants";
 import { isCudaReference } from "./module-info";
 import { bigintLiteralValue } from "./int64-constants";
-import { isPure } from "../ir/visit";
+import { forEachChild, isPure } from "../ir/visit";
 import { KNOWN_CUDA_FUNCTIONS, unknownCudaName } from "./cuda-names";
-import { ASSIGNMENT_OPS, containsAssignment, LowererBase, mixedSignedness, POISON, promoteForArith, WEAK } from "./lower-base";
+import { ASSIGNMENT_OPS, containsAssignment, INTEGER_TRUE_DIVISION, LowererBase, mixedSignedness, POISON, promoteForArith, ROUNDING_MATH, WEAK } from "./lower-base";
 
 export const ARITH_OPS = new Map<ts.SyntaxKind, IR.ArithOp>([
   [ts.SyntaxKind.PlusToken, "+"],
@@ -365,6 +365,43 @@ export abstract class ExpressionLowerer extends LowererBase {
     return { k: "binary", type: scalar(dtype), op: "/", left: this.convertTo(l, dtype), right: this.convertTo(r, dtype), span: this.span(div) };
   }
 
+  /**
+   * Converts a value to the integer (or other) type of where it goes — a declared variable, an
+   * assignment, a device function's argument or result, an element, an atomic's operand — and is the
+   * one place that says so when a float becomes an integer (CS5004): TypeScript keeps the fraction
+   * there (a typed array truncates it), the kernel truncates, and out of range the GPU and the
+   * simulator differ. `into` names the destination ("the i32 'k'", "Int32Array"). Number(…) of a
+   * bigint is whole: only outside typed-array stores (`arrayStore`), where TypeScript keeps the whole
+   * value and the kernel its low bits, is it reported. `at`: where to report; `node`: convertTo's.
+   */
+  protected convertImplicitly(value: IR.Expr, dtype: DType, into: string, at: ts.Node, node: ts.Node | undefined, arrayStore = false): IR.Expr {
+    const from = value.type.kind === "scalar" ? value.type.dtype : undefined;
+    if (from && isInt(dtype) && !isInt64(dtype) && isFloat(from) && !WEAK.has(value) && !POISON.has(value) && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name))) {
+      const numberOfBigInt = value.k === "convert" && value.value.type.kind === "scalar" && isInt64(value.value.type.dtype);
+      if (!numberOfBigInt)
+        this.report(Codes.ImplicitFloatToInt, at, `this stores a ${from} value into ${into}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)${this.trueDivisionNote(value, from)}`);
+      else if (!arrayStore)
+        this.report(Codes.ImplicitFloatToInt, at, `Number(…) of a ${value.value.type.kind === "scalar" ? value.value.type.dtype : "bigint"} is a whole number, but stored into ${into} the kernel keeps only its low 32 bits where TypeScript keeps the whole value: write Number(…) | 0 to say so, or keep it a bigint`);
+    }
+    return this.convertTo(value, dtype, node);
+  }
+
+  /** "; it is f32 because a / b is true division…" when `value` is a float only through `/` of integers. */
+  private trueDivisionNote(value: IR.Expr, from: DType): string {
+    let division: IR.Span | undefined;
+    let otherFloat = false;
+    const visit = (e: IR.Expr): void => {
+      if (INTEGER_TRUE_DIVISION.has(e.span)) division ??= e.span;
+      else if (e.k === "binary" || e.k === "unary" || e.k === "select" || e.k === "convert") forEachChild(e, visit);
+      // Any other float (a float variable or element, Math.sqrt(…), 2.5) would be a float anyway.
+      else if (e.type.kind === "scalar" && isFloat(e.type.dtype) && !(e.k === "const" && WEAK.has(e) && Number.isInteger(e.value))) otherFloat = true;
+    };
+    visit(value);
+    if (!division || otherFloat) return "";
+    const text = this.sf.text.slice(division.start, division.end);
+    return `; it is ${from} because ${text} is true division, which gives a float even on integers: write (${text}) | 0 for integer division, and the expression stays an integer`;
+  }
+
   protected arith(op: IR.ArithOp, l0: IR.Expr, r0: IR.Expr, node: ts.Node): IR.Expr {
     // An operand already reported poisons the result: its placeholder type must not earn more diagnostics.
     if (POISON.has(l0) || POISON.has(r0)) return this.error(node);
@@ -375,7 +412,11 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (l.k === "const" && r.k === "const" && WEAK.has(l) && WEAK.has(r)) {
       // Both constant (e.g. after inlining a const): fold like JavaScript.
       const v = foldArith(op, Number(l.value), Number(r.value));
-      if (v !== undefined) return this.weakConst(v, node, (l.type as ScalarType).dtype !== "f32" && (l.type as ScalarType).dtype !== "f64" && Number.isInteger(v) && op !== "/");
+      if (v !== undefined) {
+        const folded = this.weakConst(v, node, (l.type as ScalarType).dtype !== "f32" && (l.type as ScalarType).dtype !== "f64" && Number.isInteger(v) && op !== "/");
+        if (op === "/" && Number.isInteger(Number(l.value)) && Number.isInteger(Number(r.value))) INTEGER_TRUE_DIVISION.add(folded.span);
+        return folded;
+      }
     }
     switch (op) {
       case "&":
@@ -394,6 +435,7 @@ export abstract class ExpressionLowerer extends LowererBase {
           dtype = this.defaultFloat;
           a = this.convertTo(a, dtype);
           b = this.convertTo(b, dtype);
+          INTEGER_TRUE_DIVISION.add(span);
         }
         this.noteF64(dtype, node);
         return { k: "binary", type: scalar(dtype), op, left: a, right: b, span };
@@ -565,8 +607,12 @@ export abstract class ExpressionLowerer extends LowererBase {
     if (d === "bool") return this.convertTo(v, "i32");
     const text = n.getText(this.sf);
     const div = stripParensAndNonNull(n);
-    const hint = ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`;
-    this.report(Codes.NonIntegerIndex, n, `this index is ${d}, not an integer: write ${hint}`, { fix: { kind: "wrapIndexInt" } });
+    const rounding = roundingCallName(div);
+    const message = rounding
+      ? // Math.floor(x) is whole but still a float (as in JavaScript and CUDA's floorf): say why it is not an index.
+        `Math.${rounding} gives a float (${d}), not an integer, even though its value is whole: write ${text} | 0, or declare the index as an integer, let bin: i32 = ${text}, and index with bin`
+      : `this index is ${d}, not an integer: write ${ts.isBinaryExpression(div) && div.operatorToken.kind === ts.SyntaxKind.SlashToken ? `(${text}) | 0 for integer division` : `Math.floor(${text}) | 0, or keep the index in an i32 variable`}`;
+    this.report(Codes.NonIntegerIndex, n, message, { fix: { kind: "wrapIndexInt" } });
     return this.convertTo(v, "i32");
   }
 
@@ -661,4 +707,11 @@ export abstract class ExpressionLowerer extends LowererBase {
 
   /** Calls of device functions, `cuda.*`, `Math.*`; implemented by CallLowerer. */
   protected abstract lowerCall(call: ts.CallExpression): IR.Expr;
+}
+
+/** `floor` for `Math.floor(…)` (and the other rounding functions): a whole value of a float type. */
+function roundingCallName(e: ts.Expression): string | undefined {
+  if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression)) return undefined;
+  const { expression: obj, name } = e.expression;
+  return ts.isIdentifier(obj) && obj.text === "Math" && ["floor", "ceil", "round", "trunc"].includes(name.text) ? name.text : undefined;
 }

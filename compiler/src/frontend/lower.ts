@@ -17,7 +17,6 @@ import { ConstantFolder, stripParensAndNonNull } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
 import { readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
-import { ROUNDING_MATH } from "./lower-calls";
 import { GridGroupLowerer } from "./lower-grid-group";
 import { readKernelOptions } from "./kernel-options";
 
@@ -43,6 +42,9 @@ export function lowerFunction(host: LowerHost, module: ModuleInfo, decl: Functio
 
 /** Lowers one function: parameters, statements, declarations and assignments (expressions and calls are inherited). */
 class FunctionLowerer extends GridGroupLowerer {
+  /** A device function's annotated scalar result, which its return values convert to. */
+  private declaredReturn?: ScalarType;
+
   run(): LoweredFunction {
     const decl = this.decl;
     const fnNode = decl.fn;
@@ -65,7 +67,7 @@ class FunctionLowerer extends GridGroupLowerer {
     if (decl.kind === "device" && fnNode.type) {
       const r = readTypeAnnotation(this.host.front, this.module, fnNode.type);
       if (fnNode.type.kind === ts.SyntaxKind.VoidKeyword) returnType = VOID;
-      else if (r.ok && r.type.kind === "scalar") returnType = r.type;
+      else if (r.ok && r.type.kind === "scalar") returnType = this.declaredReturn = r.type;
       else this.report(Codes.UnsupportedParameterType, fnNode.type, r.ok ? "device functions return scalars (f32, i32, …) or nothing; write results into an array parameter instead" : r.message);
     }
     // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
@@ -304,6 +306,8 @@ class FunctionLowerer extends GridGroupLowerer {
       return { k: "return", span };
     }
     let v = value;
+    // Weak constants keep their path (typed by the hint, then convertReturns): only values are checked here.
+    if (this.declaredReturn && !WEAK.has(v)) v = this.convertImplicitly(v, this.declaredReturn.dtype, `the ${this.declaredReturn.dtype} result of '${this.decl.name}'`, expr, undefined);
     if (WEAK.has(v)) v = this.convertTo(v, this.returnHint ?? this.weakDefault(v));
     this.returnTypes.push(v.type as ScalarType);
     return { k: "return", span, value: v };
@@ -440,7 +444,7 @@ class FunctionLowerer extends GridGroupLowerer {
       this.hints.set(d, commonDType(dtype, (value.type as ScalarType).dtype));
       this.widened = true;
     }
-    return [...viewTemps, { k: "decl", span, v, init: this.convertTo(value, dtype, init) }];
+    return [...viewTemps, { k: "decl", span, v, init: this.convertImplicitly(value, dtype, `the ${dtype} '${name}'`, init, init) }];
   }
 
   protected lowerTupleDestructuring(d: ts.VariableDeclaration, pattern: ts.ArrayBindingPattern, isConst: boolean): IR.Stmt[] {
@@ -588,7 +592,7 @@ class FunctionLowerer extends GridGroupLowerer {
       const b = this.lookup(x.text);
       if (b?.k === "var") return `'${x.text}' ${b.v.isParam ? "is a kernel parameter, known only at launch" : "is a variable, known only at run time"}`;
       const sym = this.host.front.resolveName(this.module, x.text);
-      if (sym?.kind === "mutable") return `'${x.text}' is a module \`let\`, which can change: use a module const`;
+      if (sym?.kind === "mutable") return `'${x.text}' is a module \`let\`, which can change`;
       if (sym?.kind === "const") return `'${x.text}' is a module const whose value is not a compile-time constant`;
       return `'${x.text}' is not a constant`;
     }
@@ -637,10 +641,7 @@ class FunctionLowerer extends GridGroupLowerer {
       this.report(Codes.TypeMismatch, rhsNode ?? node, `cannot store ${typeToString(value.type)} into an element of ${typeToString(target.array.type)}`);
       return undefined;
     }
-    const elem = target.type.dtype;
-    if (isInt(elem) && isFloat((value.type as ScalarType).dtype) && !WEAK.has(value) && op === "=" && !(value.k === "intrinsic" && ROUNDING_MATH.has(value.name)) && !isNumberOfBigInt(value))
-      this.report(Codes.ImplicitFloatToInt, rhsNode ?? node, `this stores a ${(value.type as ScalarType).dtype} value into ${typeToString(target.array.type)}, which truncates it: write Math.trunc(…) (or … | 0) to say so, or Math.round(…)`);
-    return { k: "assign", span: this.span(node), target, value: this.convertTo(value, elem, rhsNode) };
+    return { k: "assign", span: this.span(node), target, value: this.convertImplicitly(value, target.type.dtype, typeToString(target.array.type), rhsNode ?? node, rhsNode, true) };
   }
 
   protected lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: () => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
@@ -709,7 +710,7 @@ class FunctionLowerer extends GridGroupLowerer {
           this.widened = true;
         }
       }
-      return { k: "assign", span, target, value: this.convertTo(value, v.type.dtype, rhsNode) };
+      return { k: "assign", span, target, value: this.convertImplicitly(value, v.type.dtype, `the ${v.type.dtype} '${v.name}'`, rhsNode ?? node, rhsNode) };
     }
     if (ts.isElementAccessExpression(t)) {
       // Through an array variable: one store per array it may hold, the value computed once.
@@ -769,9 +770,4 @@ function upperName(e: ts.Expression): string {
   const base = ts.isIdentifier(x) ? x.text : ts.isPropertyAccessExpression(x) ? x.name.text : "SIZE";
   const up = base.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase();
   return up === "LENGTH" ? "SIZE" : up;
-}
-
-/** `Number(x)` of an i64/u64: a whole number, so storing it into an integer array truncates nothing. */
-function isNumberOfBigInt(e: IR.Expr): boolean {
-  return e.k === "convert" && e.value.type.kind === "scalar" && isInt64(e.value.type.dtype);
 }

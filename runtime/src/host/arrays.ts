@@ -476,7 +476,7 @@ type DeviceOf<H> = H extends TypedArray ? DeviceNDArray<CanonicalArray<H>> : H e
 /** Numba's `to_device(obj, stream, copy, to)` keywords. */
 export interface ToDeviceOptions {
   readonly stream?: Stream;
-  /** `false`: allocate without copying (the contents are undefined on a GPU, zero on the simulator). */
+  /** `false`: allocate without copying (zeroed on every backend, as `cuda.deviceArray`). */
   readonly copy?: boolean;
   /** Copy into this existing device array (same size and dtype) and return it, instead of allocating. */
   readonly to?: DeviceNDArray;

@@ -8,7 +8,7 @@ import { numberRange } from "@cudascript/compiler/dtypes";
 import type { Backend, Dim3Tuple, FastLaunch, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle } from "../backend";
 import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../dtypes";
 import { checkComplexArg, prepareComplexArg } from "./complex-args";
-import { CudaScriptError } from "../errors";
+import { CudaScriptError, ErrorCodes } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { f16round } from "../float16";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray, streamHandle } from "./arrays";
@@ -58,6 +58,26 @@ export function normalizeDim(d: LaunchDim, what: "grid" | "block", kernel: strin
       bad(`size ${"xyz"[i]} must be a whole number ≥ 1, got ${typeof n === "number" ? n : describeValue(n)}${typeof n === "number" && n > 0 && !Number.isInteger(n) ? " (use Math.ceil(n / blockSize) for the grid)" : ""}`);
   });
   return [list[0]!, list[1] ?? 1, list[2] ?? 1];
+}
+
+/**
+ * A kernel as `cuda.jit` returns it: a function only so that calling it like one (`k(2.5, out)`) says
+ * how to launch it (CSR060, Numba's "Kernel launch configuration was not specified") instead of a bare
+ * "k is not a function". Everything else — launch, forall, name, toString — is the kernel's, reached
+ * through the prototype chain (the function's own `name` and `length` are removed so the kernel's show).
+ */
+export function callableKernel<K extends Kernel<never[]>>(kernel: K): K {
+  const notLaunched = (): never => {
+    const name = (notLaunched as unknown as K).name;
+    throw new CudaScriptError(
+      ErrorCodes.LaunchConfigurationMissing,
+      `kernel '${name}' was called without a launch configuration: write ${name}.launch(blocks, threadsPerBlock)(…), e.g. ${name}.launch(Math.ceil(n / 256), 256)(…) for n threads, or ${name}.forall(n)(…), which picks the block size`,
+    );
+  };
+  delete (notLaunched as { name?: string }).name;
+  delete (notLaunched as { length?: number }).length;
+  Object.setPrototypeOf(notLaunched, kernel);
+  return notLaunched as unknown as K;
 }
 
 export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
