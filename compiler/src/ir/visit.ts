@@ -178,37 +178,30 @@ export function sameExpr(a: Expr, b: Expr, reads = false): boolean {
   }
 }
 
-/**
- * The statement shapes assignsVar looks into: the IR's, and the simulator's normalised ones (a warp
- * operation's `result`, an inlined device function's `body`).
- */
-interface StmtShape {
-  readonly k: string;
-  readonly v?: Var;
-  readonly target?: Expr;
-  readonly result?: Var;
-  readonly then?: readonly StmtShape[];
-  readonly else?: readonly StmtShape[];
-  readonly init?: readonly StmtShape[];
-  readonly body?: readonly StmtShape[];
-  readonly update?: readonly StmtShape[];
-}
+type Stmts = readonly { readonly k: string }[];
 
-/** Whether any statement of `list` (nested ones included) declares or assigns the variable `v`. */
-export function assignsVar(list: readonly StmtShape[], v: Var): boolean {
-  return list.some((s) => {
+/**
+ * Whether any statement of `list` (nested ones included) declares or assigns the variable `v`. It reads
+ * the IR's statements and the simulator's normalised ones (js/normalize.ts: a warp operation's `result`,
+ * an inlined device function's `fnScope` body) by their kind.
+ */
+export function assignsVar(list: Stmts, v: Var): boolean {
+  return list.some((stmt) => {
+    const s = stmt as IR.Stmt | { readonly k: "sync"; readonly result?: Var } | { readonly k: "fnScope"; readonly body: Stmts };
     switch (s.k) {
       case "decl":
-        return s.v!.id === v.id;
+        return s.v.id === v.id;
       case "assign":
-        return s.target!.k === "var" && s.target!.v.id === v.id;
+        return s.target.k === "var" && s.target.v.id === v.id;
       case "sync":
         return s.result?.id === v.id;
       case "if":
+        return assignsVar(s.then, v) || (!!s.else && assignsVar(s.else, v));
       case "loop":
+        return assignsVar(s.init, v) || assignsVar(s.body, v) || assignsVar(s.update, v);
       case "block":
       case "fnScope":
-        return [s.then, s.else, s.init, s.body, s.update].some((l) => l !== undefined && assignsVar(l, v));
+        return assignsVar(s.body, v);
       default:
         return false;
     }
