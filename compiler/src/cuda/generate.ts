@@ -15,7 +15,7 @@ import type * as IR from "../ir/nodes";
 import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
-import { callsGridSync, isPure } from "../ir/visit";
+import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
@@ -141,35 +141,6 @@ function dtypeOf(e: IR.Expr): DType {
 }
 
 
-
-/** Structural equality of pure expressions (for `x = x + y` → `x += y`). */
-function sameExpr(a: IR.Expr, b: IR.Expr): boolean {
-  if (a.k !== b.k) return false;
-  switch (a.k) {
-    case "const":
-      return a.value === (b as IR.ConstExpr).value && a.type.dtype === (b as IR.ConstExpr).type.dtype;
-    case "var":
-      return a.v.id === (b as IR.VarExpr).v.id;
-    case "special":
-      return a.reg === (b as IR.SpecialExpr).reg && a.axis === (b as IR.SpecialExpr).axis;
-    case "unary":
-      return a.op === (b as IR.UnaryExpr).op && sameExpr(a.operand, (b as IR.UnaryExpr).operand);
-    case "binary": {
-      const o = b as IR.BinaryExpr;
-      return a.op === o.op && a.type.dtype === o.type.dtype && sameExpr(a.left, o.left) && sameExpr(a.right, o.right);
-    }
-    case "convert":
-      return a.type.dtype === (b as IR.ConvertExpr).type.dtype && sameExpr(a.value, (b as IR.ConvertExpr).value);
-    case "index": {
-      const o = b as IR.IndexExpr;
-      return a.array.v.id === o.array.v.id && a.indices.length === o.indices.length && a.indices.every((x, i) => sameExpr(x, o.indices[i]!));
-    }
-    case "shape":
-      return a.array.v.id === (b as IR.ShapeExpr).array.v.id && a.dim === (b as IR.ShapeExpr).dim;
-    default:
-      return false;
-  }
-}
 
 /** i32 operations whose low 32 bits do not depend on signedness (computed in `unsigned`). */
 function isRingOp(e: IR.Expr): boolean {
@@ -425,7 +396,7 @@ class FunctionGen {
     const target = s.target;
     const lv = target.k === "var" ? this.varName(target.v, target.span) : this.lvalue(target);
     const v = s.value;
-    if (v.k === "binary" && sameExpr(v.left, target) && isPure(target)) {
+    if (v.k === "binary" && sameExpr(v.left, target, true) && isPure(target)) {
       const compound = this.compound(v);
       if (compound) return `${lv} ${compound}`;
     }
@@ -433,7 +404,7 @@ class FunctionGen {
     if (v.k === "convert" && v.type.dtype === "u32" && v.value.k === "binary" && isRingOp(v.value) && isPure(target)) {
       const b = v.value;
       const left = b.left.k === "convert" && dtypeOf(b.left.value) === "u32" ? b.left.value : undefined;
-      if (left && sameExpr(left, target)) {
+      if (left && sameExpr(left, target, true)) {
         if (b.op === "<<") return `${lv} <<= ${this.shiftCount(b.right)}`;
         return `${lv} ${b.op}= ${operand(this.ring(b.right), P.assign)}`;
       }
@@ -555,14 +526,14 @@ class FunctionGen {
   private inductionStep(u: IR.AssignStmt, s: IR.LoopStmt): string | undefined {
     const t = u.target, v = u.value;
     if (t.k !== "var" || v.k !== "binary" || v.type.dtype !== "i32" || (v.op !== "+" && v.op !== "-")) return undefined;
-    if (!sameExpr(v.left, t) || v.right.k !== "const" || v.right.value !== 1) return undefined;
+    if (!sameExpr(v.left, t, true) || v.right.k !== "const" || v.right.value !== 1) return undefined;
     const c = s.cond;
     if (!c || c.k !== "compare" || c.operandType.dtype !== "i32") return undefined;
     const counterLeft = c.left.k === "var" && c.left.v.id === t.v.id;
     const counterRight = c.right.k === "var" && c.right.v.id === t.v.id;
     const op = counterLeft ? c.op : counterRight ? flip(c.op) : undefined;
     const ok = v.op === "+" ? op === "<" : op === ">";
-    if (!ok || assignsVar([...s.body, ...s.update.filter((x) => x !== u)], t.v.id)) return undefined;
+    if (!ok || assignsVar([...s.body, ...s.update.filter((x) => x !== u)], t.v)) return undefined;
     return `${this.varName(t.v, t.span)}${v.op === "+" ? "++" : "--"}`;
   }
 
@@ -1106,25 +1077,6 @@ function flip(op: IR.CompareOp): IR.CompareOp {
   return op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
 }
 
-function assignsVar(body: readonly IR.Stmt[], id: number): boolean {
-  for (const s of body) {
-    switch (s.k) {
-      case "assign":
-        if (s.target.k === "var" && s.target.v.id === id) return true;
-        break;
-      case "if":
-        if (assignsVar(s.then, id) || (s.else && assignsVar(s.else, id))) return true;
-        break;
-      case "loop":
-        if (assignsVar(s.init, id) || assignsVar(s.body, id) || assignsVar(s.update, id)) return true;
-        break;
-      case "block":
-        if (assignsVar(s.body, id)) return true;
-        break;
-    }
-  }
-  return false;
-}
 
 // ───────────────────────── the module ─────────────────────────
 

@@ -1,5 +1,6 @@
 /** Walking the kernel IR: the one place that knows which nodes have which children. */
-import type { Expr, Stmt } from "./nodes";
+import type * as IR from "./nodes";
+import type { Expr, Stmt, Var } from "./nodes";
 
 /** Calls `f` on each direct sub-expression of `e`, in evaluation order. */
 export function forEachChild(e: Expr, f: (child: Expr) => void): void {
@@ -132,4 +133,77 @@ export function callsGridSync(fn: { readonly body: readonly Stmt[] }): boolean {
     }),
   );
   return found;
+}
+
+/**
+ * Structural equality of side-effect-free expressions: same variables, constants (by Object.is: 0 and
+ * -0 differ, NaN equals NaN), operations and types. Array reads count only with `reads` (the caller
+ * knows that no write comes between the two: `x[i] = x[i] + y` → `x[i] += y`); calls, atomics and
+ * random draws never do.
+ */
+export function sameExpr(a: Expr, b: Expr, reads = false): boolean {
+  if (a.k !== b.k) return false;
+  switch (a.k) {
+    case "const":
+      return Object.is(a.value, (b as IR.ConstExpr).value) && a.type.dtype === (b as IR.ConstExpr).type.dtype;
+    case "var":
+      return a.v.id === (b as IR.VarExpr).v.id;
+    case "special":
+      return a.reg === (b as IR.SpecialExpr).reg && a.axis === (b as IR.SpecialExpr).axis;
+    case "shape":
+      return a.array.v.id === (b as IR.ShapeExpr).array.v.id && a.dim === (b as IR.ShapeExpr).dim;
+    case "unary":
+      return a.op === (b as IR.UnaryExpr).op && a.type.dtype === (b as IR.UnaryExpr).type.dtype && sameExpr(a.operand, (b as IR.UnaryExpr).operand, reads);
+    case "binary":
+    case "compare":
+    case "logical": {
+      const o = b as typeof a;
+      return a.op === o.op && a.type.kind === o.type.kind && (a.type as IR.ScalarType).dtype === (o.type as IR.ScalarType).dtype && sameExpr(a.left, o.left, reads) && sameExpr(a.right, o.right, reads);
+    }
+    case "convert":
+    case "truthy": {
+      const o = b as typeof a;
+      return a.type.dtype === o.type.dtype && sameExpr(a.value, o.value, reads);
+    }
+    case "select": {
+      const o = b as IR.SelectExpr;
+      return sameExpr(a.cond, o.cond, reads) && sameExpr(a.then, o.then, reads) && sameExpr(a.else, o.else, reads);
+    }
+    case "index": {
+      const o = b as IR.IndexExpr;
+      return reads && a.array.v.id === o.array.v.id && a.indices.length === o.indices.length && a.indices.every((x, i) => sameExpr(x, o.indices[i]!, reads));
+    }
+    default:
+      return false;
+  }
+}
+
+type Stmts = readonly { readonly k: string }[];
+
+/**
+ * Whether any statement of `list` (nested ones included) declares or assigns the variable `v`. It reads
+ * the IR's statements and the simulator's normalised ones (js/normalize.ts: a warp operation's `result`,
+ * an inlined device function's `fnScope` body) by their kind.
+ */
+export function assignsVar(list: Stmts, v: Var): boolean {
+  return list.some((stmt) => {
+    const s = stmt as IR.Stmt | { readonly k: "sync"; readonly result?: Var } | { readonly k: "fnScope"; readonly body: Stmts };
+    switch (s.k) {
+      case "decl":
+        return s.v.id === v.id;
+      case "assign":
+        return s.target.k === "var" && s.target.v.id === v.id;
+      case "sync":
+        return s.result?.id === v.id;
+      case "if":
+        return assignsVar(s.then, v) || (!!s.else && assignsVar(s.else, v));
+      case "loop":
+        return assignsVar(s.init, v) || assignsVar(s.body, v) || assignsVar(s.update, v);
+      case "block":
+      case "fnScope":
+        return assignsVar(s.body, v);
+      default:
+        return false;
+    }
+  });
 }

@@ -45,7 +45,7 @@ import { randomDrawCall, stateRowCheck } from "./random";
 import { binary64, convert64, index64, INT64_HELPERS, literal64, modular64, truthy64, unary64, usesInt64Helpers, wraps64, ZERO64 } from "./int64";
 import type { PrivatizableParam, SimKernelInfo } from "./artifact-types";
 import { HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfChanged, halfConstArray, halfRead, halfWrite } from "./f16";
-import { callsGridSync } from "../ir/visit";
+import { assignsVar, callsGridSync, sameExpr, visitExpr } from "../ir/visit";
 import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { inRangeCondition, planInRange } from "./in-range";
@@ -2191,7 +2191,7 @@ function readsOfSameElement(target: IR.IndexExpr, value: IR.Expr): IR.IndexExpr[
   if (!target.indices.every(sideEffectFree)) return [];
   const out: IR.IndexExpr[] = [];
   let impure = false;
-  forEachSubExpr(value, (x) => {
+  visitExpr(value, (x) => {
     if (x.k === "call" || x.k === "atomic" || x.k === "random") impure = true;
     else if (x.k === "index" && x.array.v === target.array.v && x.indices.length === target.indices.length && x.indices.every((ix, d) => sameExpr(ix, target.indices[d]!))) out.push(x);
   });
@@ -2200,44 +2200,10 @@ function readsOfSameElement(target: IR.IndexExpr, value: IR.Expr): IR.IndexExpr[
 
 function sideEffectFree(e: IR.Expr): boolean {
   let ok = true;
-  forEachSubExpr(e, (x) => {
+  visitExpr(e, (x) => {
     if (x.k === "call" || x.k === "atomic" || x.k === "random" || x.k === "index" || x.k === "intrinsic") ok = false;
   });
   return ok;
-}
-
-/** Structural equality of side-effect-free index expressions (same variables, constants and operations). */
-function sameExpr(a: IR.Expr, b: IR.Expr): boolean {
-  if (a.k !== b.k) return false;
-  switch (a.k) {
-    case "const":
-      return Object.is(a.value, (b as IR.ConstExpr).value) && a.type.dtype === (b as IR.ConstExpr).type.dtype;
-    case "var":
-      return a.v === (b as IR.VarExpr).v;
-    case "special":
-      return a.reg === (b as IR.SpecialExpr).reg && a.axis === (b as IR.SpecialExpr).axis;
-    case "shape":
-      return a.array.v === (b as IR.ShapeExpr).array.v && a.dim === (b as IR.ShapeExpr).dim;
-    case "unary":
-      return a.op === (b as IR.UnaryExpr).op && a.type.dtype === (b as IR.UnaryExpr).type.dtype && sameExpr(a.operand, (b as IR.UnaryExpr).operand);
-    case "binary":
-    case "compare":
-    case "logical": {
-      const o = b as typeof a;
-      return a.op === o.op && a.type.kind === o.type.kind && (a.type as IR.ScalarType).dtype === (o.type as IR.ScalarType).dtype && sameExpr(a.left, o.left) && sameExpr(a.right, o.right);
-    }
-    case "convert":
-    case "truthy": {
-      const o = b as typeof a;
-      return a.type.dtype === o.type.dtype && sameExpr(a.value, o.value);
-    }
-    case "select": {
-      const o = b as IR.SelectExpr;
-      return sameExpr(a.cond, o.cond) && sameExpr(a.then, o.then) && sameExpr(a.else, o.else);
-    }
-    default:
-      return false;
-  }
 }
 
 /** Most iterations a loop may have and still count as small (see smallCountedLoop). */
@@ -2277,71 +2243,18 @@ export function smallCountedLoop(s: NLoop): boolean {
   return !assignsVar(s.body, k);
 }
 
-function assignsVar(list: readonly NStmt[], v: IR.Var): boolean {
-  return list.some((s) => {
-    switch (s.k) {
-      case "decl":
-        return s.v === v;
-      case "assign":
-        return s.target.k === "var" && s.target.v === v;
-      case "sync":
-        return s.result === v;
-      case "if":
-        return assignsVar(s.then, v) || (!!s.else && assignsVar(s.else, v));
-      case "loop":
-        return assignsVar(s.init, v) || assignsVar(s.body, v) || assignsVar(s.update, v);
-      case "block":
-      case "fnScope":
-        return assignsVar(s.body, v);
-      default:
-        return false;
-    }
-  });
-}
 
 function containsIndexOrCall(e: IR.Expr): boolean {
   let found = false;
-  forEachSubExpr(e, (x) => {
+  visitExpr(e, (x) => {
     if (x.k === "index" || x.k === "call" || x.k === "atomic" || x.k === "random") found = true;
   });
   return found;
 }
 
-function forEachSubExpr(e: IR.Expr, f: (e: IR.Expr) => void): void {
-  f(e);
-  switch (e.k) {
-    case "unary":
-      return forEachSubExpr(e.operand, f);
-    case "binary":
-    case "compare":
-    case "logical":
-      forEachSubExpr(e.left, f);
-      return forEachSubExpr(e.right, f);
-    case "select":
-      forEachSubExpr(e.cond, f);
-      forEachSubExpr(e.then, f);
-      return forEachSubExpr(e.else, f);
-    case "convert":
-    case "truthy":
-      return forEachSubExpr(e.value, f);
-    case "index":
-      return e.indices.forEach((i) => forEachSubExpr(i, f));
-    case "call":
-    case "intrinsic":
-      return e.args.forEach((a) => forEachSubExpr(a, f));
-    case "atomic":
-      e.indices.forEach((i) => forEachSubExpr(i, f));
-      if (e.expected) forEachSubExpr(e.expected, f);
-      return forEachSubExpr(e.value, f);
-    case "random":
-      return forEachSubExpr(e.index, f);
-    default:
-      return;
-  }
-}
 
 function forEachVarExpr(e: IR.Expr, f: (v: IR.Var) => void): void {
-  forEachSubExpr(e, (x) => {
+  visitExpr(e, (x) => {
     if (x.k === "var" && x.type.kind === "scalar") f(x.v);
   });
 }
