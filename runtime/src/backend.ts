@@ -46,6 +46,27 @@ export interface LaunchConfig {
   readonly stream: StreamHandle | null;
 }
 
+/**
+ * The brand of a device array (host/arrays.ts DeviceNDArray), by which the GPU launch fast path
+ * recognises one without importing the host layer.
+ */
+export const DEVICE_ARRAY: unique symbol = Symbol("cudascript.deviceArray");
+
+/** What the GPU launch fast path reads of a device array argument. */
+export interface DeviceArrayArgument {
+  readonly [DEVICE_ARRAY]: true;
+  readonly dtype: { readonly name: AnyDTypeName };
+  readonly shape: readonly number[];
+  readonly freed: boolean;
+  readonly buffer: DeviceBuffer;
+  readonly byteOffset: number;
+  readonly elementStrides: readonly number[];
+}
+
+export function isDeviceArrayArgument(v: unknown): v is DeviceArrayArgument {
+  return typeof v === "object" && v !== null && (v as { [DEVICE_ARRAY]?: unknown })[DEVICE_ARRAY] === true;
+}
+
 /** See Backend.fastLauncher: true when it launched, false when the generic path must (nothing was done). */
 export type FastLaunch = (args: readonly unknown[]) => boolean;
 

@@ -31,14 +31,14 @@ describe("the launch fast path (libcuda TEST DOUBLE)", () => {
       const launcher = k.launch(1, 32);
       launcher(c, d, 1); // the fast path is set up
       let nested = false;
-      // The second argument's prototype is looked up (instanceof) after the first was packed.
+      // The second argument's first property (its device-array brand) is read after the first was packed.
       const y = new Proxy(b!, {
-        getPrototypeOf(target) {
+        get(target, property) {
           if (!nested) {
             nested = true;
             (how === "through the same launcher" ? launcher : k.launch(2, 32))(c, d, 3);
           }
-          return Reflect.getPrototypeOf(target);
+          return Reflect.get(target, property);
         },
       });
       double.clearLog();

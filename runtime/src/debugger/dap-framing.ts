@@ -8,7 +8,7 @@
  */
 import { Transform, type TransformCallback } from "node:stream";
 import { CudaScriptError } from "../errors";
-import { formatBytes } from "../host/sizes";
+import { formatBytes } from "../sizes";
 
 /** The largest DAP message accepted (a launch configuration with its `data` arrays fits many times over). */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;

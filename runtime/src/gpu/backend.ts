@@ -32,7 +32,7 @@ import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, Fast
 import { spanElements } from "../layout";
 import { complexDtypes, dtypes, isComplexDTypeName, type AnyDTypeName } from "../dtypes";
 import { CudaScriptError, ErrorCodes } from "../errors";
-import { formatBytes } from "../host/sizes";
+import { formatBytes } from "../sizes";
 import {
   CONTEXT_LOST_SENTENCE,
   CONTEXT_USABLE_SENTENCE,

@@ -41,10 +41,10 @@
  * codes and messages, and the property test (test/gpu/double-launch-packer.test.ts) holds the two paths to the same bytes and the same errors.
  */
 import type { KernelParamBlock } from "@cudascript/native-bindings/cuda";
-import { DeviceNDArray } from "../host/arrays";
 import { f16round, setFloat16 } from "../float16";
 import type { AbiParam, ArgPlan } from "./abi";
 import { isStatesLayout } from "../random/state-layout";
+import { isDeviceArrayArgument } from "../backend";
 
 /** Checks one argument and writes its slots; false when the generic path must take the launch. */
 type ArgWriter = (view: DataView, v: unknown) => boolean;
@@ -173,7 +173,7 @@ export class LaunchPacker {
     const strideAt = slots.slice(1 + rank);
     const acceptsU8 = dtype === "bool"; // Array1D<bool> takes a u8 device array
     return (view, v) => {
-      if (!(v instanceof DeviceNDArray)) return false;
+      if (!isDeviceArrayArgument(v)) return false;
       const name = v.dtype.name;
       if (name !== dtype && !(acceptsU8 && name === "u8")) return false;
       const shape = v.shape;

@@ -23,7 +23,7 @@
  */
 import type { CudaContext, CudaModule, CudaStream, ModuleGlobal } from "@cudascript/native-bindings/cuda";
 import { ErrorCodes } from "../errors";
-import { formatBytes } from "../host/sizes";
+import { formatBytes } from "../sizes";
 
 /** CSR050: kernel console.log output was overwritten in the GPU's printf FIFO. */
 export const PRINTF_OVERFLOW_WARNING = ErrorCodes.PrintfOutputLost;

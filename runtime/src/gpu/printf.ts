@@ -5,7 +5,7 @@
 // at exit; and the FIFO's size is a setting (CU_LIMIT_PRINTF_FIFO_SIZE) that the driver accepts
 // only before the first launch of a kernel that prints.
 import { CudaScriptError } from "../errors";
-import { parseBytes } from "../host/sizes";
+import { parseBytes } from "../sizes";
 
 /** CSR049: an invalid printf buffer size, or one set after a printing kernel already ran. */
 export const PRINTF_BUFFER_ERROR = "CSR049";

@@ -2,12 +2,12 @@
  * Host N-D arrays (`cuda.ndarray`) and device arrays (`cuda.toDevice`, `cuda.deviceArray`, …),
  * Numba's host API camelCased.
  */
-import type { DeviceBuffer, StreamHandle } from "../backend";
+import { DEVICE_ARRAY, type DeviceBuffer, type StreamHandle } from "../backend";
 import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
 import { Complex64Array, isComplexArray, type Complex128Array, type ComplexValue } from "../complex-array";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
-import { formatBytes } from "./sizes";
+import { formatBytes } from "../sizes";
 import { isFloat16Array } from "../float16";
 import { currentBackend } from "./device";
 import type { Stream } from "./streams";
@@ -248,6 +248,8 @@ let nextArrayId = 1;
 /** Device memory holding an N-D array (Numba's DeviceNDArray). */
 export class DeviceNDArray<T = unknown> {
   declare readonly __deviceArrayOf?: T;
+  /** @internal the brand the GPU launch fast path recognises (on the prototype: see below the class) */
+  declare readonly [DEVICE_ARRAY]: true;
   readonly id = nextArrayId++;
   readonly shape: readonly number[];
   readonly dtype: DType;
@@ -417,6 +419,7 @@ export class DeviceNDArray<T = unknown> {
     return `DeviceNDArray(${this.dtype.name}, [${this.shape.join(", ")}])${this.isFreed ? " (freed)" : ""}`;
   }
 }
+Object.defineProperty(DeviceNDArray.prototype, DEVICE_ARRAY, { value: true });
 
 function hostData(host: unknown, dev: DeviceNDArray, what: string): TypedArray {
   if (isComplexArray(host) || isComplexDTypeName(dev.dtype.name)) return complexHostData(host, dev, what);

@@ -15,7 +15,7 @@ import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray
 import { kernelSpanProblem, rowMajorStrides, spanElements } from "../layout";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
-import { formatBytes } from "./sizes";
+import { formatBytes } from "../sizes";
 import { reportFault, reportingLaunches, reportLaunch } from "../report/launches";
 import type { Stream } from "./streams";
 

@@ -6,7 +6,7 @@
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
-import { formatBytes, parseBytes } from "../host/sizes";
+import { formatBytes, parseBytes } from "../sizes";
 import { defaultWorkers, Executor, type ArgDesc } from "./executor";
 import { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 import type { PrivSpec } from "./privatize";
