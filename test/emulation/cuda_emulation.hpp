@@ -360,8 +360,10 @@ inline unsigned __match_any_sync(unsigned mask, T v) { return cs_emu::match(mask
 template <class T>
 inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
   const unsigned live = cs_emu::warp().live.load();
+  // PTX's match.all gives "the non-exited threads in membermask" (0x3ff for the full mask in a
+  // 10-thread block), not the mask as written.
   *pred = cs_emu::match(mask, v) == (mask & live);
-  return *pred ? mask : 0u;
+  return *pred ? mask & live : 0u;
 }
 inline unsigned cs_lanemask_lt() { return (1u << (cs_emu::tl_tid & 31)) - 1u; }
 

@@ -2197,8 +2197,9 @@ export class FnEmitter {
             const peer = "$st[$q] === 0 && (($m >>> ($q - $w)) & 1) !== 0";
             lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) { const $m = ${mask};`);
             if (s.name === "matchAnySync") lines.push(`let $r = 0; for (let $q = $w; $q < $e; $q++) if (${peer} && ${same}) $r |= 1 << ($q - $w);`);
-            // __match_all_sync: the mask when every lane in it has the same value, else 0.
-            else lines.push(`let $r = $m >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`);
+            // match.all: the lanes of the mask that take part (PTX: "the non-exited threads in membermask")
+            // when they all have the same value, else 0.
+            else lines.push(`let $r = ($m & $am) >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`);
             lines.push(`${this.setResult(s, "$u", "($r >>> 0)")} }`);
             break;
           }

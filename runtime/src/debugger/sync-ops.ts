@@ -91,7 +91,8 @@ export function warpResults(op: string, lanes: readonly number[], reqs: readonly
           });
           return out >>> 0;
         }
-        let out = m >>> 0;
+        // match.all gives the lanes of the mask that take part (the simulator's rule), or 0.
+        let out = (m & am) >>> 0;
         lanes.forEach((q, j) => {
           if (((m >>> q) & 1) !== 0 && !Object.is(reqs[j]!.args[1], r.args[1])) out = 0;
         });
