@@ -103,6 +103,17 @@ inline bool operator<=(cs_half a, cs_half b) { return (float)a.v <= (float)b.v; 
 inline bool operator>(cs_half a, cs_half b) { return (float)a.v > (float)b.v; }
 inline bool operator>=(cs_half a, cs_half b) { return (float)a.v >= (float)b.v; }
 // fma.rn.f16 as the simulator computes it: the double fma rounded to f16 (a*b is exact in double).
+inline unsigned cs_half_bits(cs_half h) {
+  unsigned short b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+inline cs_half cs_half_from_bits(unsigned b) {
+  const unsigned short s = (unsigned short)b;
+  cs_half h;
+  std::memcpy(&h, &s, 2);
+  return h;
+}
 inline cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { return cs_half(fma((double)a.v, (double)b.v, (double)c.v)); }
 inline cs_half cs_habs(cs_half a) { return cs_half(fabsf((float)a.v)); }
 // atomicAdd on f16 (the GPU's atom.add.noftz.f16): a compare-and-swap loop, each sum rounded to f16.

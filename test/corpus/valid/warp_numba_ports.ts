@@ -13,7 +13,7 @@ export const useLanemaskLt = cuda.jit((x: Uint32Array) => {
 /** The same in blocks of any shape: the lane is the linear thread index mod 32. */
 export const useLanemaskLt3d = cuda.jit((x: Uint32Array) => {
   const t = (cuda.threadIdx.z * cuda.blockDim.y + cuda.threadIdx.y) * cuda.blockDim.x + cuda.threadIdx.x;
-  x[t] = cuda.lanemaskLt();
+  if (t < x.length) x[t] = cuda.lanemaskLt();
 });
 
 /**
@@ -24,6 +24,9 @@ export const useLanemaskLt3d = cuda.jit((x: Uint32Array) => {
  */
 export const useMatchSync = cuda.jit((aryIn: Int32Array, all: Uint32Array, any: Uint32Array) => {
   const i = cuda.threadIdx.x;
-  all[i] = cuda.matchAllSync(0xffffffff, aryIn[i]);
-  any[i] = cuda.matchAnySync(0xffffffff, aryIn[i]);
+  // Launched with one thread per element: every thread passes the test.
+  if (i < aryIn.length) {
+    all[i] = cuda.matchAllSync(0xffffffff, aryIn[i]);
+    any[i] = cuda.matchAnySync(0xffffffff, aryIn[i]);
+  }
 });
