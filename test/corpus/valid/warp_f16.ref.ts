@@ -4,9 +4,12 @@ import { CorpusCase, seeded } from "../case";
 /** f16 values whose bits a float round trip or a value comparison would blur: ±0, NaN, ±Infinity, subnormals, the largest finite. */
 const POOL = [0, -0, NaN, Infinity, -Infinity, 2 ** -24, -(2 ** -14), 65504, 1 / 3, -1.5];
 
-/** The f16 bits of a value (as Float16Array stores it), so that 0 and -0 differ and every NaN is one. */
-function bits(v: number): number {
-  return new Uint16Array(new Float16Array([v]).buffer)[0]!;
+/**
+ * What identifies an f16 value's bits: 0 and -0 differ, and a NaN is told by its f64 bits (reading an f16
+ * NaN keeps its sign and payload in the number).
+ */
+function bits(v: number): string {
+  return v !== v ? new BigUint64Array(Float64Array.of(v).buffer)[0]!.toString(16) : Object.is(v, -0) ? "-0" : String(v);
 }
 
 function values(n: number, seed: number): Float16Array {
@@ -16,6 +19,9 @@ function values(n: number, seed: number): Float16Array {
   // Warp 1 holds one value but for -0 in lane 5, so matchAllSync gives 0 there; warp 2 holds one NaN.
   for (let i = 32; i < Math.min(n, 64); i++) x[i] = i === 37 ? -0 : 0;
   for (let i = 64; i < Math.min(n, 96); i++) x[i] = NaN;
+  // Warp 3: NaNs that differ in their payload or sign only (0x7e00, 0x7e01, 0xfe00).
+  const raw = new Uint16Array(x.buffer, x.byteOffset, n);
+  for (let i = 96; i < Math.min(n, 128); i++) raw[i] = [0x7e00, 0x7e01, 0xfe00][i % 3]!;
   return x;
 }
 
