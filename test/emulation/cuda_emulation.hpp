@@ -11,7 +11,8 @@
 //  - printf is printf; __constant__ data is a plain global.
 //
 // Not emulated: the GPU's weak memory ordering, warp divergence/independent scheduling subtleties,
-// partial-mask warp operations (every lane of a warp must take part, as the corpus kernels do), and
+// partial-mask warp operations (every existing lane of a warp must reach each warp operation, as the
+// corpus kernels do: a divergent branch with its own mask works when each branch makes the same calls), and
 // fast math. FMA contraction is replayed by the build flags (harness.ts: -ffp-contract=off like the
 // GPU's default --fmad=false, -ffp-contract=fast -mfma where a kernel opts in).
 #pragma once
@@ -181,14 +182,16 @@ inline T from_bits(unsigned long long b) {
   return v;
 }
 
-// Every lane publishes `v`, then reads lane `src` (or keeps its own value when src is -1).
+// Every lane publishes `v`, then reads lane `src`, or keeps its own value when src is -1 or a lane that
+// does not exist or has exited (undefined in CUDA; the simulator's rule, docs/simulator.md).
 template <class T>
 inline T exchange(T v, int src) {
   Warp& w = warp();
   const int lane = tl_tid & 31;
   w.slot[lane] = to_bits(v);
   w.bar.arrive_and_wait();
-  const unsigned long long got = src < 0 ? w.slot[lane] : w.slot[src];
+  const bool present = src >= 0 && (w.live.load() >> src & 1u);
+  const unsigned long long got = present ? w.slot[src] : w.slot[lane];
   w.bar.arrive_and_wait();
   return from_bits<T>(got);
 }
