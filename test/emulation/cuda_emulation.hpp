@@ -11,7 +11,8 @@
 //  - printf is printf; __constant__ data is a plain global.
 //
 // Not emulated: the GPU's weak memory ordering, warp divergence/independent scheduling subtleties,
-// partial-mask warp operations (every lane of a warp must take part, as the corpus kernels do), and
+// partial-mask warp operations (every existing lane of a warp must reach each warp operation, as the
+// corpus kernels do: a divergent branch with its own mask works when each branch makes the same calls), and
 // fast math. FMA contraction is replayed by the build flags (harness.ts: -ffp-contract=off like the
 // GPU's default --fmad=false, -ffp-contract=fast -mfma where a kernel opts in).
 #pragma once
@@ -103,6 +104,17 @@ inline bool operator<=(cs_half a, cs_half b) { return (float)a.v <= (float)b.v; 
 inline bool operator>(cs_half a, cs_half b) { return (float)a.v > (float)b.v; }
 inline bool operator>=(cs_half a, cs_half b) { return (float)a.v >= (float)b.v; }
 // fma.rn.f16 as the simulator computes it: the double fma rounded to f16 (a*b is exact in double).
+inline unsigned cs_half_bits(cs_half h) {
+  unsigned short b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+inline cs_half cs_half_from_bits(unsigned b) {
+  const unsigned short s = (unsigned short)b;
+  cs_half h;
+  std::memcpy(&h, &s, 2);
+  return h;
+}
 inline cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { return cs_half(fma((double)a.v, (double)b.v, (double)c.v)); }
 inline cs_half cs_habs(cs_half a) { return cs_half(fabsf((float)a.v)); }
 // atomicAdd on f16 (the GPU's atom.add.noftz.f16): a compare-and-swap loop, each sum rounded to f16.
@@ -170,14 +182,16 @@ inline T from_bits(unsigned long long b) {
   return v;
 }
 
-// Every lane publishes `v`, then reads lane `src` (or keeps its own value when src is -1).
+// Every lane publishes `v`, then reads lane `src`, or keeps its own value when src is -1 or a lane that
+// does not exist or has exited (undefined in CUDA; the simulator's rule, docs/simulator.md).
 template <class T>
 inline T exchange(T v, int src) {
   Warp& w = warp();
   const int lane = tl_tid & 31;
   w.slot[lane] = to_bits(v);
   w.bar.arrive_and_wait();
-  const unsigned long long got = src < 0 ? w.slot[lane] : w.slot[src];
+  const bool present = src >= 0 && (w.live.load() >> src & 1u);
+  const unsigned long long got = present ? w.slot[src] : w.slot[lane];
   w.bar.arrive_and_wait();
   return from_bits<T>(got);
 }
@@ -360,8 +374,10 @@ inline unsigned __match_any_sync(unsigned mask, T v) { return cs_emu::match(mask
 template <class T>
 inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
   const unsigned live = cs_emu::warp().live.load();
+  // PTX's match.all gives "the non-exited threads in membermask" (0x3ff for the full mask in a
+  // 10-thread block), not the mask as written.
   *pred = cs_emu::match(mask, v) == (mask & live);
-  return *pred ? mask : 0u;
+  return *pred ? mask & live : 0u;
 }
 inline unsigned cs_lanemask_lt() { return (1u << (cs_emu::tl_tid & 31)) - 1u; }
 

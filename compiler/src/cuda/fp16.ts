@@ -37,7 +37,8 @@ const INT_TYPES: readonly [string, string][] = [
   ["unsigned char", "u8"],
 ];
 
-const fn = "static __device__ __forceinline__";
+/* Every module that uses f16 gets every operator; `unused` keeps NVRTC from warning (#177-D) about the ones it does not call. */
+const fn = "static __device__ __forceinline__ __attribute__((unused))";
 
 export const HALF_PRELUDE = `#ifndef CUDASCRIPT_EMULATION
 /* f16: IEEE binary16 in 16 bits, every operation rounded to f16 by the half instructions (sm_53+). */
@@ -59,6 +60,9 @@ ${fn} cs_half operator/(cs_half a, cs_half b) { return cs_half((float)a / (float
 ${fn} cs_half operator-(cs_half a) { cs_half r; asm("neg.f16 %0, %1;" : "=h"(r.bits) : "h"(a.bits)); return r; }
 ${["+", "-", "*", "/"].map((op) => `${fn} cs_half& operator${op}=(cs_half& a, cs_half b) { a = a ${op} b; return a; }`).join("\n")}
 ${COMPARE_PTX.map(([op, cmp]) => `${fn} bool operator${op}(cs_half a, cs_half b) { unsigned short r; asm("{ .reg .pred p; setp.${cmp}.f16 p, %1, %2; selp.u16 %0, 1, 0, p; }" : "=h"(r) : "h"(a.bits), "h"(b.bits)); return r != 0; }`).join("\n")}
+/* An f16 as its 16 bits and back: warp shuffles move, and matches compare, these (the value only). */
+${fn} unsigned cs_half_bits(cs_half h) { return h.bits; }
+${fn} cs_half cs_half_from_bits(unsigned b) { cs_half h; h.bits = (unsigned short)b; return h; }
 ${fn} cs_half cs_hfma(cs_half a, cs_half b, cs_half c) { cs_half r; asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r.bits) : "h"(a.bits), "h"(b.bits), "h"(c.bits)); return r; }
 ${fn} cs_half cs_habs(cs_half a) { cs_half r; asm("abs.f16 %0, %1;" : "=h"(r.bits) : "h"(a.bits)); return r; }
 #endif`;

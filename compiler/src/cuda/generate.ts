@@ -881,9 +881,13 @@ class FunctionGen {
     }
     if (e.name === "arrayView") throw new CudaGenError(`the view '${e.view?.name}' can only be passed to a device function here`, e.span);
     const args = e.args.map((a) => this.expr(a));
-    const t = args.map((a) => a.t);
     const d = e.type.kind === "scalar" ? e.type.dtype : "i32";
-    if (d === "f16") return this.halfIntrinsic(e, t);
+    // A shuffle or match of an f16 moves and compares its 16 bits (as Numba compares a float's bits): only
+    // the value is f16, the mask, lane and delta stay integers. (Computing the call in f32 turned the mask
+    // into a float, 0x7fffffff into 0x80000000; CUDA has no overload of __match_*_sync for a half.)
+    const halfValue = WARP_VALUE_OPS.has(e.name) && e.args[1]!.type.kind === "scalar" && e.args[1]!.type.dtype === "f16";
+    const t = args.map((a, i) => (halfValue && i === 1 ? call("cs_half_bits", [a.t]).t : a.t));
+    if (d === "f16" && !halfValue) return this.halfIntrinsic(e, t);
     const f = d === "f32" ? "f" : "";
     // popc/brev/clz/ffs of a u64 argument: the 64-bit instructions.
     const wide = e.args.length === 1 && e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64";
@@ -936,13 +940,12 @@ class FunctionGen {
       case "threadfenceSystem":
         return call("__threadfence_system", []);
       case "shflSync":
-        return call("__shfl_sync", t);
       case "shflUpSync":
-        return call("__shfl_up_sync", t);
       case "shflDownSync":
-        return call("__shfl_down_sync", t);
-      case "shflXorSync":
-        return call("__shfl_xor_sync", t);
+      case "shflXorSync": {
+        const moved = call(SHUFFLES[e.name]!, t);
+        return halfValue ? call("cs_half_from_bits", [moved.t]) : moved;
+      }
       case "allSync":
         return { t: `${call("__all_sync", t).t} != 0`, p: P.eq };
       case "anySync":
@@ -1072,6 +1075,11 @@ function atomic64Call(e: IR.AtomicExpr, addr: string, value: Out, expected: Out 
       throw new CudaGenError(`cuda.atomic.${e.op} on ${e.type.dtype}`, e.span);
   }
 }
+
+/** The warp shuffles, by their CUDA names. */
+const SHUFFLES: Partial<Record<IR.IntrinsicName, string>> = { shflSync: "__shfl_sync", shflUpSync: "__shfl_up_sync", shflDownSync: "__shfl_down_sync", shflXorSync: "__shfl_xor_sync" };
+/** The warp operations whose second argument is a value of any dtype (moved or compared by its bits). */
+const WARP_VALUE_OPS: ReadonlySet<string> = new Set([...Object.keys(SHUFFLES), "matchAnySync", "matchAllSync"]);
 
 function flip(op: IR.CompareOp): IR.CompareOp {
   return op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;

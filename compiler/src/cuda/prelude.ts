@@ -90,7 +90,8 @@ static __device__ __forceinline__ unsigned cs_lanemask_lt() {
   return mask;
 }
 #endif`,
-  matchAll: `/* cuda.matchAllSync(mask, v): the mask when every lane in it has the same v, else 0 (CUDA's predicate
+  matchAll: `/* cuda.matchAllSync(mask, v): the lanes of the mask that take part (match.all: the non-exited threads in
+   membermask) when they all have the same v, else 0 (CUDA's predicate
    is then just whether the result is non-zero, so it is not returned separately). Compute capability 7.0+. */
 template <class T>
 static __device__ __forceinline__ unsigned cs_match_all_sync(unsigned mask, T value) {
@@ -107,9 +108,9 @@ static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
   return bytes;
 }
 #endif`,
-  truthy: `/* JavaScript truthiness of a float: not zero and not NaN. */
-static __device__ __forceinline__ bool cs_truthy(float x) { return x != 0.0f && x == x; }
-static __device__ __forceinline__ bool cs_truthy(double x) { return x != 0.0 && x == x; }`,
+  truthy: `/* JavaScript truthiness of a float: not zero and not NaN (\`unused\`: a module may call one of the two). */
+static __device__ __forceinline__ __attribute__((unused)) bool cs_truthy(float x) { return x != 0.0f && x == x; }
+static __device__ __forceinline__ __attribute__((unused)) bool cs_truthy(double x) { return x != 0.0 && x == x; }`,
   int64: `/* i64/u64 arithmetic with two's-complement wrap-around, as the simulator computes it: signed
    overflow is undefined in C++, so + - * << and negation go through unsigned long long. A shift count
    outside 0…63 (read as unsigned) gives 0, or the sign for >> of an i64, as PTX's shl/shr do. */

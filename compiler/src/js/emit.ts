@@ -28,6 +28,7 @@
  *   rt.halfArray(values)                  a constant f16 array's bits
  *   rt.i64                                i64/u64 helpers that need a branch (see int64.ts)
  *   rt.fma64, rt.popc, rt.brev, rt.ffs    math helpers
+ *   rt.sameBits(a, b)                     warp match's comparison of bit patterns
  *   rt.perThread(Ctor, size, n)           n typed arrays of `size` elements
  *   rt.sanitizer(kernelInfo)              the sanitizer state (sanitize variant only)
  *   rt.watchdog(site)                     checks the deadline; returns the next loop budget
@@ -2156,16 +2157,17 @@ export class FnEmitter {
           }
           case "matchAnySync":
           case "matchAllSync": {
-            // CUDA compares bit patterns: for floats Object.is (-0 is not 0, NaN matches NaN), else ===.
+            // CUDA compares bit patterns: for floats rt.sameBits (-0 is not 0, a NaN matches the same NaN), else ===.
             const v = (i: string) => this.argAt(s.args[1]!, i);
             const float = isFloat((s.args[1]!.type as ScalarType).dtype);
-            const same = float ? `Object.is(${v("$q")}, ${v("$u")})` : `${v("$q")} === ${v("$u")}`;
+            const same = float ? `rt.sameBits(${v("$q")}, ${v("$u")})` : `${v("$q")} === ${v("$u")}`;
             const mask = this.argAt(s.args[0]!, "$u");
             const peer = "$st[$q] === 0 && (($m >>> ($q - $w)) & 1) !== 0";
             lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) { const $m = ${mask};`);
             if (s.name === "matchAnySync") lines.push(`let $r = 0; for (let $q = $w; $q < $e; $q++) if (${peer} && ${same}) $r |= 1 << ($q - $w);`);
-            // __match_all_sync: the mask when every lane in it has the same value, else 0.
-            else lines.push(`let $r = $m >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`);
+            // match.all: the lanes of the mask that take part (PTX: "the non-exited threads in membermask")
+            // when they all have the same value, else 0.
+            else lines.push(`let $r = ($m & $am) >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`);
             lines.push(`${this.setResult(s, "$u", "($r >>> 0)")} }`);
             break;
           }

@@ -35,6 +35,7 @@ export function planFlatGrid(fn: IR.IrFunction): FlatGridPlan | undefined {
     visitExpr(root, (e) => {
       if (e.k === "call") ok = false; // a device function reads the block and thread through its own copies
       if (e.k === "special" && !(e.reg === "grid" ? e.axis === "x" : e.reg === "gridsize" || e.reg === "blockDim" || e.reg === "gridDim" || e.reg === "warpsize")) ok = false;
+      if (e.k === "intrinsic" && e.name === "lanemaskLt") ok = false; // reads the lane, which the grid index does not give
     }),
   );
   if (!ok) return undefined;

@@ -6,6 +6,8 @@
  * threads that reached it.
  */
 
+import { sameBits } from "../simulator/rt";
+
 /** What a thread asked for at a `(yield $S.req(op, site, …args))`. */
 export interface SyncRequest {
   op: string;
@@ -81,19 +83,20 @@ export function warpResults(op: string, lanes: readonly number[], reqs: readonly
     }
     case "matchAnySync":
     case "matchAllSync":
-      // Bit patterns: Object.is for floats (-0 is not 0, NaN matches NaN); integers never hold -0 or NaN.
+      // Bit patterns, the simulator's comparison (rt.ts sameBits: -0 is not 0, a NaN matches the same NaN).
       return reqs.map((r) => {
         const m = r.args[0] as number;
         if (op === "matchAnySync") {
           let out = 0;
           lanes.forEach((q, j) => {
-            if (((m >>> q) & 1) !== 0 && Object.is(reqs[j]!.args[1], r.args[1])) out |= 1 << q;
+            if (((m >>> q) & 1) !== 0 && sameBits(reqs[j]!.args[1] as number | bigint, r.args[1] as number | bigint)) out |= 1 << q;
           });
           return out >>> 0;
         }
-        let out = m >>> 0;
+        // match.all gives the lanes of the mask that take part (the simulator's rule), or 0.
+        let out = (m & am) >>> 0;
         lanes.forEach((q, j) => {
-          if (((m >>> q) & 1) !== 0 && !Object.is(reqs[j]!.args[1], r.args[1])) out = 0;
+          if (((m >>> q) & 1) !== 0 && !sameBits(reqs[j]!.args[1] as number | bigint, r.args[1] as number | bigint)) out = 0;
         });
         return out >>> 0;
       });

@@ -62,6 +62,8 @@ export interface Rt {
   popc(x: number): number;
   brev(x: number): number;
   ffs(x: number): number;
+  /** Whether two warp-match values have the same bits (sameBits below). */
+  sameBits(a: number | bigint, b: number | bigint): boolean;
   perThread(ctor: new (n: number) => ArrayLike<number>, size: number, n: number): unknown[];
   sanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number): Sanitizer;
   /** A cooperative kernel's per-block sanitizer (its blocks are alive together; grid-sync.ts). */
@@ -161,6 +163,7 @@ export function createRt(opts: RtOptions): Rt {
       x = ((x >>> 8) & 0x00ff00ff) | ((x & 0x00ff00ff) << 8);
       return ((x >>> 16) | (x << 16)) >>> 0;
     },
+    sameBits,
     ffs(x) {
       x = x | 0;
       return x === 0 ? 0 : 32 - Math.clz32(x & -x);
@@ -197,6 +200,24 @@ export function createRt(opts: RtOptions): Rt {
       return 1 << 20;
     },
   };
+}
+
+const nanPair = new Float64Array(2);
+const nanPairWords = new Uint32Array(nanPair.buffer);
+
+/**
+ * Whether two values have the same bits, as CUDA's match.sync compares them (cuda.matchAnySync /
+ * matchAllSync, as Numba does for floats): 0 and -0 differ, and a NaN matches a NaN with the same sign
+ * and payload only. An f32 value's f64 form keeps its payload, so comparing the f64 bits serves f32 too.
+ * (A signalling NaN is already quiet when it is read from an array: the simulator cannot tell it from the
+ * quiet NaN with the same payload.) Integers and bigints compare by value.
+ */
+export function sameBits(a: number | bigint, b: number | bigint): boolean {
+  if (a === b) return a !== 0 || 1 / a === 1 / (b as number);
+  if (a === a || b === b) return false;
+  nanPair[0] = a as number;
+  nanPair[1] = b as number;
+  return nanPairWords[0] === nanPairWords[2] && nanPairWords[1] === nanPairWords[3];
 }
 
 /** a*b+c with one rounding (Dekker's exact product and Knuth's two-sum; exact except near overflow). */
