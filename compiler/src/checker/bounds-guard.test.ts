@@ -60,7 +60,8 @@ export function run(): void {
 }`,
   "bound from the geometry of device arrays": `const N = 1 << 16;
 export const fill = cuda.jit((out: Float32Array, v: f32) => {
-  out[cuda.grid(1)] = v;
+  const i = cuda.grid(1);
+  out[i] = v;
 });
 export function run(): void {
   const d = cuda.deviceArray(N, f32);

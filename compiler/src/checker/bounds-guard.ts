@@ -73,12 +73,8 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
     visitExpr(e, (y) => ((y.k === "var" && threadVars.has(y.v.id)) || (y.k === "special" && y.reg !== "blockIdx")) && (dep = true));
     return dep;
   };
-  /** Indices come from the thread's position: cuda.grid, threadIdx, or locals computed from them. */
-  const isThreadIndex = (e: IR.Expr): boolean => {
-    let dep = false;
-    visitExpr(e, (y) => ((y.k === "var" && threadVars.has(y.v.id)) || (y.k === "special" && (y.reg === "grid" || y.reg === "threadIdx"))) && (dep = true));
-    return dep;
-  };
+  /** Indices held in locals computed from the thread's position (`a[cuda.grid(1)]` written inline is left alone). */
+  const isThreadIndex = (e: IR.Expr): boolean => firstThreadName(e, threadVars) !== undefined;
   const keyOf = (e: IR.Expr): { key: string; c: number } | undefined => threadOffset(e, threadVars);
 
   /** What `cond` being `positive` (true) or not tells about thread indices. */
