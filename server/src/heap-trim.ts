@@ -2,7 +2,7 @@
  * Gives back the memory a burst of edits leaves behind. What the server keeps per edit is bounded
  * already — the checker holds one lowering per function, the NVRTC resource cache at most 2,000
  * entries, one result per open document — and its live heap stays flat (bench/lsp.mjs with a forced
- * collection every 5 s: 28.6 → 30.0 MiB over 1,750 edits). But V8 lets the garbage of each re-check
+ * collection before each reading: 28.6 → 29.7 MiB over 3,000 edits). But V8 lets the garbage of each re-check
  * pile up before a full collection and sizes the heap to the allocation rate: over 1,000 edits its
  * committed heap grew from 70 to 97 MiB and RSS by 25–45 %, none of it reachable. A full collection
  * once the editor has been idle for a moment (and every `burstChecks` checks during a long burst)
