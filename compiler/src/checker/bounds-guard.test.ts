@@ -26,6 +26,14 @@ export const transpose = cuda.jit((a: Float32Array, b: Float32Array, rows: i32, 
   if (outside(row, col, rows, cols)) return;
   b[col * rows + row] = a[row * cols + col];
 });`,
+  "device function given the array (i < a.length)": `const inRange = cuda.device((a: Float32Array, i: i32): bool => {
+  return i < a.length;
+});
+export const hotspot = cuda.jit((temp: Float32Array, power: Float32Array, out: Float32Array) => {
+  const index = cuda.grid(1);
+  if (!inRange(out, index)) return;
+  out[index] = temp[index] + 0.5 * power[index];
+});`,
   "device function with a body (Rodinia's 'checkBounds')": `const checkBounds = cuda.device((i: i32, n: i32): bool => {
   if (i < 0) return false;
   return i < n;
@@ -127,6 +135,16 @@ test("x[i + 1] beside a guarded out[i] is CS5005 on the read, saying the guard c
   assert.deepEqual(codes(r), ["CS5005@4"]);
   assert.match(r.diagnostics[0]!.message, /'i \+ 1'/);
   assert.match(r.diagnostics[0]!.message, /i < out\.length/);
+});
+
+test("a device function's guard is read as written in the kernel: its off-by-one is CS5005 too", () => {
+  const r = checkKernel(`const inRange = cuda.device((a: Float32Array, i: i32): bool => i <= a.length);
+export const k = cuda.jit((x: Float32Array) => {
+  const i = cuda.grid(1);
+  if (inRange(x, i)) x[i] = 0;
+});`);
+  assert.deepEqual(codes(r), ["CS5005@4"]);
+  assert.match(r.diagnostics[0]!.message, /inRange\(x, i\)/);
 });
 
 test("a guard with <= on a length lets the index reach the length: CS5005", () => {

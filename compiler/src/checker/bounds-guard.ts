@@ -97,7 +97,11 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
       }
       case "call": {
         const inline = inlineCall(cond, ctx.deviceFunction);
-        if (inline) return guardsOf(inline, positive, depth + 1);
+        if (inline) {
+          // Messages quote the call the user wrote, not the device function's body.
+          const inner = guardsOf(inline, positive, depth + 1);
+          return { ...inner, facts: inner.facts.map((f) => ({ ...f, guard: cond })) };
+        }
         if (cond.args.some(isThread)) return { facts: [], compared: true, opaque: true };
         return NONE;
       }
@@ -128,6 +132,8 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
     return { facts: [], compared: true, opaque: true };
   };
 
+  const boundText = (b: IR.Expr): string => (b.k === "shape" && b.dim === 0 ? `${b.array.v.name}.length` : text(b) || "its bound");
+
   const out: Diagnostic[] = [];
   const reported = new Set<number>();
 
@@ -156,7 +162,7 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
       const over = offset.c - tightest.slack;
       report(
         e,
-        `the guard '${text(tightest.guard)}' lets '${indexText}' reach ${text(tightest.bound) || `${arr}.length`}${over > 1 ? ` + ${over - 1}` : ""}, past the end of '${arr}': guard the index used, with if (${guardText} < ${arr}.length)`,
+        `the guard '${text(tightest.guard)}' lets '${indexText}' reach ${boundText(tightest.bound)}${over > 1 ? ` + ${over - 1}` : ""}, past the end of '${arr}': guard the index used, with if (${guardText} < ${arr}.length)`,
         idx,
       );
       return;
