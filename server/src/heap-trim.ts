@@ -19,7 +19,7 @@ export interface HeapTrimOptions {
   readonly burstChecks: number;
 }
 
-export const DEFAULT_HEAP_TRIM: HeapTrimOptions = { idleMs: 250, minChecks: 20, burstChecks: 200 };
+export const DEFAULT_HEAP_TRIM: HeapTrimOptions = { idleMs: 250, minChecks: 20, burstChecks: 100 };
 
 export class HeapTrim {
   private checksSinceCollect = 0;
