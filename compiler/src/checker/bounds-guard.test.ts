@@ -108,6 +108,16 @@ export function run(): void {
     y[row] = s;
   }
 });`,
+  "forward difference, x one longer than out (shown at the launch)": `const N = 1024;
+export const forwardDiff = cuda.jit((x: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = x[i + 1] - x[i];
+});
+export function run(): Float32Array {
+  const x = new Float32Array(N + 1), out = new Float32Array(N);
+  forwardDiff.launch(Math.ceil(N / 256), 256)(x, out);
+  return out;
+}`,
   "guard the checker cannot read (count of valid items)": `export const compact = cuda.jit((x: Float32Array, out: Float32Array, valid: i32) => {
   const t = cuda.threadIdx.x;
   const base = cuda.blockIdx.x * cuda.blockDim.x;
@@ -135,6 +145,7 @@ test("x[i + 1] beside a guarded out[i] is CS5005 on the read, saying the guard c
   assert.deepEqual(codes(r), ["CS5005@4"]);
   assert.match(r.diagnostics[0]!.message, /'i \+ 1'/);
   assert.match(r.diagnostics[0]!.message, /i < out\.length/);
+  assert.match(r.diagnostics[0]!.message, /unless 'x' is longer than 'out'/);
 });
 
 test("a device function's guard is read as written in the kernel: its off-by-one is CS5005 too", () => {

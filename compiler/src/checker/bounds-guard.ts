@@ -160,9 +160,12 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
       if (g.opaque || known.some((f) => f.slack >= offset.c || !sameLengthAs(f.bound, e.array))) return;
       const tightest = known.reduce((a, f) => (f.slack > a.slack ? f : a));
       const over = offset.c - tightest.slack;
+      const other = otherArrayOf(tightest.bound, e.array);
+      if (other && launchesShowLonger(fn, e.array, other, over, ctx.launches)) return;
+      const unless = other ? ` unless '${arr}' is longer than '${other.v.name}'` : "";
       report(
         e,
-        `the guard '${text(tightest.guard)}' lets '${indexText}' reach ${boundText(tightest.bound)}${over > 1 ? ` + ${over - 1}` : ""}, past the end of '${arr}': guard the index used, with if (${guardText} < ${arr}.length)`,
+        `the guard '${text(tightest.guard)}' lets '${indexText}' reach ${boundText(tightest.bound)}${over > 1 ? ` + ${over - 1}` : ""}, past the end of '${arr}'${unless}: guard the index used, with if (${guardText} < ${arr}.length)`,
         idx,
       );
       return;
@@ -321,6 +324,22 @@ function sameLengthAs(bound: IR.Expr, array: IR.VarExpr): boolean {
   if (b.k !== "shape" || b.dim !== 0) return false;
   const a = array.type, o = b.array.type;
   return b.array.v.id === array.v.id || (a.kind === "array" && o.kind === "array" && a.dtype === o.dtype && o.rank === 1);
+}
+
+/** The other array whose length `bound` is (`out.length` guarding `x[i + 1]`), if it is not `array`'s own. */
+function otherArrayOf(bound: IR.Expr, array: IR.VarExpr): IR.VarExpr | undefined {
+  const b = bound.k === "convert" ? bound.value : bound;
+  return b.k === "shape" && b.array.v.id !== array.v.id ? b.array : undefined;
+}
+
+/** Whether every launch in the file (at least one) passes for `array` one at least `over` elements longer than for `other`. */
+function launchesShowLonger(fn: IR.IrFunction, array: IR.VarExpr, other: IR.VarExpr, over: number, launches: readonly GuardLaunch[] | undefined): boolean {
+  const p = fn.params.findIndex((v) => v.id === array.v.id), q = fn.params.findIndex((v) => v.id === other.v.id);
+  if (p < 0 || q < 0 || !launches || launches.length === 0) return false;
+  return launches.every((l) => {
+    const n = l.argLengths?.[p], m = l.argLengths?.[q];
+    return n !== undefined && m !== undefined && n - m >= over;
+  });
 }
 
 /**
