@@ -26,6 +26,7 @@ import { toLspDiagnostic } from "./diagnostics";
 import { DocLinks } from "./doc-links";
 import { generatedCode } from "./generated-code";
 import { detectLocalGpuArch } from "./gpu";
+import { HeapTrim } from "./heap-trim";
 import { hover, kernelOccupancy, type HoverContext } from "./hover";
 import { listKernels } from "./kernels";
 import { renderOccupancyMarkdown } from "./occupancy-view";
@@ -77,11 +78,13 @@ export function startServer(connection: Connection): void {
   };
 
   const links = new DocLinks();
+  const heapTrim = new HeapTrim();
   const ws: Workspace = new Workspace({
     checked(checked) {
       const diagnostics = checked.result.diagnostics.filter((d) => d.span.file === checked.path).map((d) => toLspDiagnostic(d, positions, links));
       void connection.sendDiagnostics({ uri: checked.uri, version: checked.version, diagnostics });
       resources.schedule(checked.path, checked.result.module, arch(), hasErrors(checked.result));
+      heapTrim.checked();
     },
     error: logError,
   });
@@ -275,7 +278,10 @@ export function startServer(connection: Connection): void {
       };
     }),
   );
-  connection.onShutdown(() => ws.dispose());
+  connection.onShutdown(() => {
+    ws.dispose();
+    heapTrim.dispose();
+  });
 
   process.on("uncaughtException", (err) => logError("uncaught exception", err));
   process.on("unhandledRejection", (err) => logError("unhandled rejection", err));

@@ -61,3 +61,18 @@ for (const f of invalidFiles) {
     assert.deepEqual(actual, expected, r.diagnostics.map((d) => `  ${d.code}@${d.span.line}: ${d.message}`).join("\n"));
   });
 }
+
+test("the sanitizer corpus's out-of-bounds bugs on global arrays are CS5005 on their @bug line, and no other file of it gets CS5005", () => {
+  const buggy = path.join(corpus, "buggy");
+  const checker = new KernelChecker();
+  const found: string[] = [];
+  const expected: string[] = [];
+  for (const f of kernelFiles(buggy).filter((f) => path.basename(f) !== "case.ts")) {
+    const lines = fs.readFileSync(f, "utf8").split("\n");
+    const bugLine = lines.findIndex((l) => l.includes("@bug")) + 1;
+    if (path.basename(f).startsWith("oob_global")) expected.push(`${path.basename(f)}@${bugLine}`);
+    for (const d of checker.checkFile(f).diagnostics) if (d.code === "CS5005") found.push(`${path.basename(f)}@${d.span.line}`);
+  }
+  assert.ok(expected.length >= 2);
+  assert.deepEqual(found.sort(), expected.sort());
+});

@@ -19,7 +19,7 @@ test("useColor: FORCE_COLOR decides when set, else a non-empty NO_COLOR turns co
 
 test("run colours its build messages only when FORCE_COLOR asks (not in a pipe, never with NO_COLOR)", (t) => {
   const dir = tempDir(t, {
-    "warn.ts": 'import { cuda } from "cudascript";\nconst k = cuda.jit((a: Float32Array) => {\n  const i = cuda.grid(1);\n  a[i] = 1;\n});\nk.launch(1, 32)(new Float32Array(32));\n',
+    "warn.ts": 'import { cuda } from "cudascript";\nconst k = cuda.jit((a: Float32Array) => {\n  const i = cuda.grid(1);\n  a[i] = 1;\n});\nlet size = 32; // a length the checker cannot see: CS5005 stays\nk.launch(1, 32)(new Float32Array(size));\n',
   });
   const ansi = /\x1b\[/;
   const forced = cli(["run", "warn.ts"], { cwd: dir, env: { FORCE_COLOR: "1", NO_COLOR: undefined } });

@@ -146,7 +146,6 @@ export class KernelChecker implements LowerHost {
     for (const fn of own) {
       diagnostics.push(...this.safely(fn.span, () => checkDivergentBarriers(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
       diagnostics.push(...this.safely(fn.span, () => checkDivergentGridSync(fn, { barrierFunctions: barrierFns, threadDependentFunctions: threadFns })));
-      diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn, (span) => module.sourceFile.text.slice(span.start, span.end))));
       if (fn.kind !== "kernel") continue;
       const shared = this.sharedArraysOf(fn, reachable);
       const total = shared.reduce((a, s) => a + s.bytes, 0);
@@ -191,6 +190,11 @@ export class KernelChecker implements LowerHost {
         return r.diagnostics;
       }),
     );
+    // After the launch sites: a kernel launched here with as many threads as elements needs no guard.
+    for (const fn of own) {
+      const guards = { textOf: (span: Span) => module.sourceFile.text.slice(span.start, span.end), deviceFunction: (id: string) => reachable.get(id), launches: launchSites.filter((s) => s.kernelId === fn.id) };
+      diagnostics.push(...this.safely(fn.span, () => checkBoundsGuards(fn, guards)));
+    }
     const kernels = [...own.filter((f) => f.kind === "kernel"), ...made];
     const devices = topoSortDevices(kernels, reachable);
     const irModule: IrModule = { file: module.file, kernels, deviceFunctions: devices, constArrays: this.constArraysUsed([...kernels, ...devices]) };

@@ -21,6 +21,10 @@ export interface LaunchSite {
   /** Constant block size (product of dims) when known. */
   readonly threadsPerBlock?: number;
   readonly sharedMemBytes?: number;
+  /** grid × block threads when both are constants (CS5005 reads it). */
+  readonly totalThreads?: number;
+  /** Per argument: the array's element count when the site shows it (`new Float32Array(N)`, see arrayLength). */
+  readonly argLengths?: readonly (number | undefined)[];
 }
 
 export interface LaunchCheckHost {
@@ -183,7 +187,9 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       else if (!isArray && ts.isArrayLiteralExpression(x))
         diagnostics.push(makeDiagnostic(Codes.LaunchArgumentKind, span(a), `parameter '${p.name}' of '${fn.name}' takes a number, not an array`));
     });
-    sites.push({ kernel: fn.name, kernelId: fn.id, span: where, threadsPerBlock: threads, sharedMemBytes });
+    const totalThreads = grid && block && threads !== undefined ? grid.reduce((a, d) => a * d.dims[0]!, threads) : undefined;
+    const argLengths = hasSpread ? undefined : args.map((a) => arrayLength(a, (e) => folder().fold(e)));
+    sites.push({ kernel: fn.name, kernelId: fn.id, span: where, threadsPerBlock: threads, sharedMemBytes, totalThreads, argLengths });
   };
 
   visit(sf);
@@ -235,6 +241,45 @@ function isShadowed(id: ts.Identifier): boolean {
 function isComplexLiteral(o: ts.ObjectLiteralExpression): boolean {
   const names = o.properties.map((p) => ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) ? p.name.text : "?"));
   return names.length === 2 && names.includes("re") && names.includes("im");
+}
+
+/**
+ * The element count of an array argument when the code shows it: `new Float32Array(N)`,
+ * `cuda.deviceArray(N, f32)`, `cuda.toDevice(a)`, `cuda.deviceArrayLike(a)`, or a `const` bound to
+ * one of these in an enclosing block (N a constant).
+ */
+export function arrayLength(e: ts.Expression, fold: (e: ts.Expression) => { value: unknown } | undefined, depth = 0): number | undefined {
+  if (depth > 4) return undefined;
+  const x = stripParensAndNonNull(e);
+  const count = (n: ts.Expression | undefined): number | undefined => {
+    const v = n && fold(n)?.value;
+    return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
+  };
+  if (ts.isNewExpression(x) && ts.isIdentifier(x.expression) && /^(Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped|Big(U)?Int64)Array$/.test(x.expression.text)) return count(x.arguments?.[0]);
+  if (ts.isCallExpression(x) && ts.isPropertyAccessExpression(x.expression) && ts.isIdentifier(x.expression.expression) && x.expression.expression.text === "cuda") {
+    const [first] = x.arguments;
+    const name = x.expression.name.text;
+    if (name === "deviceArray") return count(first);
+    if ((name === "toDevice" || name === "deviceArrayLike") && first) return arrayLength(first, fold, depth + 1);
+  }
+  if (ts.isIdentifier(x)) {
+    const init = constInitializer(x);
+    return init ? arrayLength(init, fold, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** The initializer of the `const` that `id` names, found in the blocks enclosing it (declared before it). */
+function constInitializer(id: ts.Identifier): ts.Expression | undefined {
+  for (let scope: ts.Node | undefined = id.parent; scope; scope = scope.parent) {
+    if (!ts.isBlock(scope) && !ts.isSourceFile(scope)) continue;
+    for (const st of scope.statements) {
+      if (st.pos > id.pos) break;
+      if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === id.text) return d.initializer;
+    }
+  }
+  return undefined;
 }
 
 /** Whether the kernel's own body reads the x component of cuda.grid (the i32 `special` register). */

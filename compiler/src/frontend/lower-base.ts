@@ -338,7 +338,11 @@ export abstract class LowererBase {
       return this.weakConst(false, node);
     }
     if (e.type.dtype === "bool") return e;
-    if (e.k === "const") return { k: "const", type: BOOL, value: Boolean(e.value) && !Number.isNaN(e.value), span: e.span };
+    if (e.k === "const") {
+      const c: IR.Expr = { k: "const", type: BOOL, value: Boolean(e.value) && !Number.isNaN(e.value), span: e.span };
+      if (POISON.has(e)) POISON.add(c); // still the placeholder of a reported mistake (rules stay quiet on it)
+      return c;
+    }
     return { k: "truthy", type: BOOL, value: e, span: e.span };
   }
 
