@@ -35,11 +35,11 @@ export interface LoadRecord {
 
 const COMPILER_DIR = fs.realpathSync(path.join(REPO, "compiler"));
 /**
- * The parts of the compiler package the run time may load: the dtype table (which imports nothing) always; the occupancy calculator on every reported
+ * The parts of the compiler package the run time may load: the dtype table and the synchronisation semantics (intrinsics/sync; both import nothing) always; the occupancy calculator on every reported
  * launch; the layout parser of cuda.guvectorize (gufunc, which imports nothing) at a gufunc's first call; on the GPU backend, when a kernel is first compiled, the CUDA C++ generator and the NVRTC
  * driver (with the IR and diagnostics types they share). None of them imports the front end.
  */
-const COMPILER_RUN_TIME_PARTS = ["dtypes", "occupancy", "cuda", "compile", "ir", "diagnostics", "gufunc"].map((dir) => path.join(COMPILER_DIR, "dist", dir) + path.sep);
+const COMPILER_RUN_TIME_PARTS = ["dtypes", "intrinsics", "occupancy", "cuda", "compile", "ir", "diagnostics", "gufunc"].map((dir) => path.join(COMPILER_DIR, "dist", dir) + path.sep);
 
 /** Why a loaded module is build-time only, or undefined when the run time may load it. */
 export function buildTimeOnly(file: string): string | undefined {

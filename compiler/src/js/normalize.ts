@@ -16,10 +16,9 @@ import type * as IR from "../ir/nodes";
 import { BOOL, type ScalarType, type Type } from "../ir/types";
 import { composeViews, extentThrough, indicesThrough, viewArgument, viewOfArgument, type View } from "../ir/views";
 
-export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
-export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync"]);
-/** `gridSync` (g.sync()) splits the kernel like a barrier; its simulator form is js/cooperative.ts. */
-export const SYNC_OPS: ReadonlySet<string> = new Set([...BARRIER_OPS, ...WARP_OPS, "gridSync"]);
+// `gridSync` (g.sync()) splits the kernel like a barrier; its simulator form is js/cooperative.ts.
+export { BARRIER_OPS, SYNC_OPS, WARP_OPS } from "../intrinsics/sync";
+import { BARRIER_OPS, SYNC_OPS, WARP_OPS } from "../intrinsics/sync";
 
 export interface SyncStmt {
   readonly k: "sync";

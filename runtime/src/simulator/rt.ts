@@ -13,6 +13,8 @@ import { statesLayoutProblem } from "../random/state-layout";
 
 export { displayPath, KernelFault, type SimSite } from "./fault";
 import { KernelFault, type SimSite } from "./fault";
+import { sameBits } from "@cudascript/compiler/intrinsics/sync";
+export { sameBits };
 import { runGrid } from "./grid-sync";
 
 export interface RtOptions {
@@ -200,24 +202,6 @@ export function createRt(opts: RtOptions): Rt {
       return 1 << 20;
     },
   };
-}
-
-const nanPair = new Float64Array(2);
-const nanPairWords = new Uint32Array(nanPair.buffer);
-
-/**
- * Whether two values have the same bits, as CUDA's match.sync compares them (cuda.matchAnySync /
- * matchAllSync, as Numba does for floats): 0 and -0 differ, and a NaN matches a NaN with the same sign
- * and payload only. An f32 value's f64 form keeps its payload, so comparing the f64 bits serves f32 too.
- * (A signalling NaN is already quiet when it is read from an array: the simulator cannot tell it from the
- * quiet NaN with the same payload.) Integers and bigints compare by value.
- */
-export function sameBits(a: number | bigint, b: number | bigint): boolean {
-  if (a === b) return a !== 0 || 1 / a === 1 / (b as number);
-  if (a === a || b === b) return false;
-  nanPair[0] = a as number;
-  nanPair[1] = b as number;
-  return nanPairWords[0] === nanPairWords[2] && nanPairWords[1] === nanPairWords[3];
 }
 
 /** a*b+c with one rounding (Dekker's exact product and Knuth's two-sum; exact except near overflow). */
