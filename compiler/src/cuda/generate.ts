@@ -178,6 +178,16 @@ function isRingOp(e: IR.Expr): boolean {
   return false;
 }
 /** The ring operations that can overflow (the ones that must not be computed in signed `int`). */
+/**
+ * An integer / or % that needs the helper cs_div / cs_rem (prelude `intDivision`): the divisor may be 0
+ * or -1, where C++'s / and % trap or are undefined. A constant divisor other than those divides plainly.
+ */
+function integerDivision(e: IR.BinaryExpr): boolean {
+  if ((e.op !== "/" && e.op !== "%") || isFloat(e.type.dtype)) return false;
+  const r = e.right;
+  return !(r.k === "const" && (typeof r.value === "number" || typeof r.value === "bigint") && r.value != 0 && r.value != -1);
+}
+
 function wraps(e: IR.Expr): boolean {
   if (e.type.kind !== "scalar" || e.type.dtype !== "i32") return false;
   if (e.k === "binary") return e.op === "+" || e.op === "-" || e.op === "*" || e.op === "<<";
@@ -445,6 +455,10 @@ class FunctionGen {
     const d = v.type.dtype;
     if (wraps(v)) return undefined; // i32 + - * <<: needs the unsigned detour
     if (isFloat(d) && v.op === "%") return undefined; // fmodf
+    if (integerDivision(v)) return undefined; // cs_div / cs_rem
+    // i64/u64: op= means the same only for & | ^, and u64's + - * (unsigned wrap-around); the rest take
+    // binary64's path (shift counts 0…63, signed wrap-around).
+    if ((d === "i64" || d === "u64") && !"&|^".includes(v.op) && !(d === "u64" && "+-*".includes(v.op))) return undefined;
     if (v.op === "<<" || v.op === ">>" || v.op === ">>>") return `${v.op === ">>>" ? ">>" : v.op}= ${this.shiftCount(v.right)}`;
     return `${v.op}= ${operand(this.expr(v.right), P.assign)}`;
   }
@@ -661,6 +675,10 @@ class FunctionGen {
   private binary(e: IR.BinaryExpr, signedIndex: boolean): Out {
     const d = e.type.dtype;
     const prec = ARITH_PREC[e.op];
+    if (integerDivision(e)) {
+      this.m.helpers.add("intDivision");
+      return call(`${e.op === "/" ? "cs_div" : "cs_rem"}<${cType(d)}>`, [this.expr(e.left).t, this.expr(e.right).t]);
+    }
     if (d === "i64" || d === "u64") return this.binary64(e);
     if (wraps(e)) {
       if (signedIndex && e.op !== "<<") {
@@ -695,7 +713,7 @@ class FunctionGen {
       const u = (o: Out) => `(unsigned long long)${operand(o, P.unary)}`;
       return call("cs_wrap64", [`${u(l)} ${e.op} ${u(r)}`]);
     }
-    // `/` and `%` as for i32: division by zero is undefined on the GPU (0 in the simulator).
+    // & | ^, and / % by a constant other than 0 and -1 (binary handles the others).
     return bin(l, e.op, r, ARITH_PREC[e.op]);
   }
 
@@ -931,7 +949,9 @@ class FunctionGen {
         return call(isFloat(d) ? `fabs${f}` : "abs", t);
       case "min":
       case "max":
-        return call(isFloat(d) ? `f${e.name}${f}` : e.name, t);
+        if (!isFloat(d)) return call(e.name, t);
+        this.m.helpers.add("floatMinMax");
+        return call(`cs_f${e.name}`, t);
       case "sign":
         this.m.helpers.add("sign");
         return call("cs_sign", t);

@@ -31,6 +31,8 @@ export type HelperName =
   | "printfBytes"
   | "complex"
   | "int64"
+  | "intDivision"
+  | "floatMinMax"
   | "half"
   | "atomicAddF16"
   | "xoroshiro128p"
@@ -118,6 +120,24 @@ static __device__ __forceinline__ long long cs_shl64(long long a, long long n) {
 static __device__ __forceinline__ unsigned long long cs_shl64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a << n; }
 static __device__ __forceinline__ long long cs_shr64(long long a, long long n) { return (unsigned long long)n > 63ull ? (a < 0 ? -1ll : 0ll) : a >> n; }
 static __device__ __forceinline__ unsigned long long cs_shr64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a >> n; }`,
+  intDivision: `/* Integer / and %, defined as the simulator computes them (docs/kernel-language.md#semantics): by zero
+   both give 0; a divisor of -1 negates with wrap-around (MIN / -1 is MIN, MIN % -1 is 0), where C++'s / and %
+   trap (SIGFPE on a CPU) or are undefined (a GPU). T is the operation's type, given explicitly. */
+template <class T>
+static __device__ __forceinline__ T cs_div(T a, T b) {
+  return b == T(0) ? T(0) : T(-1) < T(0) && b == T(-1) ? T(0ull - (unsigned long long)a) : T(a / b);
+}
+template <class T>
+static __device__ __forceinline__ T cs_rem(T a, T b) {
+  return b == T(0) || (T(-1) < T(0) && b == T(-1)) ? T(0) : T(a % b);
+}`,
+  floatMinMax: `/* Math.min / Math.max of floats, the same bits on every backend (docs/kernel-language.md#semantics): a NaN
+   operand gives the other one (fminf's rule) and -0 is below +0, which fminf/fmaxf leave open. Equal
+   operands differ at most in the sign of a zero: OR of their bits picks -0 for min, AND picks +0 for max. */
+static __device__ __forceinline__ float cs_fmin(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : fminf(a, b); }
+static __device__ __forceinline__ float cs_fmax(float a, float b) { return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : fmaxf(a, b); }
+static __device__ __forceinline__ double cs_fmin(double a, double b) { return a == b ? __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b)) : fmin(a, b); }
+static __device__ __forceinline__ double cs_fmax(double a, double b) { return a == b ? __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b)) : fmax(a, b); }`,
   sign: `/* Math.sign: -1, 1, or the argument itself for 0, -0 and NaN. */
 static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
@@ -212,6 +232,7 @@ const ORDER: HelperName[] = [
   "dynamicShared",
   "truthy",
   "sign",
+  "floatMinMax",
   "round",
   "atomicAddF64",
   "atomicAddF16",
@@ -229,6 +250,7 @@ const ORDER: HelperName[] = [
   "complex",
   "complexBits",
   "int64",
+  "intDivision",
   "xoroshiro128p",
   "gridSync",
 ];
