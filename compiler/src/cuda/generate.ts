@@ -770,6 +770,10 @@ class FunctionGen {
     }
     if (to === "bool") return this.truthy({ k: "truthy", type: e.type, value: v, span: e.span });
     if (to === "u32" && isRingOp(v)) return this.ring(v);
+    // cs_half converts to and from 32-bit integers only: a 64-bit one goes through float, exactly both
+    // ways (an f16 is an f32; an integer an f16 holds is below 2^24, a larger one overflows either way).
+    const wide = (t: DType) => t === "i64" || t === "u64";
+    if ((from === "f16" && wide(to)) || (wide(from) && to === "f16")) return cast(cType(to), cast("float", this.expr(v)));
     // Narrowing keeps the low bits, so a wrapping i32 result can be narrowed straight from unsigned.
     if ((to === "i8" || to === "u8" || to === "i16" || to === "u16") && wraps(v)) return cast(cType(to), this.ring(v));
     return cast(cType(to), this.expr(v));
