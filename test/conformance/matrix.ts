@@ -39,14 +39,14 @@ const COUNTS = [...Array(71).keys(), -1];
 
 /**
  * An operation: `expr` computes the result from `x` and `y` (the operands, `const`s of the dtype), or
- * `assign` is a compound assignment `r op= y` of `let r = x`. `out` is the result array's dtype when it
+ * `update` changes `let r = x` (a compound assignment, ++, --). `out` is the result array's dtype when it
  * is not the operands' (a store into it converts, by the kernel language's rules).
  */
 interface Op {
   readonly name: string;
   readonly on: readonly Dtype[];
   readonly expr?: string;
-  readonly assign?: string;
+  readonly update?: string;
   readonly out?: Dtype;
   readonly unary?: boolean;
   readonly shift?: boolean;
@@ -79,17 +79,19 @@ export const OPS: readonly Op[] = [
   { name: "neg", expr: "-x", on: ALL, unary: true },
   { name: "bnot", expr: "~x", on: INTS, unary: true },
   { name: "lnot", expr: "!x ? 1 : 0", on: ALL, unary: true, out: "i32" },
-  { name: "add_assign", assign: "+=", on: ALL },
-  { name: "sub_assign", assign: "-=", on: ALL },
-  { name: "mul_assign", assign: "*=", on: ALL },
-  { name: "div_assign", assign: "/=", on: [...I64, ...FLOATS] },
-  { name: "rem_assign", assign: "%=", on: ALL },
-  { name: "and_assign", assign: "&=", on: INTS },
-  { name: "or_assign", assign: "|=", on: INTS },
-  { name: "xor_assign", assign: "^=", on: INTS },
-  { name: "shl_assign", assign: "<<=", on: INTS, shift: true },
-  { name: "shr_assign", assign: ">>=", on: INTS, shift: true },
-  { name: "ushr_assign", assign: ">>>=", on: I32, shift: true },
+  { name: "add_assign", update: "r += y", on: ALL },
+  { name: "sub_assign", update: "r -= y", on: ALL },
+  { name: "mul_assign", update: "r *= y", on: ALL },
+  { name: "div_assign", update: "r /= y", on: [...I64, ...FLOATS] },
+  { name: "rem_assign", update: "r %= y", on: ALL },
+  { name: "and_assign", update: "r &= y", on: INTS },
+  { name: "or_assign", update: "r |= y", on: INTS },
+  { name: "xor_assign", update: "r ^= y", on: INTS },
+  { name: "shl_assign", update: "r <<= y", on: INTS, shift: true },
+  { name: "shr_assign", update: "r >>= y", on: INTS, shift: true },
+  { name: "ushr_assign", update: "r >>>= y", on: I32, shift: true },
+  { name: "increment", update: "r++", on: ALL, unary: true },
+  { name: "decrement", update: "r--", on: ALL, unary: true },
 ];
 
 /** Conversions: the expression making a value of `to` from `x` by the kind of `x`; the store into the `to` array finishes it. */
@@ -127,7 +129,7 @@ export function matrixKernels(): MatrixKernel[] {
 function body(k: MatrixKernel): string {
   if (k.op.startsWith("to_")) return `out[i] = ${CONVERSIONS[k.out][kindOf(k.dtype)]};`;
   const op = OPS.find((o) => o.name === k.op)!;
-  return op.assign ? `let r = x;\n    r ${op.assign} y;\n    out[i] = r;` : `out[i] = ${op.expr};`;
+  return op.update ? `let r = x;\n    ${op.update};\n    out[i] = r;` : `out[i] = ${op.expr};`;
 }
 
 /** The kernel source file: every kernel of the matrix. */

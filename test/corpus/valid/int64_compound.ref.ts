@@ -52,4 +52,11 @@ function strideCase(n: number, grid: number, block: number): CorpusCase {
   };
 }
 
-export const cases: CorpusCase[] = [compoundCase(), strideCase(100, 2, 32), strideCase(1000, 3, 64)];
+const incDecCase: CorpusCase = {
+  name: "incDec: ++ and -- wrap at MAX, MIN and 0",
+  setup: () => ({ a: BigInt64Array.from(A), out: new BigInt64Array(2 * A.length), uout: new BigUint64Array(A.length) }),
+  launches: [{ kernel: "incDec", grid: 1, block: 32, args: ["a", "out", "uout"] }],
+  reference: () => ({ out: BigInt64Array.from(A.flatMap((x) => [s64(x + 1n), s64(x - 1n)])), uout: BigUint64Array.from(A, (x) => u64(u64(x) - 1n)) }),
+};
+
+export const cases: CorpusCase[] = [compoundCase(), strideCase(100, 2, 32), strideCase(1000, 3, 64), incDecCase];

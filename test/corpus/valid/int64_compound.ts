@@ -52,3 +52,18 @@ export const strideWrap = cuda.jit((base: i64, out: Int32Array) => {
     out[Number(i - base) | 0] += 1;
   }
 });
+
+/** ++ and -- of i64/u64 variables and elements (once refused: "a bigint and a number cannot be mixed"); they wrap. */
+export const incDec = cuda.jit((a: BigInt64Array, out: BigInt64Array, uout: BigUint64Array) => {
+  const i = cuda.grid(1);
+  if (i < a.length) {
+    let p = a[i];
+    p++;
+    out[2 * i] = p;
+    let q = a[i];
+    --q;
+    out[2 * i + 1] = q;
+    uout[i] = BigInt.asUintN(64, a[i]);
+    uout[i]--;
+  }
+});
