@@ -140,7 +140,7 @@ export function matrixSource(kernels: readonly MatrixKernel[]): string {
     parts.push(`export const ${k.name} = cuda.jit((a: ${T}, b: ${T}, out: ${ARRAY_TYPE[k.out]}) => {
   const i = cuda.grid(1);
   if (i < out.length) {
-    const x = a[i], y = b[i];
+    const x = a[i]${k.unary ? "" : ", y = b[i]"};
     ${body(k)}
   }
 });

@@ -706,7 +706,7 @@ class FunctionGen {
     const l = this.expr(e.left), r = this.expr(e.right);
     if (e.op === "<<" || e.op === ">>") {
       this.m.helpers.add("int64");
-      return call(e.op === "<<" ? "cs_shl64" : "cs_shr64", [l.t, r.t]);
+      return call(`${e.op === "<<" ? "cs_shl64" : "cs_shr64"}<${cType(e.type.dtype)}>`, [l.t, r.t]);
     }
     if (e.type.dtype === "i64" && (e.op === "+" || e.op === "-" || e.op === "*")) {
       this.m.helpers.add("int64");
@@ -954,7 +954,7 @@ class FunctionGen {
       case "min":
       case "max":
         if (!isFloat(d)) return call(e.name, t);
-        this.m.helpers.add("floatMinMax");
+        this.m.helpers.add(`f${e.name}${d === "f64" ? "F64" : "F32"}` as HelperName);
         return call(`cs_f${e.name}`, t);
       case "sign":
         this.m.helpers.add("sign");
