@@ -150,6 +150,16 @@ function isRingOp(e: IR.Expr): boolean {
   return false;
 }
 /** The ring operations that can overflow (the ones that must not be computed in signed `int`). */
+/**
+ * An integer / or % that needs the helper cs_div / cs_rem (prelude `intDivision`): the divisor may be 0
+ * or -1, where C++'s / and % trap or are undefined. A constant divisor other than those divides plainly.
+ */
+function integerDivision(e: IR.BinaryExpr): boolean {
+  if ((e.op !== "/" && e.op !== "%") || isFloat(e.type.dtype)) return false;
+  const r = e.right;
+  return !(r.k === "const" && (typeof r.value === "number" || typeof r.value === "bigint") && r.value != 0 && r.value != -1);
+}
+
 function wraps(e: IR.Expr): boolean {
   if (e.type.kind !== "scalar" || e.type.dtype !== "i32") return false;
   if (e.k === "binary") return e.op === "+" || e.op === "-" || e.op === "*" || e.op === "<<";
@@ -417,6 +427,10 @@ class FunctionGen {
     const d = v.type.dtype;
     if (wraps(v)) return undefined; // i32 + - * <<: needs the unsigned detour
     if (isFloat(d) && v.op === "%") return undefined; // fmodf
+    if (integerDivision(v)) return undefined; // cs_div / cs_rem
+    // i64/u64: op= means the same only for & | ^, and u64's + - * (unsigned wrap-around); the rest take
+    // binary64's path (shift counts 0…63, signed wrap-around).
+    if ((d === "i64" || d === "u64") && !"&|^".includes(v.op) && !(d === "u64" && "+-*".includes(v.op))) return undefined;
     if (v.op === "<<" || v.op === ">>" || v.op === ">>>") return `${v.op === ">>>" ? ">>" : v.op}= ${this.shiftCount(v.right)}`;
     return `${v.op}= ${operand(this.expr(v.right), P.assign)}`;
   }
@@ -633,6 +647,10 @@ class FunctionGen {
   private binary(e: IR.BinaryExpr, signedIndex: boolean): Out {
     const d = e.type.dtype;
     const prec = ARITH_PREC[e.op];
+    if (integerDivision(e)) {
+      this.m.helpers.add("intDivision");
+      return call(`${e.op === "/" ? "cs_div" : "cs_rem"}<${cType(d)}>`, [this.expr(e.left).t, this.expr(e.right).t]);
+    }
     if (d === "i64" || d === "u64") return this.binary64(e);
     if (wraps(e)) {
       if (signedIndex && e.op !== "<<") {
@@ -660,14 +678,14 @@ class FunctionGen {
     const l = this.expr(e.left), r = this.expr(e.right);
     if (e.op === "<<" || e.op === ">>") {
       this.m.helpers.add("int64");
-      return call(e.op === "<<" ? "cs_shl64" : "cs_shr64", [l.t, r.t]);
+      return call(`${e.op === "<<" ? "cs_shl64" : "cs_shr64"}<${cType(e.type.dtype)}>`, [l.t, r.t]);
     }
     if (e.type.dtype === "i64" && (e.op === "+" || e.op === "-" || e.op === "*")) {
       this.m.helpers.add("int64");
       const u = (o: Out) => `(unsigned long long)${operand(o, P.unary)}`;
       return call("cs_wrap64", [`${u(l)} ${e.op} ${u(r)}`]);
     }
-    // `/` and `%` as for i32: division by zero is undefined on the GPU (0 in the simulator).
+    // & | ^, and / % by a constant other than 0 and -1 (binary handles the others).
     return bin(l, e.op, r, ARITH_PREC[e.op]);
   }
 
@@ -724,6 +742,10 @@ class FunctionGen {
     }
     if (to === "bool") return this.truthy({ k: "truthy", type: e.type, value: v, span: e.span });
     if (to === "u32" && isRingOp(v)) return this.ring(v);
+    // cs_half converts to and from 32-bit integers only: a 64-bit one goes through float, exactly both
+    // ways (an f16 is an f32; an integer an f16 holds is below 2^24, a larger one overflows either way).
+    const wide = (t: DType) => t === "i64" || t === "u64";
+    if ((from === "f16" && wide(to)) || (wide(from) && to === "f16")) return cast(cType(to), cast("float", this.expr(v)));
     // Narrowing keeps the low bits, so a wrapping i32 result can be narrowed straight from unsigned.
     if (isNarrowInt(to) && wraps(v)) return cast(cType(to), this.ring(v));
     return cast(cType(to), this.expr(v));
@@ -907,7 +929,9 @@ class FunctionGen {
         return call(isFloat(d) ? `fabs${f}` : "abs", t);
       case "min":
       case "max":
-        return call(isFloat(d) ? `f${e.name}${f}` : e.name, t);
+        if (!isFloat(d)) return call(e.name, t);
+        this.m.helpers.add(`f${e.name}${d === "f64" ? "F64" : "F32"}` as HelperName);
+        return call(`cs_f${e.name}`, t);
       case "sign":
         this.m.helpers.add("sign");
         return call("cs_sign", t);

@@ -31,6 +31,11 @@ export type HelperName =
   | "printfBytes"
   | "complex"
   | "int64"
+  | "intDivision"
+  | "fminF32"
+  | "fmaxF32"
+  | "fminF64"
+  | "fmaxF64"
   | "half"
   | "atomicAddF16"
   | "xoroshiro128p"
@@ -73,6 +78,16 @@ function floatMinMax(op: FloatMinMaxOp, t: "float" | "double"): string {
 }`;
 }
 
+/**
+ * Math.min / Math.max of floats, the same bits on every backend (docs/kernel-language.md#semantics): a NaN
+ * operand gives the other one (fminf's rule) and -0 is below +0, which fminf/fmaxf leave open. Equal
+ * operands differ at most in the sign of a zero: OR of their bits picks -0 for min, AND picks +0 for max.
+ */
+function minMax(op: "min" | "max", t: "float" | "double"): string {
+  const [toBits, fromBits, f] = t === "float" ? ["__float_as_int", "__int_as_float", "f"] : ["__double_as_longlong", "__longlong_as_double", ""];
+  return `static __device__ __forceinline__ ${t} cs_f${op}(${t} a, ${t} b) { return a == b ? ${fromBits}(${toBits}(a) ${op === "min" ? "|" : "&"} ${toBits}(b)) : f${op}${f}(a, b); }`;
+}
+
 const HELPERS: Record<HelperName, string> = {
   laneid: `#ifndef CUDASCRIPT_EMULATION
 /* cuda.laneid: the lane of this thread in its warp (the %laneid register; right for 2-D/3-D blocks too). */
@@ -108,17 +123,34 @@ static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
   return bytes;
 }
 #endif`,
-  truthy: `/* JavaScript truthiness of a float: not zero and not NaN (\`unused\`: a module may call one of the two). */
-static __device__ __forceinline__ __attribute__((unused)) bool cs_truthy(float x) { return x != 0.0f && x == x; }
-static __device__ __forceinline__ __attribute__((unused)) bool cs_truthy(double x) { return x != 0.0 && x == x; }`,
+  truthy: `/* JavaScript truthiness of a float: not zero and not NaN. (A template: NVRTC warns about an unused static function.) */
+template <class T>
+static __device__ __forceinline__ bool cs_truthy(T x) { return x != T(0) && x == x; }`,
   int64: `/* i64/u64 arithmetic with two's-complement wrap-around, as the simulator computes it: signed
    overflow is undefined in C++, so + - * << and negation go through unsigned long long. A shift count
-   outside 0…63 (read as unsigned) gives 0, or the sign for >> of an i64, as PTX's shl/shr do. */
-static __device__ __forceinline__ long long cs_wrap64(unsigned long long x) { return (long long)x; }
-static __device__ __forceinline__ long long cs_shl64(long long a, long long n) { return (unsigned long long)n > 63ull ? 0ll : (long long)((unsigned long long)a << n); }
-static __device__ __forceinline__ unsigned long long cs_shl64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a << n; }
-static __device__ __forceinline__ long long cs_shr64(long long a, long long n) { return (unsigned long long)n > 63ull ? (a < 0 ? -1ll : 0ll) : a >> n; }
-static __device__ __forceinline__ unsigned long long cs_shr64(unsigned long long a, unsigned long long n) { return n > 63ull ? 0ull : a >> n; }`,
+   outside 0…63 (read as unsigned) gives 0, or the sign for >> of an i64, as PTX's shl/shr do. T is the
+   operation's type, given explicitly. Templates, so that NVRTC compiles (and warns about) none unused. */
+template <class U>
+static __device__ __forceinline__ long long cs_wrap64(U x) { return (long long)x; }
+template <class T>
+static __device__ __forceinline__ T cs_shl64(T a, T n) { return (unsigned long long)n > 63ull ? T(0) : T((unsigned long long)a << n); }
+template <class T>
+static __device__ __forceinline__ T cs_shr64(T a, T n) { return (unsigned long long)n > 63ull ? (a > T(0) || a == T(0) ? T(0) : T(-1)) : T(a >> n); }`,
+  intDivision: `/* Integer / and %, defined as the simulator computes them (docs/kernel-language.md#semantics): by zero
+   both give 0; a divisor of -1 negates with wrap-around (MIN / -1 is MIN, MIN % -1 is 0), where C++'s / and %
+   trap (SIGFPE on a CPU) or are undefined (a GPU). T is the operation's type, given explicitly. */
+template <class T>
+static __device__ __forceinline__ T cs_div(T a, T b) {
+  return b == T(0) ? T(0) : T(-1) < T(0) && b == T(-1) ? T(0ull - (unsigned long long)a) : T(a / b);
+}
+template <class T>
+static __device__ __forceinline__ T cs_rem(T a, T b) {
+  return b == T(0) || (T(-1) < T(0) && b == T(-1)) ? T(0) : T(a % b);
+}`,
+  fminF32: minMax("min", "float"),
+  fmaxF32: minMax("max", "float"),
+  fminF64: minMax("min", "double"),
+  fmaxF64: minMax("max", "double"),
   sign: `/* Math.sign: -1, 1, or the argument itself for 0, -0 and NaN. */
 static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
 static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
@@ -213,6 +245,10 @@ const ORDER: HelperName[] = [
   "dynamicShared",
   "truthy",
   "sign",
+  "fminF32",
+  "fmaxF32",
+  "fminF64",
+  "fmaxF64",
   "round",
   "atomicAddF64",
   "atomicAddF16",
@@ -230,6 +266,7 @@ const ORDER: HelperName[] = [
   "complex",
   "complexBits",
   "int64",
+  "intDivision",
   "xoroshiro128p",
   "gridSync",
 ];

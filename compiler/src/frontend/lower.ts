@@ -622,7 +622,9 @@ class FunctionLowerer extends GridGroupLowerer {
       }
     }
     if ((ts.isPrefixUnaryExpression(x) || ts.isPostfixUnaryExpression(x)) && (x.operator === ts.SyntaxKind.PlusPlusToken || x.operator === ts.SyntaxKind.MinusMinusToken)) {
-      return this.lowerAssignmentValue(x.operand, x.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", () => this.weakConst(1, x), x);
+      // The 1 of an i64/u64 is a bigint (1n), as JavaScript's ++ of a bigint.
+      const one = (target?: IR.Expr) => this.weakConst(target?.type.kind === "scalar" && isInt64(target.type.dtype) ? 1n : 1, x);
+      return this.lowerAssignmentValue(x.operand, x.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", one, x);
     }
     if (ts.isCallExpression(x) && this.isConsoleLog(x)) return this.lowerPrint(x);
     const value = this.lowerExpr(x);
@@ -644,7 +646,8 @@ class FunctionLowerer extends GridGroupLowerer {
     return { k: "assign", span: this.span(node), target, value: this.convertImplicitly(value, target.type.dtype, typeToString(target.array.type), rhsNode ?? node, rhsNode, true) };
   }
 
-  protected lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: () => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
+  /** `rhs` lowers the value; it is given the target once that is known. */
+  protected lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: (target?: IR.Expr) => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
     const span = this.span(node);
     const t = stripParensAndNonNull(targetNode);
     if (ts.isIdentifier(t)) {
@@ -695,7 +698,7 @@ class FunctionLowerer extends GridGroupLowerer {
       const v = b.v;
       if (v.type.kind !== "scalar") return undefined;
       const target: IR.VarExpr = { k: "var", type: v.type, v, span: this.span(t) };
-      let value = rhs();
+      let value = rhs(target);
       if (op !== "=") value = this.arith(op, target, value, node);
       if (value.type.kind !== "scalar") {
         this.report(Codes.TypeMismatch, rhsNode ?? node, `cannot assign ${typeToString(value.type)} to a ${typeToString(v.type)} variable`);
@@ -715,7 +718,7 @@ class FunctionLowerer extends GridGroupLowerer {
     if (ts.isElementAccessExpression(t)) {
       // Through an array variable: one store per array it may hold, the value computed once.
       let once: IR.Expr | undefined;
-      const viaVariable = this.lowerArrayVariableStore(t, (target) => this.storeElement(target, op, (once ??= rhs()), node, rhsNode), node);
+      const viaVariable = this.lowerArrayVariableStore(t, (target) => this.storeElement(target, op, (once ??= rhs(target)), node, rhsNode), node);
       if (viaVariable) {
         if (!once) rhs();
         return viaVariable.stmt;
@@ -729,7 +732,7 @@ class FunctionLowerer extends GridGroupLowerer {
       if (target.array.type.kind === "array" && target.array.type.space === "const") {
         this.report(Codes.WriteToConstMemory, t, "constant memory is read-only in kernels: copy the values into a local or shared array to change them");
       }
-      return this.storeElement(target, op, rhs(), node, rhsNode);
+      return this.storeElement(target, op, rhs(target), node, rhsNode);
     }
     if (ts.isPropertyAccessExpression(t)) {
       if (this.complexPartAssignment(t)) {

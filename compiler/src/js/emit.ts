@@ -1118,6 +1118,16 @@ export class FnEmitter {
       case "threadfenceBlock":
       case "threadfenceSystem":
         return "undefined";
+      // C's semantics where JavaScript's differ, as the GPU computes (docs/kernel-language.md#semantics):
+      // min/max of a NaN give the other operand (-0 stays below +0); pow(1, y) and pow(-1, ±Infinity) are 1.
+      case "min":
+      case "max":
+        if (!isFloat(d)) break;
+        return `${this.me.helper(`$f${name}`, `function $f${name}(a, b) { return a !== a ? b : b !== b ? a : Math.${name}(a, b); }`)}(${args.join(", ")})`;
+      case "pow": {
+        const pow = this.me.helper("$pow", "function $pow(x, y) { return x === 1 || (x === -1 && (y === Infinity || y === -Infinity)) ? 1 : Math.pow(x, y); }");
+        return d === "f64" ? `${pow}(${args.join(", ")})` : `${d === "f32" ? "Math.fround" : "rt.f16round"}(${pow}(${args.join(", ")}))`;
+      }
       default:
         if (name.startsWith("complex")) return complexJs(e, args);
         break;

@@ -113,7 +113,7 @@ export function convert64(x: string, from: DType, to: DType): string {
   if (to === "i64" || to === "u64") {
     if (from === "i64" || from === "u64") return wrap(to, x);
     if (from === "bool") return `(${x} ? 1n : 0n)`;
-    if (from === "f32" || from === "f64") return `$L.fromNumber${SUFFIX[to]}(${x})`;
+    if (from === "f16" || from === "f32" || from === "f64") return `$L.fromNumber${SUFFIX[to]}(${x})`;
     // 32-bit and narrower integers are integral numbers within the i64 range; a negative one wraps to u64.
     if (to === "i64" || from === "u8" || from === "u16" || from === "u32") return `BigInt(${x})`;
     return wrap(to, `BigInt(${x})`);
@@ -124,6 +124,8 @@ export function convert64(x: string, from: DType, to: DType): string {
       return `Number(${x})`;
     case "f32":
       return `Math.fround(Number(${x}))`;
+    case "f16":
+      return `rt.f16round(Number(${x}))`;
     case "i32":
     case "u32":
     case "i16":

@@ -7,7 +7,7 @@
  * so V8 inlines them, and the 64-bit bit intrinsics.
  */
 
-/** Truncating division, wrapping (-2^63 / -1 is -2^63, as CUDA computes it); division by zero is 0 (the simulator's i32 convention). */
+/** Truncating division, wrapping (-2^63 / -1 is -2^63, as CUDA computes it); division by zero is 0, as for i32 and in the generated C++ (cs_div). */
 export function divI(a: bigint, b: bigint): bigint {
   return b === 0n ? 0n : BigInt.asIntN(64, a / b);
 }
