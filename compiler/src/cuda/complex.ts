@@ -34,7 +34,7 @@ export function complexCall(name: IR.ComplexFunction, resultDtype: string, t: re
 
 /** The functions of one complex type: `T` the struct, `F` its part type, `f` the libm suffix. */
 function complexFunctions(T: string, F: string, f: string, dtype: string): string {
-  const fn = (ret: string, name: string, params: string, body: string) => `static __device__ __forceinline__ ${ret} ${name}(${params}) { ${body} }`;
+  const fn = (ret: string, name: string, params: string, body: string) => `static __device__ __forceinline__ __attribute__((unused)) ${ret} ${name}(${params}) { ${body} }`;
   const mk = (re: string, im: string) => `return cs_make_${dtype}(${re}, ${im});`;
   return [
     fn(T, `cs_make_${dtype}`, `${F} re, ${F} im`, `${T} z; z.re = re; z.im = im; return z;`),
@@ -64,8 +64,8 @@ struct __align__(8) cs_c64 { float re, im; };
 struct __align__(16) cs_c128 { double re, im; };
 ${complexFunctions("cs_c64", "float", "f", "c64")}
 ${complexFunctions("cs_c128", "double", "", "c128")}
-static __device__ __forceinline__ cs_c128 cs_to_c128(cs_c64 a) { return cs_make_c128((double)a.re, (double)a.im); }
-static __device__ __forceinline__ cs_c64 cs_to_c64(cs_c128 a) { return cs_make_c64((float)a.re, (float)a.im); }`;
+static __device__ __forceinline__ __attribute__((unused)) cs_c128 cs_to_c128(cs_c64 a) { return cs_make_c128((double)a.re, (double)a.im); }
+static __device__ __forceinline__ __attribute__((unused)) cs_c64 cs_to_c64(cs_c128 a) { return cs_make_c64((float)a.re, (float)a.im); }`;
 
 /** Whether generated code mentions a complex type (then it needs COMPLEX_PRELUDE). */
 export function usesComplex(text: string): boolean {

@@ -2,6 +2,8 @@
  * Small device helpers the generated code may call, each emitted only when used. Everything that
  * needs inline PTX or `extern __shared__` sits inside `#ifndef CUDASCRIPT_EMULATION`, so that a CPU
  * emulation (test/emulation/cuda_emulation.hpp) can provide its own definitions of the same names.
+ * A helper group is emitted whole, so its functions are `__attribute__((unused))`: NVRTC says nothing
+ * (#177-D) of the ones a module does not call (test/compile/toolchain-warnings.test.ts).
  */
 
 import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
@@ -65,7 +67,7 @@ function floatMinMax(op: FloatMinMaxOp, t: "float" | "double"): string {
     t === "float"
       ? ["int", "__float_as_int(value)", "__int_as_float(old)"]
       : ["unsigned long long", "(unsigned long long)__double_as_longlong(value)", "__longlong_as_double((long long)old)"];
-  return `static __device__ __forceinline__ ${t} cs_atomic${op}(${t}* address, ${t} value) {
+  return `static __device__ __forceinline__ __attribute__((unused)) ${t} cs_atomic${op}(${t}* address, ${t} value) {
   ${bitsT}* bits = (${bitsT}*)address;
   ${bitsT} old = *bits;
   if (value != value) return ${fromBits};
@@ -85,13 +87,13 @@ function floatMinMax(op: FloatMinMaxOp, t: "float" | "double"): string {
  */
 function minMax(op: "min" | "max", t: "float" | "double"): string {
   const [toBits, fromBits, f] = t === "float" ? ["__float_as_int", "__int_as_float", "f"] : ["__double_as_longlong", "__longlong_as_double", ""];
-  return `static __device__ __forceinline__ ${t} cs_f${op}(${t} a, ${t} b) { return a == b ? ${fromBits}(${toBits}(a) ${op === "min" ? "|" : "&"} ${toBits}(b)) : f${op}${f}(a, b); }`;
+  return `static __device__ __forceinline__ __attribute__((unused)) ${t} cs_f${op}(${t} a, ${t} b) { return a == b ? ${fromBits}(${toBits}(a) ${op === "min" ? "|" : "&"} ${toBits}(b)) : f${op}${f}(a, b); }`;
 }
 
 const HELPERS: Record<HelperName, string> = {
   laneid: `#ifndef CUDASCRIPT_EMULATION
 /* cuda.laneid: the lane of this thread in its warp (the %laneid register; right for 2-D/3-D blocks too). */
-static __device__ __forceinline__ int cs_laneid() {
+static __device__ __forceinline__ __attribute__((unused)) int cs_laneid() {
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   return (int)lane;
@@ -99,7 +101,7 @@ static __device__ __forceinline__ int cs_laneid() {
 #endif`,
   lanemaskLt: `#ifndef CUDASCRIPT_EMULATION
 /* cuda.lanemaskLt(): the bits of the lanes below this one in its warp (the %lanemask_lt register). */
-static __device__ __forceinline__ unsigned cs_lanemask_lt() {
+static __device__ __forceinline__ __attribute__((unused)) unsigned cs_lanemask_lt() {
   unsigned mask;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
   return mask;
@@ -109,7 +111,7 @@ static __device__ __forceinline__ unsigned cs_lanemask_lt() {
    membermask) when they all have the same v, else 0 (CUDA's predicate
    is then just whether the result is non-zero, so it is not returned separately). Compute capability 7.0+. */
 template <class T>
-static __device__ __forceinline__ unsigned cs_match_all_sync(unsigned mask, T value) {
+static __device__ __forceinline__ __attribute__((unused)) unsigned cs_match_all_sync(unsigned mask, T value) {
   int all;
   return __match_all_sync(mask, value, &all);
 }`,
@@ -117,7 +119,7 @@ static __device__ __forceinline__ unsigned cs_match_all_sync(unsigned mask, T va
 /* cuda.shared.array(0, dtype): every dynamic shared array of a kernel views this one buffer. */
 extern __shared__ __align__(16) unsigned char cs_dynamic_smem[];
 /* Bytes of dynamic shared memory given at launch (the %dynamic_smem_size register). */
-static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
+static __device__ __forceinline__ __attribute__((unused)) unsigned cs_dynamic_smem_size() {
   unsigned bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
   return bytes;
@@ -125,26 +127,26 @@ static __device__ __forceinline__ unsigned cs_dynamic_smem_size() {
 #endif`,
   truthy: `/* JavaScript truthiness of a float: not zero and not NaN. (A template: NVRTC warns about an unused static function.) */
 template <class T>
-static __device__ __forceinline__ bool cs_truthy(T x) { return x != T(0) && x == x; }`,
+static __device__ __forceinline__ __attribute__((unused)) bool cs_truthy(T x) { return x != T(0) && x == x; }`,
   int64: `/* i64/u64 arithmetic with two's-complement wrap-around, as the simulator computes it: signed
    overflow is undefined in C++, so + - * << and negation go through unsigned long long. A shift count
    outside 0…63 (read as unsigned) gives 0, or the sign for >> of an i64, as PTX's shl/shr do. T is the
    operation's type, given explicitly. Templates, so that NVRTC compiles (and warns about) none unused. */
 template <class U>
-static __device__ __forceinline__ long long cs_wrap64(U x) { return (long long)x; }
+static __device__ __forceinline__ __attribute__((unused)) long long cs_wrap64(U x) { return (long long)x; }
 template <class T>
-static __device__ __forceinline__ T cs_shl64(T a, T n) { return (unsigned long long)n > 63ull ? T(0) : T((unsigned long long)a << n); }
+static __device__ __forceinline__ __attribute__((unused)) T cs_shl64(T a, T n) { return (unsigned long long)n > 63ull ? T(0) : T((unsigned long long)a << n); }
 template <class T>
-static __device__ __forceinline__ T cs_shr64(T a, T n) { return (unsigned long long)n > 63ull ? (a > T(0) || a == T(0) ? T(0) : T(-1)) : T(a >> n); }`,
+static __device__ __forceinline__ __attribute__((unused)) T cs_shr64(T a, T n) { return (unsigned long long)n > 63ull ? (a > T(0) || a == T(0) ? T(0) : T(-1)) : T(a >> n); }`,
   intDivision: `/* Integer / and %, defined as the simulator computes them (docs/kernel-language.md#semantics): by zero
    both give 0; a divisor of -1 negates with wrap-around (MIN / -1 is MIN, MIN % -1 is 0), where C++'s / and %
    trap (SIGFPE on a CPU) or are undefined (a GPU). T is the operation's type, given explicitly. */
 template <class T>
-static __device__ __forceinline__ T cs_div(T a, T b) {
+static __device__ __forceinline__ __attribute__((unused)) T cs_div(T a, T b) {
   return b == T(0) ? T(0) : T(-1) < T(0) && b == T(-1) ? T(0ull - (unsigned long long)a) : T(a / b);
 }
 template <class T>
-static __device__ __forceinline__ T cs_rem(T a, T b) {
+static __device__ __forceinline__ __attribute__((unused)) T cs_rem(T a, T b) {
   return b == T(0) || (T(-1) < T(0) && b == T(-1)) ? T(0) : T(a % b);
 }`,
   fminF32: minMax("min", "float"),
@@ -152,19 +154,19 @@ static __device__ __forceinline__ T cs_rem(T a, T b) {
   fminF64: minMax("min", "double"),
   fmaxF64: minMax("max", "double"),
   sign: `/* Math.sign: -1, 1, or the argument itself for 0, -0 and NaN. */
-static __device__ __forceinline__ float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
-static __device__ __forceinline__ double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
-static __device__ __forceinline__ int cs_sign(int x) { return (x > 0) - (x < 0); }
-static __device__ __forceinline__ unsigned cs_sign(unsigned x) { return x != 0u ? 1u : 0u; }`,
+static __device__ __forceinline__ __attribute__((unused)) float cs_sign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x; }
+static __device__ __forceinline__ __attribute__((unused)) double cs_sign(double x) { return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x; }
+static __device__ __forceinline__ __attribute__((unused)) int cs_sign(int x) { return (x > 0) - (x < 0); }
+static __device__ __forceinline__ __attribute__((unused)) unsigned cs_sign(unsigned x) { return x != 0u ? 1u : 0u; }`,
   round: `/* Math.round exactly as JavaScript: halves toward +infinity, -0 for [-0.5, -0], NaN and ±Infinity kept.
    floor(x + 0.5) is wrong where the sum rounds (0.49999997f gives 1; 2^23+1 gives 2^23+2); x - floor(x)
    never rounds in the cases that matter, so comparing it with one half is exact. copysign gives -0 for
    x in [-0.5, 0) and keeps -0. */
-static __device__ __forceinline__ float cs_round(float x) {
+static __device__ __forceinline__ __attribute__((unused)) float cs_round(float x) {
   const float r = floorf(x);
   return copysignf(x - r >= 0.5f ? r + 1.0f : r, x);
 }
-static __device__ __forceinline__ double cs_round(double x) {
+static __device__ __forceinline__ __attribute__((unused)) double cs_round(double x) {
   const double r = floor(x);
   return copysign(x - r >= 0.5 ? r + 1.0 : r, x);
 }`,
@@ -212,9 +214,9 @@ union cs_f64_bits { unsigned long long bits; double value; };`,
    reset before the generation changes, so a block cannot arrive at the next barrier early. */
 #ifndef CUDASCRIPT_EMULATION
 /* The pause in the barrier's spin loop: none on a GPU (the g++ emulation yields its thread there). */
-static __device__ __forceinline__ void cs_grid_spin_pause() {}
+static __device__ __forceinline__ __attribute__((unused)) void cs_grid_spin_pause() {}
 #endif
-static __device__ __forceinline__ void cs_grid_sync(unsigned int* ws) {
+static __device__ __forceinline__ __attribute__((unused)) void cs_grid_sync(unsigned int* ws) {
   __syncthreads();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
     const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;

@@ -18,7 +18,7 @@ export const RANDOM_CPP_FUNCTIONS: Readonly<Record<RandomDraw, string>> = {
 };
 
 export const XOROSHIRO128P_CPP = `/* cuda.random: Numba's xoroshiro128+ (numba.cuda.random), state i = states[2i] (s0), states[2i + 1] (s1). */
-static __device__ __forceinline__ unsigned long long cs_xoroshiro128p_next(unsigned long long* states, long long index) {
+static __device__ __forceinline__ __attribute__((unused)) unsigned long long cs_xoroshiro128p_next(unsigned long long* states, long long index) {
   unsigned long long* s = states + 2 * index;
   const unsigned long long s0 = s[0];
   unsigned long long s1 = s[1];
@@ -29,21 +29,21 @@ static __device__ __forceinline__ unsigned long long cs_xoroshiro128p_next(unsig
   return result;
 }
 /* (x >> 11) * 2^-53: 53 random bits in [0, 1). */
-static __device__ __forceinline__ double cs_xoroshiro128p_uniform_f64(unsigned long long* states, long long index) {
+static __device__ __forceinline__ __attribute__((unused)) double cs_xoroshiro128p_uniform_f64(unsigned long long* states, long long index) {
   return (double)(cs_xoroshiro128p_next(states, index) >> 11) * (1.0 / 9007199254740992.0);
 }
 /* Numba rounds the f64 draw to f32 (a draw just below 1 rounds to 1.0f). */
-static __device__ __forceinline__ float cs_xoroshiro128p_uniform_f32(unsigned long long* states, long long index) {
+static __device__ __forceinline__ __attribute__((unused)) float cs_xoroshiro128p_uniform_f32(unsigned long long* states, long long index) {
   return (float)cs_xoroshiro128p_uniform_f64(states, index);
 }
 /* Box-Muller on two f32 uniforms, in f32 (Numba's xoroshiro128p_normal_float32); 2*pi as an f32. */
-static __device__ __forceinline__ float cs_xoroshiro128p_normal_f32(unsigned long long* states, long long index) {
+static __device__ __forceinline__ __attribute__((unused)) float cs_xoroshiro128p_normal_f32(unsigned long long* states, long long index) {
   const float u1 = cs_xoroshiro128p_uniform_f32(states, index);
   const float u2 = cs_xoroshiro128p_uniform_f32(states, index);
   return sqrtf(-2.0f * logf(u1)) * cosf(6.28318548202514648f * u2);
 }
 /* Numba's xoroshiro128p_normal_float64 draws f32 uniforms too, and takes logf of the f32 (its typing). */
-static __device__ __forceinline__ double cs_xoroshiro128p_normal_f64(unsigned long long* states, long long index) {
+static __device__ __forceinline__ __attribute__((unused)) double cs_xoroshiro128p_normal_f64(unsigned long long* states, long long index) {
   const float u1 = cs_xoroshiro128p_uniform_f32(states, index);
   const float u2 = cs_xoroshiro128p_uniform_f32(states, index);
   return sqrt(-2.0 * (double)logf(u1)) * cos(6.283185307179586 * (double)u2);

@@ -14,7 +14,6 @@ import { statesLayoutProblem } from "../random/state-layout";
 export { displayPath, KernelFault, type SimSite } from "./fault";
 import { KernelFault, type SimSite } from "./fault";
 import { sameBits } from "@cudascript/compiler/intrinsics/sync";
-export { sameBits };
 import { runGrid } from "./grid-sync";
 
 export interface RtOptions {
