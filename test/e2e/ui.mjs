@@ -242,6 +242,23 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (colors < 20) throw new Error(`the image has ${colors} colours`);
   });
 
+  await test("Run File on a program whose kernel faults: the toast and the panel give the coded error, and the panel lists the failed launch", "ui-run-failed.png", async () => {
+    await closeEditors();
+    await openFile(page, "oob-host.ts");
+    await runCommand(page, "CudaScript: Run File");
+    const frame = await resultsFrame(page);
+    const st = await finishedState(frame, 120_000);
+    log(`  run: ${JSON.stringify(st)}`);
+    if (st.state !== "failed") throw new Error(`the run ended ${st.state}: ${st.text}`);
+    if (!/CSR020/.test(st.text) || /from the host program/.test(st.text)) throw new Error(`the panel status does not give the coded error: ${st.text}`);
+    const failed = frame.locator("tr.launch-failed").first();
+    await failed.waitFor({ timeout: 10_000 });
+    if (!/failed: CSR020/.test(await failed.innerText())) throw new Error(`the failed launch row: ${await failed.innerText()}`);
+    const toast = page.locator(".notifications-toasts .notification-list-item-message", { hasText: "CSR020" }).first();
+    await toast.waitFor({ timeout: 15_000 });
+    log(`  toast: ${JSON.stringify((await toast.innerText()).slice(0, 120))}`);
+  });
+
   await test("Show PTX: highlighted PTX beside the source", "ui-ptx.png", async () => {
     await closeEditors();
     await openFile(page, "kernels.ts");

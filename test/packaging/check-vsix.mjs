@@ -118,7 +118,8 @@ export async function checkVsix(file, { runCli = true } = {}) {
     for (const [re, what] of JUNK) if (re.test(n)) fail(`ships ${n} (${what})`);
   }
   for (const need of ["extension/readme.md", "extension/changelog.md", "extension/package.json"]) if (!entries.has(need)) fail(`lacks ${need}`);
-  if (!names.includes("extension/LICENSE")) fail("lacks extension/LICENSE");
+  // vsce writes the root LICENSE as extension/LICENSE.txt (its license processor adds the extension).
+  if (!names.includes("extension/LICENSE.txt") && !names.includes("extension/LICENSE")) fail("lacks extension/LICENSE.txt");
 
   // manifest: icon, repository, engines at least what vscode-languageclient requires
   const pkg = JSON.parse(text("extension/package.json"));
