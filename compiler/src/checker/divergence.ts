@@ -16,9 +16,8 @@ import { Codes } from "../diagnostics/codes";
 import { makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
 import { forEachChild, forEachRootExpr, visitExpr } from "../ir/visit";
+import { BARRIER_INTRINSICS, GRID_INTRINSICS, LANE_DEPENDENT_INTRINSICS } from "../intrinsics";
 
-const BARRIERS = new Set<string>(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
-const GRID_BARRIERS = new Set<string>(["gridSync"]);
 
 export interface DivergenceFacts {
   /** Device functions (by id) that contain a barrier, directly or through calls. */
@@ -135,7 +134,7 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
   }
   visitExpr(e, (x) => {
     if (facts.level === "grid") {
-      if (x.k === "intrinsic" && GRID_BARRIERS.has(x.name))
+      if (x.k === "intrinsic" && GRID_INTRINSICS.has(x.name))
         out.push(
           makeDiagnostic(
             Codes.DivergentGridSync,
@@ -145,7 +144,7 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
         );
       return;
     }
-    if (x.k === "intrinsic" && BARRIERS.has(x.name))
+    if (x.k === "intrinsic" && BARRIER_INTRINSICS.has(x.name))
       out.push(
         makeDiagnostic(
           Codes.DivergentBarrier,
@@ -159,11 +158,6 @@ function reportBarriersIn(e: IR.Expr, divergent: boolean, facts: DivergenceFacts
 }
 
 
-
-/** Intrinsics (besides the shuffles) whose value differs between the lanes of a warp. */
-const LANE_DEPENDENT_INTRINSICS: ReadonlySet<string> = new Set([
-  "ballotSync", "allSync", "anySync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt",
-]);
 
 function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): boolean {
   let dep = false;
@@ -188,7 +182,7 @@ function dependent(e: IR.Expr, tainted: Set<number>, facts: DivergenceFacts): bo
         dep = true;
         break;
       case "intrinsic":
-        if (x.name.startsWith("shfl") || LANE_DEPENDENT_INTRINSICS.has(x.name)) dep = true;
+        if (LANE_DEPENDENT_INTRINSICS.has(x.name)) dep = true;
         break;
       case "call":
         if (facts.threadDependentFunctions.has(x.fn)) dep = true;
@@ -215,7 +209,7 @@ export function containsBarrier(fn: IR.IrFunction, known: ReadonlySet<string>): 
   let found = false;
   forEachRootExpr(fn.body, (e) =>
     visitExpr(e, (x) => {
-      if ((x.k === "intrinsic" && BARRIERS.has(x.name)) || (x.k === "call" && known.has(x.fn))) found = true;
+      if ((x.k === "intrinsic" && BARRIER_INTRINSICS.has(x.name)) || (x.k === "call" && known.has(x.fn))) found = true;
     }),
   );
   return found;

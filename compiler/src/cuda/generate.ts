@@ -17,10 +17,12 @@ import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
-import { complexCall, usesComplex } from "./complex";
+import { usesComplex } from "./complex";
+import { intrinsicRecord } from "../intrinsics";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
+import { ARITH_PREC, bin, call, cast, COMPARE_PREC, operand, P, rightOperand, type Out } from "./precedence";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
@@ -93,46 +95,6 @@ export class CudaGenError extends Error {
     super(message);
     this.name = "CudaGenError";
   }
-}
-
-// ───────────────────────── expressions as text ─────────────────────────
-
-/** C operator precedence (higher binds tighter). */
-const P = { primary: 16, unary: 15, mul: 13, add: 12, shift: 11, rel: 10, eq: 9, band: 8, bxor: 7, bor: 6, land: 5, lor: 4, cond: 3, assign: 2 };
-const BITWISE = new Set([P.shift, P.band, P.bxor, P.bor]);
-
-interface Out {
-  t: string;
-  p: number;
-}
-
-const ARITH_PREC: Record<IR.ArithOp, number> = {
-  "*": P.mul, "/": P.mul, "%": P.mul, "+": P.add, "-": P.add, "<<": P.shift, ">>": P.shift, ">>>": P.shift, "&": P.band, "^": P.bxor, "|": P.bor,
-};
-const COMPARE_PREC: Record<IR.CompareOp, number> = { "<": P.rel, "<=": P.rel, ">": P.rel, ">=": P.rel, "==": P.eq, "!=": P.eq };
-
-/** `o` as an operand that needs at least precedence `min`; extra parentheses where C mixes confusingly. */
-function operand(o: Out, min: number, parent = min): string {
-  const confusing = (BITWISE.has(parent) && o.p !== parent && o.p >= P.lor && o.p <= P.mul) || (parent === P.lor && o.p === P.land);
-  return o.p >= min && !confusing ? o.t : `(${o.t})`;
-}
-
-/** Right operand of a binary operator: also parenthesise a leading minus (`a - (-1)`). */
-function rightOperand(o: Out, opPrec: number): string {
-  const s = operand(o, opPrec + 1, opPrec);
-  return s.startsWith("-") ? `(${s})` : s;
-}
-
-function bin(l: Out, op: string, r: Out, prec: number): Out {
-  return { t: `${operand(l, prec)} ${op} ${rightOperand(r, prec)}`, p: prec };
-}
-
-function call(name: string, args: string[]): Out {
-  return { t: `${name}(${args.join(", ")})`, p: P.primary };
-}
-
-function cast(type: string, o: Out): Out {
-  return { t: `(${type})${operand(o, P.unary)}`, p: P.unary };
 }
 
 function dtypeOf(e: IR.Expr): DType {
@@ -874,18 +836,6 @@ class FunctionGen {
     return [address, ...extents, ...this.strides(info).slice(info.rank - rank)];
   }
 
-  /**
-   * A Math function of f16 values: fma and abs have half instructions; the others compute in f32 (which
-   * holds every f16 exactly) and round once to f16 — correctly rounded for sqrt, within the documented
-   * tolerance for the transcendental ones (docs/kernel-language.md).
-   */
-  private halfIntrinsic(e: IR.IntrinsicExpr, t: readonly string[]): Out {
-    if (e.name === "fma") return call("cs_hfma", [...t]);
-    if (e.name === "abs") return call("cs_habs", [...t]);
-    const args = e.args.map((a): IR.Expr => ({ k: "convert", type: F32, value: a, span: a.span }));
-    return call("cs_half", [this.intrinsic({ ...e, type: F32, args }).t]);
-  }
-
   private callExpr(e: IR.CallExpr): Out {
     const name = this.m.functions.get(e.fn);
     if (!name) throw new CudaGenError(`call of unknown device function '${e.fn}'`, e.span);
@@ -902,97 +852,28 @@ class FunctionGen {
       return offset!.k === "const" && offset!.value === 0 ? this.expr(j!) : bin(this.expr(offset!), "+", this.expr(j!), P.add);
     }
     if (e.name === "arrayView") throw new CudaGenError(`the view '${e.view?.name}' can only be passed to a device function here`, e.span);
+    const record = intrinsicRecord(e.name);
+    const dtype = e.type.kind === "scalar" ? e.type.dtype : "i32";
+    // An f16 result of a libm function computes in f32 (which holds every f16 exactly) and rounds once
+    // to f16 — correctly rounded for sqrt, within the documented tolerance for the transcendental ones
+    // (docs/kernel-language.md). Records with half instructions (fma, abs) or that move an f16's bits
+    // (shuffles, match) see the f16 types themselves.
+    if (dtype === "f16" && record.half !== "native") {
+      const args = e.args.map((a): IR.Expr => ({ k: "convert", type: F32, value: a, span: a.span }));
+      return call("cs_half", [this.intrinsic({ ...e, type: F32, args }).t]);
+    }
     const args = e.args.map((a) => this.expr(a));
-    const d = e.type.kind === "scalar" ? e.type.dtype : "i32";
-    // A shuffle or match of an f16 moves and compares its 16 bits (as Numba compares a float's bits): only
-    // the value is f16, the mask, lane and delta stay integers. (Computing the call in f32 turned the mask
-    // into a float, 0x7fffffff into 0x80000000; CUDA has no overload of __match_*_sync for a half.)
-    const halfValue = WARP_VALUE_OPS.has(e.name) && e.args[1]!.type.kind === "scalar" && e.args[1]!.type.dtype === "f16";
-    const t = args.map((a, i) => (halfValue && i === 1 ? call("cs_half_bits", [a.t]).t : a.t));
-    if (d === "f16" && !halfValue) return this.halfIntrinsic(e, t);
-    const f = d === "f32" ? "f" : "";
-    // popc/brev/clz/ffs of a u64 argument: the 64-bit instructions.
-    const wide = e.args.length === 1 && e.args[0]!.type.kind === "scalar" && e.args[0]!.type.dtype === "u64";
-    switch (e.name) {
-      case "sqrt": case "cbrt": case "exp": case "expm1": case "log": case "log2": case "log10": case "log1p":
-      case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": case "sinh": case "cosh": case "tanh":
-      case "asinh": case "acosh": case "atanh": case "floor": case "ceil": case "trunc": case "atan2": case "pow": case "hypot": case "fma":
-      // rint rounds half to even (the default rounding mode). On an f16 it runs on the f32 value
-      // (halfIntrinsic), exact: every integer an f16 rounds to is an f16 again.
-      case "rint":
-        return call(`${e.name}${f}`, t);
-      case "round":
-        // JavaScript's Math.round, exactly (floor(x + 0.5) is wrong where x + 0.5 rounds: see the helper).
-        this.m.helpers.add("round");
-        return call("cs_round", t);
-      case "abs":
-        return call(isFloat(d) ? `fabs${f}` : "abs", t);
-      case "min":
-      case "max":
-        if (!isFloat(d)) return call(e.name, t);
-        this.m.helpers.add(`f${e.name}${d === "f64" ? "F64" : "F32"}` as HelperName);
-        return call(`cs_f${e.name}`, t);
-      case "sign":
-        this.m.helpers.add("sign");
-        return call("cs_sign", t);
-      case "popc":
-        return call(wide ? "__popcll" : "__popc", t);
-      case "brev":
-        return call(wide ? "__brevll" : "__brev", t);
-      case "clz":
-        return call(wide ? "__clzll" : "__clz", [cast(wide ? "long long" : "int", args[0]!).t]);
-      case "ffs":
-        return call(wide ? "__ffsll" : "__ffs", [cast(wide ? "long long" : "int", args[0]!).t]);
-      case "syncthreads":
-        return call("__syncthreads", []);
-      case "gridSync":
-        // The lowerer allows g.sync() only in a kernel's own body, where the workspace parameter is.
-        if (!this.gridWorkspace) throw new CudaGenError("g.sync() outside a kernel's own body", e.span);
-        return call("cs_grid_sync", [this.gridWorkspace]);
-      case "syncthreadsCount":
-        return call("__syncthreads_count", t);
-      case "syncthreadsAnd":
-        return call("__syncthreads_and", t);
-      case "syncthreadsOr":
-        return call("__syncthreads_or", t);
-      case "syncwarp":
-        return call("__syncwarp", t);
-      case "threadfence":
-        return call("__threadfence", []);
-      case "threadfenceBlock":
-        return call("__threadfence_block", []);
-      case "threadfenceSystem":
-        return call("__threadfence_system", []);
-      case "shflSync":
-      case "shflUpSync":
-      case "shflDownSync":
-      case "shflXorSync": {
-        const moved = call(SHUFFLES[e.name]!, t);
-        return halfValue ? call("cs_half_from_bits", [moved.t]) : moved;
-      }
-      case "allSync":
-        return { t: `${call("__all_sync", t).t} != 0`, p: P.eq };
-      case "anySync":
-        return { t: `${call("__any_sync", t).t} != 0`, p: P.eq };
-      case "ballotSync":
-        return call("__ballot_sync", t);
-      case "activemask":
-        return call("__activemask", []);
-      case "eqSync":
-        // Numba's eq_sync is vote.sync.uni: true when the predicate is the same in every lane of the mask.
-        return { t: `${call("__uni_sync", t).t} != 0`, p: P.eq };
-      case "matchAnySync":
-        return call("__match_any_sync", t);
-      case "matchAllSync":
-        this.m.helpers.add("matchAll");
-        return call("cs_match_all_sync", t);
-      case "lanemaskLt":
-        this.m.helpers.add("lanemaskLt");
-        return call("cs_lanemask_lt", []);
-      case "complex": case "complexRe": case "complexIm": case "complexConvert": case "complexAdd": case "complexSub": case "complexMul":
-      case "complexDiv": case "complexNeg": case "complexConj": case "complexAbs": case "complexArg": case "complexExp": case "complexLog":
-      case "complexSqrt": case "complexSin": case "complexCos": case "complexRect": case "complexEq":
-        return { t: complexCall(e.name, d, t), p: P.primary };
+    try {
+      return record.cuda({
+        args,
+        t: args.map((a) => a.t),
+        dtype,
+        argDTypes: e.args.map((a) => (a.type.kind === "scalar" ? a.type.dtype : "i32")),
+        helper: (name) => this.m.helpers.add(name as HelperName),
+        gridWorkspace: this.gridWorkspace,
+      });
+    } catch (err) {
+      throw new CudaGenError(err instanceof Error ? err.message : String(err), e.span);
     }
   }
 
@@ -1101,10 +982,6 @@ function atomic64Call(e: IR.AtomicExpr, addr: string, value: Out, expected: Out 
 }
 
 /** The warp shuffles, by their CUDA names. */
-const SHUFFLES: Partial<Record<IR.IntrinsicName, string>> = { shflSync: "__shfl_sync", shflUpSync: "__shfl_up_sync", shflDownSync: "__shfl_down_sync", shflXorSync: "__shfl_xor_sync" };
-/** The warp operations whose second argument is a value of any dtype (moved or compared by its bits). */
-const WARP_VALUE_OPS: ReadonlySet<string> = new Set([...Object.keys(SHUFFLES), "matchAnySync", "matchAllSync"]);
-
 function flip(op: IR.CompareOp): IR.CompareOp {
   return op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
 }

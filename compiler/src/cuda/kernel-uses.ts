@@ -10,6 +10,7 @@
  */
 import type * as IR from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
+import { INTRINSICS } from "../intrinsics";
 
 export type GpuFeature = "f16Arithmetic" | "f16Atomic" | "warpMatch";
 
@@ -62,10 +63,13 @@ function featureOf(e: IR.Expr): GpuFeature | undefined {
       return e.type.dtype === "f16" && e.op === "-" ? "f16Arithmetic" : undefined;
     case "compare":
       return e.operandType.dtype === "f16" ? "f16Arithmetic" : undefined;
-    case "intrinsic":
-      if (e.name === "matchAnySync" || e.name === "matchAllSync") return "warpMatch";
-      // Other Math functions of halves compute in f32.
-      return e.type.kind === "scalar" && e.type.dtype === "f16" && (e.name === "fma" || e.name === "abs") ? "f16Arithmetic" : undefined;
+    case "intrinsic": {
+      // The record says (warp match; fma and abs of halves — other Math functions of halves compute in f32).
+      const feature = INTRINSICS.get(e.name)?.feature;
+      if (!feature) return undefined;
+      const argDTypes = e.args.map((a) => (a.type.kind === "scalar" ? a.type.dtype : "i32"));
+      return feature(argDTypes, e.type.kind === "scalar" ? e.type.dtype : "i32") as GpuFeature | undefined;
+    }
     case "atomic":
       return e.type.dtype === "f16" && (e.op === "add" || e.op === "sub") ? "f16Atomic" : undefined;
     default:

@@ -9,16 +9,18 @@
  */
 import { FP16_FUNCTIONS } from "./lower-fp16";
 import { RANDOM_DRAWS } from "../ir/random";
+import { CUDA_INTRINSIC_PATHS } from "../intrinsics";
 
-/** `cuda.*` functions callable in kernels (dotted for nested namespaces). */
+/**
+ * `cuda.*` functions callable in kernels (dotted for nested namespaces): the intrinsic records' paths
+ * (compiler/src/intrinsics/), and the calls the front end turns into other IR.
+ */
 export const KNOWN_CUDA_FUNCTIONS: ReadonlySet<string> = new Set([
-  "grid", "grid64", "gridsize", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
-  "threadfenceSystem", "syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync",
-  "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "shared.array", "local.array", "const.arrayLike",
+  ...CUDA_INTRINSIC_PATHS,
+  // thread indices and Numba's select (lower-calls.ts), array declarations (lower-array-vars.ts)
+  "grid", "grid64", "gridsize", "selp", "shared.array", "local.array", "const.arrayLike",
   // docs/kernel-language.md#grid-synchronisation (lower-grid-group.ts)
   "cg.thisGrid",
-  // docs/kernel-language.md#complex-numbers-c64-c128 (lower-complex.ts)
-  ...["c64", "c128", "add", "sub", "mul", "div", "eq", "neg", "conj", "exp", "log", "sqrt", "sin", "cos", "abs", "arg", "rect"].map((f) => `complex.${f}`),
   ...[...FP16_FUNCTIONS.keys()].map((n) => `fp16.${n}`),
   // docs/kernel-language.md#random-numbers (lower-random.ts)
   ...RANDOM_DRAWS.map((n) => `random.${n}`),

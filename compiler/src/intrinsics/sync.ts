@@ -5,16 +5,10 @@
  * `syncCode`) are held equal to them by a property test over random lanes, masks and values
  * (test/simulator/sync-semantics.test.ts). A warp operation sees the lanes of its warp that reached it
  * together (the active mask); a lane reading an inactive or out-of-warp lane gets its own value back;
- * a barrier's count/and/or run over the threads that reached it. Imports nothing
+ * a barrier's count/and/or run over the threads that reached it. Which operations are barriers and which
+ * warp operations is the records' effect kind (intrinsics/index.ts). Imports nothing
  * (`@cudascript/compiler/intrinsics/sync`): the simulator's run time reads `sameBits` from here.
  */
-
-/** The block-wide barriers (`cuda.syncthreads` and its count/and/or forms). */
-export const BARRIER_OPS: ReadonlySet<string> = new Set(["syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
-/** The warp operations that synchronise the lanes of a warp (`lanemaskLt` does not: it reads the lane alone). */
-export const WARP_OPS: ReadonlySet<string> = new Set(["syncwarp", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync"]);
-/** Every operation that splits a kernel at a synchronisation point; `gridSync` (g.sync()) is the grid's barrier. */
-export const SYNC_OPS: ReadonlySet<string> = new Set([...BARRIER_OPS, ...WARP_OPS, "gridSync"]);
 
 const nanPair = new Float64Array(2);
 const nanPairWords = new Uint32Array(nanPair.buffer);

@@ -17,8 +17,8 @@ import { BOOL, type ScalarType, type Type } from "../ir/types";
 import { composeViews, extentThrough, indicesThrough, viewArgument, viewOfArgument, type View } from "../ir/views";
 
 // `gridSync` (g.sync()) splits the kernel like a barrier; its simulator form is js/cooperative.ts.
-export { BARRIER_OPS, SYNC_OPS, WARP_OPS } from "../intrinsics/sync";
-import { BARRIER_OPS, SYNC_OPS, WARP_OPS } from "../intrinsics/sync";
+export { BARRIER_INTRINSICS as BARRIER_OPS, SYNC_INTRINSICS as SYNC_OPS, WARP_INTRINSICS as WARP_OPS } from "../intrinsics";
+import { BARRIER_INTRINSICS as BARRIER_OPS, SYNC_INTRINSICS as SYNC_OPS, WARP_INTRINSICS as WARP_OPS } from "../intrinsics";
 
 export interface SyncStmt {
   readonly k: "sync";

@@ -16,6 +16,7 @@
  * live once per block (a plain JavaScript local) instead of once per thread.
  */
 import type * as IR from "../ir/nodes";
+import { BLOCK_UNIFORM_INTRINSICS, LANE_DEPENDENT_INTRINSICS } from "../intrinsics";
 import { stmtHasSync, SYNC_OPS, type NIf, type NLoop, type NStmt } from "./normalize";
 
 export interface Uniformity {
@@ -31,7 +32,6 @@ export interface Uniformity {
 }
 
 const NO_SYNC: ReadonlySet<string> = new Set();
-const UNIFORM_RESULTS = new Set(["syncthreadsCount", "syncthreadsAnd", "syncthreadsOr"]);
 
 interface Frame {
   readonly node: NStmt;
@@ -191,7 +191,7 @@ export function analyzeUniformity(body: readonly NStmt[], params: readonly IR.Va
           case "sync":
             if (s.result) {
               if (!declStack.has(s.result)) declStack.set(s.result, [...stack]);
-              checkDef(s.result, UNIFORM_RESULTS.has(s.name), stack);
+              checkDef(s.result, BLOCK_UNIFORM_INTRINSICS.has(s.name), stack);
             }
             break;
           case "assign":
@@ -274,7 +274,7 @@ export function uniformExpr(e: IR.Expr, uniform: ReadonlySet<IR.Var>): boolean {
       return uniformExpr(e.value, uniform);
     case "intrinsic":
       // Synchronising operations and the lane mask give each thread its own value.
-      return !SYNC_OPS.has(e.name) && e.name !== "lanemaskLt" && e.args.every((a) => uniformExpr(a, uniform));
+      return !SYNC_OPS.has(e.name) && !LANE_DEPENDENT_INTRINSICS.has(e.name) && e.args.every((a) => uniformExpr(a, uniform));
     case "index":
     case "call":
     case "atomic":
