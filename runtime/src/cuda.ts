@@ -16,6 +16,7 @@ import { Event, eventElapsedTime, Stream } from "./host/streams";
 import { reduce, vectorize } from "./ufunc";
 import { guvectorize } from "./gufunc";
 import { createXoroshiro128pStates, initXoroshiro128pStates } from "./random/host";
+import { KERNEL_ONLY_MEMBERS } from "./kernel-intrinsics";
 
 export { CudaScriptError };
 
@@ -122,13 +123,8 @@ const host = {
 Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enumerable: true });
 Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });
 
-const kernelOnlyMembers = [
-  "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "grid", "grid64", "gridsize", "shared", "local",
-  "const", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
-  "threadfenceSystem", "syncwarp", "atomic", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync", "allSync",
-  "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "cbrt", "fp16",
-  "complex", "cg",
-] as const;
+// Generated from the intrinsic records and the front end's kernel names (scripts/gen-kernel-intrinsics.mjs).
+const kernelOnlyMembers = KERNEL_ONLY_MEMBERS;
 
 for (const member of kernelOnlyMembers) {
   Object.defineProperty(host, member, { get: () => kernelOnly(member), enumerable: false });

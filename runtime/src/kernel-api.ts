@@ -7,6 +7,7 @@
  */
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 import type { Complex128Array, Complex64Array } from "./complex-array";
+import type { IntrinsicFunctions, LibdeviceFunctions } from "./kernel-intrinsics";
 
 export interface Dim3 {
   readonly x: number;
@@ -184,7 +185,7 @@ export interface DeviceArrayOf<T> {
   readonly __deviceArrayOf?: T;
 }
 
-export interface KernelNamespace {
+export interface KernelNamespace extends IntrinsicFunctions {
   /** Compile `fn` as a kernel, like Numba's `@cuda.jit`. Kernels return nothing. */
   jit<F extends (...args: never[]) => void>(fn: F, options?: JitOptions): Kernel<Parameters<F>>;
   /** A device function callable from kernels and other device functions; may return a value. */
@@ -214,39 +215,8 @@ export interface KernelNamespace {
   readonly local: LocalMemory;
   readonly const: ConstMemory;
 
-  /** Barrier for every thread of the block (`__syncthreads`). */
-  syncthreads(): void;
-  /** Barrier; returns how many threads passed a true predicate. */
-  syncthreadsCount(predicate: boolean | number): number;
-  syncthreadsAnd(predicate: boolean | number): number;
-  syncthreadsOr(predicate: boolean | number): number;
-  threadfence(): void;
-  threadfenceBlock(): void;
-  threadfenceSystem(): void;
-  syncwarp(mask?: number): void;
-
   readonly atomic: Atomics;
 
-  shflSync(mask: number, value: number, srcLane: number): number;
-  shflSync(mask: number, value: bigint, srcLane: number): bigint;
-  shflUpSync(mask: number, value: number, delta: number): number;
-  shflUpSync(mask: number, value: bigint, delta: number): bigint;
-  shflDownSync(mask: number, value: number, delta: number): number;
-  shflDownSync(mask: number, value: bigint, delta: number): bigint;
-  shflXorSync(mask: number, value: number, laneMask: number): number;
-  shflXorSync(mask: number, value: bigint, laneMask: number): bigint;
-  allSync(mask: number, predicate: boolean | number): boolean;
-  anySync(mask: number, predicate: boolean | number): boolean;
-  ballotSync(mask: number, predicate: boolean | number): number;
-  activemask(): number;
-  /** Numba's `eq_sync`: true when `predicate` is the same (all true or all false) in every lane of `mask`. */
-  eqSync(mask: number, predicate: boolean | number): boolean;
-  /** The lanes of `mask` whose `value` has the same bits as this lane's (`__match_any_sync`; sm_70+). */
-  matchAnySync(mask: number, value: number | boolean | bigint): number;
-  /** `mask` when `value` has the same bits in every lane of `mask`, else 0 (`__match_all_sync`; sm_70+). */
-  matchAllSync(mask: number, value: number | boolean | bigint): number;
-  /** The bits of the lanes below this one in its warp (`%lanemask_lt`): `(1 << cuda.laneid) - 1`. */
-  lanemaskLt(): number;
   /**
    * Numba's `selp`: `condition ? ifTrue : ifFalse`, exactly (same typing; only the chosen value is
    * evaluated, as with `?:`).
@@ -255,29 +225,11 @@ export interface KernelNamespace {
   selp(condition: boolean | number, ifTrue: boolean, ifFalse: boolean): boolean;
   selp<Z extends ComplexValue>(condition: boolean | number, ifTrue: Z, ifFalse: Z): Z;
 
-  /** Number of set bits. */
-  popc(x: number): number;
-  /** On a bigint (i64/u64): the 64-bit instruction. */
-  popc(x: bigint): number;
-  /** Bit reversal of a 32-bit integer. */
-  brev(x: number): number;
-  /** On a bigint (i64/u64): the 64-bit instruction (the result is a u64). */
-  brev(x: bigint): bigint;
-  /** Count of leading zero bits of a 32-bit integer. */
-  clz(x: number): number;
-  /** On a bigint (i64/u64): the 64-bit instruction. */
-  clz(x: bigint): number;
-  /** Position (1-based) of the least significant set bit, 0 if none. */
-  ffs(x: number): number;
-  /** On a bigint (i64/u64): the 64-bit instruction. */
-  ffs(x: bigint): number;
-  /** Fused multiply-add `a * b + c` with one rounding. */
-  fma(a: number, b: number, c: number): number;
-  /** Cube root, as `Math.cbrt`: f32 stays f32 (`cbrtf`), f64 is `cbrt`; an integer becomes the kernel's float. */
-  cbrt(x: number): number;
-
   /** Complex numbers (docs/kernel-language.md#complex-numbers-c64-c128): TypeScript has no operator overloading. */
   readonly complex: ComplexFunctions;
+
+  /** Numba's `cuda.libdevice` (docs/libdevice.md): `cuda.libdevice.sinf(x)`, `const [s, c] = cuda.libdevice.sincos(x)`. */
+  readonly libdevice: LibdeviceFunctions;
 
   /** Numba's `cuda.fp16` functions on f16 values (literals become f16; other types are CS2020). */
   readonly fp16: Fp16Functions;

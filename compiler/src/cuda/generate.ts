@@ -156,6 +156,8 @@ interface ModuleNames {
   functions: Map<string, string>; // IR function id → C name
   consts: Map<string, { name: string; array: IR.ConstArray; storage: ConstStorage }>;
   helpers: Set<HelperName>;
+  /** Declarations intrinsic records asked for (libdevice's extern "C" functions, their helpers): text → GPU only. */
+  declarations: Map<string, boolean>;
   signedIndexArithmetic: boolean;
 }
 
@@ -870,6 +872,9 @@ class FunctionGen {
         dtype,
         argDTypes: e.args.map((a) => (a.type.kind === "scalar" ? a.type.dtype : "i32")),
         helper: (name) => this.m.helpers.add(name as HelperName),
+        declare: (text, gpuOnly = false) => {
+          if (!this.m.declarations.has(text)) this.m.declarations.set(text, gpuOnly);
+        },
         gridWorkspace: this.gridWorkspace,
       });
     } catch (err) {
@@ -1049,6 +1054,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     functions: new Map(),
     consts: new Map(),
     helpers: new Set(),
+    declarations: new Map(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
   };
   for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
@@ -1112,6 +1118,18 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     push("");
     for (const l of helper.split("\n")) push(l);
   }
+  // What intrinsic records declared (libdevice): the extern functions only for the GPU, whose
+  // toolchain links them; the g++ emulation defines them (test/emulation/libdevice_emulation.hpp).
+  const declared = [...m.declarations];
+  if (declared.some(([, gpuOnly]) => gpuOnly)) {
+    push("");
+    push("#ifndef CUDASCRIPT_EMULATION");
+    for (const [text, gpuOnly] of declared) if (gpuOnly) push(text);
+    push("#endif");
+  }
+  const helpers = declared.filter(([, gpuOnly]) => !gpuOnly);
+  if (helpers.length) push("");
+  for (const [text] of helpers) push(text);
   if (constLines.length) push("");
   for (const l of constLines) push(l.text, l.span);
   for (const body of bodies) {

@@ -15,14 +15,11 @@ import { ArrayVarLowerer } from "./lower-array-vars";
 import { indicesThrough } from "../ir/views";
 import { mixedSignedness, POISON, ROUNDING_MATH, WEAK } from "./lower-base";
 import { FP16_FUNCTIONS } from "./lower-fp16";
+import { cudaIntrinsic, mathIntrinsic } from "../intrinsics";
+import { lowerIntrinsicCall, type IntrinsicLoweringHost } from "./lower-intrinsic";
 
-export const UNARY_FLOAT_MATH = new Set<string>([
-  "sqrt", "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan",
-  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-]);
 /** Methods that launch a kernel: CudaScript's `launch`, and Numba's `forall` shorthand people port. */
 const KERNEL_LAUNCH_METHODS = new Set<string>(["launch", "forall"]);
-export const BINARY_FLOAT_MATH = new Set<string>(["pow", "atan2", "hypot"]);
 
 export const ATOMIC_DTYPES: Record<IR.AtomicOp, readonly DType[]> = {
   add: ["i32", "u32", "i64", "u64", "f32", "f64", "f16"],
@@ -242,6 +239,23 @@ export abstract class CallLowerer extends ArrayVarLowerer {
     );
   }
 
+  /** What typing an intrinsic record's call needs (lower-intrinsic.ts). */
+  protected intrinsicHost(): IntrinsicLoweringHost {
+    return {
+      defaultFloat: this.defaultFloat,
+      sf: this.sf,
+      span: (n) => this.span(n),
+      operand: (n) => this.scalarOperand(this.lowerExpr(n), n),
+      convertTo: (e, d, n) => this.convertTo(e, d, n),
+      truthy: (e, n) => this.truthy(e, n),
+      warpValueDType: (e) => this.warpValueDType(e),
+      expectArgs: (c, min, max, what) => this.expectArgs(c, min, max, what),
+      report: (def, n, message) => this.report(def, n, message),
+      error: (n) => this.error(n),
+      noteF64: (d, n) => this.noteF64(d, n),
+    };
+  }
+
   protected expectArgs(call: ts.CallExpression, min: number, max: number, what: string): boolean {
     const n = call.arguments.length;
     if (n < min || n > max) {
@@ -377,21 +391,9 @@ export abstract class CallLowerer extends ArrayVarLowerer {
       const d = (e.type as ScalarType).dtype;
       return isFloat(d) && !WEAK.has(e) ? d : this.defaultFloat;
     };
-    if (UNARY_FLOAT_MATH.has(name)) {
-      if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
-      const a = arg(0);
-      const d = floatOf(a);
-      this.noteF64(d, call);
-      return { k: "intrinsic", type: scalar(d), name: name as IR.MathFunction, args: [this.convertTo(a, d)], span };
-    }
-    if (BINARY_FLOAT_MATH.has(name)) {
-      if (!this.expectArgs(call, 2, 2, what)) return this.error(call);
-      const a = arg(0), b = arg(1);
-      const da = floatOf(a), db = floatOf(b);
-      const d = WEAK.has(a) ? db : WEAK.has(b) ? da : da === "f64" || db === "f64" ? "f64" : da;
-      this.noteF64(d, call);
-      return { k: "intrinsic", type: scalar(d), name: name as IR.MathFunction, args: [this.convertTo(a, d), this.convertTo(b, d)], span };
-    }
+    // The Math functions with a signature of their own (intrinsics/math.ts); the rest are typed below.
+    const record = mathIntrinsic(name);
+    if (record?.signatures) return lowerIntrinsicCall(this.intrinsicHost(), record, call, what);
     if (ROUNDING_MATH.has(name)) {
       if (!this.expectArgs(call, 1, 1, what)) return this.error(call);
       if (name === "trunc") {
@@ -503,7 +505,15 @@ export abstract class CallLowerer extends ArrayVarLowerer {
   protected lowerCudaCall(path: string[], call: ts.CallExpression): IR.Expr {
     const span = this.span(call);
     const name = path.join(".");
-    const arg = (i: number) => this.scalarOperand(this.lowerExpr(call.arguments[i]!), call.arguments[i]!);
+    // Every intrinsic record kernels call as cuda.<name> (intrinsics/); the cases below make other IR.
+    const record = cudaIntrinsic(name);
+    if (record?.signatures) return lowerIntrinsicCall(this.intrinsicHost(), record, call, `cuda.${name}`);
+    if (record && name.startsWith("libdevice.")) {
+      // A tuple result (intrinsics/libdevice.ts): only a destructuring declaration takes it.
+      this.report(Codes.UnsupportedDestructuring, call, `cuda.${name} returns a tuple: destructure it, e.g. const [a, b] = cuda.${name}(…)`);
+      for (const a of call.arguments) this.lowerExpr(a);
+      return this.error(call);
+    }
     switch (name) {
       case "grid":
       case "gridsize": {
@@ -516,84 +526,10 @@ export abstract class CallLowerer extends ArrayVarLowerer {
       }
       case "grid64":
         return this.lowerGrid64(call);
-      case "syncthreads":
-      case "threadfence":
-      case "threadfenceBlock":
-      case "threadfenceSystem":
-        this.expectArgs(call, 0, 0, `cuda.${name}`);
-        return { k: "intrinsic", type: VOID, name: name as IR.IntrinsicName, args: [], span };
-      case "syncthreadsCount":
-      case "syncthreadsAnd":
-      case "syncthreadsOr": {
-        if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
-        return { k: "intrinsic", type: I32, name: name as IR.IntrinsicName, args: [this.truthy(arg(0), call.arguments[0]!)], span };
-      }
-      case "syncwarp": {
-        if (!this.expectArgs(call, 0, 1, `cuda.${name}`)) return this.error(call);
-        const mask = call.arguments.length ? this.convertTo(arg(0), "u32") : ({ k: "const", type: U32, value: 0xffffffff, span } as IR.ConstExpr);
-        return { k: "intrinsic", type: VOID, name: "syncwarp", args: [mask], span };
-      }
-      case "activemask":
-        this.expectArgs(call, 0, 0, `cuda.${name}`);
-        return { k: "intrinsic", type: U32, name: "activemask", args: [], span };
-      case "shflSync":
-      case "shflUpSync":
-      case "shflDownSync":
-      case "shflXorSync": {
-        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
-        const mask = this.convertTo(arg(0), "u32");
-        const v = arg(1);
-        const d = this.warpValueDType(v);
-        const value = this.convertTo(v, d);
-        if (POISON.has(value)) return this.error(call);
-        return { k: "intrinsic", type: scalar(d), name: name as IR.IntrinsicName, args: [mask, value, this.convertTo(arg(2), "i32")], span };
-      }
       case "selp":
         // Numba's selp (select without branching) is the ternary: the same typing and the same IR.
         if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
         return this.lowerSelect(call, call.arguments[0]!, call.arguments[1]!, call.arguments[2]!, "cuda.selp");
-      case "lanemaskLt":
-        this.expectArgs(call, 0, 0, `cuda.${name}`);
-        return { k: "intrinsic", type: U32, name: "lanemaskLt", args: [], span };
-      case "matchAnySync":
-      case "matchAllSync": {
-        // CUDA's __match_*_sync take 32/64-bit integers, float and double and compare bit patterns.
-        if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
-        const mask = this.convertTo(arg(0), "u32");
-        const v = arg(1);
-        const value = this.convertTo(v, this.warpValueDType(v));
-        if (POISON.has(value)) return this.error(call);
-        return { k: "intrinsic", type: U32, name, args: [mask, value], span };
-      }
-      case "eqSync":
-      case "allSync":
-      case "anySync":
-      case "ballotSync": {
-        if (!this.expectArgs(call, 2, 2, `cuda.${name}`)) return this.error(call);
-        return { k: "intrinsic", type: name === "ballotSync" ? U32 : BOOL, name: name as IR.IntrinsicName, args: [this.convertTo(arg(0), "u32"), this.truthy(arg(1), call.arguments[1]!)], span };
-      }
-      case "popc":
-      case "clz":
-      case "ffs":
-      case "brev": {
-        if (!this.expectArgs(call, 1, 1, `cuda.${name}`)) return this.error(call);
-        const x = arg(0);
-        // On a bigint: the 64-bit instruction (__popcll, __brevll, __clzll, __ffsll); brev gives a u64.
-        if (x.type.kind === "scalar" && isInt64(x.type.dtype))
-          return { k: "intrinsic", type: name === "brev" ? scalar("u64") : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u64")], span };
-        return { k: "intrinsic", type: name === "brev" ? U32 : I32, name: name as IR.IntrinsicName, args: [this.convertTo(x, "u32")], span };
-      }
-      case "fma": {
-        if (!this.expectArgs(call, 3, 3, `cuda.${name}`)) return this.error(call);
-        const a = arg(0), b = arg(1), c = arg(2);
-        const ds = [a, b, c].filter((x) => !WEAK.has(x)).map((x) => (x.type as ScalarType).dtype);
-        const d: DType = ds.includes("f64") ? "f64" : ds.includes("f32") ? "f32" : ds.includes("f16") ? "f16" : this.defaultFloat;
-        return { k: "intrinsic", type: scalar(d), name: "fma", args: [this.convertTo(a, d), this.convertTo(b, d), this.convertTo(c, d)], span };
-      }
-      case "cbrt":
-        // Numba's cuda.cbrt is the libdevice cube root, the same function as Math.cbrt: one lowering, so
-        // every backend computes them alike.
-        return this.lowerMathCall("cbrt", call, "cuda.cbrt");
       case "shared.array":
       case "local.array":
       case "const.arrayLike":

@@ -19,6 +19,8 @@ import { readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, ASSIGNMENT_OPS, needsWidening, POISON, WEAK, type LowerHost, type LoweredFunction } from "./lower-base";
 import { GridGroupLowerer } from "./lower-grid-group";
 import { readKernelOptions } from "./kernel-options";
+import { LIBDEVICE_BY_NAME } from "../intrinsics";
+import { lowerTupleIntrinsic, type TupleLoweringHost } from "./lower-intrinsic";
 
 export type { DeviceSignature, LowerHost, LoweredFunction } from "./lower-base";
 
@@ -447,11 +449,30 @@ class FunctionLowerer extends GridGroupLowerer {
     return [...viewTemps, { k: "decl", span, v, init: this.convertImplicitly(value, dtype, `the ${dtype} '${name}'`, init, init) }];
   }
 
+  /** What destructuring a libdevice tuple needs (lower-intrinsic.ts). */
+  private tupleHost(): TupleLoweringHost {
+    return {
+      ...this.intrinsicHost(),
+      temp: (value, node) => {
+        this.pushScope();
+        const t = this.newVar("libdeviceArg", value.type, false, false, node);
+        this.popScope();
+        return { decl: { k: "decl", v: t, init: value, span: value.span }, ref: { k: "var", type: value.type, v: t, span: value.span } };
+      },
+      variable: (name, dtype, isConst) => this.newVar(name.text, scalar(dtype), false, !isConst, name),
+      poison: (pattern) => this.poisonNames(pattern),
+    };
+  }
+
   protected lowerTupleDestructuring(d: ts.VariableDeclaration, pattern: ts.ArrayBindingPattern, isConst: boolean): IR.Stmt[] {
     const init = d.initializer ? stripParensAndNonNull(d.initializer) : undefined;
+    // `const [s, c] = cuda.libdevice.sincos(x)`: Numba's tuple results (lower-intrinsic.ts).
+    const path = init && ts.isCallExpression(init) ? this.cudaPath(init.expression) : undefined;
+    const libdevice = path?.length === 2 && path[0] === "libdevice" ? LIBDEVICE_BY_NAME.get(path[1]!) : undefined;
+    if (libdevice) return lowerTupleIntrinsic(this.tupleHost(), libdevice, init as ts.CallExpression, pattern, isConst);
     const tuple = init && ts.isCallExpression(init) ? this.gridCall(init) : undefined;
     if (!tuple) {
-      this.report(Codes.UnsupportedDestructuring, d.name, "only cuda.grid(n) and cuda.gridsize(n) can be destructured: const [x, y] = cuda.grid(2)");
+      this.report(Codes.UnsupportedDestructuring, d.name, "only cuda.grid(n), cuda.gridsize(n) and the cuda.libdevice functions with several results can be destructured: const [x, y] = cuda.grid(2)");
       this.poisonNames(pattern);
       return [];
     }

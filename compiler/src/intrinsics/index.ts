@@ -7,14 +7,16 @@
 import { BARRIER_RECORDS } from "./barriers";
 import { BIT_RECORDS } from "./bits";
 import { COMPLEX_RECORDS } from "./complex";
+import { LIBDEVICE_RECORDS } from "./libdevice";
 import { MATH_RECORDS } from "./math";
 import type { IntrinsicDoc, IntrinsicEffect, IntrinsicRecord } from "./record";
 import { WARP_RECORDS } from "./warp";
 
+export { libdeviceName, LIBDEVICE_BY_NAME, accuracyText } from "./libdevice";
 export type { CudaCallContext, IntrinsicDoc, IntrinsicEffect, IntrinsicParam, IntrinsicRecord, IntrinsicSignature, IntrinsicUniformity, JsCallContext, ParamRule, ResultRule } from "./record";
 
 /** Every record, family by family. */
-export const INTRINSIC_RECORDS: readonly IntrinsicRecord[] = [...MATH_RECORDS, ...BIT_RECORDS, ...BARRIER_RECORDS, ...WARP_RECORDS, ...COMPLEX_RECORDS];
+export const INTRINSIC_RECORDS: readonly IntrinsicRecord[] = [...MATH_RECORDS, ...BIT_RECORDS, ...BARRIER_RECORDS, ...WARP_RECORDS, ...COMPLEX_RECORDS, ...LIBDEVICE_RECORDS];
 
 function byName(records: readonly IntrinsicRecord[]): ReadonlyMap<string, IntrinsicRecord> {
   const map = new Map<string, IntrinsicRecord>();

@@ -45,7 +45,7 @@ function libm(name: string, arity: 1 | 2, text: string, numba: string, paths = [
 
 /** Rounding to a whole number: an integer argument is already whole (the front end returns it as is). */
 function rounding(name: string, text: string, numba: string): IntrinsicRecord {
-  return { ...libm(name, 1, text, numba), lowering: "frontend/lower-calls.ts lowerMathCall (integers pass through; Math.trunc(a / b) is integer division)" };
+  return { ...libm(name, 1, text, numba), signatures: undefined, lowering: "frontend/lower-calls.ts lowerMathCall (integers pass through; Math.trunc(a / b) is integer division)" };
 }
 
 /**

@@ -71,6 +71,11 @@ export interface CudaCallContext {
   readonly argDTypes: readonly DType[];
   /** Asks for a prelude helper (cuda/prelude.ts HelperName) to be emitted once in the module. */
   helper(name: string): void;
+  /**
+   * Emits `text` once at the top of the module: an `extern "C"` declaration of a function the GPU links
+   * (`gpuOnly`: the g++ emulation defines it itself), or a small helper of the record's own.
+   */
+  declare(text: string, gpuOnly?: boolean): void;
   /** The grid barrier's workspace parameter of the kernel being generated (g.sync() only). */
   readonly gridWorkspace?: string;
 }

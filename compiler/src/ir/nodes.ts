@@ -177,7 +177,10 @@ export type GridFunction = "gridSync";
  */
 export type ViewFunction = "viewIndex" | "arrayView";
 
-export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction | GridFunction | ViewFunction;
+/** Numba's `cuda.libdevice.<name>`, and one element of a tuple result: `libdevice.sincos[1]` (intrinsics/libdevice.ts). */
+export type LibdeviceFunctionName = `libdevice.${string}`;
+
+export type IntrinsicName = MathFunction | BitFunction | BarrierFunction | FenceFunction | WarpFunction | ComplexFunction | GridFunction | ViewFunction | LibdeviceFunctionName;
 
 /** What a view intrinsic needs beyond its arguments (see ViewFunction). */
 export interface ViewOf {
