@@ -12,6 +12,7 @@
  * per element on the simulator and merged by the CUDA compiler on the GPU.
  */
 import { call } from "../cuda/precedence";
+import { DTYPES } from "../dtypes/table";
 import { LIBDEVICE_FUNCTIONS, type LibdeviceAccuracy, type LibdeviceFunction, type LibdeviceType } from "./libdevice-table";
 import { param, sig, type CudaCallContext, type IntrinsicRecord } from "./record";
 
@@ -20,7 +21,8 @@ export function libdeviceName(fn: string, element?: number): string {
   return element === undefined ? `libdevice.${fn}` : `libdevice.${fn}[${element}]`;
 }
 
-const C_TYPES: Readonly<Record<LibdeviceType, string>> = { f32: "float", f64: "double", i16: "short", i32: "int", i64: "long long" };
+/** The C type of a libdevice value: the dtype table's (Numba's libdevice types are dtype names). */
+const cType = (t: LibdeviceType): string => DTYPES[t].cType;
 
 /** The `extern "C"` declaration NVRTC needs (libdevice's functions have no header of their own). */
 function declaration(f: LibdeviceFunction): string {
@@ -52,15 +54,15 @@ export function accuracyText(a: LibdeviceAccuracy): string {
  * the libdevice function with temporaries for the pointer outputs and returning element i.
  */
 function elementHelper(f: LibdeviceFunction, element: number): string {
-  const params = f.params.map((p) => `${C_TYPES[p.type]} ${p.name}`).join(", ");
+  const params = f.params.map((p) => `${cType(p.type)} ${p.name}`).join(", ");
   const returns = !f.prototype.startsWith("void ");
   // The pointer outputs are the results after the return value (if any).
   const outputs = f.results.slice(returns ? 1 : 0);
-  const temps = outputs.map((t, i) => `${C_TYPES[t]} r${i};`).join(" ");
+  const temps = outputs.map((t, i) => `${cType(t)} r${i};`).join(" ");
   const args = [...f.params.map((p) => p.name), ...outputs.map((_, i) => `&r${i}`)].join(", ");
   const invoke = `__nv_${f.name}(${args})`;
   const body = returns && element === 0 ? `${temps} return ${invoke};` : `${temps} ${invoke}; return r${element - (returns ? 1 : 0)};`;
-  return `static __device__ __forceinline__ __attribute__((unused)) ${C_TYPES[f.results[element]!]} cs_ld_${f.name}_${element}(${params}) { ${body} }`;
+  return `static __device__ __forceinline__ __attribute__((unused)) ${cType(f.results[element]!)} cs_ld_${f.name}_${element}(${params}) { ${body} }`;
 }
 
 function record(f: LibdeviceFunction, element?: number): IntrinsicRecord {
