@@ -32,11 +32,11 @@ interface Choice {
 const candidateKeys = new WeakMap<ts.Node, string[]>();
 
 export class ArrayVarLowerer {
-  constructor(private readonly ctx: LoweringContext) {}
-
   private readonly choiceOf = new WeakMap<IR.Expr, Choice>();
   /** A variable's candidate set grew in this pass: its earlier uses were lowered with fewer. */
   arrayVarsGrew = false;
+
+  constructor(private readonly ctx: LoweringContext) {}
 
   private keyOf(v: IR.Var): string {
     return `${v.name}@${v.span.start}`;

@@ -4,7 +4,13 @@
  * the default float type and the widening hints — and the lowerers themselves, which call each other
  * through it (`ctx.expr.lowerExpr(…)`, `ctx.conv.convertTo(…)`) instead of through one class hierarchy.
  * Each lowerer is a small object holding only the context; the concern-specific state (views, array
- * variables' choices) lives in the lowerer that owns it.
+ * variables' choices) lives in the lowerer that owns it. Where one concern refines another's rule, the
+ * general entry point asks it first, in a fixed order: the complex lowerer's guards (conversions,
+ * conditions, operators) return a result or undefined; the array-variable and view lowerers take the
+ * next step as a `next` callback (names, elements, `.length`, `.shape[d]`, `?:`, device arguments).
+ *
+ * WEAK, POISON and INTEGER_TRUE_DIVISION (lower-base.ts) stay module-level: they mark IR nodes that
+ * outlive one lowering (the checker's rules read POISON on the lowered IR).
  */
 import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";

@@ -24,8 +24,6 @@ import type { LoweringContext } from "./lower-context";
 type ArrayExpr = IR.Expr & { type: ArrayType };
 
 export class ViewLowerer {
-  constructor(private readonly ctx: LoweringContext) {}
-
   /** The view each view-valued expression stands for (a VarExpr of the base with the view's type). */
   private readonly viewOf = new WeakMap<IR.Expr, View>();
   /**
@@ -33,6 +31,8 @@ export class ViewLowerer {
    * offset and length once (a view is fixed when it is made, as a TypedArray's subarray is).
    */
   private viewTemps: IR.Stmt[] | undefined;
+
+  constructor(private readonly ctx: LoweringContext) {}
 
   viewExpr(view: View, span: IR.Span): ArrayExpr {
     const e: IR.VarExpr & { type: ArrayType } = { k: "var", type: viewType(view), v: view.base.v, span };
