@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkKernel, codes } from "../frontend/testing";
+import { checkKernel, codes } from "../../../test/dist/support/check-sources";
 
 const CORRECT: Record<string, string> = {
   "guard in a device function (if)": `const inBounds = cuda.device((i: i32, n: i32): bool => i < n);

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KernelChecker } from "./checker";
-import { VIRTUAL_ROOT } from "../frontend/testing";
+import { VIRTUAL_ROOT } from "../../../test/dist/support/check-sources";
 
 const A = `import { cuda, i32 } from "cudascript";
 import { odd } from "./b";

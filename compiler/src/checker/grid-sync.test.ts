@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkKernel, codes } from "../frontend/testing";
+import { checkKernel, codes } from "../../../test/dist/support/check-sources";
 import { callsGridSync } from "../ir/visit";
 
 test("const g = cuda.cg.thisGrid(); g.sync() and cuda.cg.thisGrid().sync() lower to the grid barrier with no diagnostic", () => {

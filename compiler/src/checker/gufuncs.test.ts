@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateCuda } from "../cuda/generate";
-import { checkSources, codes, kernel } from "../frontend/testing";
+import { checkSources, codes, kernel } from "../../../test/dist/support/check-sources";
 
 const header = `import { cuda, f32, f64, i32, c64, type Array1D, type Array2D } from "cudascript";\n`;
 const check = (body: string) => checkSources({ "k.ts": header + body });

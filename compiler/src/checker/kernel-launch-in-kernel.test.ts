@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkKernel, checkSources, codes } from "../frontend/testing";
+import { checkKernel, checkSources, codes } from "../../../test/dist/support/check-sources";
 
 const CHILD = `export const child = cuda.jit((out: Float32Array) => {
   const i = cuda.grid(1);

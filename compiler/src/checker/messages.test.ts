@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkKernel, checkSources, codes } from "../frontend/testing";
+import { checkKernel, checkSources, codes } from "../../../test/dist/support/check-sources";
 
 const only = (r: ReturnType<typeof checkKernel>, code: string): string => {
   const d = r.diagnostics.filter((x) => x.code === code);

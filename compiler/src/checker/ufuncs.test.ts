@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateCuda } from "../cuda/generate";
-import { checkKernel, checkSources, codes, kernel } from "../frontend/testing";
+import { checkKernel, checkSources, codes, kernel } from "../../../test/dist/support/check-sources";
 
 test("cuda.vectorize makes <name>_vectorize: output shape, output, then each input with its three broadcast strides; its spans are the call", () => {
   const r = checkKernel(`export const add = cuda.vectorize((a: f32, b: f64): f64 => a + b);\n`);

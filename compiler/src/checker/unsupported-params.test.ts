@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkKernel } from "../frontend/testing";
+import { checkKernel } from "../../../test/dist/support/check-sources";
 
 for (const type of ["Rec[]", "string", "number[]"]) {
   test(`a parameter of type ${type} is one CS2004 on the parameter and nothing on the lines that use it`, () => {

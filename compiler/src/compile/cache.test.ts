@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
-import { checkKernel } from "../frontend/testing";
+import { checkKernel } from "../../../test/dist/support/check-sources";
 import { cacheKey, CompileCache, defaultCacheDir, makeDirectory, readCacheFile, writeAtomically } from "./cache";
 import { compileModuleSync } from "./compile";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { nvrtcOrSkip, ptxasOrSkip } from "../../../test/dist/support/toolchain-or-skip";
 import { assemblePtx } from "@cudascript/native-bindings";
 import { ptxFiles } from "@cudascript/native-bindings/ptx-files";
-import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
+import { checkKernel, checkSources, VIRTUAL_ROOT } from "../../../test/dist/support/check-sources";
 import type { IrModule } from "../ir/nodes";
 import { compileModule, compileModuleSync, nvrtcOptionsFor, parseComputeCapability } from "./compile";
 import { kernelsAllowedToFuse, unexpectedContractions } from "./contraction";

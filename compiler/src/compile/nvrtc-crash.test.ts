@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
-import { checkKernel } from "../frontend/testing";
+import { checkKernel } from "../../../test/dist/support/check-sources";
 import type { IrModule } from "../ir/nodes";
 import { compileModule, compileModuleSync } from "./compile";
 

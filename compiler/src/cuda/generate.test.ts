@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { nvrtcOrSkip } from "../../../test/dist/support/toolchain-or-skip";
-import { checkKernel, checkSources, VIRTUAL_ROOT } from "../frontend/testing";
+import { checkKernel, checkSources, VIRTUAL_ROOT } from "../../../test/dist/support/check-sources";
 import type { IrModule } from "../ir/nodes";
 import { CudaGenError, generateCuda } from "./generate";
 import { serializeIr } from "../js/artifact";

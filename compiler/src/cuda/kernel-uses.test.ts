@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { checkSources } from "../frontend/testing";
+import { checkSources } from "../../../test/dist/support/check-sources";
 import type { IrModule } from "../ir/nodes";
 import { GPU_FEATURES, kernelUses, type GpuFeature } from "./kernel-uses";
 

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemblePtx } from "@cudascript/native-bindings";
 import { nvrtcOrSkip, ptxasOrSkip } from "../../../test/dist/support/toolchain-or-skip";
-import { checkKernel } from "../frontend/testing";
+import { checkKernel } from "../../../test/dist/support/check-sources";
 import { generateCuda } from "./generate";
 import { compileModule } from "../compile/compile";
 

@@ -20,7 +20,7 @@ import type * as IR from "../ir/nodes";
 import { BOOL, I32, typeToString, type ArrayType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
 import { POISON } from "./lower-base";
-import { ViewLowerer } from "./lower-views";
+import type { LoweringContext } from "./lower-context";
 
 /** An array-valued expression that is one of `candidates` at run time: the one `selector` (i32) names. */
 interface Choice {
@@ -31,16 +31,18 @@ interface Choice {
 /** The arrays each array variable (by its declaration) may hold, kept across the lowering passes. */
 const candidateKeys = new WeakMap<ts.Node, string[]>();
 
-export abstract class ArrayVarLowerer extends ViewLowerer {
+export class ArrayVarLowerer {
   private readonly choiceOf = new WeakMap<IR.Expr, Choice>();
   /** A variable's candidate set grew in this pass: its earlier uses were lowered with fewer. */
   arrayVarsGrew = false;
+
+  constructor(private readonly ctx: LoweringContext) {}
 
   private keyOf(v: IR.Var): string {
     return `${v.name}@${v.span.start}`;
   }
 
-  protected choiceOfExpr(e: IR.Expr): Choice | undefined {
+  choiceOfExpr(e: IR.Expr): Choice | undefined {
     return this.choiceOf.get(e);
   }
 
@@ -56,11 +58,11 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
     if (c) return c;
     if (POISON.has(e)) return undefined;
     if (e.type.kind !== "array" || e.k !== "var") {
-      this.report(Codes.TypeMismatch, node, `${holder} holds arrays, not ${typeToString(e.type)}`);
+      this.ctx.report(Codes.TypeMismatch, node, `${holder} holds arrays, not ${typeToString(e.type)}`);
       return undefined;
     }
-    if (this.viewOfExpr(e) || e.v.type.kind !== "array") {
-      this.report(Codes.InvalidArrayVariable, node, `${holder} can hold whole arrays only, and '${node.getText(this.sf)}' is a view: name the view with const (const part = …), or keep the whole array in the variable and take the view where it is used`);
+    if (this.ctx.views.viewOfExpr(e) || e.v.type.kind !== "array") {
+      this.ctx.report(Codes.InvalidArrayVariable, node, `${holder} can hold whole arrays only, and '${node.getText(this.ctx.sf)}' is a view: name the view with const (const part = …), or keep the whole array in the variable and take the view where it is used`);
       return undefined;
     }
     return { candidates: [e], selector: { k: "const", type: I32, value: 0, span: e.span } };
@@ -71,7 +73,7 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
     for (const x of c.candidates) {
       const t = x.type as ArrayType;
       if (t.dtype !== type.dtype || t.rank !== type.rank) {
-        this.report(Codes.InvalidArrayVariable, node, `${holder} holds ${describe(type)} arrays, and '${x.v.name}' is ${describe(t)}: use a variable per kind of array`);
+        this.ctx.report(Codes.InvalidArrayVariable, node, `${holder} holds ${describe(type)} arrays, and '${x.v.name}' is ${describe(t)}: use a variable per kind of array`);
         return false;
       }
     }
@@ -87,7 +89,7 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
         keys.push(k);
         at = keys.length - 1;
         this.arrayVarsGrew = true;
-        this.widened = true; // lower again: the uses before this point saw fewer candidates
+        this.ctx.widened = true; // lower again: the uses before this point saw fewer candidates
       }
       return at;
     };
@@ -104,7 +106,7 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
   }
 
   /** `f` of the chosen candidate: `sel === 0 ? f(a) : sel === 1 ? f(b) : f(c)` (only the chosen one runs). */
-  protected chooseExpr(c: Choice, f: (array: IR.VarExpr) => IR.Expr, span: IR.Span): IR.Expr {
+  chooseExpr(c: Choice, f: (array: IR.VarExpr) => IR.Expr, span: IR.Span): IR.Expr {
     const n = c.candidates.length;
     let e = f(c.candidates[n - 1]!);
     for (let k = n - 2; k >= 0; k--) {
@@ -115,7 +117,7 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
   }
 
   /** The statements `f` of the chosen candidate, as an if/else chain. */
-  protected chooseStmt(c: Choice, f: (array: IR.VarExpr) => IR.Stmt | undefined, span: IR.Span): IR.Stmt | undefined {
+  chooseStmt(c: Choice, f: (array: IR.VarExpr) => IR.Stmt | undefined, span: IR.Span): IR.Stmt | undefined {
     const n = c.candidates.length;
     let s = f(c.candidates[n - 1]!);
     for (let k = n - 2; k >= 0; k--) {
@@ -131,75 +133,76 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
    * `let src = a` / `const src = flag ? a : b` / `const t = src`: a selector variable. Returns the
    * declaration, or undefined when `value` is not something an array variable holds (the caller goes on).
    */
-  protected declareArrayVariable(d: ts.VariableDeclaration, name: string, value: IR.Expr, isConst: boolean): IR.Stmt[] | undefined {
+  declareArrayVariable(d: ts.VariableDeclaration, name: string, value: IR.Expr, isConst: boolean): IR.Stmt[] | undefined {
     const choice = this.choiceOf.get(value);
     // A `const` alias of one array (or a view) stays an alias; `let`, and a choice, need a selector.
     if (isConst && !choice) return undefined;
     const init = d.initializer!;
     const c = this.asChoice(value, init, `'${name}'`);
     if (!c) {
-      this.bind(name, { k: "poison" });
+      this.ctx.bind(name, { k: "poison" });
       return [];
     }
     const type = c.candidates[0]!.type as ArrayType;
     if (!this.sameKind(c, type, init, `'${name}'`)) {
-      this.bind(name, { k: "poison" });
+      this.ctx.bind(name, { k: "poison" });
       return [];
     }
     let keys = candidateKeys.get(d);
     if (!keys) candidateKeys.set(d, (keys = []));
-    const span = this.span(d);
+    const span = this.ctx.span(d);
     const selector = this.selectorInto(keys, c, span);
-    const sel = this.newVar(`${name}$sel`, I32, false, !isConst, d.name);
-    this.bind(name, { k: "var", v: sel, isConstDecl: isConst, arrayVar: { decl: d, type } });
+    const sel = this.ctx.newVar(`${name}$sel`, I32, false, !isConst, d.name);
+    this.ctx.bind(name, { k: "var", v: sel, isConstDecl: isConst, arrayVar: { decl: d, type } });
     return [{ k: "decl", span, v: sel, init: selector }];
   }
 
   /** `src = dst`: the selector takes dst's choice. */
-  protected assignArrayVariable(b: { v: IR.Var; arrayVar: { decl: ts.VariableDeclaration; type: ArrayType } }, name: string, value: IR.Expr, rhsNode: ts.Node, node: ts.Node): IR.Stmt | undefined {
+  assignArrayVariable(b: { v: IR.Var; arrayVar: { decl: ts.VariableDeclaration; type: ArrayType } }, name: string, value: IR.Expr, rhsNode: ts.Node, node: ts.Node): IR.Stmt | undefined {
     const c = this.asChoice(value, rhsNode, `'${name}'`);
     if (!c || !this.sameKind(c, b.arrayVar.type, rhsNode, `'${name}'`)) return undefined;
     const keys = candidateKeys.get(b.arrayVar.decl)!;
-    const span = this.span(node);
-    return { k: "assign", span, target: { k: "var", type: I32, v: b.v, span: this.span(node) }, value: this.selectorInto(keys, c, span) };
+    const span = this.ctx.span(node);
+    return { k: "assign", span, target: { k: "var", type: I32, v: b.v, span: this.ctx.span(node) }, value: this.selectorInto(keys, c, span) };
   }
 
-  protected override lowerIdentifier(id: ts.Identifier): IR.Expr {
-    const b = this.lookup(id.text);
-    if (b?.k !== "var" || !b.arrayVar) return super.lowerIdentifier(id);
-    const span = this.span(id);
+  /** A name bound to an array variable: a choice among its candidates; `next` lowers any other name. */
+  lowerIdentifier(id: ts.Identifier, next: () => IR.Expr): IR.Expr {
+    const b = this.ctx.lookup(id.text);
+    if (b?.k !== "var" || !b.arrayVar) return next();
+    const span = this.ctx.span(id);
     const candidates: IR.VarExpr[] = [];
     for (const key of candidateKeys.get(b.arrayVar.decl) ?? []) {
       const name = key.slice(0, key.lastIndexOf("@"));
-      const found = this.lookup(name);
+      const found = this.ctx.lookup(name);
       if (found?.k !== "var" || found.arrayVar || found.view || this.keyOf(found.v) !== key) {
-        this.report(Codes.InvalidArrayVariable, id, `'${id.text}' may hold '${name}', which is not in scope here: declare '${name}' before '${id.text}' and in a scope that contains its uses`);
-        return this.error(id);
+        this.ctx.report(Codes.InvalidArrayVariable, id, `'${id.text}' may hold '${name}', which is not in scope here: declare '${name}' before '${id.text}' and in a scope that contains its uses`);
+        return this.ctx.error(id);
       }
       candidates.push({ k: "var", type: found.v.type, v: found.v, span });
     }
-    if (!candidates.length) return this.error(id);
+    if (!candidates.length) return this.ctx.error(id);
     return this.choiceExpr({ candidates, selector: { k: "var", type: I32, v: b.v, span } }, span);
   }
 
   // ───────────────────────── uses ─────────────────────────
 
   /** `flag ? a : b` between arrays: a choice (both operands are evaluated only as array names). */
-  protected override lowerSelect(e: ts.Node, condition: ts.Expression, whenTrue: ts.Expression, whenFalse: ts.Expression, what: string): IR.Expr {
-    if (!this.namesArray(whenTrue) || !this.namesArray(whenFalse)) return super.lowerSelect(e, condition, whenTrue, whenFalse, what);
-    const cond = this.lowerCondition(condition);
-    const a = this.asChoice(this.lowerExpr(whenTrue), whenTrue, `${what}`);
-    const b = this.asChoice(this.lowerExpr(whenFalse), whenFalse, `${what}`);
-    if (!a || !b) return this.error(e);
+  lowerSelect(e: ts.Node, condition: ts.Expression, whenTrue: ts.Expression, whenFalse: ts.Expression, what: string, next: () => IR.Expr): IR.Expr {
+    if (!this.namesArray(whenTrue) || !this.namesArray(whenFalse)) return next();
+    const cond = this.ctx.conv.lowerCondition(condition);
+    const a = this.asChoice(this.ctx.expr.lowerExpr(whenTrue), whenTrue, `${what}`);
+    const b = this.asChoice(this.ctx.expr.lowerExpr(whenFalse), whenFalse, `${what}`);
+    if (!a || !b) return this.ctx.error(e);
     const type = a.candidates[0]!.type as ArrayType;
-    if (!this.sameKind(b, type, whenFalse, `${what} between arrays`)) return this.error(e);
-    const span = this.span(e);
+    if (!this.sameKind(b, type, whenFalse, `${what} between arrays`)) return this.ctx.error(e);
+    const span = this.ctx.span(e);
     const keys: string[] = [];
-    const grew = this.arrayVarsGrew, widened = this.widened;
+    const grew = this.arrayVarsGrew, widened = this.ctx.widened;
     const sa = this.selectorInto(keys, a, span), sb = this.selectorInto(keys, b, span);
     // A fresh list: its growth is not a variable's (nothing to lower again).
     this.arrayVarsGrew = grew;
-    this.widened = widened;
+    this.ctx.widened = widened;
     const byKey = new Map([...a.candidates, ...b.candidates].map((x) => [this.keyOf(x.v), x]));
     return this.choiceExpr({ candidates: keys.map((k) => byKey.get(k)!), selector: { k: "select", type: I32, cond, then: sa, else: sb, span } }, span);
   }
@@ -209,33 +212,33 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
     const x = stripParensAndNonNull(e);
     if (ts.isConditionalExpression(x)) return this.namesArray(x.whenTrue) && this.namesArray(x.whenFalse);
     if (!ts.isIdentifier(x)) return false;
-    const b = this.lookup(x.text);
+    const b = this.ctx.lookup(x.text);
     return b?.k === "var" && (!!b.arrayVar || b.v.type.kind === "array");
   }
 
   /** Element read through a choice. */
-  protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    const { base, indexNodes } = this.splitElementAccess(e);
-    if (!this.namesChoice(base)) return super.lowerElementAccess(e);
-    const arr = this.lowerExpr(base);
+  lowerElementAccess(e: ts.ElementAccessExpression, next: () => IR.Expr | undefined): IR.Expr | undefined {
+    const { base, indexNodes } = this.ctx.expr.splitElementAccess(e);
+    if (!this.namesChoice(base)) return next();
+    const arr = this.ctx.expr.lowerExpr(base);
     const c = this.choiceOf.get(arr);
     if (!c) return undefined;
     const rank = (arr.type as ArrayType).rank;
     if (indexNodes.length !== rank) {
-      this.report(Codes.InvalidArrayVariable, e, `index '${base.getText(this.sf)}' fully (${rank} ${rank === 1 ? "index" : "indices"}): rows and views of an array variable are not supported; take them from each array`);
+      this.ctx.report(Codes.InvalidArrayVariable, e, `index '${base.getText(this.ctx.sf)}' fully (${rank} ${rank === 1 ? "index" : "indices"}): rows and views of an array variable are not supported; take them from each array`);
       return undefined;
     }
-    const indices = indexNodes.map((n) => this.lowerIndex(n));
-    const span = this.span(e);
+    const indices = indexNodes.map((n) => this.ctx.expr.lowerIndex(n));
+    const span = this.ctx.span(e);
     return this.chooseExpr(c, (a) => ({ k: "index", type: { kind: "scalar", dtype: (a.type as ArrayType).dtype } as ScalarType, array: a, indices, span }), span);
   }
 
   /** Whether `e` is written as an array variable or a `?:` between arrays. */
-  protected namesChoice(e: ts.Expression): boolean {
+  namesChoice(e: ts.Expression): boolean {
     const x = stripParensAndNonNull(e);
     if (ts.isConditionalExpression(x)) return this.namesArray(x);
     if (!ts.isIdentifier(x)) return false;
-    const b = this.lookup(x.text);
+    const b = this.ctx.lookup(x.text);
     return b?.k === "var" && !!b.arrayVar;
   }
 
@@ -243,70 +246,70 @@ export abstract class ArrayVarLowerer extends ViewLowerer {
    * `src[i] = v` (and `+=` …) through an array variable: an if/else chain of stores. undefined when the
    * target is not an array variable's element.
    */
-  protected lowerArrayVariableStore(t: ts.ElementAccessExpression, store: (target: IR.IndexExpr) => IR.Stmt | undefined, node: ts.Node): { stmt: IR.Stmt | undefined } | undefined {
+  lowerArrayVariableStore(t: ts.ElementAccessExpression, store: (target: IR.IndexExpr) => IR.Stmt | undefined, node: ts.Node): { stmt: IR.Stmt | undefined } | undefined {
     const base = stripParensAndNonNull(t.expression);
     if (!this.namesChoice(base)) return undefined;
-    const arr = this.lowerExpr(base);
+    const arr = this.ctx.expr.lowerExpr(base);
     const c = this.choiceOf.get(arr);
     if (!c) return { stmt: undefined };
     const rank = (arr.type as ArrayType).rank;
     const indexNodes: ts.Expression[] = [t.argumentExpression];
     if (rank !== 1) {
-      this.report(Codes.InvalidArrayVariable, t, `store through '${base.getText(this.sf)}' with one index per dimension: array variables of ${rank}-D arrays are indexed src[i][j]`);
+      this.ctx.report(Codes.InvalidArrayVariable, t, `store through '${base.getText(this.ctx.sf)}' with one index per dimension: array variables of ${rank}-D arrays are indexed src[i][j]`);
       return { stmt: undefined };
     }
-    const indices = indexNodes.map((n) => this.lowerIndex(n));
-    const span = this.span(t);
+    const indices = indexNodes.map((n) => this.ctx.expr.lowerIndex(n));
+    const span = this.ctx.span(t);
     for (const a of c.candidates)
-      if ((a.type as ArrayType).space === "const") this.report(Codes.WriteToConstMemory, t, `'${base.getText(this.sf)}' may hold the constant array '${a.v.name}', which is read-only in kernels`);
-    return { stmt: this.chooseStmt(c, (a) => store({ k: "index", type: { kind: "scalar", dtype: (a.type as ArrayType).dtype } as ScalarType, array: a, indices, span }), this.span(node)) };
+      if ((a.type as ArrayType).space === "const") this.ctx.report(Codes.WriteToConstMemory, t, `'${base.getText(this.ctx.sf)}' may hold the constant array '${a.v.name}', which is read-only in kernels`);
+    return { stmt: this.chooseStmt(c, (a) => store({ k: "index", type: { kind: "scalar", dtype: (a.type as ArrayType).dtype } as ScalarType, array: a, indices, span }), this.ctx.span(node)) };
   }
 
-  protected override lowerPropertyAccess(e: ts.PropertyAccessExpression): IR.Expr {
+  lowerPropertyAccess(e: ts.PropertyAccessExpression, next: () => IR.Expr): IR.Expr {
     if (e.name.text === "length" && this.namesChoice(e.expression)) {
-      const arr = this.lowerExpr(e.expression);
-      return this.extentThroughChoice(arr, 0, this.span(e)) ?? this.error(e);
+      const arr = this.ctx.expr.lowerExpr(e.expression);
+      return this.extentThroughChoice(arr, 0, this.ctx.span(e)) ?? this.ctx.error(e);
     }
     if (this.namesChoice(e.expression)) {
-      this.report(Codes.InvalidArrayVariable, e, `'${e.name.text}' of an array variable is not supported: use its elements, .length and .shape[d]`);
-      return this.error(e);
+      this.ctx.report(Codes.InvalidArrayVariable, e, `'${e.name.text}' of an array variable is not supported: use its elements, .length and .shape[d]`);
+      return this.ctx.error(e);
     }
-    return super.lowerPropertyAccess(e);
+    return next();
   }
 
-  protected override lowerShapeAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+  lowerShapeAccess(e: ts.ElementAccessExpression, next: () => IR.Expr | undefined): IR.Expr | undefined {
     const base = stripParensAndNonNull(e.expression);
-    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape" || !this.namesChoice(base.expression)) return super.lowerShapeAccess(e);
-    const arr = this.lowerExpr(base.expression);
+    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape" || !this.namesChoice(base.expression)) return next();
+    const arr = this.ctx.expr.lowerExpr(base.expression);
     const rank = (arr.type as ArrayType).rank;
-    const d = this.foldConst(e.argumentExpression);
+    const d = this.ctx.foldConst(e.argumentExpression);
     if (!d || typeof d.value !== "number" || !Number.isInteger(d.value) || d.value < 0 || d.value >= rank) {
-      this.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${rank - 1}`);
-      return this.error(e);
+      this.ctx.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${rank - 1}`);
+      return this.ctx.error(e);
     }
-    return this.extentThroughChoice(arr, d.value, this.span(e)) ?? this.error(e);
+    return this.extentThroughChoice(arr, d.value, this.ctx.span(e)) ?? this.ctx.error(e);
   }
 
   /** `cuda.atomic.op(src, i, v)` through an array variable. */
-  protected atomicThroughChoice(arr: IR.Expr, make: (array: IR.VarExpr) => IR.Expr, span: IR.Span): IR.Expr | undefined {
+  atomicThroughChoice(arr: IR.Expr, make: (array: IR.VarExpr) => IR.Expr, span: IR.Span): IR.Expr | undefined {
     const c = this.choiceOf.get(arr);
     return c ? this.chooseExpr(c, make, span) : undefined;
   }
 
   /** `src.length` / `src.shape[d]`. */
-  protected extentThroughChoice(arr: IR.Expr, dim: number, span: IR.Span): IR.Expr | undefined {
+  extentThroughChoice(arr: IR.Expr, dim: number, span: IR.Span): IR.Expr | undefined {
     const c = this.choiceOf.get(arr);
     return c ? this.chooseExpr(c, (a) => ({ k: "shape", type: I32, array: a, dim, span }), span) : undefined;
   }
 
-  /** A device-function argument that is an array variable: CS2030 (call the function per array). */
-  protected override arrayArgument(e: IR.Expr): IR.Expr {
+  /** A device-function argument that is an array variable: CS2030 (call the function per array); `next` passes any other. */
+  arrayArgument(e: IR.Expr, next: () => IR.Expr): IR.Expr {
     const c = this.choiceOf.get(e);
     if (c) {
-      this.diags.add(makeDiagnostic(Codes.InvalidArrayVariable, e.span, `an array variable (or ?: between arrays) cannot be passed to a device function: call the function with each array, in an if/else on the condition that chooses it (if (…) f(${c.candidates[0]!.v.name}); else f(${c.candidates[1]?.v.name ?? "…"}))`));
-      return this.error(this.decl.nameNode);
+      this.ctx.diags.add(makeDiagnostic(Codes.InvalidArrayVariable, e.span, `an array variable (or ?: between arrays) cannot be passed to a device function: call the function with each array, in an if/else on the condition that chooses it (if (…) f(${c.candidates[0]!.v.name}); else f(${c.candidates[1]?.v.name ?? "…"}))`));
+      return this.ctx.error(this.ctx.decl.nameNode);
     }
-    return super.arrayArgument(e);
+    return next();
   }
 
 }

@@ -1,7 +1,7 @@
 /** cuda.random draws in the front end, the checker and the CUDA C++ generator. */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkSources, codes } from "./testing";
+import { checkSources, codes } from "../../../test/dist/support/check-sources";
 import { generateCuda } from "../cuda/generate";
 import { isPure } from "../ir/visit";
 import { uniformExpr } from "../js/uniform";

@@ -18,12 +18,12 @@ import { BOOL, I32, scalar, type ArrayType } from "../ir/types";
 import { composeViews, extentThrough, indicesThrough, viewArgument, viewType, type View } from "../ir/views";
 import { isPure } from "../ir/visit";
 import { stripParensAndNonNull } from "./constants";
-import { RandomLowerer } from "./lower-random";
 import { POISON } from "./lower-base";
+import type { LoweringContext } from "./lower-context";
 
 type ArrayExpr = IR.Expr & { type: ArrayType };
 
-export abstract class ViewLowerer extends RandomLowerer {
+export class ViewLowerer {
   /** The view each view-valued expression stands for (a VarExpr of the base with the view's type). */
   private readonly viewOf = new WeakMap<IR.Expr, View>();
   /**
@@ -32,92 +32,96 @@ export abstract class ViewLowerer extends RandomLowerer {
    */
   private viewTemps: IR.Stmt[] | undefined;
 
-  protected viewExpr(view: View, span: IR.Span): ArrayExpr {
+  constructor(private readonly ctx: LoweringContext) {}
+
+  viewExpr(view: View, span: IR.Span): ArrayExpr {
     const e: IR.VarExpr & { type: ArrayType } = { k: "var", type: viewType(view), v: view.base.v, span };
     this.viewOf.set(e, view);
     return e;
   }
 
   /** The view `e` stands for, when it is one. */
-  protected viewOfExpr(e: IR.Expr): View | undefined {
+  viewOfExpr(e: IR.Expr): View | undefined {
     return this.viewOf.get(e);
   }
 
   /** A device-function argument: the whole array, or the view as an `arrayView`. */
-  protected arrayArgument(e: IR.Expr): IR.Expr {
+  arrayArgument(e: IR.Expr): IR.Expr {
     const v = this.viewOf.get(e);
     return v ? viewArgument(v, e.span) : e;
   }
 
   /** An expression where an array is accepted: a row `m[i]` or a `subarray` is a view here. */
-  protected lowerArrayValue(e: ts.Expression): IR.Expr {
+  lowerArrayValue(e: ts.Expression): IR.Expr {
     const x = stripParensAndNonNull(e);
     if (ts.isElementAccessExpression(x)) {
-      const shape = this.lowerShapeAccess(x);
+      const shape = this.ctx.expr.lowerShapeAccess(x);
       if (shape) return shape;
-      return this.lowerElementAccess(x) ?? this.error(x);
+      return this.ctx.expr.lowerElementAccess(x) ?? this.ctx.error(x);
     }
-    return this.lowerExpr(e);
+    return this.ctx.expr.lowerExpr(e);
   }
 
-  protected override lowerIdentifier(id: ts.Identifier): IR.Expr {
-    const b = this.lookup(id.text);
-    if (b?.k === "var" && b.view) return this.viewExpr(b.view, this.span(id));
-    return super.lowerIdentifier(id);
+  /** A name bound to a view; `next` lowers any other name. */
+  lowerIdentifier(id: ts.Identifier, next: () => IR.Expr): IR.Expr {
+    const b = this.ctx.lookup(id.text);
+    if (b?.k === "var" && b.view) return this.viewExpr(b.view, this.ctx.span(id));
+    return next();
   }
 
   /** Element access through views; a partial index of an N-D array (a row) is a view. */
-  protected override lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    const access = this.elementAccessArray(e);
+  lowerElementAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+    const access = this.ctx.expr.elementAccessArray(e);
     if (!access) return undefined;
     const { arr, indices } = access;
     const at = arr.type;
     const view: View = this.viewOf.get(arr) ?? { base: arr, lead: [], name: arr.v.name };
-    const span = this.span(e);
+    const span = this.ctx.span(e);
     if (indices.length < at.rank) {
       // A row: a view of the remaining dimensions (C order, so always contiguous).
-      const name = e.getText(this.sf);
+      const name = e.getText(this.ctx.sf);
       return this.viewExpr(composeViews(view, { lead: indices.map((i) => this.rowIndex(i, name)), name }, span), span);
     }
     return { k: "index", type: scalar(at.dtype), array: view.base, indices: indicesThrough(view, indices, span), span };
   }
 
   /** `v.length` / `v.shape[d]` of a view: its own extents. */
-  protected override lowerShapeAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+  lowerShapeAccess(e: ts.ElementAccessExpression, next: () => IR.Expr | undefined): IR.Expr | undefined {
     const base = stripParensAndNonNull(e.expression);
-    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape" || !this.mayBeView(base.expression)) return super.lowerShapeAccess(e);
+    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape" || !this.mayBeView(base.expression)) return next();
     const arr = this.lowerArrayValue(base.expression);
     const view = this.viewOf.get(arr);
-    if (!view) return super.lowerShapeAccess(e);
-    const d = this.foldConst(e.argumentExpression);
+    if (!view) return next();
+    const d = this.ctx.foldConst(e.argumentExpression);
     const rank = viewType(view).rank;
     if (!d || typeof d.value !== "number" || !Number.isInteger(d.value) || d.value < 0 || d.value >= rank) {
-      this.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${rank - 1}`);
-      return this.error(e);
+      this.ctx.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${rank - 1}`);
+      return this.ctx.error(e);
     }
-    return extentThrough(view, d.value, this.span(e));
+    return extentThrough(view, d.value, this.ctx.span(e));
   }
 
-  protected override lowerPropertyAccess(e: ts.PropertyAccessExpression): IR.Expr {
+  /** `v.length` of a view; `next` lowers every other property access. */
+  lowerPropertyAccess(e: ts.PropertyAccessExpression, next: () => IR.Expr): IR.Expr {
     if (e.name.text === "length" && !e.questionDotToken && this.mayBeView(e.expression)) {
       const arr = this.lowerArrayValue(e.expression);
       const view = this.viewOf.get(arr);
-      if (view) return extentThrough(view, 0, this.span(e));
+      if (view) return extentThrough(view, 0, this.ctx.span(e));
     }
-    return super.lowerPropertyAccess(e);
+    return next();
   }
 
   /** Whether `e` is written as something that can be a view (so lowering it twice is avoided otherwise). */
   private mayBeView(e: ts.Expression): boolean {
     const x = stripParensAndNonNull(e);
     if (ts.isIdentifier(x)) {
-      const b = this.lookup(x.text);
+      const b = this.ctx.lookup(x.text);
       return b?.k === "var" && !!b.view;
     }
     return ts.isElementAccessExpression(x) || (ts.isCallExpression(x) && this.isSubarrayCall(x));
   }
 
-  protected isSubarrayCall(call: ts.CallExpression): boolean {
+  isSubarrayCall(call: ts.CallExpression): boolean {
     const callee = stripParensAndNonNull(call.expression);
     return ts.isPropertyAccessExpression(callee) && callee.name.text === "subarray" && !call.questionDotToken;
   }
@@ -127,47 +131,47 @@ export abstract class ViewLowerer extends RandomLowerer {
    * Clamped as TypedArray.prototype.subarray: rel(x) = x < 0 ? max(len + x, 0) : min(x, len);
    * offset = rel(begin), length = max(rel(end) - offset, 0).
    */
-  protected lowerSubarray(call: ts.CallExpression): IR.Expr | undefined {
+  lowerSubarray(call: ts.CallExpression): IR.Expr | undefined {
     const callee = stripParensAndNonNull(call.expression) as ts.PropertyAccessExpression;
     const obj = stripParensAndNonNull(callee.expression);
     if (ts.isIdentifier(obj)) {
-      const b = this.lookup(obj.text);
+      const b = this.ctx.lookup(obj.text);
       if (b?.k !== "var" || b.v.type.kind !== "array") return undefined;
     }
     const arr = this.lowerArrayValue(obj);
-    if (POISON.has(arr)) return this.error(call);
+    if (POISON.has(arr)) return this.ctx.error(call);
     if (arr.type.kind !== "array" || arr.k !== "var") {
-      this.report(Codes.NotAnArray, obj, `'${obj.getText(this.sf)}' is not an array: subarray takes a part of a 1-D array`);
-      return this.error(call);
+      this.ctx.report(Codes.NotAnArray, obj, `'${obj.getText(this.ctx.sf)}' is not an array: subarray takes a part of a 1-D array`);
+      return this.ctx.error(call);
     }
-    const name = call.getText(this.sf);
+    const name = call.getText(this.ctx.sf);
     const view: View = this.viewOf.get(arr) ?? { base: arr, lead: [], name: arr.v.name };
     const rank = viewType(view).rank;
     if (rank !== 1) {
-      const o = obj.getText(this.sf);
-      this.report(Codes.InvalidArrayView, call, `subarray takes a part of a 1-D array, and '${o}' has ${rank} dimensions: take a row first, ${o}[i].subarray(begin, end)`);
-      return this.error(call);
+      const o = obj.getText(this.ctx.sf);
+      this.ctx.report(Codes.InvalidArrayView, call, `subarray takes a part of a 1-D array, and '${o}' has ${rank} dimensions: take a row first, ${o}[i].subarray(begin, end)`);
+      return this.ctx.error(call);
     }
     if (call.arguments.length < 1 || call.arguments.length > 2) {
-      this.report(Codes.InvalidArrayView, call, `subarray takes a begin index and an optional end index: ${obj.getText(this.sf)}.subarray(begin, end)`);
-      for (const a of call.arguments) this.lowerExpr(a);
-      return this.error(call);
+      this.ctx.report(Codes.InvalidArrayView, call, `subarray takes a begin index and an optional end index: ${obj.getText(this.ctx.sf)}.subarray(begin, end)`);
+      for (const a of call.arguments) this.ctx.expr.lowerExpr(a);
+      return this.ctx.error(call);
     }
-    const span = this.span(call);
+    const span = this.ctx.span(call);
     const len = this.stable(this.constExtent(view) ?? extentThrough(view, 0, span), `${name}.length`, call);
     const begin = this.stable(this.viewBound(call.arguments[0]!), name, call.arguments[0]!);
     const end = call.arguments[1] ? this.stable(this.viewBound(call.arguments[1]), name, call.arguments[1]) : len;
-    if (!begin || !end || !len) return this.error(call);
+    if (!begin || !end || !len) return this.ctx.error(call);
     const offset = this.stable(rel(begin, len, span), name, call);
     const length = this.stable(max0(sub(rel(end, len, span), offset!, span), span), name, call);
-    if (!offset || !length) return this.error(call);
+    if (!offset || !length) return this.ctx.error(call);
     return this.viewExpr(composeViews(view, { lead: [], sub: { offset, length }, name }, span), span);
   }
 
   /** A begin/end argument as an i32. */
   private viewBound(n: ts.Expression): IR.Expr {
-    const v = this.lowerIndex(n);
-    return v.type.kind === "scalar" && v.type.dtype === "i32" ? v : this.convertTo(v, "i32");
+    const v = this.ctx.expr.lowerIndex(n);
+    return v.type.kind === "scalar" && v.type.dtype === "i32" ? v : this.ctx.conv.convertTo(v, "i32");
   }
 
   /** The constant length of a view or static array, for folding `sm.subarray(32, 64)` to constants. */
@@ -192,13 +196,13 @@ export abstract class ViewLowerer extends RandomLowerer {
     if (e.k === "const") return e;
     if (this.viewTemps) {
       if (e.k === "var" && !e.v.mutable) return e;
-      const t = this.newVar(`${name.replace(/\W+/g, "_")}$v`, I32, false, false, this.decl.nameNode);
-      this.scopes[this.scopes.length - 1]!.delete(t.name);
+      const t = this.ctx.newVar(`${name.replace(/\W+/g, "_")}$v`, I32, false, false, this.ctx.decl.nameNode);
+      this.ctx.scopes[this.ctx.scopes.length - 1]!.delete(t.name);
       this.viewTemps.push({ k: "decl", v: t, init: e, span: e.span });
       return { k: "var", type: I32, v: t, span: e.span };
     }
     if (isPure(e)) return e;
-    if (node) this.report(Codes.InvalidArrayView, node, `this view's bounds call a function: name the view first, const part = ${name}, so they are computed once`);
+    if (node) this.ctx.report(Codes.InvalidArrayView, node, `this view's bounds call a function: name the view first, const part = ${name}, so they are computed once`);
     return undefined;
   }
 
@@ -206,7 +210,7 @@ export abstract class ViewLowerer extends RandomLowerer {
    * Lowers a declaration's initialiser that may be a view; `temps` receives the statements computing
    * its rows/offset/length once.
    */
-  protected lowerViewInitializer(init: ts.Expression, temps: IR.Stmt[]): IR.Expr {
+  lowerViewInitializer(init: ts.Expression, temps: IR.Stmt[]): IR.Expr {
     const saved = this.viewTemps;
     this.viewTemps = temps;
     try {

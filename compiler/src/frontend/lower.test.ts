@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type * as IR from "../ir/nodes";
-import { checkKernel, checkSources, codes, kernel } from "./testing";
+import { checkKernel, checkSources, codes, kernel } from "../../../test/dist/support/check-sources";
 
 /** The IR expression a `decl` of `name` is initialised with. */
 function initOf(fn: IR.IrFunction, name: string): IR.Expr {

@@ -1,7 +1,7 @@
 /** TypeScript syntax errors in a CudaScript file are reported like tsc reports them, as CS1020, without cascades. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkSources } from "./testing";
+import { checkSources } from "../../../test/dist/support/check-sources";
 
 const HEAD = 'import { cuda, f32 } from "cudascript";\n';
 const KERNEL = `${HEAD}

@@ -88,7 +88,8 @@ function record(f: LibdeviceFunction, element?: number): IntrinsicRecord {
       c.declare(elementHelper(f, element));
       return call(`cs_ld_${f.name}_${element}`, c.t);
     },
-    js: (c) => `rt.libdevice.${f.name}(${c.args.join(", ")})${element === undefined ? "" : `[${element}]`}`,
+    // `$ld` is read once per module: rt loads the library on a module's first use.
+    js: (c) => `${c.helper("$ld", "const $ld = rt.libdevice;")}.${f.name}(${c.args.join(", ")})${element === undefined ? "" : `[${element}]`}`,
   };
 }
 

@@ -15,6 +15,7 @@ export { displayPath, KernelFault, type SimSite } from "./fault";
 import { KernelFault, type SimSite } from "./fault";
 import { sameBits } from "@cudascript/compiler/intrinsics/sync";
 import { runGrid } from "./grid-sync";
+import type { LibdeviceImplementation } from "./libdevice";
 
 export interface RtOptions {
   /** Other workers share device memory: atomics must be real atomics. */
@@ -77,11 +78,20 @@ export interface Rt {
   readonly c128: ComplexMath;
   cget(parts: ArrayLike<number>, i: number): Complex;
   cset(parts: { [i: number]: number }, i: number, z: Complex): void;
+  /** Numba's `cuda.libdevice` (libdevice/), loaded on a module's first use (it needs @stdlib's special functions). */
+  readonly libdevice: Readonly<Record<string, LibdeviceImplementation>>;
   /** `cuda.random` draws (random.ts). */
   readonly xoroshiro128p: RandomDraws & {
     /** The fault for a state array whose rows are not two u64 words (CSR033). */
     notStates(site: SimSite, cols: number, stride0?: number, stride1?: number): KernelFault;
   };
+}
+
+let libdevice: Readonly<Record<string, LibdeviceImplementation>> | undefined;
+/** The libdevice functions, loaded when a module first reads them (`const $ld = rt.libdevice`). */
+function loadLibdevice(): Readonly<Record<string, LibdeviceImplementation>> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (libdevice ??= (require("./libdevice") as typeof import("./libdevice")).LIBDEVICE);
 }
 
 export function createRt(opts: RtOptions): Rt {
@@ -90,6 +100,9 @@ export function createRt(opts: RtOptions): Rt {
   let lastA: unknown = null;
   let lastView: Int32Array | BigInt64Array | null = null;
   return {
+    get libdevice() {
+      return loadLibdevice();
+    },
     c64: c64Math,
     c128: c128Math,
     cget: complexGet,

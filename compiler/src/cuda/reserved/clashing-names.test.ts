@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assemblePtx, type CompileResult } from "@cudascript/native-bindings";
 import { nvrtcOrSkip, ptxasOrSkip } from "../../../../test/dist/support/toolchain-or-skip";
-import { checkSources } from "../../frontend/testing";
+import { checkSources } from "../../../../test/dist/support/check-sources";
 import { generateCuda, type GeneratedCuda } from "../generate";
 import { isReserved, isReservedAtModuleScope } from "../names";
 import { PROBED_NAMES } from "./probed-names.generated";

@@ -1,6 +1,10 @@
-/** Test helpers: check in-memory sources without touching the disk. */
-import { KernelChecker, type FileCheck } from "../checker/checker";
-import type { IrFunction } from "../ir/nodes";
+/**
+ * Test helpers for the compiler's own tests (compiler/src/…/*.test.ts, built by
+ * compiler/tsconfig.test.json): check in-memory sources without touching the disk. It reads the
+ * compiler through its package entry, as every test under test/ does, so it depends on the compiler
+ * and not the other way round (the compiler's sources never import test helpers).
+ */
+import { KernelChecker, type FileCheck, type IrFunction } from "@cudascript/compiler";
 
 export const VIRTUAL_ROOT = "/virtual/cudascript-test";
 

@@ -1,0 +1,97 @@
+/**
+ * Calls of device functions (same module or imported): arguments checked and converted against the
+ * callee's signature, arrays passed whole or as views; and kernel launches written in device code
+ * (dynamic parallelism), which are reported with the rewrites that keep the program's meaning.
+ */
+import ts from "typescript";
+import { Codes } from "../diagnostics/codes";
+import type * as IR from "../ir/nodes";
+import { typeToString } from "../ir/types";
+import { stripParensAndNonNull } from "./constants";
+import type { FunctionDecl } from "./module-info";
+import { POISON } from "./lower-base";
+import type { LoweringContext } from "./lower-context";
+
+/** Methods that launch a kernel: CudaScript's `launch`, and Numba's `forall` shorthand people port. */
+const KERNEL_LAUNCH_METHODS = new Set<string>(["launch", "forall"]);
+
+export class DeviceCallLowerer {
+  constructor(private readonly ctx: LoweringContext) {}
+
+  lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
+    const sig = this.ctx.host.deviceSignature(fn);
+    if (sig === "recursive") {
+      this.ctx.report(Codes.Recursion, call, `'${fn.name}' is called recursively; GPUs have no call stack for recursion here: rewrite it as a loop`);
+      for (const a of call.arguments) this.ctx.expr.lowerExpr(a);
+      return this.ctx.error(call);
+    }
+    if (sig === "broken") {
+      for (const a of call.arguments) this.ctx.expr.lowerExpr(a);
+      return this.ctx.error(call);
+    }
+    this.ctx.calledDevices.set(sig.id, fn);
+    this.ctx.callees.add(sig.id);
+    if (call.arguments.length !== sig.params.length) {
+      this.ctx.report(Codes.WrongArgumentCount, call, `'${fn.name}' takes ${sig.params.length} argument${sig.params.length === 1 ? "" : "s"} (${sig.paramNames.join(", ")}), got ${call.arguments.length}`);
+    }
+    const args: IR.Expr[] = [];
+    sig.params.forEach((pt, i) => {
+      const a = call.arguments[i];
+      if (!a) {
+        args.push(pt.kind === "scalar" ? { k: "const", type: pt, value: 0, span: this.ctx.span(call) } : this.ctx.error(call));
+        return;
+      }
+      const v = pt.kind === "array" ? this.ctx.views.lowerArrayValue(a) : this.ctx.expr.lowerExpr(a);
+      if (POISON.has(v)) {
+        args.push(v);
+        return;
+      }
+      if (pt.kind === "array") {
+        if (v.type.kind !== "array" || v.k !== "var") {
+          this.ctx.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}`);
+        } else if (v.type.dtype !== pt.dtype || v.type.rank !== pt.rank) {
+          this.ctx.report(Codes.WrongDType, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${typeToString(pt)}, but this is ${typeToString({ ...v.type, space: "global" })}`);
+        }
+        args.push(this.ctx.arrayVars.arrayArgument(v, () => this.ctx.views.arrayArgument(v)));
+      } else if (pt.kind === "scalar") {
+        if (v.type.kind !== "scalar") {
+          this.ctx.report(Codes.TypeMismatch, a, `parameter '${sig.paramNames[i]}' of '${fn.name}' takes ${pt.dtype}, not ${typeToString(v.type)}`);
+          args.push(this.ctx.error(a));
+        } else args.push(this.ctx.conv.convertImplicitly(v, pt.dtype, `parameter '${sig.paramNames[i]}' (${pt.dtype}) of '${fn.name}'`, a, a));
+      }
+    });
+    for (const a of call.arguments.slice(sig.params.length)) this.ctx.expr.lowerExpr(a);
+    return { k: "call", type: sig.returnType, fn: sig.id, args, span: this.ctx.span(call) };
+  }
+
+  /**
+   * `k.launch` or `k.forall` (Numba's launch shorthand) where `k` names a kernel, not a local: a kernel
+   * launch written in device code, which CUDA calls dynamic parallelism.
+   */
+  launchedKernel(callee: ts.Expression): { kernel: string; method: string } | undefined {
+    const c = stripParensAndNonNull(callee);
+    if (!ts.isPropertyAccessExpression(c) || !KERNEL_LAUNCH_METHODS.has(c.name.text)) return undefined;
+    const obj = stripParensAndNonNull(c.expression);
+    if (!ts.isIdentifier(obj) || this.ctx.lookup(obj.text)) return undefined;
+    const sym = this.ctx.host.front.resolveName(this.ctx.module, obj.text);
+    return sym?.kind === "function" && sym.fn.kind === "kernel" ? { kernel: obj.text, method: c.name.text } : undefined;
+  }
+
+  /**
+   * Neither CudaScript nor Numba compiles dynamic parallelism (it needs relocatable device code and the
+   * device runtime library). The two rewrites that keep the program's meaning: launch the child from the
+   * host after the parent (launches on one stream run in order), or call a device function instead.
+   */
+  reportKernelLaunch(call: ts.CallExpression, kernel: string, method: string): void {
+    const parent = this.ctx.decl.kind === "kernel" ? this.ctx.decl.name : "parent";
+    const where = this.ctx.decl.kind === "kernel" ? `after '${parent}' finishes` : `after the kernel that calls '${this.ctx.decl.name}' finishes`;
+    const forall = method === "forall" ? " (CudaScript has no forall: launches are k.launch(grid, block)(…))" : "";
+    this.ctx.report(
+      Codes.KernelLaunchInKernel,
+      call,
+      `kernels cannot launch kernels (dynamic parallelism is not supported)${forall}: launch '${kernel}' from the host ${where}, ` +
+        `e.g. ${parent}.launch(grid, block)(…); ${kernel}.launch(grid2, block2)(…) (launches on the same stream run in order), ` +
+        `or move the shared work into a cuda.device function and call it here`,
+    );
+  }
+}
