@@ -106,6 +106,7 @@ export const CUDA_API_DOCS: Readonly<Record<string, ApiDoc>> = {
   },
   selp: { signature: "cuda.selp(condition: boolean | number, ifTrue: T, ifFalse: T): T", doc: "`condition ? ifTrue : ifFalse`, exactly: the same typing as `?:`, and only the chosen value is evaluated.", cuda: "condition ? a : b", numba: "cuda.selp(pred, a, b)" },
   complex: { signature: "cuda.complex", doc: "Complex numbers (c64 = two f32, c128 = two f64) as functions, since TypeScript has no operator overloading: c64, c128, add, sub, mul, div, neg, conj, abs, arg, exp, log, sqrt, sin, cos, rect, eq. Read the parts with z.re and z.im.", numba: "complex64 / complex128 and cmath" },
+  libdevice: { signature: "cuda.libdevice", doc: "Numba's `cuda.libdevice`: the 317 functions of CUDA's libdevice math library with Numba's names and argument types (`cuda.libdevice.sinf(x)`, `cuda.libdevice.erfinv(x)`, `cuda.libdevice.dadd_rn(x, y)`); several results are an array to destructure, `const [s, c] = cuda.libdevice.sincos(x)`. docs/libdevice.md lists each with CUDA's accuracy and the simulator's.", cuda: "__nv_<name>(…)", numba: "from numba.cuda import libdevice" },
   ...intrinsicDocs("cuda."),
   ...randomDocs(),
 };

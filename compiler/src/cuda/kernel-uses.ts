@@ -10,7 +10,7 @@
  */
 import type * as IR from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
-import { INTRINSICS } from "../intrinsics";
+import { INTRINSIC_RECORDS, INTRINSICS } from "../intrinsics";
 
 export type GpuFeature = "f16Arithmetic" | "f16Atomic" | "warpMatch";
 
@@ -23,11 +23,18 @@ export interface GpuFeatureInfo {
   readonly needs: string;
 }
 
+/** The paths of the intrinsic records that need `feature` whatever their types ("cuda.matchAnySync / cuda.matchAllSync"). */
+function namesNeeding(feature: GpuFeature): string {
+  return INTRINSIC_RECORDS.filter((r) => r.feature?.([], "i32") === feature)
+    .flatMap((r) => r.paths)
+    .join(" / ");
+}
+
 /** The minimum compute capability of each feature (NVRTC and ptxas refuse these below it). */
 export const GPU_FEATURES: Readonly<Record<GpuFeature, GpuFeatureInfo>> = {
   f16Arithmetic: { minComputeCapability: 53, name: "f16 arithmetic (+ - * of f16, negation, comparisons, Math.abs, cuda.fma)", needs: "the half-precision instructions add/sub/mul/fma/neg/abs/setp .f16" },
   f16Atomic: { minComputeCapability: 70, name: "cuda.atomic.add / cuda.atomic.sub on f16", needs: "atom.add.noftz.f16" },
-  warpMatch: { minComputeCapability: 70, name: "cuda.matchAnySync / cuda.matchAllSync", needs: "__match_any_sync / __match_all_sync (match.sync)" },
+  warpMatch: { minComputeCapability: 70, name: namesNeeding("warpMatch"), needs: "__match_any_sync / __match_all_sync (match.sync)" },
 };
 
 export interface FeatureUse {

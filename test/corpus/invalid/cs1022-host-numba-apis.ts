@@ -9,11 +9,11 @@ export const scale = cuda.jit((x: Float32Array, a: f32) => {
   if (i < x.length) x[i] *= a;
 });
 
-const polar = cuda.complex.polar; // @expect CS1022
+const half = cuda.float16; // @expect CS1022
 
 export function run(n: number): void {
   const states = cuda.random.create_xoroshiro128p_states(n, 1); // @expect CS1014
   const d = cuda.to_device(new Float32Array(n)); // @expect CS1014
   scale.launch(Math.ceil(n / 128), 128)(d, 2);
-  console.log(polar, states);
+  console.log(half, states);
 }
