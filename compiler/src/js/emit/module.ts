@@ -8,7 +8,8 @@ import { isInt64, type ArrayType, type DType, type MemorySpace } from "../../ir/
 import { syncFunctions } from "../normalize";
 import { atomicParams } from "../privatize";
 import type { PrivatizableParam, SimKernelInfo } from "../artifact-types";
-import { HALF_TABLES, HALF_TABLES_NAME, halfAtomic, halfConstArray } from "../f16";
+import { halfConstArray } from "../f16";
+import { atomicHelperCode } from "./atomics";
 import { FnEmitter } from "./function";
 import { safeName } from "./context";
 import { storageArrayName } from "./arrays";
@@ -119,90 +120,11 @@ export class ModuleEmitter {
     return name;
   }
 
-  /** Atomic read-modify-write helper for (op, dtype, space). */
+  /** Atomic read-modify-write helper for (op, dtype, space) (atomics.ts). */
   atomicHelper(op: IR.AtomicOp, dtype: DType, space: MemorySpace): string {
     const concurrent = space === "global";
     const name = `$at_${op}_${dtype}_${concurrent ? "g" : "p"}`;
-    if (this.helpers.has(name)) return name;
-    if (isInt64(dtype)) return this.atomicHelper64(name, op, dtype, concurrent);
-    const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
-    const wrapOld = dtype === "u32" ? "" : "";
-    const newValue = (o: string): string => {
-      switch (op) {
-        case "add":
-          return `${o} + v`;
-        case "sub":
-          return `${o} - v`;
-        case "and":
-          return `${o} & v`;
-        case "or":
-          return `${o} | v`;
-        case "xor":
-          return `${o} ^ v`;
-        case "exch":
-          return "v";
-        // Numba's rule (docs/kernel-language.md, as the CUDA prelude's CAS loops): only a strictly
-        // greater (smaller) value replaces the element, so a NaN on either side and +0 vs -0 leave it;
-        // nanmax/nanmin also replace a NaN element with a non-NaN value. Integers: max/min.
-        case "max":
-          return `(v > ${o} ? v : ${o})`;
-        case "min":
-          return `(v < ${o} ? v : ${o})`;
-        case "nanmax":
-          return `(v > ${o} || (${o} !== ${o} && v === v) ? v : ${o})`;
-        case "nanmin":
-          return `(v < ${o} || (${o} !== ${o} && v === v) ? v : ${o})`;
-        case "inc":
-          return `(${o} >= v ? 0 : ${o} + 1)`;
-        case "dec":
-          return `((${o} === 0 || ${o} > v) ? v : ${o} - 1)`;
-        case "compareAndSwap":
-          return `(${o} === e ? v : ${o})`;
-      }
-    };
-    let plain = `function (${args}) { const o = a[i]; a[i] = ${newValue("o")}; return o${wrapOld}; }`;
-    let conc: string;
-    if (dtype === "f16") {
-      this.helper(HALF_TABLES_NAME, HALF_TABLES);
-      ({ plain, concurrent: conc } = halfAtomic(args, newValue));
-    } else if (dtype === "i32" || dtype === "u32") {
-      const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
-      const d = direct[op];
-      conc = d
-        ? `function (${args}) { return ${d}; }`
-        : `function (${args}) { for (;;) { const o = Atomics.load(a, i); const n = ${newValue("o")}; if (Atomics.compareExchange(a, i, o, n) === o) return o; } }`;
-    } else if (dtype === "f32") {
-      this.helper("$f32s", "const $f32s = new Float32Array(1), $f32b = new Int32Array($f32s.buffer);");
-      conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f32b[0] = ob; const o = $f32s[0]; $f32s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f32b[0]) === ob) return o; } }`;
-    } else {
-      this.helper("$f64s", "const $f64s = new Float64Array(1), $f64b = new BigInt64Array($f64s.buffer);");
-      conc = `function (${args}) { const iv = rt.intView(a); for (;;) { const ob = Atomics.load(iv, i); $f64b[0] = ob; const o = $f64s[0]; $f64s[0] = ${newValue("o")}; if (Atomics.compareExchange(iv, i, ob, $f64b[0]) === ob) return o; } }`;
-    }
-    const code = concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`;
-    this.helpers.set(name, code);
-    return name;
-  }
-
-  /**
-   * i64/u64 atomics on a BigInt64Array / BigUint64Array: values are bigints, as the elements are. Stores
-   * into these arrays wrap modulo 2^64 by themselves; Atomics.* work on them directly when the array is
-   * shared between workers.
-   */
-  private atomicHelper64(name: string, op: IR.AtomicOp, dtype: "i64" | "u64", concurrent: boolean): string {
-    const args = op === "compareAndSwap" ? "a, i, e, v" : "a, i, v";
-    const next: Partial<Record<IR.AtomicOp, string>> = {
-      add: "o + v", sub: "o - v", and: "o & v", or: "o | v", xor: "o ^ v", exch: "v",
-      max: "(v > o ? v : o)", nanmax: "(v > o ? v : o)", min: "(v < o ? v : o)", nanmin: "(v < o ? v : o)", compareAndSwap: "(o === e ? v : o)",
-    };
-    const n = next[op];
-    if (!n) throw new Error(`CudaScript simulator: cuda.atomic.${op} on ${dtype}`);
-    const plain = `function (${args}) { const o = a[i]; a[i] = ${n}; return o; }`;
-    const direct: Partial<Record<IR.AtomicOp, string>> = { add: "Atomics.add(a, i, v)", sub: "Atomics.sub(a, i, v)", and: "Atomics.and(a, i, v)", or: "Atomics.or(a, i, v)", xor: "Atomics.xor(a, i, v)", exch: "Atomics.exchange(a, i, v)", compareAndSwap: "Atomics.compareExchange(a, i, e, v)" };
-    const d = direct[op];
-    const conc = d
-      ? `function (${args}) { return ${d}; }`
-      : `function (${args}) { for (;;) { const o = Atomics.load(a, i); if (Atomics.compareExchange(a, i, o, ${n}) === o) return o; } }`;
-    this.helpers.set(name, concurrent ? `const ${name} = rt.concurrent ? ${conc} : ${plain};` : `const ${name} = ${plain};`);
+    if (!this.helpers.has(name)) this.helpers.set(name, atomicHelperCode(name, op, dtype, concurrent, (n, code) => this.helper(n, code)));
     return name;
   }
 

@@ -175,10 +175,7 @@ export function convertJs(x: string, from: DType, to: DType): string {
   if (from === to) return x;
   if (isInt64(from) || isInt64(to)) return convert64(x, from, to);
   if (to === "bool") return `(!!${x})`;
-  if (from === "bool") {
-    const one = to === "f32" || to === "f64" ? "1" : "1";
-    return `(${x} ? ${one} : 0)`;
-  }
+  if (from === "bool") return `(${x} ? 1 : 0)`;
   switch (to) {
     case "f64":
       return x;
