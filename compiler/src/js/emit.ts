@@ -41,6 +41,7 @@
  *   values.ts      expressions, literals, conversions (i64 via int64.ts, f16, complex)
  *   intrinsic.ts   pure intrinsics
  *   memory.ts      element accesses, atomics, random draws, views, the sanitizer's shadow checks
+ *   atomics.ts     the module's atomic read-modify-write helpers
  *   arrays.ts      array storage and declarations
  *   statements.ts  per-thread statements and plain loops
  *   frame.ts       a kernel's setup and declarations
