@@ -115,11 +115,6 @@ export class EmitContext {
   mode: EmitMode;
   readonly san: boolean;
 
-  /** Index temporaries `$i0, $j0, $k0, …`: the deepest depth used, and the current depth. */
-  tempMax = -1;
-  depth = 0;
-  /** Sanitizer flat-index temporaries $f0..: how many depths use one. */
-  flatTemps = 0;
   labelCounter = 0;
 
   /** Collector for the piece being emitted (fission kernels). */
@@ -204,10 +199,6 @@ export class EmitContext {
   }
   label(prefix: string): string {
     return `$${prefix}${this.labelCounter++}`;
-  }
-  temp(dim: number): string {
-    this.tempMax = Math.max(this.tempMax, this.depth);
-    return `$${"ijk"[dim]}${this.depth}`;
   }
 
   // ───────────────────────── what the current piece touches ─────────────────────────

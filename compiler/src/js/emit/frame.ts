@@ -44,14 +44,12 @@ export class KernelFrame {
     const out = [...setup];
     if (this.cx.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0;");
     else if (this.cx.me.opts.watchdog) out.push("let $wd = 1048576;");
-    if (this.cx.flatTemps > 0) out.push(`let ${Array.from({ length: this.cx.flatTemps + 1 }, (_, d) => `$f${d} = 0`).join(", ")};`);
+    const flatTemps = this.cx.memory.flatTempsDecl();
+    if (flatTemps) out.push(flatTemps);
     const vars = [...this.cx.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.cx.vn(v)} = ${zeroJs(v.type)}`).join(", ")};`);
-    if (this.cx.tempMax >= 0) {
-      const ts: string[] = [];
-      for (let d = 0; d <= this.cx.tempMax; d++) ts.push(`$i${d} = 0`, `$j${d} = 0`, `$k${d} = 0`);
-      out.push(`let ${ts.join(", ")};`);
-    }
+    const indexTemps = this.cx.memory.indexTempsDecl();
+    if (indexTemps) out.push(indexTemps);
     return out;
   }
 }

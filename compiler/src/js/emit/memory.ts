@@ -25,9 +25,30 @@ export class MemoryEmitter {
   private readonly rmwReads = new Set<IR.IndexExpr>();
   /** The access whose indices are being emitted: a `viewIndex` among them reports its out-of-bounds as this access. */
   private viewAccess: { kind: "read" | "write" | "atomic"; space: MemorySpace; op?: string } = { kind: "read", space: "global" };
+  /** Index temporaries `$i0, $j0, $k0, …` (nested accesses use deeper ones): the deepest depth used, and the current depth. */
+  private tempMax = -1;
+  private depth = 0;
+  /** Sanitizer flat-index temporaries $f0..: how many depths use one. */
+  private flatTemps = 0;
 
   constructor(private readonly cx: EmitContext) {
     if (cx.mode !== "device") for (const p of cx.me.atomicParams.get(cx.fn.id)?.privatize ?? []) this.privParams.set(cx.fn.params[p.param]!, p);
+  }
+
+  private temp(dim: number): string {
+    this.tempMax = Math.max(this.tempMax, this.depth);
+    return `$${"ijk"[dim]}${this.depth}`;
+  }
+  /** The `let` of the sanitizer's flat-index temporaries this function uses, if any. */
+  flatTempsDecl(): string | undefined {
+    return this.flatTemps > 0 ? `let ${Array.from({ length: this.flatTemps + 1 }, (_, d) => `$f${d} = 0`).join(", ")};` : undefined;
+  }
+  /** The `let` of the index temporaries this function uses, if any. */
+  indexTempsDecl(): string | undefined {
+    if (this.tempMax < 0) return undefined;
+    const ts: string[] = [];
+    for (let d = 0; d <= this.tempMax; d++) ts.push(`$i${d} = 0`, `$j${d} = 0`, `$k${d} = 0`);
+    return `let ${ts.join(", ")};`;
   }
 
   private isSimple(x: string): boolean {
@@ -38,8 +59,8 @@ export class MemoryEmitter {
   private addr(a: ArrayInfo, indices: readonly IR.Expr[], site: number): { pre: string[]; flat: string } {
     const pre: string[] = [];
     const idx: string[] = [];
-    this.cx.depth++;
-    const myDepth = this.cx.depth;
+    this.depth++;
+    const myDepth = this.depth;
     const proven = this.cx.proven?.has(indices) === true;
     indices.forEach((ie, k) => {
       const dim = a.dims[k] ?? "1";
@@ -57,8 +78,8 @@ export class MemoryEmitter {
       }
       if (ie.type.kind === "scalar" && isInt64(ie.type.dtype)) {
         // A 64-bit index (a bigint): a number for the typed array, both ends compared.
-        this.cx.depth = myDepth;
-        const t = this.cx.temp(k);
+        this.depth = myDepth;
+        const t = this.temp(k);
         pre.push(index64(t, x, dim, `$oob(${site}, ${t}, ${dim}, ${k})`));
         idx.push(t);
         return;
@@ -67,13 +88,13 @@ export class MemoryEmitter {
         pre.push(`(${x} >>> 0 < ${dim} || $oob(${site}, ${x}, ${dim}, ${k}))`);
         idx.push(x);
       } else {
-        this.cx.depth = myDepth;
-        const t = this.cx.temp(k);
+        this.depth = myDepth;
+        const t = this.temp(k);
         pre.push(`((${t} = ${x}) >>> 0 < ${dim} || $oob(${site}, ${t}, ${dim}, ${k}))`);
         idx.push(t);
       }
     });
-    this.cx.depth = myDepth - 1;
+    this.depth = myDepth - 1;
     let flat = idx[0]!;
     if (a.strides) {
       // i * s0 + j * s1 + k * s2 (a stride of "1", a device function's contiguous case, costs nothing).
@@ -93,10 +114,10 @@ export class MemoryEmitter {
   /** A multi-dimensional flat index computed once into a temporary (pushed to `pre`) for the sanitizer's repeated uses. */
   private flatTemp(flat: string, pre: string[]): string {
     if (this.isSimple(flat) || /^\d+$/.test(flat)) return flat;
-    this.cx.depth++;
-    const t = this.cx.temp(0).replace(/^\$i/, "$f");
-    this.cx.depth--;
-    this.cx.flatTemps = Math.max(this.cx.flatTemps, this.cx.depth + 1);
+    this.depth++;
+    const t = this.temp(0).replace(/^\$i/, "$f");
+    this.depth--;
+    this.flatTemps = Math.max(this.flatTemps, this.depth + 1);
     pre.push(`(${t} = ${flat})`);
     return t;
   }
@@ -150,9 +171,9 @@ export class MemoryEmitter {
     this.viewAccess = outerAccess;
     const rmw = this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
-    this.cx.depth += 2;
+    this.depth += 2;
     const v = this.cx.emit.ex(value);
-    this.cx.depth -= 2;
+    this.depth -= 2;
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
     if (this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device") {
@@ -181,10 +202,10 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "atomic", space: a.space, op: e.op };
     const { pre, flat } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
-    this.cx.depth += 2;
+    this.depth += 2;
     const exp = e.expected ? this.cx.emit.ex(e.expected) : undefined;
     const v = this.cx.emit.ex(e.value);
-    this.cx.depth -= 2;
+    this.depth -= 2;
     const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
     const priv = this.cx.mode !== "device" ? this.privParams.get(e.array.v) : undefined;
     const h = priv ? this.privHelper(e.op, priv, a) : this.cx.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
