@@ -12,6 +12,7 @@
  * method directly: the stepping backend (compiler/src/step) overrides those four entry points.
  */
 import type * as IR from "../../ir/nodes";
+import type { ScalarType } from "../../ir/types";
 import type { NStmt, SyncStmt } from "../normalize";
 import type { ModuleEmitter, SimSite } from "./module";
 import type { ArrayInfo, ArrayDeclarations } from "./arrays";
@@ -113,9 +114,10 @@ export class EmitContext {
   /** Scalars declared as `let`s of the emitted function. */
   readonly scalars = new Set<IR.Var>();
   mode: EmitMode;
+  /** The sanitizing variant of the module. */
   readonly san: boolean;
-
-  labelCounter = 0;
+  /** Numbers the JavaScript labels of loops and pieces (`$L0`, `$r1`, …). */
+  private labelCounter = 0;
 
   /** Collector for the piece being emitted (fission kernels). */
   seg: Seg | undefined;
@@ -196,6 +198,15 @@ export class EmitContext {
   /** The per-thread storage of a variable that lives across pieces. */
   storage(v: IR.Var): string {
     return `$V_${this.vn(v)}`;
+  }
+  /** Thread `idx`'s value of a per-thread variable (bools are stored as 0/1). */
+  loadVar(v: IR.Var, idx: string): string {
+    const t = (v.type as ScalarType).dtype;
+    return t === "bool" ? `(${this.storage(v)}[${idx}] !== 0)` : `${this.storage(v)}[${idx}]`;
+  }
+  storeVar(v: IR.Var, idx: string, value: string): string {
+    const t = (v.type as ScalarType).dtype;
+    return `${this.storage(v)}[${idx}] = ${t === "bool" ? `(${value} ? 1 : 0)` : value};`;
   }
   label(prefix: string): string {
     return `$${prefix}${this.labelCounter++}`;

@@ -11,6 +11,7 @@ import { SAN_THREAD, type EmitContext, type Item, type Seg } from "./context";
 export class PiecePrinter {
   constructor(private readonly cx: EmitContext) {}
 
+  /** The code of block-level items, consecutive pieces fused into one thread loop. */
   emitItems(items: Item[]): string[] {
     const out: string[] = [];
     let run: Seg[] = [];
@@ -63,7 +64,7 @@ export class PiecePrinter {
     this.cx.seg = saved;
     inner.push(...rematLines);
     const rematted = new Set(rematLines);
-    for (const v of new Set([...reads, ...writes])) if (this.cx.perThread.has(v)) inner.push(`${this.cx.vn(v)} = ${this.cx.sync.loadVar(v, "$t")};`);
+    for (const v of new Set([...reads, ...writes])) if (this.cx.perThread.has(v)) inner.push(`${this.cx.vn(v)} = ${this.cx.loadVar(v, "$t")};`);
     for (const v of arrs) {
       const a = this.cx.arrays.get(v);
       if (a?.perThread) inner.push(`${a.data} = ${a.perThread}[$t];`);
@@ -82,7 +83,7 @@ export class PiecePrinter {
       const body = (s === only && range && s.rangeBody ? s.rangeBody : s.body).filter((l) => !rematted.has(l));
       inner.push(`${s.label}: {`, ...s.pre, ...(this.cx.threadsLeave ? [`if ($st[$t] !== 0) break ${s.label};`] : []), ...body, "}");
     }
-    for (const v of writes) if (this.cx.perThread.has(v)) inner.push(this.cx.sync.storeVar(v, "$t", this.cx.vn(v)));
+    for (const v of writes) if (this.cx.perThread.has(v)) inner.push(this.cx.storeVar(v, "$t", this.cx.vn(v)));
     // The threads in linear order, as nested loops over z, y and x: the thread indices are loop counters
     // (not loads from a table), which is what lets V8 see their ranges, and a piece that is a single
     // `if (threadIdx.x < U)` only visits the x range that can pass it, in blocks of any shape.

@@ -29,27 +29,19 @@ export class SyncEmitter {
     return [...this.cx.me.sharedNames.values()].map((s) => s.js);
   }
 
-  loadVar(v: IR.Var, idx: string): string {
-    const t = (v.type as ScalarType).dtype;
-    return t === "bool" ? `(${this.cx.storage(v)}[${idx}] !== 0)` : `${this.cx.storage(v)}[${idx}]`;
-  }
-
-  storeVar(v: IR.Var, idx: string, value: string): string {
-    const t = (v.type as ScalarType).dtype;
-    return `${this.cx.storage(v)}[${idx}] = ${t === "bool" ? `(${value} ? 1 : 0)` : value};`;
-  }
-
+  /** A synchronisation operand as lane `idx` supplied it (per-thread storage, or the one block-level value). */
   private argAt(a: IR.Expr, idx: string): string {
     if (a.k === "const") return literal(a.value, (a.type as ScalarType).dtype);
     if (a.k !== "var") throw new Error("CudaScript simulator: internal error (non-trivial synchronisation argument)");
-    if (this.cx.perThread.has(a.v)) return this.loadVar(a.v, idx);
+    if (this.cx.perThread.has(a.v)) return this.cx.loadVar(a.v, idx);
     return this.cx.vn(a.v);
   }
 
+  /** Stores a synchronisation's result for lane `idx`. */
   private setResult(s: SyncStmt, idx: string, value: string): string {
     const r = s.result;
     if (!r) return "";
-    if (this.cx.perThread.has(r)) return this.storeVar(r, idx, value);
+    if (this.cx.perThread.has(r)) return this.cx.storeVar(r, idx, value);
     return `${this.cx.vn(r)} = ${value};`;
   }
 
