@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Simulator throughput: threads per second for four kernels and an i64 kernel beside its i32 twin, against a hand-written single-threaded
 // JavaScript loop of the same algorithm, on 1 executor vs all workers, sanitizer off vs on.
-// usage: node bench/sim.mjs [--quick]      (build first: npx tsc -b)
+// usage: node bench/sim.mjs [--quick] [--baseline <checkout>]      (build first: npx tsc -b)
+// --baseline: also runs the kernels as another checkout's built compiler generates them (e.g. the main
+// branch, for a change to the code generators), interleaved with this tree's, and prints the ratios.
 // Then the fixed cost of a tiny launch (bench/sim-launch-overhead.mjs).
 // The modes are interleaved rep by rep (best of REPS each), and the machine's parallel capacity is
 // probed before and after: on a shared machine the 2-worker figure is only meaningful next to it.
@@ -9,7 +11,7 @@
 // hand-written loop, ≥ 1.6× on 2 workers, sanitizer ≤ 3×; (issue 13) the i64 kernel within 4× of its
 // i32 twin; (issue 17) within 1.5× of the hand-written loop on every kernel. Nothing here asserts; it reports.
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as os from "node:os";
 import { Worker } from "node:worker_threads";
@@ -21,6 +23,8 @@ const { cuda, configureSimulator, f32, f16, u32, i32, i64, Float16Array, f16roun
 const { lastLaunch } = require("cudascript/dist/simulator/executor");
 
 const quick = process.argv.includes("--quick");
+const baselineAt = process.argv.indexOf("--baseline");
+const baseline = baselineAt >= 0 ? resolve(process.argv[baselineAt + 1] ?? ".") : undefined;
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 
 const SOURCE = `
@@ -79,14 +83,21 @@ export const histogram = cuda.jit((data: Uint8Array, hist: Uint32Array) => {
 });
 `;
 
-const checker = new KernelChecker();
-const file = join(root, "bench", "__sim_bench_kernels.ts");
-checker.setFileText(file, SOURCE);
-const check = checker.checkFile(file);
-const errors = check.diagnostics.filter((d) => d.severity === "error");
-if (errors.length) throw new Error(errors.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
-const artifact = makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes });
-const K = (name) => cuda.jit(null, undefined, artifact, name);
+/** The kernels' artifact as a compiler (this tree's, or the baseline's) makes it. */
+function compileKernels(compiler) {
+  const checker = new compiler.KernelChecker();
+  const file = join(root, "bench", "__sim_bench_kernels.ts");
+  checker.setFileText(file, SOURCE);
+  const check = checker.checkFile(file);
+  const errors = check.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length) throw new Error(errors.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
+  return compiler.makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes });
+}
+const artifact = compileKernels({ KernelChecker, makeArtifact });
+const baselineArtifact = baseline ? compileKernels(require(join(baseline, "compiler", "dist", "index.js"))) : undefined;
+/** The artifact the running variant launches from (the modes switch it). */
+let current = artifact;
+const K = (name) => cuda.jit(null, undefined, current, name);
 
 /**
  * Best time (s) of each variant, the variants interleaved rep by rep so that all of them see the same
@@ -292,6 +303,11 @@ const modes = [
   { key: "all", opts: { workers: cores, inProcessThreshold: 0, mainThreadExecutes: true, sanitize: false } },
   { key: "san", opts: { workers: 1, inProcessThreshold: 1 << 30, sanitize: true } },
 ];
+if (baselineArtifact)
+  modes.push(
+    { key: "baseOne", opts: modes[0].opts, artifact: baselineArtifact },
+    { key: "baseSan", opts: modes[2].opts, artifact: baselineArtifact },
+  );
 
 const load0 = os.loadavg()[0];
 const capacity0 = await parallelCapacity();
@@ -300,11 +316,19 @@ const notes = [];
 for (const w of workloads.filter((w) => !process.env.CUDASCRIPT_BENCH_ONLY || w.name.startsWith(process.env.CUDASCRIPT_BENCH_ONLY))) {
   const s = w.setup();
   const variants = { hand: { setup() {}, run: () => w.hand(s) } };
-  for (const m of modes) variants[m.key] = { setup: () => configureSimulator(m.opts), run: () => w.sim(s) };
+  for (const m of modes)
+    variants[m.key] = {
+      setup: () => {
+        configureSimulator(m.opts);
+        current = m.artifact ?? artifact;
+      },
+      run: () => w.sim(s),
+    };
   const best = timeInterleaved(variants, REPS);
   const r = { name: w.name };
   for (const [k, t] of Object.entries(best)) r[k] = w.threads / t;
   configureSimulator(modes[1].opts);
+  current = artifact;
   w.sim(s);
   const l = lastLaunch();
   if (l?.privatized.length) notes.push(`${w.name}: ${l.executors} executors, '${l.privatized.join("', '")}' privatized`);
@@ -321,6 +345,16 @@ console.log(`Simulator threads per second (node ${process.version}, ${cores} cor
 for (const [i, row] of table.entries()) {
   console.log(`| ${row.map((c, j) => c.padEnd(widths[j])).join(" | ")} |`);
   if (i === 0) console.log(`|${widths.map((n) => "-".repeat(n + 2)).join("|")}|`);
+}
+if (baselineArtifact) {
+  const head = ["kernel", "baseline 1 executor", "this 1 executor", "this / baseline", "baseline sanitizer", "this sanitizer", "this / baseline"];
+  const t = [head, ...rows.map((r) => [r.name, M(r.baseOne), M(r.one), `${(r.one / r.baseOne).toFixed(2)}×`, M(r.baseSan), M(r.san), `${(r.san / r.baseSan).toFixed(2)}×`])];
+  const wd = head.map((_, i) => Math.max(...t.map((row) => row[i].length)));
+  console.log(`\nThis tree against ${baseline} (threads per second, interleaved; above 1× = this tree faster)\n`);
+  for (const [i, row] of t.entries()) {
+    console.log(`| ${row.map((c, j) => c.padEnd(wd[j])).join(" | ")} |`);
+    if (i === 0) console.log(`|${wd.map((n) => "-".repeat(n + 2)).join("|")}|`);
+  }
 }
 console.log(`\nLoad average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}; two threads ran ${capacity0.toFixed(2)}× / ${capacity1.toFixed(2)}× one thread's work (before / after; 2.00 = two free cores).`);
 for (const n of notes) console.log(n);

@@ -1,5 +1,5 @@
 /**
- * The simulator's inlined warp loops (compiler/src/js/emit.ts `syncCode`) against the semantics written
+ * The simulator's inlined warp loops (compiler/src/js/emit/sync.ts with the records' `jsWarp`) against the semantics written
  * once as plain functions (compiler/src/intrinsics/sync.ts `warpResults`, which the debugger's stepping
  * backend uses): random block sizes (partial last warps included), random sets of lanes that reach the
  * operation together, random values, deltas and lanes. Any difference is a bug in one of the two.

@@ -23,7 +23,7 @@ export interface GpuFeatureInfo {
   readonly needs: string;
 }
 
-/** The paths of the intrinsic records that need `feature` whatever their types ("cuda.matchAnySync / cuda.matchAllSync"). */
+/** The paths of the intrinsic records that need `feature` whatever their types, for messages and docs. */
 function namesNeeding(feature: GpuFeature): string {
   return INTRINSIC_RECORDS.filter((r) => r.feature?.([], "i32") === feature)
     .flatMap((r) => r.paths)

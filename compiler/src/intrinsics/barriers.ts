@@ -7,8 +7,9 @@
 import { call } from "../cuda/precedence";
 import { param, sig, type IntrinsicRecord } from "./record";
 
-function barrier(name: string, cuda: string, numba: string, text: string, predicate: boolean): IntrinsicRecord {
+function barrier(name: string, cuda: string, numba: string, text: string, predicate: boolean, jsBarrier?: string): IntrinsicRecord {
   return {
+    jsBarrier,
     name,
     paths: [`cuda.${name}`],
     numba,
@@ -42,9 +43,9 @@ export const BARRIER_RECORDS: readonly IntrinsicRecord[] = [
     "Barrier for every thread of the block: waits until all have reached it and their shared/global writes are visible to the block. Every thread of the block must reach the same call (not inside a condition that depends on the thread — see CS5001).",
     false,
   ),
-  barrier("syncthreadsCount", "__syncthreads_count", "cuda.syncthreads_count(predicate)", "`syncthreads`, returning how many threads of the block passed a true predicate.", true),
-  barrier("syncthreadsAnd", "__syncthreads_and", "cuda.syncthreads_and(predicate)", "`syncthreads`, returning non-zero if the predicate is true for every thread of the block.", true),
-  barrier("syncthreadsOr", "__syncthreads_or", "cuda.syncthreads_or(predicate)", "`syncthreads`, returning non-zero if the predicate is true for any thread of the block.", true),
+  barrier("syncthreadsCount", "__syncthreads_count", "cuda.syncthreads_count(predicate)", "`syncthreads`, returning how many threads of the block passed a true predicate.", true, "$c"),
+  barrier("syncthreadsAnd", "__syncthreads_and", "cuda.syncthreads_and(predicate)", "`syncthreads`, returning non-zero if the predicate is true for every thread of the block.", true, "($c === $n ? 1 : 0)"),
+  barrier("syncthreadsOr", "__syncthreads_or", "cuda.syncthreads_or(predicate)", "`syncthreads`, returning non-zero if the predicate is true for any thread of the block.", true, "($c > 0 ? 1 : 0)"),
   {
     name: "gridSync",
     // `g.sync()` of `const g = cuda.cg.thisGrid()`: typed by frontend/lower-grid-group.ts.

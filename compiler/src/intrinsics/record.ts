@@ -94,6 +94,19 @@ export interface JsCallContext {
 }
 
 /**
+ * What the simulator's code of a warp operation is given: it runs once per warp, after the lanes that
+ * reached the operation together are known. In scope: `$w` (the warp's first thread), `$e` (one past its
+ * last), `$am` (the active lanes' bits), `$st[u]` (0 while thread u runs); a lane's number is `$u - $w`.
+ */
+export interface WarpJsContext {
+  /** Argument i as thread `u` (a loop variable's name) supplied it. */
+  arg(i: number, u: string): string;
+  /** The statement storing `value` as thread `u`'s result ("" when the result is unused). */
+  result(u: string, value: string): string;
+  readonly argDTypes: readonly DType[];
+}
+
+/**
  * How the CUDA generator computes an f16 result:
  * - `f32`: in f32 (which holds every f16 exactly), rounded once to f16 (the libm functions);
  * - `native`: the record's own lowering sees the f16 types (fma, abs, the warp operations' value).
@@ -131,10 +144,17 @@ export interface IntrinsicRecord {
   readonly cuda: (c: CudaCallContext) => CudaOut;
   /**
    * The simulator's JavaScript, for `pure` and `fence` records. Synchronising records (barrier, warp,
-   * grid) are computed by the simulator's synchronisation code over all the threads that reached them
-   * (js/emit.ts syncCode), their semantics written once in intrinsics/sync.ts.
+   * grid) are computed over all the threads that reached them (js/emit/sync.ts, with `jsBarrier` and
+   * `jsWarp` below), their semantics written once in intrinsics/sync.ts.
    */
   readonly js?: (c: JsCallContext) => string;
+  /**
+   * The simulator's result of a barrier that returns one (`$c` threads of `$n` had a true predicate),
+   * the same for every thread of the block (intrinsics/sync.ts barrierResults is its semantics).
+   */
+  readonly jsBarrier?: string;
+  /** The simulator's code of a warp operation, warp by warp (intrinsics/sync.ts warpResults is its semantics). */
+  readonly jsWarp?: (c: WarpJsContext) => readonly string[];
 }
 
 export interface IntrinsicDoc {

@@ -1,7 +1,7 @@
 /**
  * The semantics of CUDA's barriers and warp operations, once, as plain functions over the values the
  * threads bring: the debugger's stepping backend (runtime/src/debugger/block-scheduler.ts) combines its
- * threads' requests with them, and the simulator's inlined fast loops (compiler/src/js/emit.ts
+ * threads' requests with them, and the simulator's inlined fast loops (compiler/src/js/emit/sync.ts
  * `syncCode`) are held equal to them by a property test over random lanes, masks and values
  * (test/simulator/sync-semantics.test.ts). A warp operation sees the lanes of its warp that reached it
  * together (the active mask); a lane reading an inactive or out-of-warp lane gets its own value back;

@@ -5,17 +5,66 @@
  * (as Numba compares a float's bits): only the value is f16, the mask, lane and delta stay integers.
  */
 import { call, P } from "../cuda/precedence";
-import { param, sig, type CudaCallContext, type CudaOut, type IntrinsicRecord } from "./record";
+import { param, sig, type CudaCallContext, type CudaOut, type IntrinsicRecord, type WarpJsContext } from "./record";
 
 const mask = param("mask", "u32");
+
+/** A lane's number in the simulator's warp loop. */
+const LANE = "$u - $w";
+/** Every running thread of the warp, as `$u`. */
+const EACH_LANE = "for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0)";
+
+/**
+ * A shuffle on the simulator: lane `$u` reads lane `$s` of the warp when it exists and is active, else
+ * keeps its own value (as PTX's shfl.sync with an out-of-range or inactive source).
+ */
+function shuffleJs(source: (lane: string, x: string) => string): (c: WarpJsContext) => string[] {
+  return (c) => {
+    const v = (u: string) => c.arg(1, u);
+    const read = `($s >= 0 && $s < 32 && $q < $e && (($am >>> $s) & 1) !== 0 ? ${v("$q")} : ${v("$u")})`;
+    return [`${EACH_LANE} { const $s = ${source(LANE, c.arg(2, "$u"))}; const $q = $w + $s; ${c.result("$u", read)} }`];
+  };
+}
+
+/** A vote on the simulator: `$bal` holds the lanes with a true predicate; `result` combines it with the mask. */
+function voteJs(result: (bal: string, mask: string, allTrue: string) => string): (c: WarpJsContext) => string[] {
+  return (c) => {
+    const p = c.arg(1, "$u");
+    const m = c.arg(0, "$u");
+    const allTrue = `((($am & ${m}) & ~$bal) === 0)`;
+    return [`let $bal = 0; for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0 && ${p}) $bal |= 1 << (${LANE});`, `${EACH_LANE} ${c.result("$u", result("$bal", m, allTrue))}`];
+  };
+}
+
+/**
+ * match on the simulator: CUDA compares bit patterns — for floats rt.sameBits (-0 is not 0, a NaN
+ * matches the same NaN), else ===. match.all gives the lanes of the mask that take part (PTX: "the
+ * non-exited threads in membermask") when they all have the same value, else 0.
+ */
+function matchJs(all: boolean): (c: WarpJsContext) => string[] {
+  return (c) => {
+    const v = (u: string) => c.arg(1, u);
+    const float = c.argDTypes[1] === "f16" || c.argDTypes[1] === "f32" || c.argDTypes[1] === "f64";
+    const same = float ? `rt.sameBits(${v("$q")}, ${v("$u")})` : `${v("$q")} === ${v("$u")}`;
+    const peer = "$st[$q] === 0 && (($m >>> ($q - $w)) & 1) !== 0";
+    return [
+      `${EACH_LANE} { const $m = ${c.arg(0, "$u")};`,
+      all
+        ? `let $r = ($m & $am) >>> 0; for (let $q = $w; $q < $e; $q++) if (${peer} && !(${same})) { $r = 0; break; }`
+        : `let $r = 0; for (let $q = $w; $q < $e; $q++) if (${peer} && ${same}) $r |= 1 << ($q - $w);`,
+      `${c.result("$u", "($r >>> 0)")} }`,
+    ];
+  };
+}
 
 /** The value argument (index 1) as CUDA takes it: an f16's bits (CUDA has no half overload of match). */
 function valueArgs(c: CudaCallContext): string[] {
   return c.t.map((t, i) => (i === 1 && c.argDTypes[1] === "f16" ? call("cs_half_bits", [t]).t : t));
 }
 
-function shuffle(name: string, cuda: string, last: string, numba: string, text: string): IntrinsicRecord {
+function shuffle(name: string, cuda: string, last: string, numba: string, text: string, source: (lane: string, x: string) => string): IntrinsicRecord {
   return {
+    jsWarp: shuffleJs(source),
     name,
     paths: [`cuda.${name}`],
     numba,
@@ -36,8 +85,9 @@ function shuffle(name: string, cuda: string, last: string, numba: string, text: 
 }
 
 /** A vote: the predicate of every lane of the mask, combined. */
-function vote(name: string, result: "bool" | "u32", cuda: string, numba: string, text: string): IntrinsicRecord {
+function vote(name: string, result: "bool" | "u32", cuda: string, numba: string, text: string, js: (bal: string, mask: string, allTrue: string) => string): IntrinsicRecord {
   return {
+    jsWarp: voteJs(js),
     name,
     paths: [`cuda.${name}`],
     numba,
@@ -51,6 +101,7 @@ function vote(name: string, result: "bool" | "u32", cuda: string, numba: string,
 
 function match(name: string, cuda: (c: CudaCallContext) => CudaOut, numba: string, text: string, cudaDoc: string): IntrinsicRecord {
   return {
+    jsWarp: matchJs(name === "matchAllSync"),
     name,
     paths: [`cuda.${name}`],
     numba,
@@ -74,17 +125,18 @@ export const WARP_RECORDS: readonly IntrinsicRecord[] = [
     uniformity: "args",
     signatures: [sig("void", param("mask", "u32", 0xffffffff))],
     doc: { signature: "cuda.syncwarp(mask?: u32): void", text: "Barrier for the lanes of the warp named in `mask` (default all 32).", cuda: "__syncwarp(mask)" },
+    jsWarp: () => [],
     cuda: (c) => call("__syncwarp", c.t),
   },
-  shuffle("shflSync", "__shfl_sync", "srcLane", "cuda.shfl_sync(mask, value, src_lane)", "Returns `value` as held by lane `srcLane` of the warp."),
-  shuffle("shflUpSync", "__shfl_up_sync", "delta", "cuda.shfl_up_sync(mask, value, delta)", "Returns `value` from the lane `delta` below this one (lanes below `delta` keep their own)."),
-  shuffle("shflDownSync", "__shfl_down_sync", "delta", "cuda.shfl_down_sync(mask, value, delta)", "Returns `value` from the lane `delta` above this one (the top lanes keep their own): the step of a warp reduction."),
-  shuffle("shflXorSync", "__shfl_xor_sync", "laneMask", "cuda.shfl_xor_sync(mask, value, lane_mask)", "Returns `value` from lane `laneid ^ laneMask`: a butterfly exchange (all-reduce within a warp)."),
-  vote("allSync", "bool", "__all_sync", "cuda.all_sync(mask, predicate)", "True if the predicate is true for every lane in `mask`."),
-  vote("anySync", "bool", "__any_sync", "cuda.any_sync(mask, predicate)", "True if the predicate is true for any lane in `mask`."),
+  shuffle("shflSync", "__shfl_sync", "srcLane", "cuda.shfl_sync(mask, value, src_lane)", "Returns `value` as held by lane `srcLane` of the warp.", (_, x) => `(${x}) & 31`),
+  shuffle("shflUpSync", "__shfl_up_sync", "delta", "cuda.shfl_up_sync(mask, value, delta)", "Returns `value` from the lane `delta` below this one (lanes below `delta` keep their own).", (lane, x) => `${lane} - (${x})`),
+  shuffle("shflDownSync", "__shfl_down_sync", "delta", "cuda.shfl_down_sync(mask, value, delta)", "Returns `value` from the lane `delta` above this one (the top lanes keep their own): the step of a warp reduction.", (lane, x) => `${lane} + (${x})`),
+  shuffle("shflXorSync", "__shfl_xor_sync", "laneMask", "cuda.shfl_xor_sync(mask, value, lane_mask)", "Returns `value` from lane `laneid ^ laneMask`: a butterfly exchange (all-reduce within a warp).", (lane, x) => `${lane} ^ (${x})`),
+  vote("allSync", "bool", "__all_sync", "cuda.all_sync(mask, predicate)", "True if the predicate is true for every lane in `mask`.", (_b, _m, allTrue) => allTrue),
+  vote("anySync", "bool", "__any_sync", "cuda.any_sync(mask, predicate)", "True if the predicate is true for any lane in `mask`.", (bal, m) => `((${bal} & ${m}) !== 0)`),
   // Numba's eq_sync is vote.sync.uni: true when the predicate is the same in every lane of the mask.
-  vote("eqSync", "bool", "__uni_sync", "cuda.eq_sync(mask, predicate)", "True if the predicate is the same (all true or all false) for every lane in `mask`."),
-  vote("ballotSync", "u32", "__ballot_sync", "cuda.ballot_sync(mask, predicate)", "A 32-bit mask with bit N set when lane N (in `mask`) has a true predicate."),
+  vote("eqSync", "bool", "__uni_sync", "cuda.eq_sync(mask, predicate)", "True if the predicate is the same (all true or all false) for every lane in `mask`.", (bal, m, allTrue) => `(${allTrue} || (${bal} & ${m}) === 0)`),
+  vote("ballotSync", "u32", "__ballot_sync", "cuda.ballot_sync(mask, predicate)", "A 32-bit mask with bit N set when lane N (in `mask`) has a true predicate.", (bal, m) => `((${bal} & ${m}) >>> 0)`),
   {
     name: "activemask",
     paths: ["cuda.activemask"],
@@ -93,6 +145,7 @@ export const WARP_RECORDS: readonly IntrinsicRecord[] = [
     uniformity: "lane",
     signatures: [sig("u32")],
     doc: { signature: "cuda.activemask(): u32", text: "The mask of lanes of the warp currently executing this call.", cuda: "__activemask()" },
+    jsWarp: (c) => [`${EACH_LANE} ${c.result("$u", "($am >>> 0)")}`],
     cuda: () => call("__activemask", []),
   },
   match(

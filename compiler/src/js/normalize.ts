@@ -17,8 +17,7 @@ import { BOOL, type ScalarType, type Type } from "../ir/types";
 import { composeViews, extentThrough, indicesThrough, viewArgument, viewOfArgument, type View } from "../ir/views";
 
 // `gridSync` (g.sync()) splits the kernel like a barrier; its simulator form is js/cooperative.ts.
-export { BARRIER_INTRINSICS as BARRIER_OPS, SYNC_INTRINSICS as SYNC_OPS, WARP_INTRINSICS as WARP_OPS } from "../intrinsics";
-import { BARRIER_INTRINSICS as BARRIER_OPS, SYNC_INTRINSICS as SYNC_OPS, WARP_INTRINSICS as WARP_OPS } from "../intrinsics";
+import { BARRIER_INTRINSICS, SYNC_INTRINSICS, WARP_INTRINSICS } from "../intrinsics";
 
 export interface SyncStmt {
   readonly k: "sync";
@@ -128,7 +127,7 @@ export function exprHasSync(e: IR.Expr, syncFns: ReadonlySet<string>): boolean {
     case "call":
       return syncFns.has(e.fn) || e.args.some((a) => exprHasSync(a, syncFns));
     case "intrinsic":
-      return SYNC_OPS.has(e.name) || e.args.some((a) => exprHasSync(a, syncFns));
+      return SYNC_INTRINSICS.has(e.name) || e.args.some((a) => exprHasSync(a, syncFns));
     case "atomic":
       return e.indices.some((i) => exprHasSync(i, syncFns)) || exprHasSync(e.value, syncFns) || (!!e.expected && exprHasSync(e.expected, syncFns));
     case "random":
@@ -307,7 +306,7 @@ export class Normalizer {
       }
       case "expr": {
         const e = s.expr;
-        if (e.k === "intrinsic" && SYNC_OPS.has(e.name)) {
+        if (e.k === "intrinsic" && SYNC_INTRINSICS.has(e.name)) {
           const args = this.linList(e.args, env, out, fnId, true);
           out.push({ k: "sync", name: e.name, args, span: e.span });
           return;
@@ -345,7 +344,7 @@ export class Normalizer {
 
   /** `v = syncOp(args)` straight into `v` when `v` is not one of the arguments. */
   private directSync(e: IR.Expr, env: Env, out: NStmt[], fnId: string, target: IR.Var): boolean {
-    if (e.k !== "intrinsic" || !SYNC_OPS.has(e.name) || e.type.kind !== "scalar") return false;
+    if (e.k !== "intrinsic" || !SYNC_INTRINSICS.has(e.name) || e.type.kind !== "scalar") return false;
     const args = this.linList(e.args, env, out, fnId, true);
     if (args.some((a) => a.k === "var" && a.v === target)) {
       const tmp = this.fresh(`$s_${e.name}`, e.type, e.span);
@@ -392,7 +391,7 @@ export class Normalizer {
     if (!exprHasSync(e, this.syncFns)) return this.ren(e, env);
     switch (e.k) {
       case "intrinsic": {
-        if (SYNC_OPS.has(e.name)) {
+        if (SYNC_INTRINSICS.has(e.name)) {
           const args = this.linList(e.args, env, out, fnId, true);
           if (e.type.kind !== "scalar") {
             out.push({ k: "sync", name: e.name, args, span: e.span });

@@ -16,8 +16,8 @@
  * live once per block (a plain JavaScript local) instead of once per thread.
  */
 import type * as IR from "../ir/nodes";
-import { BLOCK_UNIFORM_INTRINSICS, LANE_DEPENDENT_INTRINSICS } from "../intrinsics";
-import { stmtHasSync, SYNC_OPS, type NIf, type NLoop, type NStmt } from "./normalize";
+import { BLOCK_UNIFORM_INTRINSICS, LANE_DEPENDENT_INTRINSICS, SYNC_INTRINSICS } from "../intrinsics";
+import { stmtHasSync, type NIf, type NLoop, type NStmt } from "./normalize";
 
 export interface Uniformity {
   readonly uniformVars: ReadonlySet<IR.Var>;
@@ -274,7 +274,7 @@ export function uniformExpr(e: IR.Expr, uniform: ReadonlySet<IR.Var>): boolean {
       return uniformExpr(e.value, uniform);
     case "intrinsic":
       // Synchronising operations and the lane mask give each thread its own value.
-      return !SYNC_OPS.has(e.name) && !LANE_DEPENDENT_INTRINSICS.has(e.name) && e.args.every((a) => uniformExpr(a, uniform));
+      return !SYNC_INTRINSICS.has(e.name) && !LANE_DEPENDENT_INTRINSICS.has(e.name) && e.args.every((a) => uniformExpr(a, uniform));
     case "index":
     case "call":
     case "atomic":

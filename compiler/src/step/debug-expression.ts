@@ -25,8 +25,9 @@ import { KernelChecker } from "../checker/checker";
 import type * as IR from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
 import { FnEmitter, ModuleEmitter } from "../js/emit";
-import { SYNC_OPS } from "../js/normalize";
+
 import { scopes } from "./emit-step";
+import { SYNC_INTRINSICS } from "../intrinsics";
 
 const NS = "__cudascript_debug";
 const FN = "__cudascript_debug_expr";
@@ -198,7 +199,7 @@ function sideEffect(fn: IR.IrFunction, callee: (id: string) => IR.IrFunction | u
         if (why) return;
         if (x.k === "atomic") why = `it updates memory (cuda.atomic.${x.op})`;
         else if (x.k === "random") why = "it draws a random number (which advances the state)";
-        else if (x.k === "intrinsic" && SYNC_OPS.has(x.name)) why = "it waits at a barrier or a warp operation (a debugger expression runs in one thread)";
+        else if (x.k === "intrinsic" && SYNC_INTRINSICS.has(x.name)) why = "it waits at a barrier or a warp operation (a debugger expression runs in one thread)";
         else if (x.k === "call") {
           const c = callee(x.fn);
           if (c) look(c);

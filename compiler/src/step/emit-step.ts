@@ -39,8 +39,9 @@
 import type * as IR from "../ir/nodes";
 import { isComplex, type ArrayType } from "../ir/types";
 import { FnEmitter, ModuleEmitter, safeName, slotsPerElement, storageArrayName, stridesOf, zeroOf, SIM_ABI } from "../js/emit";
-import { BARRIER_OPS, SYNC_OPS, type NStmt } from "../js/normalize";
+import { type NStmt } from "../js/normalize";
 import { visitExpr } from "../ir/visit";
+import { BARRIER_INTRINSICS, SYNC_INTRINSICS } from "../intrinsics";
 
 /** A variable the debugger shows: a parameter or a local of one function. */
 export interface StepVar {
@@ -256,8 +257,8 @@ class StepFnEmitter extends FnEmitter {
 
   /** Barriers and warp operations: the thread's operands go to the block scheduler, which resumes it with the result. */
   protected override intrinsic(e: IR.IntrinsicExpr): string {
-    if (!SYNC_OPS.has(e.name)) return super.intrinsic(e);
-    const site = this.me.site(BARRIER_OPS.has(e.name) || e.name === "gridSync" ? "barrier" : "warp", e.span, this.fn);
+    if (!SYNC_INTRINSICS.has(e.name)) return super.intrinsic(e);
+    const site = this.me.site(BARRIER_INTRINSICS.has(e.name) || e.name === "gridSync" ? "barrier" : "warp", e.span, this.fn);
     const args = e.args.map((a) => this.ex(a));
     return `($F.s = ${this.site}, yield $S.req(${JSON.stringify(e.name)}, ${site}${args.map((a) => `, ${a}`).join("")}))`;
   }

@@ -1,0 +1,143 @@
+/**
+ * One function's code: the entry points of its emission, around the emit context that its concerns
+ * share (context.ts). The stepping backend (compiler/src/step) extends it: the `protected` members are
+ * its hooks, and every expression, statement, device-function call and intrinsic of every concern goes
+ * through `ex`, `tstmt`, `call` and `intrinsic` here, so an override sees them all.
+ */
+import type * as IR from "../../ir/nodes";
+import { callsGridSync } from "../../ir/visit";
+import { Normalizer, type NStmt, type SyncStmt } from "../normalize";
+import type { SimKernelInfo } from "../artifact-types";
+import type { ModuleEmitter } from "./module";
+import { ArrayDeclarations, forEachArrayDecl, type ArrayInfo } from "./arrays";
+import { EmitContext } from "./context";
+import { ValueEmitter } from "./values";
+import { IntrinsicEmitter } from "./intrinsic";
+import { MemoryEmitter } from "./memory";
+import { StatementEmitter } from "./statements";
+import { KernelFrame } from "./frame";
+import { PlainKernelEmitter } from "./plain-kernel";
+import { FissionEmitter } from "./fission";
+import { PiecePrinter } from "./pieces";
+import { SyncEmitter } from "./sync";
+import { BARRIER_INTRINSICS } from "../../intrinsics";
+
+export class FnEmitter {
+  /** The state this function's concerns share, and the concerns themselves (`cx.parts`). */
+  protected readonly cx: EmitContext;
+
+  constructor(
+    protected readonly me: ModuleEmitter,
+    protected readonly fn: IR.IrFunction,
+    kind: "kernel" | "device",
+    /**
+     * This emission of a kernel is for launches whose N-D arrays are all C-contiguous: it indexes them
+     * row-major from their extents, as before strides existed, sparing a multiplication per access.
+     */
+    cOrderArrays = false,
+  ) {
+    // The concerns reach expressions and statements through these (the overridable methods below).
+    const hooks = { ex: (e: IR.Expr) => this.ex(e), tstmt: (s: NStmt, out: string[]) => this.tstmt(s, out), call: (e: IR.CallExpr) => this.call(e), intrinsic: (e: IR.IntrinsicExpr) => this.intrinsic(e) };
+    const cx = (this.cx = new EmitContext(me, fn, hooks, kind, cOrderArrays));
+    cx.parts = {
+      values: new ValueEmitter(cx),
+      intrinsics: new IntrinsicEmitter(cx),
+      memory: new MemoryEmitter(cx),
+      decls: new ArrayDeclarations(cx),
+      statements: new StatementEmitter(cx),
+      frame: new KernelFrame(cx),
+      plain: new PlainKernelEmitter(cx),
+      fission: new FissionEmitter(cx),
+      pieces: new PiecePrinter(cx),
+      sync: new SyncEmitter(cx),
+    };
+  }
+
+  /** The function's arrays (the stepping backend describes them to the debugger). */
+  protected get arrays(): ReadonlyMap<IR.Var, ArrayInfo> {
+    return this.cx.arrays;
+  }
+  /** The scalars the function declares as `let`s. */
+  protected get scalars(): ReadonlySet<IR.Var> {
+    return this.cx.scalars;
+  }
+  protected vn(v: IR.Var): string {
+    return this.cx.vn(v);
+  }
+
+  ex(e: IR.Expr): string {
+    return this.cx.values.ex(e);
+  }
+  protected tstmt(s: NStmt, out: string[]): void {
+    this.cx.statements.tstmt(s, out);
+  }
+  protected call(e: IR.CallExpr): string {
+    return this.cx.memory.call(e);
+  }
+  protected intrinsic(e: IR.IntrinsicExpr): string {
+    return this.cx.intrinsics.intrinsic(e);
+  }
+
+  emitDevice(): string {
+    const name = this.me.deviceNames.get(this.fn.id)!;
+    const params: string[] = [];
+    for (const p of this.fn.params) {
+      const n = this.cx.vn(p);
+      if (p.type.kind === "array") {
+        // (data, offset, extents, strides): the caller passes a whole array (offset 0) or a view of one
+        // (ir/views.ts), of any layout (a row of a column-major array is strided).
+        const t = p.type;
+        const dims = Array.from({ length: t.rank }, (_, d) => `${n}$${d}`);
+        const strides = Array.from({ length: t.rank }, (_, d) => `${n}$s${d}`);
+        params.push(n, `${n}$o`, ...dims, ...strides);
+        this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, strides, shId: this.cx.san ? "param" : undefined, offset: `${n}$o` });
+      } else params.push(n);
+    }
+    params.push("$tx", "$ty", "$tz", "$t");
+    const setup: string[] = [];
+    const perBlock: string[] = [];
+    forEachArrayDecl(this.fn.body, (s) => this.cx.decls.declareBodyArray(s, undefined, setup, perBlock));
+    // Local arrays of device functions are allocated per call (each call's copy is fresh).
+    const body: string[] = [];
+    this.cx.statements.tstmts(this.fn.body, body);
+    const decls = this.cx.frame.declLines(setup);
+    return [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"].join("\n");
+  }
+
+  /** Hooks of the stepping backend, which makes every function a generator with a debugger frame. */
+  protected functionKeyword(): string {
+    return "function";
+  }
+  protected prologue(): string[] {
+    return [];
+  }
+  protected epilogue(): string[] {
+    return [];
+  }
+
+  emitKernel(jsName: string): { code: string; info: SimKernelInfo } {
+    const k = this.fn;
+    const norm = new Normalizer(k, this.me.fns, this.me.syncFns).run();
+    let usesBarriers = false, usesWarp = false;
+    forEachSync(norm.body, (s) => (BARRIER_INTRINSICS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
+    const strategy = norm.hasSync ? "fission" : "loop";
+    this.cx.cooperative = callsGridSync(k);
+    const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.atomicParams.get(k.id)?.privatize ?? [], atomics: this.me.atomicParams.get(k.id)?.atomics ?? [], ...(this.cx.cooperative ? { cooperative: true } : {}) };
+    const code = strategy === "fission" ? this.cx.fission.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.cx.plain.emitFast(jsName, info);
+    return { code, info };
+  }
+}
+
+function forEachSync(stmts: readonly NStmt[], f: (s: SyncStmt) => void): void {
+  for (const s of stmts) {
+    if (s.k === "sync") f(s);
+    else if (s.k === "if") {
+      forEachSync(s.then, f);
+      if (s.else) forEachSync(s.else, f);
+    } else if (s.k === "loop") {
+      forEachSync(s.init, f);
+      forEachSync(s.body, f);
+      forEachSync(s.update, f);
+    } else if (s.k === "block" || s.k === "fnScope") forEachSync(s.body, f);
+  }
+}
