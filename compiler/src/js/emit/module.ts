@@ -76,9 +76,13 @@ const C_ORDER_CHECK = `function $cOrder(A, ps) {
   return true;
 }`;
 
+/** One simulator module: what its functions share, written as its prelude once they are emitted. */
 export class ModuleEmitter {
+  /** Source sites (accesses, loops, barriers, prints…) that errors and the sanitizer name by index. */
   readonly sites: SimSite[] = [];
+  /** Helpers the functions asked for (`helper`), by name, in the order first asked. */
   readonly helpers = new Map<string, string>();
+  /** Storage of each shared array (module variables `$sh0`, …), by declaration key. */
   readonly sharedNames = new Map<string, { js: string; type: ArrayType; name: string; id: number }>();
   readonly constNames = new Map<string, string>();
   readonly deviceNames = new Map<string, string>();
@@ -86,7 +90,6 @@ export class ModuleEmitter {
   readonly syncFns: Set<string>;
   /** Privatizable and atomically updated parameters per kernel id. */
   readonly atomicParams: Map<string, { privatize: PrivatizableParam[]; atomics: number[] }>;
-  readonly out: string[] = [];
   private sharedCounter = 0;
 
   constructor(
