@@ -13,6 +13,7 @@ import type { PrivSpec } from "./privatize";
 import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
 import { spanElements } from "../layout";
 import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
+import { AddressSpace } from "./address-space";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -24,11 +25,20 @@ const DEFAULT_MEMORY_SHARE = 0.5;
 
 export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
-  /** Undefined once freed: the buffer drops its memory so the program's own references to the array do not keep it alive. */
-  private store: SharedArrayBuffer | undefined;
+  /**
+   * Undefined once freed: the buffer drops its memory so the program's own references to the array do
+   * not keep it alive. A SharedArrayBuffer (workers run blocks against it), or — once shared with
+   * another process through an IPC handle — a file mapping (simulator/ipc.ts), which kernels use on the
+   * main thread only.
+   */
+  private store: ArrayBufferLike | undefined;
   constructor(
     readonly bytes: number,
-    memory: SharedArrayBuffer,
+    memory: ArrayBufferLike,
+    /** Its device address in the simulator's address space (address-space.ts): 256-byte aligned. */
+    readonly address: number,
+    /** Set for memory another process shares (IPC): not this process's to free (see ipc.ts). */
+    readonly imported = false,
   ) {
     this.store = memory;
   }
@@ -36,9 +46,13 @@ export class SimBuffer implements DeviceBuffer {
     return this.store === undefined;
   }
   /** The memory of a live buffer; CSR010 once freed. */
-  get memory(): SharedArrayBuffer {
+  get memory(): ArrayBufferLike {
     if (!this.store) throw new CudaScriptError("CSR010", "this device array was freed");
     return this.store;
+  }
+  /** @internal moves a live buffer's bytes to other memory (an IPC export's file mapping). */
+  replaceMemory(memory: ArrayBufferLike): void {
+    this.store = memory;
   }
   release(): void {
     this.store = undefined;
@@ -108,8 +122,13 @@ export class SimulatorBackend implements Backend {
   private opts: SimulatorOptions;
   /** Bytes of device memory allocated and neither freed nor garbage-collected. */
   private inUse = 0;
-  /** Arrays the program dropped without free() give their bytes back when collected, as on the GPU backend. */
-  private readonly collected = new FinalizationRegistry<number>((bytes) => (this.inUse -= bytes));
+  /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
+  readonly addressSpace = new AddressSpace<WeakRef<SimBuffer>>();
+  /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
+  private readonly collected = new FinalizationRegistry<{ bytes: number; address: number }>(({ bytes, address }) => {
+    this.inUse -= bytes;
+    this.addressSpace.free(address);
+  });
   /** Bytes freed since memory was last reclaimed (reclaim.ts): free() gives memory back, not only the budget. */
   private freedSinceReclaim = 0;
 
@@ -164,14 +183,41 @@ export class SimulatorBackend implements Backend {
       if (e instanceof RangeError) throw this.outOfMemory(bytes, "the machine could not provide it");
       throw e;
     }
-    const buffer = new SimBuffer(bytes, memory);
+    return this.place(bytes, memory, false);
+  }
+
+  /** Gives `memory` an address and a buffer (imported: another process's, opened from an IPC handle). */
+  place(bytes: number, memory: ArrayBufferLike, imported: boolean): SimBuffer {
+    let buffer: SimBuffer | undefined;
+    const at = this.addressSpace.allocateWith(bytes, (address) => new WeakRef((buffer = new SimBuffer(bytes, memory, address, imported))));
+    if (!at || !buffer) throw this.outOfMemory(bytes, "its address space is exhausted");
     this.inUse += bytes;
-    this.collected.register(buffer, bytes, buffer);
+    this.collected.register(buffer, { bytes, address: at.address }, buffer);
     return buffer;
   }
 
+  /** The device address of a buffer (as a bigint, as C's pointers are). */
+  addressOf(buffer: DeviceBuffer): bigint {
+    return BigInt(this.own(buffer).address);
+  }
+
+  /**
+   * The live allocation holding [pointer, pointer + bytes) and the offset in it: a foreign view of
+   * simulator memory aliases the allocation's own bytes. CSR062 when no allocation holds the range.
+   */
+  resolve(pointer: bigint, bytes: number, what: string): { buffer: SimBuffer; byteOffset: number } {
+    const found = pointer <= BigInt(Number.MAX_SAFE_INTEGER) && pointer >= 0n ? this.addressSpace.find(Number(pointer), bytes) : undefined;
+    const buffer = found?.allocation.payload.deref();
+    if (!found || !buffer || buffer.freed)
+      throw new CudaScriptError(
+        "CSR062",
+        `${what}: the pointer 0x${pointer.toString(16)} (${bytes} bytes) is outside every live allocation of the simulated device (its memory starts at 0x${this.addressSpace.base.toString(16)}): pass the pointer of a live device array — its __cuda_array_interface__.data[0] — and a shape and strides that stay inside it`,
+      );
+    return { buffer, byteOffset: found.offset };
+  }
+
   /** The simulated device's memory is host memory: a mapped or managed array is a device buffer's own. */
-  allocHostVisible(bytes: number): { host: SharedArrayBuffer; device: DeviceBuffer } {
+  allocHostVisible(bytes: number): { host: ArrayBufferLike; device: DeviceBuffer } {
     const device = this.alloc(bytes);
     return { host: this.mem(device), device };
   }
@@ -189,6 +235,7 @@ export class SimulatorBackend implements Backend {
     if (b.freed) return;
     b.release();
     this.collected.unregister(b);
+    this.addressSpace.free(b.address);
     this.inUse -= b.bytes;
     this.freedSinceReclaim += b.bytes;
     if (worthReclaiming(this.freedSinceReclaim)) {
@@ -203,7 +250,7 @@ export class SimulatorBackend implements Backend {
     return b;
   }
 
-  private mem(b: DeviceBuffer): SharedArrayBuffer {
+  private mem(b: DeviceBuffer): ArrayBufferLike {
     return this.own(b).memory;
   }
 
