@@ -1,6 +1,8 @@
 /** Everything `cudascript` exports by name (index.ts adds the default export: this namespace). */
 export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi, type HostRandomApi } from "./cuda";
 export type { Xoroshiro128pOptions, Xoroshiro128pStateArray } from "./random/host";
+export type { CudaArrayInterface, ArrayInterfaceOptions } from "./host/array-interface";
+export type { IpcHandle, OpenIpcArrayOptions } from "./host/ipc";
 export * from "./dtypes";
 export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";

@@ -14,6 +14,7 @@ import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-resid
 import { spanElements } from "../layout";
 import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
 import { AddressSpace } from "./address-space";
+import { exportSimulatorIpc, forgetExport, openSimulatorIpc } from "./ipc";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -233,6 +234,7 @@ export class SimulatorBackend implements Backend {
   free(buffer: DeviceBuffer): void {
     const b = this.own(buffer);
     if (b.freed) return;
+    forgetExport(b);
     b.release();
     this.collected.unregister(b);
     this.addressSpace.free(b.address);
@@ -252,6 +254,25 @@ export class SimulatorBackend implements Backend {
 
   private mem(b: DeviceBuffer): ArrayBufferLike {
     return this.own(b).memory;
+  }
+
+  /** A foreign view of simulator memory is a view of the allocation holding it (CSR062 outside every one). */
+  foreignMemory(pointer: bigint, bytes: number, what: string): { buffer: DeviceBuffer; byteOffset: number } {
+    return this.resolve(pointer, bytes, what);
+  }
+
+  /** Everything completes before returning: every stream is always idle. */
+  synchronizeRawStream(): void {}
+
+  exportIpc(buffer: DeviceBuffer): Uint8Array {
+    const b = this.own(buffer);
+    if (b.freed) throw new CudaScriptError("CSR010", "getIpcHandle: this device array was freed");
+    return exportSimulatorIpc(b);
+  }
+
+  openIpc(handle: Uint8Array, bytes: number): { buffer: DeviceBuffer; close(): void } {
+    const buffer = openSimulatorIpc(handle, bytes, (size, memory) => this.place(size, memory, true));
+    return { buffer, close: () => this.free(buffer) };
   }
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
