@@ -20,8 +20,11 @@ export const ALLOCATION_ALIGNMENT = 256;
 
 /** Where the simulated device's memory starts: far from 0 so that small integers are never valid pointers. */
 export const DEFAULT_BASE = 0x7f00_0000_0000;
-/** The virtual range's size: 1 TiB, more than any simulated device's memory limit. */
-export const DEFAULT_SIZE = 2 ** 40;
+/**
+ * The virtual range's size: 256 GiB (2^30 slots of 256 bytes, small integers for V8), more than a
+ * simulated device's memory can hold on any machine it runs on; running out is CSR016 like memory.
+ */
+export const DEFAULT_SIZE = 2 ** 38;
 
 export interface Allocation<T> {
   readonly address: number;
@@ -39,53 +42,61 @@ export interface Resolved<T> {
 
 /** The reserved size of an allocation of `bytes`: rounded up to the alignment, at least one unit (so every allocation has its own address). */
 export function reservedBytes(bytes: number): number {
-  return Math.max(ALLOCATION_ALIGNMENT, Math.ceil(bytes / ALLOCATION_ALIGNMENT) * ALLOCATION_ALIGNMENT);
+  return bytes <= ALLOCATION_ALIGNMENT ? ALLOCATION_ALIGNMENT : Math.ceil(bytes / ALLOCATION_ALIGNMENT) * ALLOCATION_ALIGNMENT;
 }
 
 export class AddressSpace<T> {
-  /** Live allocations sorted by address (binary search resolves an address in O(log n)). */
-  private readonly live: Allocation<T>[] = [];
-  /** Free ranges [start, end), sorted, never adjacent (free merges them). */
+  // Internally the space counts in 256-byte slots from `base`: slot numbers stay small integers (V8
+  // Smis) where addresses near 2^47 would be heap numbers, which made each Map operation and
+  // comparison allocate.
+  /** Live allocations by first slot: allocate and free touch only this (and the free list). */
+  private readonly live = new Map<number, Allocation<T>>();
+  /**
+   * The live allocations sorted by address, for find(); rebuilt at the first find() after a change.
+   * (A sorted array kept up to date on every allocate/free cost a splice each — tens of µs per free
+   * with thousands of live arrays — on the simulator's hottest host path; finds are rare: one per
+   * foreign view.)
+   */
+  private sorted: Allocation<T>[] | undefined = [];
+  /** Free ranges of slots [start, end), sorted, never adjacent (free merges them). */
   private readonly freeStarts: number[];
   private readonly freeEnds: number[];
-  private reserved = 0;
+  private reservedSlots = 0;
 
   constructor(
     readonly base = DEFAULT_BASE,
     readonly size = DEFAULT_SIZE,
   ) {
-    if (base % ALLOCATION_ALIGNMENT !== 0 || base <= 0 || !Number.isSafeInteger(base + size)) throw new RangeError(`AddressSpace: bad range ${base} + ${size}`);
-    this.freeStarts = [base];
-    this.freeEnds = [base + size];
+    if (base % ALLOCATION_ALIGNMENT !== 0 || base <= 0 || size % ALLOCATION_ALIGNMENT !== 0 || size / ALLOCATION_ALIGNMENT > 2 ** 30 || !Number.isSafeInteger(base + size))
+      throw new RangeError(`AddressSpace: bad range ${base} + ${size}`);
+    this.freeStarts = [0];
+    this.freeEnds = [size / ALLOCATION_ALIGNMENT];
   }
 
   /** Live allocations. */
   get count(): number {
-    return this.live.length;
+    return this.live.size;
   }
   /** Bytes reserved by live allocations (each rounded up to the alignment). */
   get reservedBytes(): number {
-    return this.reserved;
+    return this.reservedSlots * ALLOCATION_ALIGNMENT;
   }
 
   /** The lowest free, aligned address with room for `bytes`; undefined when the range is exhausted (or fragmented). */
   allocate(bytes: number, payload: T): Allocation<T> | undefined {
-    return this.allocateWith(bytes, () => payload);
-  }
-
-  /** `allocate` with the payload made from the address (a buffer that knows its own address). */
-  allocateWith(bytes: number, make: (address: number) => T): Allocation<T> | undefined {
-    const need = reservedBytes(bytes);
-    for (let i = 0; i < this.freeStarts.length; i++) {
-      const start = this.freeStarts[i]!, end = this.freeEnds[i]!;
+    const need = slotsOf(bytes);
+    const starts = this.freeStarts, ends = this.freeEnds;
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i]!, end = ends[i]!;
       if (end - start < need) continue;
       if (end - start === need) {
-        this.freeStarts.splice(i, 1);
-        this.freeEnds.splice(i, 1);
-      } else this.freeStarts[i] = start + need;
-      const a: Allocation<T> = { address: start, bytes, payload: make(start) };
-      this.live.splice(this.liveIndexAfter(start), 0, a);
-      this.reserved += need;
+        starts.splice(i, 1);
+        ends.splice(i, 1);
+      } else starts[i] = start + need;
+      const a: Allocation<T> = { address: this.base + start * ALLOCATION_ALIGNMENT, bytes, payload };
+      this.live.set(start, a);
+      this.sorted = undefined;
+      this.reservedSlots += need;
       return a;
     }
     return undefined;
@@ -93,26 +104,29 @@ export class AddressSpace<T> {
 
   /** Gives the allocation starting at `address` back; returns it, or undefined when no allocation starts there. */
   free(address: number): Allocation<T> | undefined {
-    const i = this.liveIndexAfter(address) - 1;
-    const a = this.live[i];
-    if (!a || a.address !== address) return undefined;
-    this.live.splice(i, 1);
-    const start = a.address, end = start + reservedBytes(a.bytes);
-    this.reserved -= end - start;
+    const offset = address - this.base;
+    if (!(offset >= 0) || offset % ALLOCATION_ALIGNMENT !== 0) return undefined;
+    const start = offset / ALLOCATION_ALIGNMENT;
+    const a = this.live.get(start);
+    if (!a) return undefined;
+    this.live.delete(start);
+    this.sorted = undefined;
+    const end = start + slotsOf(a.bytes);
+    this.reservedSlots -= end - start;
     // Insert [start, end) into the free list, merging with the ranges it touches.
-    let j = 0;
-    while (j < this.freeStarts.length && this.freeStarts[j]! < start) j++;
-    const mergesLeft = j > 0 && this.freeEnds[j - 1] === start;
-    const mergesRight = j < this.freeStarts.length && this.freeStarts[j] === end;
+    const starts = this.freeStarts, ends = this.freeEnds;
+    const j = firstAtOrAbove(starts, start);
+    const mergesLeft = j > 0 && ends[j - 1] === start;
+    const mergesRight = j < starts.length && starts[j] === end;
     if (mergesLeft && mergesRight) {
-      this.freeEnds[j - 1] = this.freeEnds[j]!;
-      this.freeStarts.splice(j, 1);
-      this.freeEnds.splice(j, 1);
-    } else if (mergesLeft) this.freeEnds[j - 1] = end;
-    else if (mergesRight) this.freeStarts[j] = start;
+      ends[j - 1] = ends[j]!;
+      starts.splice(j, 1);
+      ends.splice(j, 1);
+    } else if (mergesLeft) ends[j - 1] = end;
+    else if (mergesRight) starts[j] = start;
     else {
-      this.freeStarts.splice(j, 0, start);
-      this.freeEnds.splice(j, 0, end);
+      starts.splice(j, 0, start);
+      ends.splice(j, 0, end);
     }
     return a;
   }
@@ -123,21 +137,33 @@ export class AddressSpace<T> {
    * A zero-byte range resolves when `address` is inside an allocation or at its end.
    */
   find(address: number, bytes = 1): Resolved<T> | undefined {
-    const a = this.live[this.liveIndexAfter(address) - 1];
+    const sorted = (this.sorted ??= [...this.live.values()].sort((x, y) => x.address - y.address));
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.address <= address) lo = mid + 1;
+      else hi = mid;
+    }
+    const a = sorted[lo - 1];
     if (!a) return undefined;
     const offset = address - a.address;
     if (bytes === 0 ? offset > a.bytes : offset + bytes > a.bytes) return undefined;
     return { allocation: a, offset };
   }
+}
 
-  /** Index of the first live allocation whose address is > `address`. */
-  private liveIndexAfter(address: number): number {
-    let lo = 0, hi = this.live.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.live[mid]!.address <= address) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+/** Slots (alignment units) an allocation of `bytes` reserves: at least one. */
+function slotsOf(bytes: number): number {
+  return bytes <= ALLOCATION_ALIGNMENT ? 1 : Math.ceil(bytes / ALLOCATION_ALIGNMENT);
+}
+
+/** Index of the first element of the sorted `xs` that is ≥ `value` (xs.length if none). */
+function firstAtOrAbove(xs: readonly number[], value: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < value) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }

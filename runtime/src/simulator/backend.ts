@@ -24,39 +24,52 @@ const MAX_ARRAY_BYTES = 2 ** 32;
 /** The share of the machine's memory the simulated device has by default: the rest is the host program's. */
 const DEFAULT_MEMORY_SHARE = 0.5;
 
-export class SimBuffer implements DeviceBuffer {
-  readonly backend = "simulator" as const;
+/**
+ * The memory of one simulated allocation, shared by its SimBuffer and any foreign view of it (a
+ * pointer resolved in the address space gives another SimBuffer over the same memory): freeing the
+ * allocation frees it for all of them. The address space holds this record, not the SimBuffer, so
+ * that an array the program drops is still collected (and its address freed by the finalizer).
+ */
+export interface SimMemory {
   /**
    * Undefined once freed: the buffer drops its memory so the program's own references to the array do
    * not keep it alive. A SharedArrayBuffer (workers run blocks against it), or — once shared with
    * another process through an IPC handle — a file mapping (simulator/ipc.ts), which kernels use on the
    * main thread only.
    */
-  private store: ArrayBufferLike | undefined;
+  store: ArrayBufferLike | undefined;
+  /** Memory another process shares (opened from an IPC handle): not this process's to export again. */
+  readonly imported: boolean;
+}
+
+export class SimBuffer implements DeviceBuffer {
+  readonly backend = "simulator" as const;
   constructor(
     readonly bytes: number,
-    memory: ArrayBufferLike,
+    /** @internal */
+    readonly cell: SimMemory,
     /** Its device address in the simulator's address space (address-space.ts): 256-byte aligned. */
     readonly address: number,
-    /** Set for memory another process shares (IPC): not this process's to free (see ipc.ts). */
-    readonly imported = false,
-  ) {
-    this.store = memory;
-  }
+  ) {}
   get freed(): boolean {
-    return this.store === undefined;
+    return this.cell.store === undefined;
+  }
+  /** Opened from another process's IPC handle. */
+  get imported(): boolean {
+    return this.cell.imported;
   }
   /** The memory of a live buffer; CSR010 once freed. */
   get memory(): ArrayBufferLike {
-    if (!this.store) throw new CudaScriptError("CSR010", "this device array was freed");
-    return this.store;
+    const store = this.cell.store;
+    if (!store) throw new CudaScriptError("CSR010", "this device array was freed");
+    return store;
   }
   /** @internal moves a live buffer's bytes to other memory (an IPC export's file mapping). */
   replaceMemory(memory: ArrayBufferLike): void {
-    this.store = memory;
+    this.cell.store = memory;
   }
   release(): void {
-    this.store = undefined;
+    this.cell.store = undefined;
   }
 }
 
@@ -124,11 +137,13 @@ export class SimulatorBackend implements Backend {
   /** Bytes of device memory allocated and neither freed nor garbage-collected. */
   private inUse = 0;
   /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
-  readonly addressSpace = new AddressSpace<WeakRef<SimBuffer>>();
+  readonly addressSpace = new AddressSpace<SimMemory>();
   /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
-  private readonly collected = new FinalizationRegistry<{ bytes: number; address: number }>(({ bytes, address }) => {
-    this.inUse -= bytes;
-    this.addressSpace.free(address);
+  private readonly collected = new FinalizationRegistry<number>((address) => {
+    const a = this.addressSpace.free(address);
+    if (!a) return;
+    this.inUse -= a.bytes;
+    a.payload.store = undefined; // unreachable now, as the SimBuffer that held it
   });
   /** Bytes freed since memory was last reclaimed (reclaim.ts): free() gives memory back, not only the budget. */
   private freedSinceReclaim = 0;
@@ -189,11 +204,12 @@ export class SimulatorBackend implements Backend {
 
   /** Gives `memory` an address and a buffer (imported: another process's, opened from an IPC handle). */
   place(bytes: number, memory: ArrayBufferLike, imported: boolean): SimBuffer {
-    let buffer: SimBuffer | undefined;
-    const at = this.addressSpace.allocateWith(bytes, (address) => new WeakRef((buffer = new SimBuffer(bytes, memory, address, imported))));
-    if (!at || !buffer) throw this.outOfMemory(bytes, "its address space is exhausted");
+    const cell: SimMemory = { store: memory, imported };
+    const at = this.addressSpace.allocate(bytes, cell);
+    if (!at) throw this.outOfMemory(bytes, "its address space is exhausted");
+    const buffer = new SimBuffer(bytes, cell, at.address);
     this.inUse += bytes;
-    this.collected.register(buffer, { bytes, address: at.address }, buffer);
+    this.collected.register(buffer, at.address, buffer);
     return buffer;
   }
 
@@ -208,13 +224,14 @@ export class SimulatorBackend implements Backend {
    */
   resolve(pointer: bigint, bytes: number, what: string): { buffer: SimBuffer; byteOffset: number } {
     const found = pointer <= BigInt(Number.MAX_SAFE_INTEGER) && pointer >= 0n ? this.addressSpace.find(Number(pointer), bytes) : undefined;
-    const buffer = found?.allocation.payload.deref();
-    if (!found || !buffer || buffer.freed)
+    if (!found || found.allocation.payload.store === undefined)
       throw new CudaScriptError(
         "CSR062",
         `${what}: the pointer 0x${pointer.toString(16)} (${bytes} bytes) is outside every live allocation of the simulated device (its memory starts at 0x${this.addressSpace.base.toString(16)}): pass the pointer of a live device array — its __cuda_array_interface__.data[0] — and a shape and strides that stay inside it`,
       );
-    return { buffer, byteOffset: found.offset };
+    const a = found.allocation;
+    // Another buffer object over the same memory: freeing the allocation frees it too.
+    return { buffer: new SimBuffer(a.bytes, a.payload, a.address), byteOffset: found.offset };
   }
 
   /** The simulated device's memory is host memory: a mapped or managed array is a device buffer's own. */

@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import type { SharedMapping } from "@cudascript/native-bindings/shared-memory";
 import { CudaScriptError } from "../errors";
-import type { SimBuffer } from "./backend";
+import type { SimBuffer, SimMemory } from "./backend";
 
 const MAGIC = "CSSIMIPC";
 const HANDLE_BYTES = 64;
@@ -29,7 +29,7 @@ function sharedMemory(): SharedMemoryModule {
 }
 
 /** Files this process exported and has not removed yet: removed at free() or at exit. */
-const exported = new Map<SimBuffer, string>();
+const exported = new Map<SimMemory, string>();
 let exitHook = false;
 let serial = 0;
 
@@ -45,7 +45,7 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
   if (buffer.imported)
     throw new CudaScriptError("CSR063", "getIpcHandle: this array was opened from another process's IPC handle; CUDA does not re-export IPC memory: send the original handle on instead");
   if (buffer.bytes === 0) throw new CudaScriptError("CSR063", "getIpcHandle: an empty array (no elements) has no device memory to share: send its shape instead");
-  let name = exported.get(buffer);
+  let name = exported.get(buffer.cell);
   if (name === undefined) {
     const shm = sharedMemory();
     const why = shm.sharedMemorySupport();
@@ -55,11 +55,11 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
     new Uint8Array(mapping.memory).set(new Uint8Array(buffer.memory, 0, buffer.bytes));
     buffer.replaceMemory(mapping.memory);
     unmapWhenCollected.register(mapping.memory, mapping);
-    exported.set(buffer, name);
+    exported.set(buffer.cell, name);
     if (!exitHook) {
       exitHook = true;
       process.on("exit", () => {
-        for (const b of [...exported.keys()]) forgetExport(b);
+        for (const cell of [...exported.keys()]) forgetCell(cell);
       });
     }
   }
@@ -74,9 +74,13 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
 
 /** Removes the shared file of an exported buffer being freed (other processes keep their mappings). */
 export function forgetExport(buffer: SimBuffer): void {
-  const name = exported.get(buffer);
+  if (exported.size > 0) forgetCell(buffer.cell);
+}
+
+function forgetCell(cell: SimMemory): void {
+  const name = exported.get(cell);
   if (name === undefined) return;
-  exported.delete(buffer);
+  exported.delete(cell);
   try {
     fs.rmSync(`/dev/shm/${name}`, { force: true });
   } catch {
