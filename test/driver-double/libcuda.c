@@ -1633,6 +1633,13 @@ EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle
     RETURN(R_SUCCESS);
 }
 
+/* At unload (process exit): remove the files of allocations this process exported and never freed
+   (other processes keep their mappings; nothing else would remove the files before a reboot). */
+__attribute__((destructor)) static void remove_exported_files(void) {
+    for (size_t i = 0; i < S.allocs.n; i++)
+        if (S.allocs.v[i].exported) unlink(S.allocs.v[i].shmPath);
+}
+
 EXPORT CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr) {
     BEGIN("cuIpcCloseMemHandle");
     f_hex(&E, "dptr", dptr);

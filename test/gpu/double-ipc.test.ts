@@ -118,3 +118,22 @@ describe("CUDA Array Interface on the GPU backend (libcuda TEST DOUBLE)", () => 
     assert.equal(env.double.calls("cuCtxSynchronize").length, ctxSyncs + 1);
   });
 });
+
+describe("DLPack on the GPU backend (libcuda TEST DOUBLE)", () => {
+  it("toDlpack gives the driver's pointer on kDLCUDA; fromDlpack views it, never cuMemFree's it, and calls the deleter once", async (t) => {
+    const env = gpuOnDouble(t, { needsNvrtc: false });
+    if (!env) return;
+    const { readManagedTensor, makeManagedTensor } = await import("@cudascript/native-bindings/dlpack");
+    const d = cuda.toDevice(arange(6));
+    const tensor = readManagedTensor(d.slice(2).toDlpack());
+    assert.deepEqual([tensor.deviceType, tensor.deviceId, tensor.data, tensor.byteOffset], [2, 0, (d.buffer as GpuBuffer).pointer, 16n]);
+    let deletes = 0;
+    const capsule = makeManagedTensor({ data: (d.buffer as GpuBuffer).pointer, deviceType: 2, deviceId: 0, code: 2, bits: 64, lanes: 1, shape: [3n], strides: [2n], byteOffset: 8n }, () => deletes++);
+    const v = cuda.fromDlpack(capsule);
+    assert.deepEqual([...(v.copyToHost() as Float64Array)], [1, 3, 5]);
+    v.free();
+    v.free();
+    assert.equal(deletes, 1);
+    assert.equal(env.double.calls("cuMemFree_v2").length, 0);
+  });
+});
