@@ -89,8 +89,30 @@ export function openIpcArray<N extends DTypeName | ComplexDTypeName>(handle: Ipc
   if (h.pid === process.pid)
     throw new CudaScriptError("CSR063", `${what}: this handle was made by this process; as with CUDA, an IPC handle opens only in another process: here, use the array itself (or a view of it)`);
   const opened = backend.openIpc(h.bytes, h.size ?? need);
-  return new DeviceNDArray(s, t, undefined, { buffer: opened.buffer, byteOffset: offset, foreign: { owner: handle, release: opened.close } }, strides);
+  const token = {};
+  const release = () => {
+    closeWhenCollected.unregister(token);
+    opened.close();
+  };
+  let array: DeviceNDArray<any>;
+  try {
+    array = new DeviceNDArray(s, t, undefined, { buffer: opened.buffer, byteOffset: offset, foreign: { owner: handle, release } }, strides);
+  } catch (e) {
+    opened.close();
+    throw e;
+  }
+  closeWhenCollected.register(array, opened.close, token);
+  return array;
 }
+
+/** An opened array dropped without free() closes its handle when collected (free() closes it at once). */
+const closeWhenCollected = new FinalizationRegistry<() => void>((close) => {
+  try {
+    close();
+  } catch {
+    // the context may be gone at exit: nothing left to close
+  }
+});
 
 interface ParsedHandle {
   readonly bytes: Uint8Array;
