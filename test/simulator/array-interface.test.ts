@@ -29,6 +29,18 @@ export const both = cuda.jit((x: Float64Array, y: Float64Array) => {
   if (i < x.length) y[i] = x[i];
 });
 `);
+const ufuncs = compileSource(`
+import { cuda, type Array1D, type f64 } from "cudascript";
+export const vadd = cuda.vectorize((a: f64, b: f64): f64 => a + b);
+export const gvadd = cuda.guvectorize((inp: f64, val: f64, out: Array1D<f64>): void => {
+  out[0] = inp + val;
+}, "(),()->()");
+export const total = cuda.reduce((a: f64, b: f64): f64 => a + b);
+`);
+type AnyCall = (...args: unknown[]) => any;
+const vadd = (cuda.vectorize as unknown as (fn: unknown, a: unknown, n: string) => AnyCall)(null, ufuncs, "vadd_vectorize");
+const gvadd = (cuda.guvectorize as unknown as (fn: unknown, l: string, a: unknown, n: string) => AnyCall)(null, "(),()->()", ufuncs, "gvadd_guvectorize");
+const total = (cuda.reduce as unknown as (fn: unknown, a: unknown, n: string) => AnyCall)(null, ufuncs, "total_reduce");
 const mutate = kernel(artifact, "mutate");
 const addOne = kernel(artifact, "addOne");
 const fill2 = kernel(artifact, "fill2");
@@ -184,6 +196,33 @@ describe("cuda.isCudaArray / asCudaArray / fromCudaArrayInterface (consumed)", (
     const face = d.__cuda_array_interface__;
     const v = cuda.fromCudaArrayInterface({ ...face, data: [Number(face.data[0]) as unknown as bigint, false], typestr: "=f8" });
     assert.deepEqual([...v.copyToHost()], [0, 1, 2, 3]);
+  });
+});
+
+describe("ufuncs, gufuncs and reductions take foreign arrays (test_ufunc_arg, test_gufunc_arg)", () => {
+  it("cuda.vectorize: a foreign array as an argument, and as out", () => {
+    const h = arange(10);
+    const r = vadd(new ForeignArray(cuda.toDevice(h)), 6);
+    assert.deepEqual([...(r.copyToHost() as Float64Array)], [...h].map((x) => x + 6));
+    const target = cuda.deviceArray(10, f64);
+    const returned = vadd(h, 6, { out: new ForeignArray(target) });
+    assert.equal(pointerOf(returned), pointerOf(target), "the result is in the foreign array's memory");
+    assert.deepEqual([...(target.copyToHost() as Float64Array)], [...h].map((x) => x + 6));
+  });
+  it("cuda.guvectorize: a foreign array as an argument, and as out", () => {
+    const h = arange(10);
+    const r = gvadd(new ForeignArray(cuda.toDevice(h)), 7);
+    assert.deepEqual([...(r.copyToHost() as Float64Array)], [...h].map((x) => x + 7));
+    const target = cuda.deviceArray(10, f64);
+    const returned = gvadd(h, 7, { out: new ForeignArray(target) });
+    assert.equal(pointerOf(returned), pointerOf(target));
+    assert.deepEqual([...(target.copyToHost() as Float64Array)], [...h].map((x) => x + 7));
+  });
+  it("cuda.reduce: a foreign array, and a foreign res", () => {
+    assert.equal(total(new ForeignArray(cuda.toDevice(arange(10)))), 45);
+    const res = cuda.deviceArray(1, f64);
+    assert.equal(total(new ForeignArray(cuda.toDevice(arange(4))), { res: new ForeignArray(res) }), undefined);
+    assert.deepEqual([...(res.copyToHost() as Float64Array)], [6]);
   });
 });
 

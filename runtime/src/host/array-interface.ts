@@ -50,6 +50,11 @@ export function isForeignCudaArray(obj: unknown): boolean {
   return !(obj instanceof DeviceNDArray) && !(obj instanceof NDArray) && !ArrayBuffer.isView(obj) && isCudaArray(obj);
 }
 
+/** `v` itself, or — for another library's array (an object with the interface) — a device array viewing it (ufuncs, gufuncs, reductions). */
+export function viewIfForeign<T>(v: T): T | DeviceNDArray<any> {
+  return isForeignCudaArray(v) ? asCudaArray(v) : v;
+}
+
 /**
  * Numba's `as_cuda_array`: a device array viewing `obj`'s memory through its `__cuda_array_interface__`
  * (no copy; `obj` is kept alive while the view is). CSR061 when `obj` has no interface.
