@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { cuda, f64, type IpcHandle, type OpenIpcArrayOptions } from "cudascript";
 import type { GpuBuffer } from "cudascript/dist/gpu/backend";
-import { childEnv, gpuOnDouble } from "./helpers";
+import { childEnv, compileSource, gpuOnDouble, kernel } from "./helpers";
 
 const CHILD = path.join(__dirname, "..", "simulator", "ipc-child.js");
 const arange = (n: number) => Float64Array.from({ length: n }, (_, i) => i);
@@ -116,6 +116,34 @@ describe("CUDA Array Interface on the GPU backend (libcuda TEST DOUBLE)", () => 
     const ctxSyncs = env.double.calls("cuCtxSynchronize").length;
     cuda.fromCudaArrayInterface({ ...d.__cuda_array_interface__, stream: 1 }, d);
     assert.equal(env.double.calls("cuCtxSynchronize").length, ctxSyncs + 1);
+  });
+});
+
+describe("kernel launches with foreign arrays on the GPU backend (libcuda TEST DOUBLE)", () => {
+  it("a foreign array's pointer (plus its view offset) is what cuLaunchKernel receives", (t) => {
+    const env = gpuOnDouble(t);
+    if (!env) return;
+    const artifact = compileSource(`
+import { cuda } from "cudascript";
+export const touch = cuda.jit((a: Float64Array) => {
+  const i = cuda.grid(1);
+  if (i < a.length) a[i] = i;
+});
+`);
+    const touch = kernel(artifact, "touch");
+    const d = cuda.toDevice(arange(8));
+    const face = d.__cuda_array_interface__;
+    const foreign = { __cuda_array_interface__: { ...face, shape: [4], data: [face.data[0] + 32n, false] as const } };
+    touch.launch(1, 32)(foreign); // a foreign object: the generic path imports it
+    const viewed = cuda.asCudaArray(foreign);
+    touch.launch(1, 32)(viewed); // a device array over foreign memory, launched twice (the second through the configured launcher)
+    touch.launch(1, 32)(viewed);
+    const launches = env.double.calls("cuLaunchKernel");
+    assert.equal(launches.length, 3);
+    const pointerHex = Buffer.alloc(8);
+    pointerHex.writeBigUInt64LE(face.data[0] + 32n);
+    for (const l of launches) assert.equal((l.params as string[])[0], pointerHex.toString("hex"));
+    assert.equal(env.double.calls("cuMemFree_v2").length, 0);
   });
 });
 
