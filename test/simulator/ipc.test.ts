@@ -10,9 +10,20 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { cuda, f64, f32, type DeviceNDArray, type IpcHandle, type OpenIpcArrayOptions } from "cudascript";
-import { throwsCode } from "./helpers";
+import { compileSource, kernel, throwsCode } from "./helpers";
 
 const CHILD = path.join(__dirname, "ipc-child.js");
+
+const negate = kernel(
+  compileSource(`
+import { cuda } from "cudascript";
+export const negate = cuda.jit((a: Float64Array) => {
+  const i = cuda.grid(1);
+  if (i < a.length) a[i] = -a[i];
+});
+`),
+  "negate",
+);
 
 interface ChildOut {
   read?: number[];
@@ -51,9 +62,14 @@ describe("IPC between two Node processes on the simulator", () => {
     assert.equal(out.freedCode, "CSR010", "free() closed the child's array");
     // The same memory here: the child's copy and its kernel's writes.
     assert.deepEqual([...(d.copyToHost() as Float64Array)], [...arange(10)].map((x) => x + 1100));
-    // Kernels here still run on the (now file-backed) array.
+    // Kernels here still run on the (now file-backed) array — on this thread, even a launch big enough for workers.
     d.copyToDevice(arange(10));
-    assert.deepEqual([...(d.copyToHost() as Float64Array)], [...arange(10)]);
+    negate.launch(1, 32)(d);
+    assert.deepEqual([...(d.copyToHost() as Float64Array)], [...arange(10)].map((x) => -x));
+    const big = cuda.toDevice(new Float64Array(100_000).fill(1));
+    big.getIpcHandle();
+    negate.launch(Math.ceil(100_000 / 256), 256)(big);
+    assert.equal((big.copyToHost() as Float64Array).reduce((a, b) => a + b, 0), -100_000);
   });
 
   for (const [label, view] of [
