@@ -17,6 +17,8 @@ const CHILD = path.join(__dirname, "..", "simulator", "ipc-child.js");
 const arange = (n: number) => Float64Array.from({ length: n }, (_, i) => i);
 
 interface ChildOut {
+  closes?: number;
+  closedByGc?: boolean;
   read?: number[];
   after?: number[];
   freedCode?: string;
@@ -24,7 +26,7 @@ interface ChildOut {
   error?: { code?: string; message: string };
 }
 
-function child(doublePath: string, job: { handle: IpcHandle | string; shape: number[]; options?: OpenIpcArrayOptions }): ChildOut {
+function child(doublePath: string, job: { handle: IpcHandle | string; shape: number[]; options?: OpenIpcArrayOptions; drop?: boolean }): ChildOut {
   const r = spawnSync(process.execPath, [CHILD, JSON.stringify(job)], { env: childEnv(doublePath), encoding: "utf8", timeout: 120_000 });
   const line = r.stdout.trim().split("\n").pop() ?? "";
   try {
@@ -49,9 +51,21 @@ describe("IPC between two Node processes on the GPU backend (libcuda TEST DOUBLE
     assert.equal(out.backend, "gpu");
     assert.deepEqual(out.read, [...arange(10)]);
     assert.equal(out.freedCode, "CSR010");
+    assert.equal(out.closes, 1, "free() closed the handle: one cuIpcCloseMemHandle");
     assert.deepEqual([...(d.copyToHost() as Float64Array)], [...arange(10)].map((x) => x + 100));
     d.free();
     assert.equal(env.double.calls("cuMemFree_v2").length, 1);
+  });
+
+  it("an opened array dropped without free() closes its handle when garbage-collected", (t) => {
+    const env = gpuOnDouble(t, { needsNvrtc: false });
+    if (!env) return;
+    const d = cuda.toDevice(arange(3));
+    const out = child(env.double.path, { handle: d.getIpcHandle(), shape: [3], drop: true });
+    assert.equal(out.error, undefined, out.error?.message);
+    assert.deepEqual(out.read, [0, 1, 2]);
+    assert.equal(out.closedByGc, true);
+    assert.equal(out.closes, 1);
   });
 
   it("a view's handle opens at its offset (Numba's sliced variants)", (t) => {

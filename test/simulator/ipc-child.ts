@@ -5,7 +5,14 @@
  * Prints one JSON line: { read } or { error: { code, message } }.
  */
 import { cuda, CudaScriptError, f64, type IpcHandle, type OpenIpcArrayOptions } from "cudascript";
+import { collectGarbageUntil, openDriverDouble } from "../driver-double/test-double";
 import { compileSource, kernel } from "./helpers";
+
+/** cuIpcCloseMemHandle calls so far, when this process runs on the libcuda TEST DOUBLE. */
+function closes(): number | undefined {
+  const lib = process.env.CUDASCRIPT_LIBCUDA;
+  return lib ? openDriverDouble(lib).calls("cuIpcCloseMemHandle").length : undefined;
+}
 
 interface Job {
   readonly handle: IpcHandle | string;
@@ -13,13 +20,19 @@ interface Job {
   readonly options?: OpenIpcArrayOptions;
   /** Launch a kernel adding 1000 to every element (simulator: kernels run; the GPU double runs none). */
   readonly kernel?: boolean;
-  /** Open the handle twice (two arrays over the same memory). */
-  readonly twice?: boolean;
+  /** Open the array, read it, drop it without free() and wait for its garbage collection to close the handle. */
+  readonly drop?: boolean;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]!) as Job;
   try {
+    if (job.drop) {
+      const read = (() => [...(cuda.openIpcArray(job.handle, job.shape, f64, job.options).copyToHost() as Float64Array)])();
+      const closedByGc = await collectGarbageUntil(() => (closes() ?? 0) >= 1);
+      console.log(JSON.stringify({ read, closedByGc, closes: closes() }));
+      return;
+    }
     const a = cuda.openIpcArray(job.handle, job.shape, f64, job.options);
     const read = [...(a.copyToHost() as Float64Array)];
     // Write back: every element + 100, through a host copy.
@@ -42,10 +55,10 @@ export const addThousand = cuda.jit((a: Float64Array) => {
     } catch (e) {
       freedCode = e instanceof CudaScriptError ? e.code : String(e);
     }
-    console.log(JSON.stringify({ read, after, freedCode, backend: cuda.backend }));
+    console.log(JSON.stringify({ read, after, freedCode, backend: cuda.backend, closes: closes() }));
   } catch (e) {
     console.log(JSON.stringify({ error: { code: e instanceof CudaScriptError ? e.code : undefined, message: e instanceof Error ? e.message : String(e) } }));
   }
 }
 
-main();
+void main();
