@@ -38,10 +38,20 @@ describe("simulator address space", () => {
     assert.equal(s.allocate(4096, 8)!.address, DEFAULT_BASE, "everything merged back into one range");
   });
 
+  it("release() takes the allocation itself, once", () => {
+    const s = new AddressSpace<number>();
+    const a = s.allocate(512, 1)!;
+    assert.equal(s.release(a), true);
+    assert.equal(s.release(a), false, "twice");
+    assert.equal(a.live, false);
+    assert.equal(s.count, 0);
+    assert.equal(s.allocate(1, 2)!.address, a.address, "its range is free again");
+  });
+
   it("free() of an address no allocation starts at does nothing", () => {
     const s = new AddressSpace<number>();
     const a = s.allocate(512, 1)!;
-    assert.equal(s.free(a.address + 256), undefined);
+    assert.equal(s.free(a.address + 256), undefined, "not where an allocation starts");
     assert.equal(s.free(a.address)!.payload, 1);
     assert.equal(s.free(a.address), undefined, "twice");
   });

@@ -26,11 +26,22 @@ export const DEFAULT_BASE = 0x7f00_0000_0000;
  */
 export const DEFAULT_SIZE = 2 ** 38;
 
-export interface Allocation<T> {
-  readonly address: number;
-  /** The bytes asked for; the range reserved is this rounded up to ALLOCATION_ALIGNMENT (at least one unit). */
-  readonly bytes: number;
-  readonly payload: T;
+/** One live (or released) allocation: its address, size and payload. */
+export class Allocation<T> {
+  /** @internal the list of live allocations (no map: allocate and release make no garbage). */
+  prev: Allocation<T> | undefined;
+  /** @internal */
+  next: Allocation<T> | undefined;
+  /** False once released. */
+  live = true;
+  constructor(
+    readonly address: number,
+    /** The bytes asked for; the range reserved is this rounded up to ALLOCATION_ALIGNMENT (at least one unit). */
+    readonly bytes: number,
+    readonly payload: T,
+    /** @internal first 256-byte slot from the base */
+    readonly slot: number,
+  ) {}
 }
 
 /** What `find` resolved an address to. */
@@ -47,18 +58,17 @@ export function reservedBytes(bytes: number): number {
 
 export class AddressSpace<T> {
   // Internally the space counts in 256-byte slots from `base`: slot numbers stay small integers (V8
-  // Smis) where addresses near 2^47 would be heap numbers, which made each Map operation and
-  // comparison allocate.
-  /** Live allocations by first slot: allocate and free touch only this (and the free list). */
-  private readonly live = new Map<number, Allocation<T>>();
+  // Smis) where addresses near 2^47 would be heap numbers.
+  /** Live allocations, a doubly linked list through the allocations themselves. */
+  private head: Allocation<T> | undefined;
+  private liveCount = 0;
   /**
    * The live allocations sorted by address, for find(); rebuilt at the first find() after a change.
-   * (A sorted array kept up to date on every allocate/free cost a splice each — tens of µs per free
-   * with thousands of live arrays — on the simulator's hottest host path; finds are rare: one per
-   * foreign view.)
+   * (Kept sorted on every allocate/release, it cost a splice each — tens of µs per free with thousands
+   * of live arrays — on the simulator's hottest host path; finds are rare: one per foreign view.)
    */
   private sorted: Allocation<T>[] | undefined = [];
-  /** Free ranges of slots [start, end), sorted, never adjacent (free merges them). */
+  /** Free ranges of slots [start, end), sorted, never adjacent (release merges them). */
   private readonly freeStarts: number[];
   private readonly freeEnds: number[];
   private reservedSlots = 0;
@@ -75,7 +85,7 @@ export class AddressSpace<T> {
 
   /** Live allocations. */
   get count(): number {
-    return this.live.size;
+    return this.liveCount;
   }
   /** Bytes reserved by live allocations (each rounded up to the alignment). */
   get reservedBytes(): number {
@@ -93,8 +103,11 @@ export class AddressSpace<T> {
         starts.splice(i, 1);
         ends.splice(i, 1);
       } else starts[i] = start + need;
-      const a: Allocation<T> = { address: this.base + start * ALLOCATION_ALIGNMENT, bytes, payload };
-      this.live.set(start, a);
+      const a = new Allocation<T>(this.base + start * ALLOCATION_ALIGNMENT, bytes, payload, start);
+      a.next = this.head;
+      if (this.head) this.head.prev = a;
+      this.head = a;
+      this.liveCount++;
       this.sorted = undefined;
       this.reservedSlots += need;
       return a;
@@ -102,18 +115,18 @@ export class AddressSpace<T> {
     return undefined;
   }
 
-  /** Gives the allocation starting at `address` back; returns it, or undefined when no allocation starts there. */
-  free(address: number): Allocation<T> | undefined {
-    const offset = address - this.base;
-    if (!(offset >= 0) || offset % ALLOCATION_ALIGNMENT !== 0) return undefined;
-    const start = offset / ALLOCATION_ALIGNMENT;
-    const a = this.live.get(start);
-    if (!a) return undefined;
-    this.live.delete(start);
+  /** Gives an allocation's range back (neighbouring free ranges merge); false when it was released already. */
+  release(a: Allocation<T>): boolean {
+    if (!a.live) return false;
+    a.live = false;
+    if (a.prev) a.prev.next = a.next;
+    else this.head = a.next;
+    if (a.next) a.next.prev = a.prev;
+    a.prev = a.next = undefined;
+    this.liveCount--;
     this.sorted = undefined;
-    const end = start + slotsOf(a.bytes);
+    const start = a.slot, end = start + slotsOf(a.bytes);
     this.reservedSlots -= end - start;
-    // Insert [start, end) into the free list, merging with the ranges it touches.
     const starts = this.freeStarts, ends = this.freeEnds;
     const j = firstAtOrAbove(starts, start);
     const mergesLeft = j > 0 && ends[j - 1] === start;
@@ -128,7 +141,15 @@ export class AddressSpace<T> {
       starts.splice(j, 0, start);
       ends.splice(j, 0, end);
     }
-    return a;
+    return true;
+  }
+
+  /** Releases the allocation starting at `address`; returns it, or undefined when no live allocation starts there. */
+  free(address: number): Allocation<T> | undefined {
+    const found = this.find(address, 0);
+    if (!found || found.offset !== 0) return undefined;
+    this.release(found.allocation);
+    return found.allocation;
   }
 
   /**
@@ -137,7 +158,7 @@ export class AddressSpace<T> {
    * A zero-byte range resolves when `address` is inside an allocation or at its end.
    */
   find(address: number, bytes = 1): Resolved<T> | undefined {
-    const sorted = (this.sorted ??= [...this.live.values()].sort((x, y) => x.address - y.address));
+    const sorted = (this.sorted ??= this.liveSorted());
     let lo = 0, hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -149,6 +170,12 @@ export class AddressSpace<T> {
     const offset = address - a.address;
     if (bytes === 0 ? offset > a.bytes : offset + bytes > a.bytes) return undefined;
     return { allocation: a, offset };
+  }
+
+  private liveSorted(): Allocation<T>[] {
+    const all: Allocation<T>[] = [];
+    for (let a = this.head; a; a = a.next) all.push(a);
+    return all.sort((x, y) => x.address - y.address);
   }
 }
 

@@ -13,7 +13,7 @@ import type { PrivSpec } from "./privatize";
 import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
 import { spanElements } from "../layout";
 import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
-import { AddressSpace } from "./address-space";
+import { AddressSpace, type Allocation } from "./address-space";
 import { exportSimulatorIpc, forgetExport, openSimulatorIpc } from "./ipc";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
@@ -46,11 +46,17 @@ export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
   constructor(
     readonly bytes: number,
-    /** @internal */
-    readonly cell: SimMemory,
-    /** Its device address in the simulator's address space (address-space.ts): 256-byte aligned. */
-    readonly address: number,
+    /** @internal its range in the simulator's address space (address-space.ts), whose payload is its memory */
+    readonly allocation: Allocation<SimMemory>,
   ) {}
+  /** Its device address: 256-byte aligned. */
+  get address(): number {
+    return this.allocation.address;
+  }
+  /** @internal */
+  get cell(): SimMemory {
+    return this.allocation.payload;
+  }
   get freed(): boolean {
     return this.cell.store === undefined;
   }
@@ -139,9 +145,8 @@ export class SimulatorBackend implements Backend {
   /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
   readonly addressSpace = new AddressSpace<SimMemory>();
   /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
-  private readonly collected = new FinalizationRegistry<number>((address) => {
-    const a = this.addressSpace.free(address);
-    if (!a) return;
+  private readonly collected = new FinalizationRegistry<Allocation<SimMemory>>((a) => {
+    if (!this.addressSpace.release(a)) return;
     this.inUse -= a.bytes;
     a.payload.store = undefined; // unreachable now, as the SimBuffer that held it
   });
@@ -204,12 +209,11 @@ export class SimulatorBackend implements Backend {
 
   /** Gives `memory` an address and a buffer (imported: another process's, opened from an IPC handle). */
   place(bytes: number, memory: ArrayBufferLike, imported: boolean): SimBuffer {
-    const cell: SimMemory = { store: memory, imported };
-    const at = this.addressSpace.allocate(bytes, cell);
+    const at = this.addressSpace.allocate(bytes, { store: memory, imported });
     if (!at) throw this.outOfMemory(bytes, "its address space is exhausted");
-    const buffer = new SimBuffer(bytes, cell, at.address);
+    const buffer = new SimBuffer(bytes, at);
     this.inUse += bytes;
-    this.collected.register(buffer, at.address, buffer);
+    this.collected.register(buffer, at, buffer);
     return buffer;
   }
 
@@ -231,7 +235,7 @@ export class SimulatorBackend implements Backend {
       );
     const a = found.allocation;
     // Another buffer object over the same memory: freeing the allocation frees it too.
-    return { buffer: new SimBuffer(a.bytes, a.payload, a.address), byteOffset: found.offset };
+    return { buffer: new SimBuffer(a.bytes, a), byteOffset: found.offset };
   }
 
   /** The simulated device's memory is host memory: a mapped or managed array is a device buffer's own. */
@@ -254,7 +258,7 @@ export class SimulatorBackend implements Backend {
     forgetExport(b);
     b.release();
     this.collected.unregister(b);
-    this.addressSpace.free(b.address);
+    this.addressSpace.release(b.allocation);
     this.inUse -= b.bytes;
     this.freedSinceReclaim += b.bytes;
     if (worthReclaiming(this.freedSinceReclaim)) {
