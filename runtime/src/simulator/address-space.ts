@@ -6,9 +6,9 @@
  * it, so a pointer handed out through the CUDA Array Interface, DLPack or an IPC handle means
  * something: a foreign view of (pointer, bytes) aliases the allocation's own memory.
  *
- * It holds only addresses and a payload per allocation (the simulator's SimBuffer); the bytes live
- * elsewhere (one SharedArrayBuffer per allocation), so kernels index memory exactly as before and the
- * address space costs nothing per access. The sanitizer's aliasing and the profiler's sector counts
+ * It holds only addresses and a payload per allocation (the simulator's: the allocation's memory
+ * record); the bytes live elsewhere (one SharedArrayBuffer per allocation), so kernels index memory
+ * exactly as before and the address space costs nothing per access. The sanitizer's aliasing and the profiler's sector counts
  * are meant to reuse it: one address space, built once.
  *
  * Addresses are JavaScript numbers (exact below 2^53; the range ends far below that) — BigInt only at
