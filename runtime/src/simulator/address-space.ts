@@ -38,7 +38,8 @@ export class Allocation<T> {
     readonly address: number,
     /** The bytes asked for; the range reserved is this rounded up to ALLOCATION_ALIGNMENT (at least one unit). */
     readonly bytes: number,
-    readonly payload: T,
+    /** The owner's record (mutable: the simulator's is the allocation's memory, undefined once freed). */
+    public payload: T,
     /** @internal first 256-byte slot from the base */
     readonly slot: number,
   ) {}

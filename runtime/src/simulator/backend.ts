@@ -25,22 +25,17 @@ const MAX_ARRAY_BYTES = 2 ** 32;
 const DEFAULT_MEMORY_SHARE = 0.5;
 
 /**
- * The memory of one simulated allocation, shared by its SimBuffer and any foreign view of it (a
- * pointer resolved in the address space gives another SimBuffer over the same memory): freeing the
- * allocation frees it for all of them. The address space holds this record, not the SimBuffer, so
- * that an array the program drops is still collected (and its address freed by the finalizer).
+ * The memory of one simulated allocation, the payload of its range in the address space: shared by
+ * its SimBuffer and any foreign view of it (a pointer resolved in the address space gives another
+ * SimBuffer over the same range), so freeing the allocation frees it for all of them. Undefined once
+ * freed (the program's own references to the array do not keep the memory alive). A
+ * SharedArrayBuffer (workers run blocks against it), or — once shared with another process through
+ * an IPC handle — a file mapping (simulator/ipc.ts), which kernels use on the main thread only.
  */
-export interface SimMemory {
-  /**
-   * Undefined once freed: the buffer drops its memory so the program's own references to the array do
-   * not keep it alive. A SharedArrayBuffer (workers run blocks against it), or — once shared with
-   * another process through an IPC handle — a file mapping (simulator/ipc.ts), which kernels use on the
-   * main thread only.
-   */
-  store: ArrayBufferLike | undefined;
-  /** Memory another process shares (opened from an IPC handle): not this process's to export again. */
-  readonly imported: boolean;
-}
+export type SimMemory = ArrayBufferLike | undefined;
+
+/** Allocations opened from another process's IPC handle: not this process's to export again. */
+const importedAllocations = new WeakSet<Allocation<SimMemory>>();
 
 export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
@@ -53,29 +48,25 @@ export class SimBuffer implements DeviceBuffer {
   get address(): number {
     return this.allocation.address;
   }
-  /** @internal */
-  get cell(): SimMemory {
-    return this.allocation.payload;
-  }
   get freed(): boolean {
-    return this.cell.store === undefined;
+    return this.allocation.payload === undefined;
   }
   /** Opened from another process's IPC handle. */
   get imported(): boolean {
-    return this.cell.imported;
+    return importedAllocations.has(this.allocation);
   }
   /** The memory of a live buffer; CSR010 once freed. */
   get memory(): ArrayBufferLike {
-    const store = this.cell.store;
+    const store = this.allocation.payload;
     if (!store) throw new CudaScriptError("CSR010", "this device array was freed");
     return store;
   }
   /** @internal moves a live buffer's bytes to other memory (an IPC export's file mapping). */
   replaceMemory(memory: ArrayBufferLike): void {
-    this.cell.store = memory;
+    this.allocation.payload = memory;
   }
   release(): void {
-    this.cell.store = undefined;
+    this.allocation.payload = undefined;
   }
 }
 
@@ -148,7 +139,7 @@ export class SimulatorBackend implements Backend {
   private readonly collected = new FinalizationRegistry<Allocation<SimMemory>>((a) => {
     if (!this.addressSpace.release(a)) return;
     this.inUse -= a.bytes;
-    a.payload.store = undefined; // unreachable now, as the SimBuffer that held it
+    a.payload = undefined; // unreachable now, as the SimBuffer that held it
   });
   /** Bytes freed since memory was last reclaimed (reclaim.ts): free() gives memory back, not only the budget. */
   private freedSinceReclaim = 0;
@@ -209,8 +200,9 @@ export class SimulatorBackend implements Backend {
 
   /** Gives `memory` an address and a buffer (imported: another process's, opened from an IPC handle). */
   place(bytes: number, memory: ArrayBufferLike, imported: boolean): SimBuffer {
-    const at = this.addressSpace.allocate(bytes, { store: memory, imported });
+    const at = this.addressSpace.allocate(bytes, memory);
     if (!at) throw this.outOfMemory(bytes, "its address space is exhausted");
+    if (imported) importedAllocations.add(at);
     const buffer = new SimBuffer(bytes, at);
     this.inUse += bytes;
     this.collected.register(buffer, at, buffer);
@@ -228,7 +220,7 @@ export class SimulatorBackend implements Backend {
    */
   resolve(pointer: bigint, bytes: number, what: string): { buffer: SimBuffer; byteOffset: number } {
     const found = pointer <= BigInt(Number.MAX_SAFE_INTEGER) && pointer >= 0n ? this.addressSpace.find(Number(pointer), bytes) : undefined;
-    if (!found || found.allocation.payload.store === undefined)
+    if (!found || found.allocation.payload === undefined)
       throw new CudaScriptError(
         "CSR062",
         `${what}: the pointer 0x${pointer.toString(16)} (${bytes} bytes) is outside every live allocation of the simulated device (its memory starts at 0x${this.addressSpace.base.toString(16)}): pass the pointer of a live device array — its __cuda_array_interface__.data[0] — and a shape and strides that stay inside it`,

@@ -15,6 +15,7 @@
 import * as fs from "node:fs";
 import type { SharedMapping } from "@cudascript/native-bindings/shared-memory";
 import { CudaScriptError } from "../errors";
+import type { Allocation } from "./address-space";
 import type { SimBuffer, SimMemory } from "./backend";
 
 const MAGIC = "CSSIMIPC";
@@ -29,7 +30,7 @@ function sharedMemory(): SharedMemoryModule {
 }
 
 /** Files this process exported and has not removed yet: removed at free() or at exit. */
-const exported = new Map<SimMemory, string>();
+const exported = new Map<Allocation<SimMemory>, string>();
 let exitHook = false;
 let serial = 0;
 
@@ -45,7 +46,7 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
   if (buffer.imported)
     throw new CudaScriptError("CSR063", "getIpcHandle: this array was opened from another process's IPC handle; CUDA does not re-export IPC memory: send the original handle on instead");
   if (buffer.bytes === 0) throw new CudaScriptError("CSR063", "getIpcHandle: an empty array (no elements) has no device memory to share: send its shape instead");
-  let name = exported.get(buffer.cell);
+  let name = exported.get(buffer.allocation);
   if (name === undefined) {
     const shm = sharedMemory();
     const why = shm.sharedMemorySupport();
@@ -55,11 +56,11 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
     new Uint8Array(mapping.memory).set(new Uint8Array(buffer.memory, 0, buffer.bytes));
     buffer.replaceMemory(mapping.memory);
     unmapWhenCollected.register(mapping.memory, mapping);
-    exported.set(buffer.cell, name);
+    exported.set(buffer.allocation, name);
     if (!exitHook) {
       exitHook = true;
       process.on("exit", () => {
-        for (const cell of [...exported.keys()]) forgetCell(cell);
+        for (const a of [...exported.keys()]) forgetAllocation(a);
       });
     }
   }
@@ -74,13 +75,13 @@ export function exportSimulatorIpc(buffer: SimBuffer): Uint8Array {
 
 /** Removes the shared file of an exported buffer being freed (other processes keep their mappings). */
 export function forgetExport(buffer: SimBuffer): void {
-  if (exported.size > 0) forgetCell(buffer.cell);
+  if (exported.size > 0) forgetAllocation(buffer.allocation);
 }
 
-function forgetCell(cell: SimMemory): void {
-  const name = exported.get(cell);
+function forgetAllocation(a: Allocation<SimMemory>): void {
+  const name = exported.get(a);
   if (name === undefined) return;
-  exported.delete(cell);
+  exported.delete(a);
   try {
     fs.rmSync(`/dev/shm/${name}`, { force: true });
   } catch {
