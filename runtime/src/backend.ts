@@ -174,4 +174,21 @@ export interface Backend {
   suggestBlockSize?(artifact: KernelArtifact, kernel: string, dynamicSharedBytes: number, maxThreads: number): number;
   /** Releases workers / contexts; the backend is unusable afterwards. */
   dispose(): void;
+
+  // ── interop (docs/interop.md): device pointers other libraries and processes understand ──
+
+  /** The device address of a buffer: the pointer `__cuda_array_interface__`, DLPack and IPC hand out. */
+  addressOf?(buffer: DeviceBuffer): bigint;
+  /**
+   * Device memory someone else owns at [pointer, pointer + bytes), as a buffer (and the offset in it)
+   * that aliases it and that `free` does not release. The simulator resolves the pointer in its
+   * address space (CSR062 outside every live allocation); the GPU takes the caller's word.
+   */
+  foreignMemory?(pointer: bigint, bytes: number, what: string): { readonly buffer: DeviceBuffer; readonly byteOffset: number };
+  /** Waits for the work on a stream named by its raw handle (a foreign array's interface `stream`; 1 and 2 are CUDA's default streams). */
+  synchronizeRawStream?(handle: bigint): void;
+  /** The IPC handle (64 bytes) of the allocation behind `buffer`, which another process opens with `openIpc`. */
+  exportIpc?(buffer: DeviceBuffer): Uint8Array;
+  /** Opens another process's allocation of `bytes` from its handle; `close` (once) releases it here. */
+  openIpc?(handle: Uint8Array, bytes: number): { readonly buffer: DeviceBuffer; close(): void };
 }

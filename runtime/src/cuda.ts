@@ -17,6 +17,9 @@ import { reduce, vectorize } from "./ufunc";
 import { guvectorize } from "./gufunc";
 import { createXoroshiro128pStates, initXoroshiro128pStates } from "./random/host";
 import { KERNEL_ONLY_MEMBERS } from "./kernel-intrinsics";
+import { asCudaArray, fromCudaArrayInterface, isCudaArray } from "./host/array-interface";
+import { fromDlpack } from "./host/dlpack";
+import { openIpcArray } from "./host/ipc";
 
 export { CudaScriptError };
 
@@ -83,6 +86,16 @@ export interface HostApi {
   readonly backend: "gpu" | "simulator";
   /** Numba's `cuda.random` host functions: the generator states kernels draw from. */
   readonly random: HostRandomApi;
+  /** Numba's `is_cuda_array`: whether an object has a `__cuda_array_interface__` (docs/interop.md). */
+  isCudaArray: typeof isCudaArray;
+  /** Numba's `as_cuda_array`: a device array viewing any CUDA array (CuPy, PyTorch, a native addon's) without copying. */
+  asCudaArray: typeof asCudaArray;
+  /** Numba's `from_cuda_array_interface(desc, owner)`: a device array over the memory a descriptor describes, keeping `owner` alive. */
+  fromCudaArrayInterface: typeof fromCudaArrayInterface;
+  /** A device array viewing a DLPack capsule's memory (a `DLManagedTensor` address); its `free()` calls the deleter once. */
+  fromDlpack: typeof fromDlpack;
+  /** Numba's `open_ipc_array(handle, shape, dtype, strides, offset)`: another process's device array, from its `getIpcHandle()`. */
+  openIpcArray: typeof openIpcArray;
 }
 
 /** The host half of `cuda.random` (runtime/src/random/host.ts); the draws are kernel-only. */
@@ -119,6 +132,11 @@ const host = {
   synchronize: () => currentBackend().synchronize(),
   selectDevice: (id: number) => currentBackend().selectDevice(id),
   random,
+  isCudaArray,
+  asCudaArray,
+  fromCudaArrayInterface,
+  fromDlpack,
+  openIpcArray,
 };
 Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enumerable: true });
 Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });

@@ -69,6 +69,16 @@ export const ErrorCodes = {
   StridedVectorArgument: "CSR059",
   /** A kernel called like a function, `k(…)`, instead of launched: `k.launch(blocks, threads)(…)` (host/kernel.ts callableKernel). */
   LaunchConfigurationMissing: "CSR060",
+  /** A bad `__cuda_array_interface__` (unknown typestr, a mask, bad strides, a null pointer with elements, …) or an object without one (host/array-interface.ts). */
+  InvalidArrayInterface: "CSR061",
+  /** A foreign pointer outside every live allocation of the simulated device (simulator/address-space.ts). */
+  ForeignPointerOutsideMemory: "CSR062",
+  /** An IPC handle that cannot be made or opened: not a handle, opened in its own process, its memory gone, … (host/ipc.ts). */
+  IpcHandle: "CSR063",
+  /** Interop this backend or platform cannot do (IPC without /dev/shm on the simulator, a backend without device pointers). */
+  InteropUnsupported: "CSR064",
+  /** A bad DLPack capsule: not a DLManagedTensor, consumed twice, an unsupported dtype or device (host/dlpack.ts). */
+  InvalidDlpack: "CSR065",
   /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
   GufuncCoreDimension: "CSR026",
   /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */

@@ -13,6 +13,8 @@ import type { KernelArtifact } from "./backend";
 import { dtypes, type DTypeName, type TypedArray } from "./dtypes";
 import { CudaScriptError } from "./errors";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray } from "./host/arrays";
+import { isForeignCudaArray, viewIfForeign } from "./host/array-interface";
+import type { CudaArrayLike } from "./kernel-api";
 import { captureCallSite } from "./host/from-source/call-site";
 import type { Stream } from "./host/streams";
 import { BLOCK, broadcastShapes, checkedShape, cOrderCopy, isOptions, kernelOf, MAX_BLOCKS, pad3, scalarArray, withKernelName, type UfuncArgument } from "./ufunc";
@@ -21,7 +23,7 @@ type HostArray = TypedArray | NDArray;
 
 export interface GufuncOptions {
   /** Where the results go: one array for one output, an array of arrays for several (host or device). */
-  readonly out?: HostArray | DeviceNDArray | readonly (HostArray | DeviceNDArray)[];
+  readonly out?: HostArray | DeviceNDArray | CudaArrayLike | readonly (HostArray | DeviceNDArray | CudaArrayLike)[];
   readonly stream?: Stream;
 }
 
@@ -68,6 +70,11 @@ export function guvectorize(fn: Function, layoutText: string, artifact?: KernelA
     const what = `gufunc '${k.name.replace(/_guvectorize$/, "")}' "${parser().formatGufuncLayout(layout)}"`;
     let options: GufuncOptions = {};
     if (args.length === nin + 1 && isOptions(args[nin])) options = args.pop() as GufuncOptions;
+    // Another library's arrays (with a __cuda_array_interface__) are device arrays over its memory, as in Numba.
+    args = args.map(viewIfForeign);
+    const givenOut: unknown = options.out;
+    if (Array.isArray(givenOut) ? givenOut.some(isForeignCudaArray) : isForeignCudaArray(givenOut))
+      options = { ...options, out: (Array.isArray(givenOut) ? givenOut.map(viewIfForeign) : viewIfForeign(givenOut)) as GufuncOptions["out"] };
     if (args.length !== nin)
       throw new CudaScriptError("CSR037", `${what} takes ${nin} input${nin === 1 ? "" : "s"} (then optionally { out, stream }), but was called with ${args.length} argument${args.length === 1 ? "" : "s"}`);
     const stream = options.stream;

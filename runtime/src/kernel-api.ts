@@ -5,6 +5,7 @@
  * the same names and lowers them to the kernel IR. Inside a kernel they are never executed as
  * JavaScript: the simulator and the GPU backend run the compiled kernel instead.
  */
+import type { CudaArrayInterface } from "./host/array-interface-export";
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 import type { Complex128Array, Complex64Array } from "./complex-array";
 import type { IntrinsicFunctions, LibdeviceFunctions } from "./kernel-intrinsics";
@@ -178,7 +179,19 @@ export interface Kernel<Args extends unknown[]> {
  */
 export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: HostArg<Args[K]> };
 
-type HostArg<P> = P extends Array1D ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> : P | DeviceArrayOf<P>;
+type HostArg<P> = P extends Array1D
+  ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> | CudaArrayLike
+  : P extends number | bigint | boolean
+    ? P | DeviceArrayOf<P>
+    : P | DeviceArrayOf<P> | CudaArrayLike;
+
+/**
+ * Any other library's device array: an array parameter takes an object with a CUDA Array Interface
+ * (CuPy's, PyTorch's, a native addon's), viewed in place as Numba does (docs/interop.md).
+ */
+export interface CudaArrayLike {
+  readonly __cuda_array_interface__: CudaArrayInterface;
+}
 
 /** Placeholder for the device array type of the host runtime. */
 export interface DeviceArrayOf<T> {

@@ -1,6 +1,10 @@
 /** Everything `cudascript` exports by name (index.ts adds the default export: this namespace). */
 export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi, type HostRandomApi } from "./cuda";
 export type { Xoroshiro128pOptions, Xoroshiro128pStateArray } from "./random/host";
+// The interop functions are `cuda.*` members (as Numba's) and named exports too (docs/interop.md).
+export { isCudaArray, asCudaArray, fromCudaArrayInterface, type CudaArrayInterface, type ArrayInterfaceOptions } from "./host/array-interface";
+export { openIpcArray, type IpcHandle, type OpenIpcArrayOptions } from "./host/ipc";
+export { fromDlpack } from "./host/dlpack";
 export * from "./dtypes";
 export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";

@@ -9,6 +9,8 @@ import type { KernelArtifact } from "./backend";
 import { dtypes, type DTypeName, type TypedArray } from "./dtypes";
 import { CudaScriptError } from "./errors";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray } from "./host/arrays";
+import { asCudaArray, isForeignCudaArray, viewIfForeign } from "./host/array-interface";
+import type { CudaArrayLike } from "./kernel-api";
 import { captureCallSite, type PendingCallSite } from "./host/from-source/call-site";
 import type { SourceKernel } from "./host/from-source/source-kernel";
 import { CompiledKernel } from "./host/kernel";
@@ -16,16 +18,18 @@ import type { Stream } from "./host/streams";
 
 type Value = number | bigint | boolean;
 type HostArray = TypedArray | NDArray;
-export type UfuncArgument = Value | HostArray | DeviceNDArray;
+/** Any device array: CudaScript's, or another library's through its CUDA Array Interface (docs/interop.md). */
+type AnyDeviceArray = DeviceNDArray | CudaArrayLike;
+export type UfuncArgument = Value | HostArray | AnyDeviceArray;
 
 export interface UfuncOptions {
   /** Where the result goes: an array of the broadcast shape and the result's dtype (host or device). */
-  readonly out?: HostArray | DeviceNDArray;
+  readonly out?: HostArray | AnyDeviceArray;
   readonly stream?: Stream;
 }
 
 /** What a ufunc takes for a parameter of type P: a number (broadcast), a host or device array of its dtype. */
-export type UfuncInput<P> = P | HostArray | DeviceNDArray;
+export type UfuncInput<P> = P | HostArray | AnyDeviceArray;
 
 /**
  * `cuda.vectorize(fn)`: applies `fn` to each element, broadcasting its arguments by NumPy's rules. It
@@ -44,15 +48,15 @@ export interface ReduceOptions {
   /** Reduce only the first `size` elements. */
   readonly size?: number;
   /** A device array whose element 0 receives the result; then nothing is copied back and the call returns undefined. */
-  readonly res?: DeviceNDArray;
+  readonly res?: AnyDeviceArray;
   readonly stream?: Stream;
 }
 
 /** `cuda.reduce(fn)`: folds a 1-D array with an associative binary function. */
 export interface Reducer<T = number> {
   /** With `res`, the result stays on the device and the call returns undefined. */
-  (arr: TypedArray | DeviceNDArray, options: ReduceOptions & { readonly res: DeviceNDArray }): undefined;
-  (arr: TypedArray | DeviceNDArray, options?: ReduceOptions): T;
+  (arr: TypedArray | AnyDeviceArray, options: ReduceOptions & { readonly res: AnyDeviceArray }): undefined;
+  (arr: TypedArray | AnyDeviceArray, options?: ReduceOptions): T;
   readonly kernelName: string;
 }
 
@@ -101,6 +105,9 @@ export function vectorize(fn: Function, artifact?: KernelArtifact, kernelName?: 
     const ufunc = `ufunc '${k.name.replace(/_vectorize$/, "")}' (${inputDtypes.join(", ")}) => ${resultDtype}`;
     let options: UfuncOptions = {};
     if (args.length === nin + 1 && isOptions(args[nin])) options = args.pop() as UfuncOptions;
+    // Another library's arrays (with a __cuda_array_interface__) are device arrays over its memory, as in Numba.
+    args = args.map(viewIfForeign);
+    if (options.out !== undefined && isForeignCudaArray(options.out)) options = { ...options, out: asCudaArray(options.out) };
     if (args.length !== nin)
       throw new CudaScriptError("CSR037", `${ufunc} takes ${nin} input${nin === 1 ? "" : "s"} (then optionally { out, stream }), but was called with ${args.length} argument${args.length === 1 ? "" : "s"}`);
     if (typeof options !== "object" || options === null) throw new CudaScriptError("CSR037", `${ufunc}: the options are an object like { out, stream }, got ${describeValue(options)}`);
@@ -282,6 +289,8 @@ export function reduce(fn: Function, artifact?: KernelArtifact, kernelName?: str
   const kernel = kernelOf("cuda.reduce", fn, artifact, kernelName, captureCallSite(reduce));
   const call = (arr: unknown, options: ReduceOptions = {}): Value | undefined => {
     const k = kernel();
+    arr = viewIfForeign(arr);
+    if (isForeignCudaArray(options?.res)) options = { ...options, res: asCudaArray(options.res) };
     const dtype = k.signature[1]!.dtype as DTypeName;
     const what = `reduce '${k.name.replace(/_reduce$/, "")}' (${dtype}, ${dtype}) => ${dtype}`;
     if (!isOptions(options)) throw new CudaScriptError("CSR037", `${what}: the options are an object like { init, size, res, stream }, got ${describeValue(options)}`);

@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef CUDASCRIPT_DOUBLE_WITH_CUDA_H
@@ -52,6 +54,9 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUipcMemHandle_st {
+    char reserved[64];
+} CUipcMemHandle;
 #define CUDAAPI
 #endif
 
@@ -235,6 +240,13 @@ typedef struct {
     unsigned char *host;
     CUcontext ctx;
     struct CUmod_st *module; /* a module-scope .global of this module (freed with it), or NULL for cuMemAlloc */
+    /* CUDA IPC: `host` is a MAP_SHARED mapping of a file in /dev/shm (`shmPath`) of `mappedBytes`
+       bytes, so that another process opening the handle sees the same bytes. `exported`: this process
+       made the file (cuIpcGetMemHandle) and unlinks it at cuMemFree; `opened`: cuIpcOpenMemHandle
+       mapped it here, and only cuIpcCloseMemHandle releases it. */
+    size_t mappedBytes;
+    int exported, opened;
+    char shmPath[40];
 } Allocation;
 
 typedef struct {
@@ -737,6 +749,15 @@ static Allocation *find_alloc(uint64_t ptr, size_t bytes) {
     return a;
 }
 
+/* Releases an allocation's bytes: malloc'ed, or (IPC) a shared file mapping, whose file the exporter removes. */
+static void release_host(Allocation *a) {
+    if (a->mappedBytes) {
+        munmap(a->host, a->mappedBytes);
+        if (a->exported) unlink(a->shmPath);
+    } else free(a->host);
+    a->host = NULL;
+}
+
 /* Places `bytes` of zeroed "device memory" for `ctx` (module: a module global, else NULL). Like the
    real driver, freed addresses are reused: the lowest free range that fits, with a guard gap after
    each allocation (so an overrun still lands outside any allocation). A stale pointer to a freed
@@ -763,7 +784,7 @@ static int place_alloc(size_t bytes, CUcontext ctx, struct CUmod_st *module, uin
         if (end > base) base = end;
         at++;
     }
-    Allocation a = {base, bytes, host, ctx, module};
+    Allocation a = {.base = base, .size = bytes, .host = host, .ctx = ctx, .module = module};
     VEC_PUSH(S.allocs, a); /* grow, then move into place: S.allocs stays sorted by base */
     memmove(&S.allocs.v[at + 1], &S.allocs.v[at], (S.allocs.n - 1 - at) * sizeof a);
     S.allocs.v[at] = a;
@@ -1176,7 +1197,7 @@ static void free_module(struct CUmod_st *m) {
     for (int i = 0; i < m->nglobals; i++) {
         Allocation *a = m->globals[i].base ? find_alloc(m->globals[i].base, 0) : NULL;
         if (a && a->module == m) {
-            free(a->host);
+            release_host(a);
             VEC_REMOVE(S.allocs, (size_t)(a - S.allocs.v));
         }
         free(m->globals[i].name);
@@ -1211,7 +1232,7 @@ static int reclaim(CUcontext ctx) {
         }
     for (size_t i = S.allocs.n; i-- > 0;)
         if ((!ctx || S.allocs.v[i].ctx == ctx) && !S.allocs.v[i].module) { /* globals: with their module */
-            free(S.allocs.v[i].host);
+            release_host(&S.allocs.v[i]);
             VEC_REMOVE(S.allocs, i);
             n++;
         }
@@ -1442,7 +1463,8 @@ EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
     flush_all();
     Allocation *a = find_alloc(dptr, 0);
     if (!a || a->base != dptr || a->module) RETURN(R_INVALID_VALUE); /* a module's globals go with the module */
-    free(a->host);
+    if (a->opened) RETURN(R_INVALID_VALUE); /* another process's memory: cuIpcCloseMemHandle releases it */
+    release_host(a);
     VEC_REMOVE(S.allocs, (size_t)(a - S.allocs.v));
     RETURN(R_SUCCESS);
 }
@@ -1511,6 +1533,122 @@ EXPORT CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevic
        synchronous", so no caller may count on it having completed on return). */
     Op op = {OP_DTOH, E.seq, hStream, current_, srcDevice, dstHost, NULL, ByteCount, NULL, 0, NULL, 0, 0};
     enqueue(op);
+    RETURN(R_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Inter-process memory (CUDA IPC)                                                             */
+/* The double's CUipcMemHandle (64 opaque bytes on a real driver): the magic "CSDBLIPC", the
+   exporting process id, the allocation's size, and the path of the file in /dev/shm that holds its
+   bytes. cuIpcGetMemHandle moves the allocation's bytes into that file (mapped MAP_SHARED, at the
+   same device address), so both processes read and write the same memory, as on one GPU. */
+
+#define IPC_MAGIC "CSDBLIPC"
+typedef struct {
+    char magic[8];
+    uint32_t pid;
+    uint32_t reserved;
+    uint64_t size;
+    char path[40];
+} IpcHandle;
+_Static_assert(sizeof(IpcHandle) == 64, "CUipcMemHandle is 64 bytes");
+
+/* Maps `bytes` of the file `fd` shared; NULL on failure. */
+static unsigned char *map_shared(int fd, size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return p == MAP_FAILED ? NULL : (unsigned char *)p;
+}
+
+EXPORT CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
+    BEGIN("cuIpcGetMemHandle");
+    f_hex(&E, "dptr", dptr);
+    REQUIRE_CTX();
+    Allocation *a = find_alloc(dptr, 0);
+    /* The base of a cuMemAlloc allocation (not a module's global, not another process's memory). */
+    if (!pHandle || !a || a->base != dptr || a->module || a->opened || a->host == NULL) RETURN(R_INVALID_VALUE);
+    if ((uint64_t)(uintptr_t)a->host == a->base) RETURN(R_INVALID_VALUE); /* managed memory */
+    flush_all();
+    if (!a->exported) {
+        static unsigned serial;
+        char path[40];
+        snprintf(path, sizeof path, "/dev/shm/csdbl-%d-%u", (int)getpid(), ++serial);
+        int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0) RETURN(R_OUT_OF_MEMORY);
+        size_t bytes = a->size ? a->size : 1;
+        unsigned char *m = ftruncate(fd, (off_t)bytes) == 0 ? map_shared(fd, bytes) : NULL;
+        close(fd);
+        if (!m) {
+            unlink(path);
+            RETURN(R_OUT_OF_MEMORY);
+        }
+        memcpy(m, a->host, a->size);
+        free(a->host);
+        a->host = m;
+        a->mappedBytes = bytes;
+        a->exported = 1;
+        memcpy(a->shmPath, path, sizeof a->shmPath);
+    }
+    IpcHandle h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, IPC_MAGIC, 8);
+    h.pid = (uint32_t)getpid();
+    h.size = a->size;
+    memcpy(h.path, a->shmPath, sizeof h.path);
+    memcpy(pHandle, &h, sizeof h);
+    f_str(&E, "file", a->shmPath);
+    RETURN(R_SUCCESS);
+}
+
+EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags) {
+    BEGIN("cuIpcOpenMemHandle_v2");
+    f_uint(&E, "flags", Flags);
+    REQUIRE_CTX();
+    IpcHandle h;
+    memcpy(&h, &handle, sizeof h);
+    if (!pdptr || memcmp(h.magic, IPC_MAGIC, 8) != 0 || h.path[sizeof h.path - 1] != 0) RETURN(R_INVALID_VALUE);
+    f_str(&E, "file", h.path);
+    f_int(&E, "pid", h.pid);
+    /* The real driver refuses to open a handle in the process that made it. */
+    if (h.pid == (uint32_t)getpid()) RETURN(R_INVALID_CONTEXT);
+    int fd = open(h.path, O_RDWR);
+    if (fd < 0) RETURN(R_INVALID_HANDLE); /* freed by its exporter (or never there) */
+    size_t bytes = h.size ? h.size : 1;
+    unsigned char *m = map_shared(fd, bytes);
+    close(fd);
+    if (!m) RETURN(R_INVALID_HANDLE);
+    uint64_t base;
+    int r = place_alloc(h.size, current_, NULL, &base);
+    if (r) {
+        munmap(m, bytes);
+        RETURN(r);
+    }
+    Allocation *a = find_alloc(base, 0);
+    free(a->host);
+    a->host = m;
+    a->mappedBytes = bytes;
+    a->opened = 1;
+    memcpy(a->shmPath, h.path, sizeof a->shmPath);
+    *pdptr = base;
+    f_hex(&E, "dptr", base);
+    RETURN(R_SUCCESS);
+}
+
+/* At unload (process exit): remove the files of allocations this process exported and never freed
+   (other processes keep their mappings; nothing else would remove the files before a reboot). */
+__attribute__((destructor)) static void remove_exported_files(void) {
+    for (size_t i = 0; i < S.allocs.n; i++)
+        if (S.allocs.v[i].exported) unlink(S.allocs.v[i].shmPath);
+}
+
+EXPORT CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr) {
+    BEGIN("cuIpcCloseMemHandle");
+    f_hex(&E, "dptr", dptr);
+    REQUIRE_CTX();
+    flush_all();
+    Allocation *a = find_alloc(dptr, 0);
+    if (!a || a->base != dptr || !a->opened) RETURN(R_INVALID_VALUE);
+    release_host(a);
+    VEC_REMOVE(S.allocs, (size_t)(a - S.allocs.v));
     RETURN(R_SUCCESS);
 }
 
@@ -1638,7 +1776,7 @@ EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, un
     unsigned char *host = malloc(bytesize);
     if (!host) RETURN(R_OUT_OF_MEMORY);
     memset(host, FRESH_MEMORY_BYTE, bytesize); /* undefined contents, as cuMemAlloc's */
-    Allocation a = {(uint64_t)(uintptr_t)host, bytesize, host, current_, NULL};
+    Allocation a = {.base = (uint64_t)(uintptr_t)host, .size = bytesize, .host = host, .ctx = current_, .module = NULL};
     size_t at = 0;
     while (at < S.allocs.n && S.allocs.v[at].base < a.base) at++;
     VEC_PUSH(S.allocs, a); /* keep S.allocs sorted by base */

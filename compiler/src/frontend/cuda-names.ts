@@ -38,6 +38,8 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   // runtime/src/gufunc.ts (the kernel is made by compiler/src/checker/gufuncs.ts)
   "guvectorize",
   "random",
+  // runtime/src/host/array-interface.ts, dlpack.ts, ipc.ts (docs/interop.md)
+  "isCudaArray", "asCudaArray", "fromCudaArrayInterface", "fromDlpack", "openIpcArray",
 ]);
 
 /** Members of host namespaces of `cuda` (runtime/src/cuda.ts): `cuda.random.createXoroshiro128pStates`. */

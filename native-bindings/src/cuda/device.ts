@@ -490,6 +490,55 @@ export class CudaContext implements PinnedOwner {
     this.call("cuMemFree_v2", this.driver.api.cuMemFree_v2(allocation.pointer));
   }
 
+  // -- inter-process memory (CUDA IPC) ----------------------------------------------------------
+
+  /**
+   * The 64-byte CUipcMemHandle of the allocation that starts at `pointer` (cuIpcGetMemHandle): another
+   * process opens it with ipcOpen. CSD006 when the driver has no IPC functions.
+   */
+  ipcHandle(pointer: bigint): Uint8Array {
+    const api = this.driver.api;
+    if (!api.cuIpcGetMemHandle) throw new CudaUsageError("CSD006", "this CUDA driver exports no cuIpcGetMemHandle: inter-process memory is not available");
+    this.makeCurrent();
+    const handle = new Uint8Array(64);
+    this.call("cuIpcGetMemHandle", api.cuIpcGetMemHandle(handle, pointer));
+    return handle;
+  }
+
+  /**
+   * Maps another process's allocation of `bytes` from its handle (cuIpcOpenMemHandle_v2 with
+   * CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS): copies take it like an allocation of this context; free()
+   * refuses it — close it (once) with ipcClose.
+   */
+  ipcOpen(handle: Uint8Array, bytes: number): DeviceAllocation {
+    const api = this.driver.api;
+    if (!api.cuIpcOpenMemHandle) throw new CudaUsageError("CSD006", "this CUDA driver exports no cuIpcOpenMemHandle: inter-process memory is not available");
+    if (handle.length !== 64) throw new CudaUsageError("CSD006", `an IPC memory handle is 64 bytes, got ${handle.length}`);
+    this.makeCurrent();
+    const out = new BigUint64Array(1);
+    this.call("cuIpcOpenMemHandle_v2", api.cuIpcOpenMemHandle(out, { reserved: handle }, 1));
+    return new DeviceAllocation(this, out[0] ?? 0n, bytes);
+  }
+
+  /** Unmaps memory opened with ipcOpen (cuIpcCloseMemHandle); a second close makes no driver call. */
+  ipcClose(allocation: DeviceAllocation): void {
+    const api = this.driver.api;
+    if (!api.cuIpcCloseMemHandle) throw new CudaUsageError("CSD006", "this CUDA driver exports no cuIpcCloseMemHandle");
+    if (allocation.freed || allocation.context !== this) return;
+    this.makeCurrent();
+    allocation.markFreed();
+    this.call("cuIpcCloseMemHandle", api.cuIpcCloseMemHandle(allocation.pointer));
+  }
+
+  /**
+   * Device memory this context did not allocate — another library's, through the CUDA Array
+   * Interface or DLPack — named like an allocation so copies take it (the caller vouches for the
+   * range). free() refuses it: its owner frees it.
+   */
+  foreign(pointer: bigint, bytes: number): DeviceAllocation {
+    return new DeviceAllocation(this, pointer, bytes);
+  }
+
   /** Live allocations made through this context, and their total size. */
   get memoryInUse(): { allocations: number; bytes: number } {
     let bytes = 0;

@@ -118,6 +118,14 @@ export interface CudaDriverApi {
   /** cuEventElapsedTime_v2 (CUDA 13), or cuEventElapsedTime on older drivers: see info.symbols. */
   cuEventElapsedTime(milliseconds: Out<number>, start: CuHandle, end: CuHandle): number;
   cuEventDestroy_v2(event: CuHandle): number;
+  /**
+   * Inter-process memory (CUDA IPC): the 64-byte handle (CUipcMemHandle) of an allocation's base,
+   * written into `handle`. Undefined where the driver does not export it.
+   */
+  cuIpcGetMemHandle?(handle: Uint8Array, pointer: DevicePointer): number;
+  /** cuIpcOpenMemHandle_v2: maps another process's allocation; `pointer` receives its address here in element 0. */
+  cuIpcOpenMemHandle?(pointer: BigUint64Array, handle: { reserved: Uint8Array }, flags: number): number;
+  cuIpcCloseMemHandle?(pointer: DevicePointer): number;
   cuFuncGetAttribute(value: Out<number>, attribute: number, fn: CuHandle): number;
   cuFuncSetAttribute(fn: CuHandle, attribute: number, value: number): number;
   cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks: Out<number>, fn: CuHandle, blockSize: number, dynamicSharedBytes: number): number;
@@ -411,8 +419,26 @@ export function bindDriver(lib: LibraryHandle): { api: CudaDriverApi; symbols: C
     cuOccupancyMaxActiveBlocksPerMultiprocessor: lib.func("cuOccupancyMaxActiveBlocksPerMultiprocessor", "int", [intOut, t.fn, "int", "size_t"]),
     cuGetErrorName: lib.func("cuGetErrorName", "int", ["int", koffi.out(koffi.pointer("str"))]),
     cuGetErrorString: lib.func("cuGetErrorString", "int", ["int", koffi.out(koffi.pointer("str"))]),
+    ...ipcFunctions(lib),
   };
   return { api, symbols: { eventElapsedTime: elapsed.name, primaryCtxRelease: release.name } };
+}
+
+let ipcHandleType: TypeObject | undefined;
+
+/** The IPC functions, where the library exports them (every NVIDIA driver since CUDA 4 does; Windows' return NOT_SUPPORTED). */
+function ipcFunctions(lib: LibraryHandle): Pick<CudaDriverApi, "cuIpcGetMemHandle" | "cuIpcOpenMemHandle" | "cuIpcCloseMemHandle"> {
+  // CUipcMemHandle: struct { char reserved[64]; }, passed BY VALUE to cuIpcOpenMemHandle.
+  ipcHandleType ??= koffi.struct({ reserved: koffi.array("uint8_t", 64, "Typed") });
+  try {
+    return {
+      cuIpcGetMemHandle: lib.func("cuIpcGetMemHandle", "int", ["void *", "uint64_t"]),
+      cuIpcOpenMemHandle: lib.func("cuIpcOpenMemHandle_v2", "int", ["void *", ipcHandleType, "uint"]),
+      cuIpcCloseMemHandle: lib.func("cuIpcCloseMemHandle", "int", ["uint64_t"]),
+    };
+  } catch {
+    return {};
+  }
 }
 
 function realPathOr(p: string): string {

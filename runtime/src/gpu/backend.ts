@@ -51,6 +51,7 @@ import { checkCooperativeLaunch, cooperativeDriverError, GridWorkspace } from ".
 import { checkStatesArguments } from "../random/state-layout";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
+import { ipcExportRefused, ipcOpenFailed, synchronizeRawStream } from "./interop";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -82,6 +83,8 @@ export interface GpuBackendOptions {
 /** One allocation; shared by its GpuBuffer and the FinalizationRegistry, so it is freed once. */
 interface AllocationRecord {
   freed: boolean;
+  /** Memory this backend did not allocate (another library's, another process's): free() releases only the view. */
+  readonly foreign?: { readonly close?: () => void };
   readonly pointer: bigint;
   /** The bindings' handle (undefined for an empty buffer, which allocates nothing). */
   readonly allocation: DeviceAllocation | undefined;
@@ -409,6 +412,10 @@ export class GpuBackend implements Backend {
   free(buffer: DeviceBuffer): void {
     const b = this.own(buffer, "free");
     if (b.record.freed) return; // DeviceNDArray.free() is idempotent; the record guarantees one cuMemFree
+    if (b.record.foreign) {
+      b.record.freed = true;
+      return b.record.foreign.close?.();
+    }
     this.allocations.unregister(b);
     this.release(b.record, false);
   }
@@ -437,6 +444,65 @@ export class GpuBackend implements Backend {
   private reclaim(record: AllocationRecord): void {
     if (record.freed) return;
     this.quietly(() => this.release(record, true));
+  }
+
+  // ───────────────────────── interop (gpu/interop.ts, docs/interop.md) ─────────────────────────
+
+  addressOf(buffer: DeviceBuffer): bigint {
+    return this.own(buffer, "a device pointer").pointer;
+  }
+
+  foreignMemory(pointer: bigint, bytes: number): { buffer: DeviceBuffer; byteOffset: number } {
+    const state = this.current;
+    const allocation = bytes > 0 ? this.contextOf(state).foreign(pointer, bytes) : undefined;
+    const record: AllocationRecord = { freed: false, pointer, allocation, bytes, device: state, foreign: {} };
+    return { buffer: new GpuBuffer(bytes, state.info.ordinal, pointer, record), byteOffset: 0 };
+  }
+
+  synchronizeRawStream(handle: bigint): void {
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    // CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2): waiting for the whole device covers them.
+    if (handle === 1n || handle === 2n) return this.synchronizeDevice(state);
+    try {
+      synchronizeRawStream(ctx, handle);
+    } catch (e) {
+      throw this.mapError(e, state, `synchronizing the stream 0x${handle.toString(16)} of a foreign array's __cuda_array_interface__`);
+    }
+  }
+
+  exportIpc(buffer: DeviceBuffer): Uint8Array {
+    const b = this.live(buffer, 0, 0, "getIpcHandle");
+    const state = this.stateOf(b, "getIpcHandle");
+    if (b.record.foreign || !b.record.allocation) throw ipcExportRefused(b.record.foreign ? "foreign" : "empty");
+    try {
+      return this.contextOf(state).ipcHandle(b.pointer);
+    } catch (e) {
+      throw this.mapError(e, state, "getting an IPC handle (cuIpcGetMemHandle)");
+    }
+  }
+
+  openIpc(handle: Uint8Array, bytes: number): { buffer: DeviceBuffer; close(): void } {
+    const state = this.current;
+    const ctx = this.contextOf(state);
+    let allocation: DeviceAllocation;
+    try {
+      allocation = ctx.ipcOpen(handle, bytes);
+    } catch (e) {
+      throw ipcOpenFailed(this.mapError(e, state, "opening an IPC handle (cuIpcOpenMemHandle)"));
+    }
+    const close = () => {
+      if (state.lost || !ctx.usable) return;
+      try {
+        ctx.ipcClose(allocation);
+      } catch (e) {
+        throw this.mapError(e, state, "closing an IPC handle (cuIpcCloseMemHandle)");
+      }
+    };
+    const record: AllocationRecord = { freed: false, pointer: allocation.pointer, allocation, bytes, device: state, foreign: { close } };
+    const buffer = new GpuBuffer(bytes, state.info.ordinal, allocation.pointer, record);
+    // The buffer's free() closes the handle, exactly once (the record's freed flag).
+    return { buffer, close: () => this.free(buffer) };
   }
 
   /** Allocation counters (tests, tools). */

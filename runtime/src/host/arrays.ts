@@ -14,6 +14,24 @@ import type { Stream } from "./streams";
 import { raveledLayout, reshapedLayout, rowShape, slicedRange, transposedLayout, type Order, type ViewLayout } from "./views";
 import { columnMajorStrides, isContiguousIn, rowMajorStrides, spanElements } from "../layout";
 import { copyDeviceToDevice, copyDeviceToHost, copyHostToDevice } from "./layout-copies";
+import { describeCudaArray, type CudaArrayInterface } from "./array-interface-export";
+import { ipcHandleOf, type IpcHandle } from "./ipc";
+import { dlpackOf } from "./dlpack";
+
+/** @internal device memory a DeviceNDArray views without owning it (see DeviceNDArray.foreign). */
+export interface ForeignMemory {
+  /** Kept alive as long as the array: the object whose memory it is. */
+  readonly owner: unknown;
+  /** Called once, by free() (closes an IPC mapping, calls a DLPack deleter). */
+  readonly release?: () => void;
+}
+
+/** @internal how a foreign array is made: its buffer (which aliases the memory) and the offset in it. */
+export interface ForeignView {
+  readonly buffer: DeviceBuffer;
+  readonly byteOffset: number;
+  readonly foreign: ForeignMemory;
+}
 
 export type Shape = number | readonly number[];
 
@@ -259,18 +277,36 @@ export class DeviceNDArray<T = unknown> {
   readonly byteOffset: number;
   /** The array this one is a view of (`reshape`, `ravel`, `slice`, `row`, `T`), or undefined. */
   readonly base: DeviceNDArray | undefined;
+  /**
+   * @internal Memory another library or process owns (host/array-interface.ts, dlpack.ts, ipc.ts): the
+   * owner kept alive while this array is, and what free() does instead of freeing the memory.
+   */
+  readonly foreign: ForeignMemory | undefined;
   /** @internal the element stride of each dimension (the kernel ABI's unit); `strides` is in bytes. */
   readonly elementStrides: readonly number[];
   private isFreed = false;
 
   /** `elementStrides` default to C order; an allocation covers the largest offset the strides reach. */
-  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer, view?: { base: DeviceNDArray; byteOffset: number }, elementStrides?: readonly number[]) {
+  constructor(shape: readonly number[], dtype: DType, buffer?: DeviceBuffer, view?: { base: DeviceNDArray; byteOffset: number } | ForeignView, elementStrides?: readonly number[]) {
     this.shape = Object.freeze([...shape]);
     this.dtype = dtype;
     this.elementStrides = Object.freeze([...(elementStrides ?? rowMajorStrides(shape))]);
-    this.base = view?.base.base ?? view?.base;
+    const base = view && "base" in view ? view.base : undefined;
+    this.base = base?.base ?? base;
+    this.foreign = view && "foreign" in view ? view.foreign : undefined;
     this.byteOffset = view?.byteOffset ?? 0;
-    this.buffer = view ? view.base.buffer : (buffer ?? currentBackend().alloc(this.spanBytes));
+    this.buffer = base ? base.buffer : view && "foreign" in view ? view.buffer : (buffer ?? currentBackend().alloc(this.spanBytes));
+  }
+
+  /**
+   * The CUDA Array Interface, version 3 (Numba's `__cuda_array_interface__`): shape, typestr (`<f4`),
+   * `data: [pointer, false]` with the device pointer as a bigint (0n for an empty array), byte strides
+   * or null when C-contiguous, and `stream: null` (work on it is ordered by the legacy default stream,
+   * or the program synchronised its streams). Any library that speaks the protocol can view it.
+   */
+  get __cuda_array_interface__(): CudaArrayInterface {
+    this.checkAlive("__cuda_array_interface__");
+    return describeCudaArray(this);
   }
 
   /** Numba's `strides`: the bytes between consecutive elements of each dimension. */
@@ -406,13 +442,34 @@ export class DeviceNDArray<T = unknown> {
   }
 
   /**
+   * Numba's `get_ipc_handle()`: a JSON-serialisable handle another process opens with
+   * `cuda.openIpcArray(handle, shape, dtype, { strides, offset })` (docs/interop.md). Keep this array
+   * alive until the other process has closed it.
+   */
+  getIpcHandle(): IpcHandle {
+    return ipcHandleOf(this);
+  }
+
+  /**
+   * A DLPack capsule of this array: the address (bigint) of a `DLManagedTensor` for a native addon
+   * that speaks DLPack, which must call its deleter exactly once when done; until then the memory
+   * stays alive (docs/interop.md).
+   */
+  toDlpack(): bigint {
+    return dlpackOf(this);
+  }
+
+  /**
    * Releases the device memory now; later use is an error (CSR010), also through views of it. On a view
    * it releases only the view: the memory belongs to the array it views.
    */
   free(): void {
     if (this.isFreed) return;
     this.isFreed = true;
-    if (!this.base) currentBackend().free(this.buffer);
+    if (this.base) return;
+    // Foreign memory: release the view (an IPC mapping is closed, a DLPack deleter called), never the owner's memory.
+    if (this.foreign) return this.foreign.release?.();
+    currentBackend().free(this.buffer);
   }
 
   toString(): string {

@@ -12,6 +12,7 @@ import { CudaScriptError, ErrorCodes } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { f16round } from "../float16";
 import { describeValue, DeviceNDArray, dtypeOfTypedArray, isHostNDArray, NDArray, streamHandle } from "./arrays";
+import { asCudaArray, isForeignCudaArray } from "./array-interface";
 import { kernelSpanProblem, rowMajorStrides, spanElements } from "../layout";
 import { hostVisibleBuffer } from "./host-memory";
 import { currentBackend } from "./device";
@@ -249,7 +250,9 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     // time on a GPU), the copies of host arrays around it by wall clock.
     const timed = reportingLaunches();
     const t0 = timed ? performance.now() : 0;
-    const prepared = this.prepareArgs(args);
+    // Any object with a __cuda_array_interface__ (CuPy's, PyTorch's, a native addon's) is a device
+    // array argument, as in Numba: viewed in place, its stream synchronised first.
+    const prepared = this.prepareArgs(args.some(isForeignCudaArray) ? args.map((v) => (isForeignCudaArray(v) ? asCudaArray(v) : v)) : args);
     const t1 = timed ? performance.now() : 0;
     try {
       const events = timed ? ([backend.createEvent(), backend.createEvent()] as const) : undefined;

@@ -13,6 +13,8 @@ import type { PrivSpec } from "./privatize";
 import { cooperativeLaunchTooLarge, simulatorCoResidentBlocks } from "./co-residency";
 import { spanElements } from "../layout";
 import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
+import { AddressSpace, type Allocation } from "./address-space";
+import { exportSimulatorIpc, forgetExport, openSimulatorIpc } from "./ipc";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -22,26 +24,49 @@ const MAX_ARRAY_BYTES = 2 ** 32;
 /** The share of the machine's memory the simulated device has by default: the rest is the host program's. */
 const DEFAULT_MEMORY_SHARE = 0.5;
 
+/**
+ * The memory of one simulated allocation, the payload of its range in the address space: shared by
+ * its SimBuffer and any foreign view of it (a pointer resolved in the address space gives another
+ * SimBuffer over the same range), so freeing the allocation frees it for all of them. Undefined once
+ * freed (the program's own references to the array do not keep the memory alive). A
+ * SharedArrayBuffer (workers run blocks against it), or — once shared with another process through
+ * an IPC handle — a file mapping (simulator/ipc.ts), which kernels use on the main thread only.
+ */
+export type SimMemory = ArrayBufferLike | undefined;
+
+/** Allocations opened from another process's IPC handle: not this process's to export again. */
+const importedAllocations = new WeakSet<Allocation<SimMemory>>();
+
 export class SimBuffer implements DeviceBuffer {
   readonly backend = "simulator" as const;
-  /** Undefined once freed: the buffer drops its memory so the program's own references to the array do not keep it alive. */
-  private store: SharedArrayBuffer | undefined;
   constructor(
     readonly bytes: number,
-    memory: SharedArrayBuffer,
-  ) {
-    this.store = memory;
+    /** @internal its range in the simulator's address space (address-space.ts), whose payload is its memory */
+    readonly allocation: Allocation<SimMemory>,
+  ) {}
+  /** Its device address: 256-byte aligned. */
+  get address(): number {
+    return this.allocation.address;
   }
   get freed(): boolean {
-    return this.store === undefined;
+    return this.allocation.payload === undefined;
+  }
+  /** Opened from another process's IPC handle. */
+  get imported(): boolean {
+    return importedAllocations.has(this.allocation);
   }
   /** The memory of a live buffer; CSR010 once freed. */
-  get memory(): SharedArrayBuffer {
-    if (!this.store) throw new CudaScriptError("CSR010", "this device array was freed");
-    return this.store;
+  get memory(): ArrayBufferLike {
+    const store = this.allocation.payload;
+    if (!store) throw new CudaScriptError("CSR010", "this device array was freed");
+    return store;
+  }
+  /** @internal moves a live buffer's bytes to other memory (an IPC export's file mapping). */
+  replaceMemory(memory: ArrayBufferLike): void {
+    this.allocation.payload = memory;
   }
   release(): void {
-    this.store = undefined;
+    this.allocation.payload = undefined;
   }
 }
 
@@ -108,8 +133,14 @@ export class SimulatorBackend implements Backend {
   private opts: SimulatorOptions;
   /** Bytes of device memory allocated and neither freed nor garbage-collected. */
   private inUse = 0;
-  /** Arrays the program dropped without free() give their bytes back when collected, as on the GPU backend. */
-  private readonly collected = new FinalizationRegistry<number>((bytes) => (this.inUse -= bytes));
+  /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
+  readonly addressSpace = new AddressSpace<SimMemory>();
+  /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
+  private readonly collected = new FinalizationRegistry<Allocation<SimMemory>>((a) => {
+    if (!this.addressSpace.release(a)) return;
+    this.inUse -= a.bytes;
+    a.payload = undefined; // unreachable now, as the SimBuffer that held it
+  });
   /** Bytes freed since memory was last reclaimed (reclaim.ts): free() gives memory back, not only the budget. */
   private freedSinceReclaim = 0;
 
@@ -164,14 +195,43 @@ export class SimulatorBackend implements Backend {
       if (e instanceof RangeError) throw this.outOfMemory(bytes, "the machine could not provide it");
       throw e;
     }
-    const buffer = new SimBuffer(bytes, memory);
+    return this.place(bytes, memory, false);
+  }
+
+  /** Gives `memory` an address and a buffer (imported: another process's, opened from an IPC handle). */
+  place(bytes: number, memory: ArrayBufferLike, imported: boolean): SimBuffer {
+    const at = this.addressSpace.allocate(bytes, memory);
+    if (!at) throw this.outOfMemory(bytes, "its address space is exhausted");
+    if (imported) importedAllocations.add(at);
+    const buffer = new SimBuffer(bytes, at);
     this.inUse += bytes;
-    this.collected.register(buffer, bytes, buffer);
+    this.collected.register(buffer, at, buffer);
     return buffer;
   }
 
+  /** The device address of a buffer (as a bigint, as C's pointers are). */
+  addressOf(buffer: DeviceBuffer): bigint {
+    return BigInt(this.own(buffer).address);
+  }
+
+  /**
+   * The live allocation holding [pointer, pointer + bytes) and the offset in it: a foreign view of
+   * simulator memory aliases the allocation's own bytes. CSR062 when no allocation holds the range.
+   */
+  resolve(pointer: bigint, bytes: number, what: string): { buffer: SimBuffer; byteOffset: number } {
+    const found = pointer <= BigInt(Number.MAX_SAFE_INTEGER) && pointer >= 0n ? this.addressSpace.find(Number(pointer), bytes) : undefined;
+    if (!found || found.allocation.payload === undefined)
+      throw new CudaScriptError(
+        "CSR062",
+        `${what}: the pointer 0x${pointer.toString(16)} (${bytes} bytes) is outside every live allocation of the simulated device (its memory starts at 0x${this.addressSpace.base.toString(16)}): pass the pointer of a live device array — its __cuda_array_interface__.data[0] — and a shape and strides that stay inside it`,
+      );
+    const a = found.allocation;
+    // Another buffer object over the same memory: freeing the allocation frees it too.
+    return { buffer: new SimBuffer(a.bytes, a), byteOffset: found.offset };
+  }
+
   /** The simulated device's memory is host memory: a mapped or managed array is a device buffer's own. */
-  allocHostVisible(bytes: number): { host: SharedArrayBuffer; device: DeviceBuffer } {
+  allocHostVisible(bytes: number): { host: ArrayBufferLike; device: DeviceBuffer } {
     const device = this.alloc(bytes);
     return { host: this.mem(device), device };
   }
@@ -187,8 +247,10 @@ export class SimulatorBackend implements Backend {
   free(buffer: DeviceBuffer): void {
     const b = this.own(buffer);
     if (b.freed) return;
+    forgetExport(b);
     b.release();
     this.collected.unregister(b);
+    this.addressSpace.release(b.allocation);
     this.inUse -= b.bytes;
     this.freedSinceReclaim += b.bytes;
     if (worthReclaiming(this.freedSinceReclaim)) {
@@ -203,8 +265,27 @@ export class SimulatorBackend implements Backend {
     return b;
   }
 
-  private mem(b: DeviceBuffer): SharedArrayBuffer {
+  private mem(b: DeviceBuffer): ArrayBufferLike {
     return this.own(b).memory;
+  }
+
+  /** A foreign view of simulator memory is a view of the allocation holding it (CSR062 outside every one). */
+  foreignMemory(pointer: bigint, bytes: number, what: string): { buffer: DeviceBuffer; byteOffset: number } {
+    return this.resolve(pointer, bytes, what);
+  }
+
+  /** Everything completes before returning: every stream is always idle. */
+  synchronizeRawStream(): void {}
+
+  exportIpc(buffer: DeviceBuffer): Uint8Array {
+    const b = this.own(buffer);
+    if (b.freed) throw new CudaScriptError("CSR010", "getIpcHandle: this device array was freed");
+    return exportSimulatorIpc(b);
+  }
+
+  openIpc(handle: Uint8Array, bytes: number): { buffer: DeviceBuffer; close(): void } {
+    const buffer = openSimulatorIpc(handle, bytes, (size, memory) => this.place(size, memory, true));
+    return { buffer, close: () => this.free(buffer) };
   }
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {

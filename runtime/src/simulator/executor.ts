@@ -266,7 +266,7 @@ export class Executor {
     const o = this.opts;
     const timed = Number.isFinite(o.deadline);
     const wantWorkers = o.workers > 1 || timed;
-    const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable();
+    const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable() && workersCanShare(req.args);
     if (!useWorkers) return this.runHere(req, nBlocks);
     // A grid barrier needs every block alive in one executor: one claim of the whole grid.
     if (req.cooperative) return this.runPool(req, nBlocks, 1, [], nBlocks);
@@ -470,4 +470,13 @@ export function defaultWorkers(): number {
   const env = process.env.CUDASCRIPT_WORKERS ?? process.env.CUDASCRIPT_SIMULATOR_WORKERS;
   if (env && /^\d+$/.test(env)) return Math.max(1, Number(env));
   return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+}
+
+/**
+ * Workers see device memory only as SharedArrayBuffers; memory shared with another process (an IPC
+ * file mapping, simulator/ipc.ts) is not one, so a launch that uses it runs on this thread.
+ */
+function workersCanShare(args: readonly ArgDesc[]): boolean {
+  for (const a of args) if (a.kind === "array" && !(a.buffer instanceof SharedArrayBuffer)) return false;
+  return true;
 }
