@@ -69,6 +69,24 @@ export const ErrorCodes = {
   StridedVectorArgument: "CSR059",
   /** A kernel called like a function, `k(…)`, instead of launched: `k.launch(blocks, threads)(…)` (host/kernel.ts callableKernel). */
   LaunchConfigurationMissing: "CSR060",
+  /** A bad rank environment or launcher setting: CUDASCRIPT_RANK / CUDASCRIPT_WORLD_SIZE / CUDASCRIPT_DIST_ADDR that do not fit together (dist/env.ts). */
+  DistSetup: "CSR070",
+  /** A collective or send/recv given a bad argument: not a device array, a bad op, root or peer, sizes that do not fit (dist/api.ts). */
+  DistArgument: "CSR071",
+  /** The ranks disagree: different collectives at the same step, or different dtypes or sizes; a recv of another size than the send (dist/hub.ts). */
+  DistMismatch: "CSR072",
+  /** Another rank failed or ended while this one still needed it: the job stops with that rank's error (dist/hub.ts). */
+  DistRankFailed: "CSR073",
+  /** A collective or recv waited longer than the collective time limit (--collective-timeout, CUDASCRIPT_DIST_TIMEOUT) for a rank that never came. */
+  DistTimeout: "CSR074",
+  /** `cudascript launch`: a rank was killed by a signal (out of memory, scancel, kill -9). */
+  DistRankKilled: "CSR075",
+  /** `cudascript launch`: the launcher could not start the job (srun/sbatch missing or refused, the Kubernetes API refused it). */
+  DistLauncher: "CSR076",
+  /** The ranks could not meet: rank 0's rendezvous unreachable, or a rank never connected within the time limit. */
+  DistRendezvous: "CSR077",
+  /** NCCL failed on the GPU backend (its error name and text). */
+  DistNccl: "CSR078",
   /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
   GufuncCoreDimension: "CSR026",
   /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */
