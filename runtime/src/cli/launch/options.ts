@@ -27,6 +27,8 @@ Options:
                              where kernels run in every rank (default auto)
   --collective-timeout <s>   a collective or recv that waits longer for another rank fails with
                              CSR074 (default 300)
+  --gpus-per-rank <n>        slurm: GPUs (GRES gpu) per task; kubernetes: nvidia.com/gpu per pod
+                             (default 1 on the GPU backend, 0 on the simulator)
   --timeout <s>              stop the whole job after s seconds (default 0: no limit)
   --port <p>                 rank 0's rendezvous port (default: a free one; 29500 on Kubernetes)
   --workers <n>              simulator worker threads per rank (default: the cores / the ranks)
@@ -37,7 +39,6 @@ Kubernetes:
   --image <ref>              the container image that holds the program and node (required)
   --namespace <ns>           the namespace (default: the kubeconfig's, else default)
   --name <name>              the Job's name (default: cudascript-<file>)
-  --gpus-per-rank <n>        nvidia.com/gpu per pod (default 1, 0 with --backend simulator)
   --dry-run                  print the manifests (YAML) and start nothing
   -h, --help                 this text`;
 
@@ -111,7 +112,7 @@ export function parseLaunchOptions(argv: readonly string[]): LaunchOptions | num
   const backend = ((args.flags.get("backend") as string | undefined) ?? (process.env.CUDASCRIPT_BACKEND || "auto")) as BackendRequest;
   if (!["auto", "gpu", "simulator"].includes(backend)) return printUsageError(`--backend takes auto, gpu or simulator, not '${backend}'`, LAUNCH_USAGE);
   const only = (flag: string, where: LauncherName) => (args.flags.has(flag) && launcher !== where ? `--${flag} is an option of --launcher ${where}` : undefined);
-  const misplaced = only("sbatch", "slurm") ?? only("partition", "slurm") ?? only("image", "kubernetes") ?? only("namespace", "kubernetes") ?? only("name", "kubernetes") ?? only("gpus-per-rank", "kubernetes") ?? only("dry-run", "kubernetes");
+  const misplaced = only("sbatch", "slurm") ?? only("partition", "slurm") ?? only("image", "kubernetes") ?? only("namespace", "kubernetes") ?? only("name", "kubernetes") ?? only("dry-run", "kubernetes");
   if (misplaced) return printUsageError(misplaced, LAUNCH_USAGE);
   if (launcher === "kubernetes" && !args.flags.has("image"))
     return printUsageError("--launcher kubernetes needs --image: the container image with node, cudascript and this program (see docs/distributed.md#kubernetes)", LAUNCH_USAGE);

@@ -43,7 +43,8 @@ export async function launchSlurm(options: LaunchOptions, job: PreparedJob): Pro
     "--kill-on-bad-exit=1",
     "--label",
     ...(options.partition && !options.sbatch ? [`--partition=${options.partition}`] : []),
-    ...(job.choice.kind === "gpu" ? ["--gpus-per-task=1"] : []),
+    // GPUs as Slurm counts them (GRES gpu): one per rank on the GPU backend unless told otherwise.
+    ...((options.gpusPerRank ?? (job.choice.kind === "gpu" ? 1 : 0)) > 0 ? [`--gpus-per-task=${options.gpusPerRank ?? 1}`] : []),
     ...(options.timeout > 0 ? [`--time=${Math.max(1, Math.ceil(options.timeout / 60))}`] : []),
     process.execPath,
     "--enable-source-maps",
