@@ -69,13 +69,13 @@ export const ErrorCodes = {
   StridedVectorArgument: "CSR059",
   /** A kernel called like a function, `k(…)`, instead of launched: `k.launch(blocks, threads)(…)` (host/kernel.ts callableKernel). */
   LaunchConfigurationMissing: "CSR060",
-  /** A bad rank environment or launcher setting: CUDASCRIPT_RANK / CUDASCRIPT_WORLD_SIZE / CUDASCRIPT_DIST_ADDR that do not fit together (dist/env.ts). */
+  /** A bad rank environment or launcher setting: CUDASCRIPT_RANK / CUDASCRIPT_WORLD_SIZE / CUDASCRIPT_DIST_ADDR that do not fit together (distributed/env.ts). */
   DistSetup: "CSR070",
-  /** A collective or send/recv given a bad argument: not a device array, a bad op, root or peer, sizes that do not fit (dist/api.ts). */
+  /** A collective or send/recv given a bad argument: not a device array, a bad op, root or peer, sizes that do not fit (distributed/api.ts). */
   DistArgument: "CSR071",
-  /** The ranks disagree: different collectives at the same step, or different dtypes or sizes; a recv of another size than the send (dist/hub.ts). */
+  /** The ranks disagree: different collectives at the same step, or different dtypes or sizes; a recv of another size than the send (distributed/collective.ts). */
   DistMismatch: "CSR072",
-  /** Another rank failed or ended while this one still needed it: the job stops with that rank's error (dist/hub.ts). */
+  /** Another rank failed or ended while this one still needed it: the job stops with that rank's error (distributed/transport.ts). */
   DistRankFailed: "CSR073",
   /** A collective or recv waited longer than the collective time limit (--collective-timeout, CUDASCRIPT_DIST_TIMEOUT) for a rank that never came. */
   DistTimeout: "CSR074",

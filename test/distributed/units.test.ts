@@ -3,10 +3,10 @@ import * as assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { CudaScriptError } from "cudascript/dist/errors";
-import { computeStep } from "cudascript/dist/dist/collective";
-import { firstHost, readPlacement } from "cudascript/dist/dist/env";
-import { reduceAll } from "cudascript/dist/dist/reduce";
-import { FrameReader, writeFrame, type Frame } from "cudascript/dist/dist/wire";
+import { computeStep } from "cudascript/dist/distributed/collective";
+import { firstHost, readPlacement } from "cudascript/dist/distributed/env";
+import { reduceAll } from "cudascript/dist/distributed/reduce";
+import { FrameReader, writeFrame, type Frame } from "cudascript/dist/distributed/wire";
 import { pipeLines, rankPrefix, relabelSlurmLine } from "cudascript/dist/cli/launch/rank-output";
 
 const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { CudaScriptError } from "../../errors";
 import { chooseBackend, type BackendChoice } from "../../host/device";
 import { probeGpu } from "../../host/gpu-probe";
-import { DistEnv } from "../../dist/env";
+import { DistEnv } from "../../distributed/env";
 import type { LaunchOptions } from "./options";
 
 export interface PreparedJob {

@@ -5,7 +5,7 @@
  * the Service, resolvable as such). Each pod runs `npx cudascript run` on the program inside the image.
  */
 import * as path from "node:path";
-import { DistEnv } from "../../dist/env";
+import { DistEnv } from "../../distributed/env";
 import type { LaunchOptions } from "./options";
 
 /** Rank 0's port in the pods (NCCL's and PyTorch's usual rendezvous port). */

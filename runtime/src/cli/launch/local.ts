@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DistEnv } from "../../dist/env";
+import { DistEnv } from "../../distributed/env";
 import { PARENT_PID_ENV } from "../run-limits";
 import { freePort, jobError, RANK_RUNNER, signalExitCode, type PreparedJob } from "./job";
 import type { LaunchOptions } from "./options";

@@ -3,7 +3,7 @@
  * (inside an allocation, `salloc`/`sbatch`, it uses that allocation; outside one it makes its own), or,
  * with `--sbatch`, a batch job runs that `srun` and the launcher waits for it (`sbatch --wait`).
  * Each task reads its rank from Slurm's variables (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID) and
- * finds rank 0 on the step's first node at CUDASCRIPT_DIST_PORT (dist/env.ts).
+ * finds rank 0 on the step's first node at CUDASCRIPT_DIST_PORT (distributed/env.ts).
  *
  * `srun --kill-on-bad-exit=1` ends every task when one fails; `--label` prefixes each line with its
  * task, which becomes `[rank r] `. A task killed by a signal is CSR075.
@@ -12,7 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DistEnv } from "../../dist/env";
+import { DistEnv } from "../../distributed/env";
 import { freePort, jobError, RANK_RUNNER, signalExitCode, type PreparedJob } from "./job";
 import type { LaunchOptions } from "./options";
 import { pipeLines, relabelSlurmLine } from "./rank-output";
