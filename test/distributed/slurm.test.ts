@@ -41,6 +41,13 @@ describe("cudascript launch --launcher slurm (a real one-node cluster)", { skip 
     assert.match(r.stderr, /launching .*split-sum\.ts with srun as 4 ranks on the simulator/);
   });
 
+  it("--sbatch submits a batch job, waits for it and prints its output by rank", async () => {
+    const r = await launch(["--launcher", "slurm", "--sbatch", "-n", "4", "--backend", "simulator", path.join(FIXTURES, "split-sum.ts")]);
+    assert.equal(r.code, 0, r.stderr);
+    for (let rank = 0; rank < 4; rank++) assert.match(r.stdout, new RegExp(`^\\[rank ${rank}\\] rank ${rank} of 4 .*sum of squares 333833500 OK`, "m"));
+    assert.match(r.stderr, /submitting .*split-sum\.ts with sbatch as 4 ranks/);
+  });
+
   it("a failing rank stops the step (srun --kill-on-bad-exit) with its error; a hung collective is CSR074; no rank process is left", async () => {
     const failed = await launch(["--launcher", "slurm", "-n", "4", "--backend", "simulator", path.join(FIXTURES, "failures.ts"), "fail", "2"]);
     assert.notEqual(failed.code, 0);

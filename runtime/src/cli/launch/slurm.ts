@@ -106,9 +106,22 @@ async function superviseSrun(child: ReturnType<typeof spawn>, options: LaunchOpt
   return code;
 }
 
+/**
+ * Where the batch script and its output go: a folder in the working directory, which on a cluster is
+ * on a file system the compute node shares (the node's own /tmp is not the submitting machine's);
+ * the system's temporary folder when the working directory cannot be written.
+ */
+function outputFolder(): string {
+  try {
+    return fs.mkdtempSync(path.join(process.cwd(), ".cudascript-sbatch-"));
+  } catch {
+    return fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-sbatch-"));
+  }
+}
+
 /** `--sbatch`: a batch script that runs the same srun, submitted with `sbatch --wait`; its output file is printed when it ends. */
 async function sbatch(options: LaunchOptions, job: PreparedJob, env: NodeJS.ProcessEnv, srunArgs: string[], what: string): Promise<number> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-sbatch-"));
+  const dir = outputFolder();
   try {
     const out = path.join(dir, "job-%j.out");
     const script = [
