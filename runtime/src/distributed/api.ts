@@ -1,15 +1,17 @@
 /**
  * `dist`: the ranks of a job started by `cudascript launch` and the collectives between them, shaped
  * like NCCL's (ncclAllReduce, ncclBroadcast, ncclAllGather, ncclReduceScatter, ncclSend/ncclRecv).
- * Every call takes device arrays and resolves when this rank's arrays hold the result. The arrays'
- * bytes are staged through the host and exchanged over the job's transport (transport.ts): on the
- * simulator, and on GPUs where NCCL is not used (docs/distributed.md).
+ * Every call takes device arrays and resolves when this rank's arrays hold the result. On the GPU
+ * backend with NCCL the collectives run through it (nccl-comm.ts); otherwise the arrays' bytes are
+ * staged through the host and exchanged over the job's transport (transport.ts) (docs/distributed.md).
  */
 import { CudaScriptError } from "../errors";
 import { DeviceNDArray } from "../host/arrays";
 import { readPlacement, type DistPlacement } from "./env";
 import { bytesPerElement, COLLECTIVE_DTYPES, REDUCE_OPS, view, type ReduceOp } from "./reduce";
 import { Hub, Peer, type Transport } from "./transport";
+import { currentBackend } from "../host/device";
+import type { NcclComm } from "./nccl-comm";
 import type { CollectiveCall } from "./wire";
 
 export type { ReduceOp } from "./reduce";
@@ -104,6 +106,22 @@ async function collective(call: CollectiveCall, payload: Uint8Array): Promise<Ui
   return transport().collective(call, payload);
 }
 
+let ncclCache: Promise<NcclComm | undefined> | undefined;
+
+/**
+ * NCCL for a collective of `dtype` on the GPU backend, when every rank of the job has it (nccl-comm.ts);
+ * undefined for the TCP transport: on the simulator, for a job of one rank, for dtypes NCCL lacks.
+ */
+async function ncclFor(dtype: string): Promise<NcclComm | undefined> {
+  const p = placement();
+  if (p.size === 1 || currentBackend().kind !== "gpu") return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { NcclComm } = require("./nccl-comm") as typeof import("./nccl-comm");
+  ncclCache ??= NcclComm.create(p, transport());
+  const comm = await ncclCache;
+  return comm && NcclComm.moves(dtype) ? comm : undefined;
+}
+
 export const dist: Dist = {
   get rank() {
     return placement().rank;
@@ -118,12 +136,16 @@ export const dist: Dist = {
   async allReduce(a, op = "sum") {
     const { array, dtype } = checkArray("dist.allReduce", a);
     const reduce = checkOp("dist.allReduce", op);
+    const nccl = await ncclFor(dtype);
+    if (nccl) return nccl.allReduce(array, dtype, reduce);
     store(array, dtype, await collective({ op: "allReduce", dtype, count: array.size, resultCount: array.size, reduce }, bytesOf(array)));
   },
 
   async broadcast(a, root = 0) {
     const { array, dtype } = checkArray("dist.broadcast", a);
     checkRank("dist.broadcast", root, "root");
+    const nccl = await ncclFor(dtype);
+    if (nccl) return nccl.broadcast(array, dtype, root);
     const mine = placement().rank === root;
     const result = await collective({ op: "broadcast", dtype, count: array.size, resultCount: array.size, root }, mine ? bytesOf(array) : new Uint8Array(0));
     if (!mine) store(array, dtype, result);
@@ -136,6 +158,8 @@ export const dist: Dist = {
     if (s.dtype !== d.dtype) throw argError(`dist.allGather: src is ${s.dtype} and dst ${d.dtype}: give both the same dtype`);
     if (d.array.size !== s.array.size * size)
       throw argError(`dist.allGather: dst holds ${d.array.size} elements; it needs size × src.size = ${size} × ${s.array.size} = ${size * s.array.size} (every rank's src, in rank order)`);
+    const nccl = await ncclFor(s.dtype);
+    if (nccl) return nccl.allGather(s.array, d.array, s.dtype);
     store(d.array, d.dtype, await collective({ op: "allGather", dtype: s.dtype, count: s.array.size, resultCount: d.array.size }, bytesOf(s.array)));
   },
 
@@ -147,6 +171,8 @@ export const dist: Dist = {
     if (s.dtype !== d.dtype) throw argError(`dist.reduceScatter: src is ${s.dtype} and dst ${d.dtype}: give both the same dtype`);
     if (s.array.size !== d.array.size * size)
       throw argError(`dist.reduceScatter: src holds ${s.array.size} elements; it needs size × dst.size = ${size} × ${d.array.size} = ${size * d.array.size} (rank r gets part r of the reduced src)`);
+    const nccl = await ncclFor(s.dtype);
+    if (nccl) return nccl.reduceScatter(s.array, d.array, s.dtype, reduce);
     store(d.array, d.dtype, await collective({ op: "reduceScatter", dtype: s.dtype, count: s.array.size, resultCount: d.array.size, reduce }, bytesOf(s.array)));
   },
 
