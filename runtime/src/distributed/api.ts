@@ -9,7 +9,7 @@ import { CudaScriptError } from "../errors";
 import { DeviceNDArray } from "../host/arrays";
 import { readPlacement, type DistPlacement } from "./env";
 import { bytesPerElement, COLLECTIVE_DTYPES, REDUCE_OPS, view, type ReduceOp } from "./reduce";
-import { Hub, Peer, type Transport } from "./transport";
+import type { Transport } from "./transport";
 import { currentBackend } from "../host/device";
 import type { NcclComm } from "./nccl-comm";
 import type { CollectiveCall } from "./wire";
@@ -59,6 +59,9 @@ function placement(): DistPlacement {
 function transport(): Transport {
   if (!transportCache) {
     const p = placement();
+    // Loaded at the first use: a program that never uses `dist` does not load node:net at its start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Hub, Peer } = require("./transport") as typeof import("./transport");
     transportCache = p.rank === 0 ? new Hub(p, p.job) : new Peer(p, p.job);
   }
   return transportCache;

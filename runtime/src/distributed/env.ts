@@ -24,6 +24,9 @@ export const DistEnv = {
 /** The default collective time limit: long enough for a slow simulator kernel between two collectives on one rank. */
 export const DEFAULT_COLLECTIVE_TIMEOUT_S = 300;
 
+/** The least time ranks have to meet (see DistPlacement.rendezvousMs). */
+export const MIN_RENDEZVOUS_MS = 60_000;
+
 export interface DistPlacement {
   readonly rank: number;
   readonly size: number;
@@ -31,8 +34,13 @@ export interface DistPlacement {
   /** Where rank 0 listens; undefined for a job of one rank. */
   readonly host?: string;
   readonly port?: number;
-  /** Milliseconds. */
+  /** The collective time limit, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * How long the ranks have to meet at rank 0 (ms): the collective time limit, but at least a minute,
+   * since ranks start at different times (a slow node, a pod pulling its image) before they can be late.
+   */
+  readonly rendezvousMs: number;
   readonly job: string;
   /** Which variables gave the rank, for messages: "cudascript launch", "Slurm", "Kubernetes" or "none". */
   readonly source: string;
@@ -69,7 +77,8 @@ export function readPlacement(env: NodeJS.ProcessEnv = process.env): DistPlaceme
   if (!(timeoutS > 0) || !Number.isFinite(timeoutS))
     throw new CudaScriptError("CSR070", `${DistEnv.timeout}=${env[DistEnv.timeout]} is not a time limit: write a number of seconds > 0, e.g. 60`);
   const job = env[DistEnv.job] ?? env.SLURM_JOB_ID ?? "";
-  const placement = { rank, size, localRank, timeoutMs: Math.round(timeoutS * 1000), job, source };
+  const timeoutMs = Math.round(timeoutS * 1000);
+  const placement = { rank, size, localRank, timeoutMs, rendezvousMs: Math.max(timeoutMs, MIN_RENDEZVOUS_MS), job, source };
   if (size === 1) return placement;
   const { host, port } = rendezvousAddress(env, source);
   return { ...placement, host, port };

@@ -50,8 +50,16 @@ abstract class Endpoint implements Transport {
   private readonly receivers = new Map<number, { resolve(d: Delivery): void; reject(e: Error): void }[]>();
   private readonly rejecters = new Set<(e: Error) => void>();
   protected waiting = 0;
+  /**
+   * Resolved once every rank has met at rank 0: the collective time limit counts from then, so that a
+   * rank still starting is not taken for one that hangs (the rendezvous has its own, longer limit).
+   */
+  protected readonly met: Promise<void>;
+  protected markMet!: () => void;
 
-  constructor(protected readonly placement: DistPlacement) {}
+  constructor(protected readonly placement: DistPlacement) {
+    this.met = new Promise((resolve) => (this.markMet = resolve));
+  }
 
   abstract collective(call: CollectiveCall, payload: Uint8Array): Promise<Uint8Array>;
   abstract send(to: number, dtype: string, count: number, payload: Uint8Array): void;
@@ -63,12 +71,19 @@ abstract class Endpoint implements Transport {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
       if (++this.waiting === 1) this.hold(true);
-      const timer = setTimeout(
-        () => finish(() => reject(new CudaScriptError("CSR074", `${what()} waited longer than ${timeLimitText(this.placement.timeoutMs)}`))),
-        this.placement.timeoutMs + extraMs,
-      );
+      let timer: NodeJS.Timeout | undefined;
+      // Until the ranks have met, this keeps the process alive instead of the timer (the rendezvous limits the wait).
+      const keepAlive = setInterval(() => {}, 1 << 30);
+      void this.met.then(() => {
+        if (!this.rejecters.has(onFailure)) return;
+        timer = setTimeout(
+          () => finish(() => reject(new CudaScriptError("CSR074", `${what()} waited longer than ${timeLimitText(this.placement.timeoutMs)}`))),
+          this.placement.timeoutMs + extraMs,
+        );
+      });
       const finish = (settle: () => void) => {
         if (!this.rejecters.delete(onFailure)) return;
+        clearInterval(keepAlive);
         clearTimeout(timer);
         if (--this.waiting === 0) this.hold(false);
         settle();
@@ -121,7 +136,9 @@ interface Step {
   readonly calls: (CollectiveCall | undefined)[];
   readonly payloads: Uint8Array[];
   arrived: number;
-  readonly timer: NodeJS.Timeout;
+  /** Set once every rank has met. */
+  timer?: NodeJS.Timeout;
+  readonly firstCall: CollectiveCall;
   resolveOwn?: (bytes: Uint8Array) => void;
 }
 
@@ -137,7 +154,10 @@ export class Hub extends Endpoint {
   constructor(placement: DistPlacement, job: string) {
     super(placement);
     this.peers = new Array<net.Socket | undefined>(placement.size).fill(undefined);
-    if (placement.size === 1) return;
+    if (placement.size === 1) {
+      this.markMet();
+      return;
+    }
     this.server = net.createServer((socket) => this.accept(socket, job));
     this.server.on("error", (e: NodeJS.ErrnoException) =>
       this.abort(new CudaScriptError("CSR077", `rank 0 cannot listen on port ${placement.port} for the other ranks (${e.code ?? e.message}): choose another with cudascript launch --port`)),
@@ -146,8 +166,8 @@ export class Hub extends Endpoint {
     this.server.listen({ port: placement.port, host: placement.host === "127.0.0.1" || placement.host === "localhost" ? "127.0.0.1" : undefined });
     this.rendezvousTimer = setTimeout(() => {
       const missing = this.peers.map((p, r) => (r > 0 && !p && !this.left.has(r) ? r : -1)).filter((r) => r >= 0);
-      this.abort(new CudaScriptError("CSR077", `${ranksText(missing)} did not reach rank 0's rendezvous at port ${placement.port} within ${timeLimitText(placement.timeoutMs)}: ${missing.length === 1 ? "its" : "their"} own output says why (a crash before the first collective, another network)`));
-    }, placement.timeoutMs);
+      this.abort(new CudaScriptError("CSR077", `${ranksText(missing)} did not reach rank 0's rendezvous at port ${placement.port} within ${placement.rendezvousMs / 1000} s: ${missing.length === 1 ? "its" : "their"} own output says why (a crash before the first collective, another network)`));
+    }, placement.rendezvousMs);
   }
 
   protected hold(): void {
@@ -171,6 +191,9 @@ export class Hub extends Endpoint {
         if (++this.connected === this.placement.size - 1) {
           clearTimeout(this.rendezvousTimer);
           this.server!.close(); // every rank is here: no more connections to wait for
+          for (const peer of this.peers) if (peer) writeFrame(peer, { kind: "welcome" });
+          this.markMet();
+          for (const [seq, step] of this.steps) if (!step.timer) step.timer = this.stepTimer(seq, step.firstCall);
         }
         if (this.failure) writeFrame(socket, { kind: "abort", code: this.failure.code, message: this.failure.message.replace(/^CSR\d+: /, "") });
         return;
@@ -206,24 +229,29 @@ export class Hub extends Endpoint {
         this.abort(this.leftError(gone[0]!, `before collective #${seq + 1} (${describeCall(call)})`));
         return;
       }
-      const timer = setTimeout(() => {
-        const s = this.steps.get(seq)!;
-        const missing = s.calls.map((c, r) => (c ? -1 : r)).filter((r) => r >= 0);
-        const waiting = s.calls.map((c, r) => (c ? r : -1)).filter((r) => r >= 0);
-        this.abort(
-          new CudaScriptError(
-            "CSR074",
-            `collective #${seq + 1} (${describeCall(call)}): ${ranksText(waiting)} waited ${timeLimitText(this.placement.timeoutMs)} for ${ranksText(missing)}, which never called it (a rank stuck in a loop or a kernel, or one that skipped the call)`,
-          ),
-        );
-      }, this.placement.timeoutMs);
-      step = { calls: new Array(this.placement.size).fill(undefined), payloads: new Array(this.placement.size), arrived: 0, timer };
+      step = { calls: new Array(this.placement.size).fill(undefined), payloads: new Array(this.placement.size), arrived: 0, firstCall: call };
+      // The time limit counts once every rank has met (see Endpoint.met).
+      if (this.connected === this.placement.size - 1) step.timer = this.stepTimer(seq, call);
       this.steps.set(seq, step);
     }
     step.calls[rank] = call;
     step.payloads[rank] = payload;
     if (resolveOwn) step.resolveOwn = resolveOwn;
     if (++step.arrived === this.placement.size) this.complete(seq, step);
+  }
+
+  private stepTimer(seq: number, call: CollectiveCall): NodeJS.Timeout {
+    return setTimeout(() => {
+      const s = this.steps.get(seq)!;
+      const missing = s.calls.map((c, r) => (c ? -1 : r)).filter((r) => r >= 0);
+      const waiting = s.calls.map((c, r) => (c ? r : -1)).filter((r) => r >= 0);
+      this.abort(
+        new CudaScriptError(
+          "CSR074",
+          `collective #${seq + 1} (${describeCall(call)}): ${ranksText(waiting)} waited ${timeLimitText(this.placement.timeoutMs)} for ${ranksText(missing)}, which never called it (a rank stuck in a loop or a kernel, or one that skipped the call)`,
+        ),
+      );
+    }, this.placement.timeoutMs);
   }
 
   private complete(seq: number, step: Step): void {
@@ -310,8 +338,8 @@ export class Peer extends Endpoint {
 
   /** Connects to rank 0, trying again while it is not listening yet (it may start later than this rank). */
   private async connect(job: string): Promise<net.Socket> {
-    const { host, port, rank, size, timeoutMs } = this.placement;
-    const deadline = Date.now() + timeoutMs;
+    const { host, port, rank, size, rendezvousMs } = this.placement;
+    const deadline = Date.now() + rendezvousMs;
     let lastError = "";
     for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
       try {
@@ -333,7 +361,7 @@ export class Peer extends Endpoint {
       } catch (e) {
         lastError = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
         if (Date.now() + delay > deadline)
-          throw new CudaScriptError("CSR077", `rank ${rank} could not reach rank 0 at ${host}:${port} within ${timeLimitText(timeoutMs)} (last: ${lastError}): rank 0 failed before its first collective, or the address is not reachable from this node`);
+          throw new CudaScriptError("CSR077", `rank ${rank} could not reach rank 0 at ${host}:${port} within ${rendezvousMs / 1000} s (last: ${lastError}): rank 0 failed before its first collective, or the address is not reachable from this node`);
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -341,7 +369,9 @@ export class Peer extends Endpoint {
 
   private onFrame({ message, payload }: Frame): void {
     const m: Message = message;
-    if (m.kind === "result") {
+    if (m.kind === "welcome") {
+      this.markMet();
+    } else if (m.kind === "result") {
       const resolve = this.results.get(m.seq);
       this.results.delete(m.seq);
       resolve?.(payload);
