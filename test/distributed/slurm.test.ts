@@ -9,7 +9,7 @@ import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURES, launch, survivors } from "./helpers";
+import { CLI, FIXTURES, launch, survivors } from "./helpers";
 
 function slurmProblem(): string | undefined {
   const srun = spawnSync("srun", ["--version"], { encoding: "utf8" });
@@ -39,6 +39,13 @@ describe("cudascript launch --launcher slurm (a real one-node cluster)", { skip 
     }
     assert.deepEqual([...gpus].sort(), ["0", "1", "2", "3"]);
     assert.match(r.stderr, /launching .*split-sum\.ts with srun as 4 ranks on the simulator/);
+  });
+
+  it("inside an allocation (salloc -n 4) srun takes the allocation's 4 tasks without -n", () => {
+    const r = spawnSync("salloc", ["-n", "4", process.execPath, CLI, "launch", "--launcher", "slurm", "--backend", "simulator", path.join(FIXTURES, "split-sum.ts")], { encoding: "utf8", timeout: 120_000, env: { ...process.env, CUDASCRIPT_BACKEND: "" } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /with srun in this allocation on the simulator/);
+    for (let rank = 0; rank < 4; rank++) assert.match(r.stdout, new RegExp(`^\\[rank ${rank}\\] rank ${rank} of 4 .*sum of squares 333833500 OK`, "m"));
   });
 
   it("--sbatch submits a batch job, waits for it and prints its output by rank", async () => {
