@@ -3,6 +3,7 @@
  * the program once, and make the environment every rank gets.
  */
 import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -23,8 +24,12 @@ export interface PreparedJob {
   readonly job: string;
 }
 
-/** The script a rank runs: `node run-child.js <bundle> args…` (the same runner as `cudascript run --timeout`). */
-export const RANK_RUNNER = path.join(__dirname, "..", "run-child.js");
+/**
+ * The script a rank runs: `node run-child.js <bundle> args…` (the same runner as `cudascript run
+ * --timeout`), beside the CLI: in ../ of this file in the package, beside it where the CLI is one
+ * bundle (the VS Code extension's).
+ */
+export const RANK_RUNNER = [path.join(__dirname, "..", "run-child.js"), path.join(__dirname, "run-child.js")].find((f) => fs.existsSync(f)) ?? path.join(__dirname, "..", "run-child.js");
 
 /** Variables of an enclosing job that must not leak into this job's ranks. */
 const INHERITED = [DistEnv.rank, DistEnv.size, DistEnv.localRank, DistEnv.address, DistEnv.port, DistEnv.job, "CUDASCRIPT_DEVICE", "CUDASCRIPT_DEADLINE", "CUDASCRIPT_DEADLINE_LABEL"];
