@@ -60,6 +60,13 @@ describe("cudascript launch --launcher local", () => {
     assert.deepEqual(await survivors(r.pids), []);
   });
 
+  it("a recv whose peer never sends ends at the time limit with CSR074 naming both ranks", async () => {
+    const r = await launch([...SIM, "-n", "2", "--collective-timeout", "2", path.join(FIXTURES, "failures.ts"), "silent", "1"]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /\[rank 0\] cudascript: error CSR074: rank 0's dist\.recv from rank 1 waited longer than 2 s/);
+    assert.deepEqual(await survivors(r.pids), []);
+  });
+
   it("ranks that call different collectives at the same step fail with CSR072 saying which", async () => {
     const r = await launch([...SIM, "-n", "2", "--collective-timeout", "20", path.join(FIXTURES, "failures.ts"), "mismatch", "1"]);
     assert.equal(r.code, 1);

@@ -25,6 +25,8 @@ interface Rank {
   readonly child: ChildProcess;
   readonly output: Promise<void>;
   exited?: { code: number | null; signal: NodeJS.Signals | null };
+  /** The rank reported another rank's failure (CSR073) rather than one of its own. */
+  consequence: boolean;
 }
 
 export async function launchLocal(options: LaunchOptions, job: PreparedJob): Promise<number> {
@@ -54,25 +56,44 @@ export async function launchLocal(options: LaunchOptions, job: PreparedJob): Pro
     }
     const child = spawn(process.execPath, ["--enable-source-maps", RANK_RUNNER, job.bundle, ...options.programArgs], { stdio: ["ignore", "pipe", "pipe"], env });
     const prefix = (line: string) => ({ prefix: rankPrefix(rank), line });
-    const output = Promise.all([pipeLines(child.stdout!, process.stdout, prefix), pipeLines(child.stderr!, process.stderr, prefix)]).then(() => {});
-    ranks.push({ rank, child, output });
+    const errorPrefix = (line: string) => {
+      if (CONSEQUENCE.test(line)) entry.consequence = true;
+      return prefix(line);
+    };
+    const output = Promise.all([pipeLines(child.stdout!, process.stdout, prefix), pipeLines(child.stderr!, process.stderr, errorPrefix)]).then(() => {});
+    const entry: Rank = { rank, child, output, consequence: false };
+    ranks.push(entry);
   }
   return supervise(ranks, options, deadline, job.tempDir);
 }
 
+/** A rank's error that only reports another rank's failure: the job's cause is elsewhere. */
+const CONSEQUENCE = /cudascript: error CSR073: /;
+
+interface Failure {
+  readonly rank: number;
+  readonly code: number;
+  readonly message?: string;
+}
+
 async function supervise(ranks: Rank[], options: LaunchOptions, deadline: number | undefined, tempDir: string | undefined): Promise<number> {
-  let firstFailure: { rank: number; code: number; message?: string } | undefined;
+  // Every failure in the order the launcher saw it; the job's is chosen when all ranks have ended, since
+  // ranks that ended because of another (CSR073) may be reaped before the rank that caused it.
+  const failures: Failure[] = [];
+  let stopped: Failure | undefined;
   let stopping = false;
+  let killSent = false;
   const stopAll = () => {
     if (stopping) return;
     stopping = true;
     for (const r of ranks) if (!r.exited) r.child.kill("SIGTERM");
     setTimeout(() => {
+      killSent = true;
       for (const r of ranks) if (!r.exited) r.child.kill("SIGKILL");
     }, STOP_GRACE_MS).unref();
   };
   const onSignal = (signal: NodeJS.Signals) => () => {
-    firstFailure ??= { rank: -1, code: signalExitCode(signal), message: `cudascript: the job was stopped (${signal})` };
+    stopped ??= { rank: -1, code: signalExitCode(signal), message: `cudascript: the job was stopped (${signal})` };
     stopAll();
   };
   const onInt = onSignal("SIGINT"), onTerm = onSignal("SIGTERM");
@@ -82,7 +103,7 @@ async function supervise(ranks: Rank[], options: LaunchOptions, deadline: number
     deadline === undefined
       ? undefined
       : setTimeout(() => {
-          firstFailure ??= { rank: -1, code: 124, message: `cudascript: the job ran longer than --timeout ${options.timeoutText} s and was stopped` };
+          stopped ??= { rank: -1, code: 124, message: `cudascript: the job ran longer than --timeout ${options.timeoutText} s and was stopped` };
           stopAll();
         }, Math.max(0, deadline - Date.now()) + 2500);
   await Promise.all(
@@ -90,17 +111,21 @@ async function supervise(ranks: Rank[], options: LaunchOptions, deadline: number
       (r) =>
         new Promise<void>((resolve) => {
           r.child.on("error", (e) => {
-            firstFailure ??= { rank: r.rank, code: 1, message: jobError("CSR076", `rank ${r.rank} could not be started: ${e.message}`) };
+            failures.push({ rank: r.rank, code: 1, message: jobError("CSR076", `rank ${r.rank} could not be started: ${e.message}`) });
             r.exited = { code: 1, signal: null };
             stopAll();
             resolve();
           });
           r.child.on("exit", (code, signal) => {
             r.exited = { code, signal };
-            if (!stopping && (code !== 0 || signal)) {
-              firstFailure ??= signal
-                ? { rank: r.rank, code: signalExitCode(signal), message: jobError("CSR075", `rank ${r.rank} was killed by ${signal} (out of memory, or killed from outside); the other ranks were stopped`) }
-                : { rank: r.rank, code: code ?? 1 };
+            // SIGTERM while stopping is ours, and SIGKILL once the grace period is over; any other end that is not 0 is a failure.
+            const ours = stopping && (signal === "SIGTERM" || (signal === "SIGKILL" && killSent));
+            if (!ours && (code !== 0 || signal)) {
+              failures.push(
+                signal
+                  ? { rank: r.rank, code: signalExitCode(signal), message: jobError("CSR075", `rank ${r.rank} was killed by ${signal} (out of memory, or killed from outside); the other ranks were stopped`) }
+                  : { rank: r.rank, code: code ?? 1 },
+              );
               stopAll();
             }
             resolve();
@@ -113,8 +138,9 @@ async function supervise(ranks: Rank[], options: LaunchOptions, deadline: number
   process.off("SIGINT", onInt);
   process.off("SIGTERM", onTerm);
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
-  if (!firstFailure) return 0;
-  if (firstFailure.message) console.error(firstFailure.message);
-  else console.error(`cudascript: rank ${firstFailure.rank} failed (exit code ${firstFailure.code}): its error is above; the other ranks were stopped`);
-  return firstFailure.code;
+  const cause = stopped ?? failures.find((f) => !ranks[f.rank]!.consequence) ?? failures[0];
+  if (!cause) return 0;
+  if (cause.message) console.error(cause.message);
+  else console.error(`cudascript: rank ${cause.rank} failed (exit code ${cause.code}): its error is above; the other ranks were stopped`);
+  return cause.code;
 }
