@@ -55,11 +55,15 @@ describe("cudascript launch --launcher slurm (a real one-node cluster)", { skip 
     assert.match(r.stderr, /submitting .*split-sum\.ts with sbatch as 4 ranks/);
   });
 
-  it("a failing rank stops the step (srun --kill-on-bad-exit) with its error; a hung collective is CSR074; no rank process is left", async () => {
+  it("a failing rank stops the step (srun --kill-on-bad-exit) with its error; a killed one is CSR075; a hung collective is CSR074; no rank process is left", async () => {
     const failed = await launch(["--launcher", "slurm", "-n", "4", "--backend", "simulator", path.join(FIXTURES, "failures.ts"), "fail", "2"]);
     assert.notEqual(failed.code, 0);
     assert.match(failed.stderr, /^\[rank 2\] Error: rank 2 gives up on purpose$/m);
     assert.deepEqual(await survivors(failed.pids), []);
+    const killed = await launch(["--launcher", "slurm", "-n", "3", "--backend", "simulator", path.join(FIXTURES, "failures.ts"), "kill", "2"]);
+    assert.equal(killed.code, 137, killed.stderr);
+    assert.match(killed.stderr, /error CSR075: rank 2 was killed \(Killed\); srun stopped the other ranks/);
+    assert.deepEqual(await survivors(killed.pids), []);
     const hung = await launch(["--launcher", "slurm", "-n", "4", "--collective-timeout", "2", "--backend", "simulator", path.join(FIXTURES, "failures.ts"), "hang", "3"]);
     assert.notEqual(hung.code, 0);
     assert.match(hung.stderr, /\[rank 0\] cudascript: error CSR074: collective #2 .*ranks 0, 1, 2 waited 2 s .* for rank 3, which never called it/);
