@@ -7,7 +7,9 @@
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURES, launch, survivors } from "./helpers";
+import { spawn } from "node:child_process";
+import { CLI, FIXTURES, launch, survivors } from "./helpers";
+import { REPO } from "../simulator/helpers";
 
 const SIM = ["--backend", "simulator"];
 
@@ -65,6 +67,18 @@ describe("cudascript launch --launcher local", () => {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /\[rank 0\] cudascript: error CSR074: rank 0's dist\.recv from rank 1 waited longer than 2 s/);
     assert.deepEqual(await survivors(r.pids), []);
+  });
+
+  it("ranks die with a launcher that is SIGKILLed (their watchdog), even one spinning in a host loop", async () => {
+    const launcher = spawn(process.execPath, [CLI, "launch", ...SIM, "-n", "2", "--collective-timeout", "100", path.join(FIXTURES, "failures.ts"), "hang", "1"], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    launcher.stdout.on("data", (d) => (out += d));
+    const deadline = Date.now() + 60_000;
+    while ((out.match(/pid \d+/g) ?? []).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const pids = [...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+    launcher.kill("SIGKILL");
+    assert.equal(pids.length, 2, out);
+    assert.deepEqual(await survivors(pids, 5000), []);
   });
 
   it("ranks that call different collectives at the same step fail with CSR072 saying which", async () => {
