@@ -75,9 +75,17 @@ export class FrameReader {
     }
   }
 
+  /** The first n bytes (n ≤ buffered), copied from as many chunks as hold them: never a merge of all the chunks, which made a large frame quadratic. */
   private peek(n: number): Buffer {
-    if (this.chunks[0]!.length < n) this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0]!.subarray(0, n);
+    const first = this.chunks[0]!;
+    if (first.length >= n) return first.subarray(0, n);
+    const out = Buffer.alloc(n);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      at += chunk.copy(out, at, 0, Math.min(chunk.length, n - at));
+      if (at === n) break;
+    }
+    return out;
   }
 
   private take(n: number): Buffer {
