@@ -116,6 +116,12 @@ function sharedCompiler(outfile) {
 }
 
 const NATIVE_EXTERNALS = ["koffi", "esbuild", "@esbuild/*", "@koromix/*", "fsevents"];
+/**
+ * Optional peer dependencies of the runtime that a project installs itself, loaded only by the command
+ * that needs them (`cudascript launch --launcher kubernetes`): never bundled, so the .vsix stays small;
+ * the extension's CLI says to install it when it is missing.
+ */
+const OPTIONAL_EXTERNALS = ["@kubernetes/client-node"];
 
 const node = {
   bundle: true,
@@ -158,7 +164,7 @@ const builds = [
     ...["nvrtc-compile-child.js", "runtime/nvrtc-compile-child.js", "runtime/cli/nvrtc-compile-child.js"].map((out) => ["native-bindings/src/nvrtc/nvrtc-compile-child.ts", out]),
   ]
     .filter(([src]) => existsSync(join(root, src)))
-    .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: NATIVE_EXTERNALS, plugins: [sharedCompiler(join(dist, out)), ...node.plugins] })),
+    .map(([src, out]) => ({ ...node, entryPoints: [join(root, src)], outfile: join(dist, out), external: [...NATIVE_EXTERNALS, ...OPTIONAL_EXTERNALS], plugins: [sharedCompiler(join(dist, out)), ...node.plugins] })),
   {
     bundle: true,
     platform: "browser",

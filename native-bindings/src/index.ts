@@ -18,3 +18,5 @@ export type { PtxasRun } from "./ptxas";
 // importable as "@cudascript/native-bindings/cuda". The libcuda test double and its helpers are
 // in the repository's test/driver-double/, not in this package.
 export * from "./cuda/index";
+/** koffi itself, for libraries found at run time beside libcuda and NVRTC (the runtime probes NCCL with it). */
+export { koffi } from "./koffi";

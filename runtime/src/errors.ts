@@ -79,6 +79,24 @@ export const ErrorCodes = {
   InteropUnsupported: "CSR064",
   /** A bad DLPack capsule: not a DLManagedTensor, consumed twice, an unsupported dtype or device (host/dlpack.ts). */
   InvalidDlpack: "CSR065",
+  /** A bad rank environment or launcher setting: CUDASCRIPT_RANK / CUDASCRIPT_WORLD_SIZE / CUDASCRIPT_DIST_ADDR that do not fit together (distributed/env.ts). */
+  DistSetup: "CSR070",
+  /** A collective or send/recv given a bad argument: not a device array, a bad op, root or peer, sizes that do not fit (distributed/api.ts). */
+  DistArgument: "CSR071",
+  /** The ranks disagree: different collectives at the same step, or different dtypes or sizes; a recv of another size than the send (distributed/collective.ts). */
+  DistMismatch: "CSR072",
+  /** Another rank failed or ended while this one still needed it: the job stops with that rank's error (distributed/transport.ts). */
+  DistRankFailed: "CSR073",
+  /** A collective or recv waited longer than the collective time limit (--collective-timeout, CUDASCRIPT_DIST_TIMEOUT) for a rank that never came. */
+  DistTimeout: "CSR074",
+  /** `cudascript launch`: a rank was killed by a signal (out of memory, scancel, kill -9). */
+  DistRankKilled: "CSR075",
+  /** `cudascript launch`: the launcher could not start the job (srun/sbatch missing or refused, the Kubernetes API refused it). */
+  DistLauncher: "CSR076",
+  /** The ranks could not meet: rank 0's rendezvous unreachable, or a rank never connected within the time limit. */
+  DistRendezvous: "CSR077",
+  /** NCCL failed on the GPU backend (its error name and text). */
+  DistNccl: "CSR078",
   /** A gufunc's core dimensions do not fit its layout: one symbol bound to two sizes, or too few dimensions (gufunc.ts). */
   GufuncCoreDimension: "CSR026",
   /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */

@@ -15,3 +15,4 @@ export { ErrorCodes, type ErrorCode, type FaultDetails } from "./errors";
 export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type BackendRequest, type BackendChoice, type GpuOptions } from "./host/device";
 export type { SimulatorOptions } from "./simulator/backend";
 export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";
+export { dist, type Dist, type ReduceOp } from "./distributed/api";

@@ -38,7 +38,7 @@ function heavyModulesLoadedBy(args: string[]): string[] {
     const found = new Set<string>();
     for (const file of fs.readFileSync(log, "utf8").split("\n")) {
       const pkg = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1];
-      if (pkg && /^(typescript|esbuild)$/.test(pkg)) found.add(pkg);
+      if (pkg && /^(typescript|esbuild|@kubernetes\/client-node)$/.test(pkg.replace(/\\/g, "/"))) found.add(pkg.replace(/\\/g, "/"));
       if (/[\\/]compiler[\\/]dist[\\/]frontend[\\/]/.test(file)) found.add("compiler front end");
     }
     return [...found].sort();
@@ -57,5 +57,10 @@ describe("what each cudascript command loads", () => {
   it("--version and run --help load neither esbuild nor the compiler", () => {
     assert.deepEqual(heavyModulesLoadedBy(["--version"]), []);
     assert.deepEqual(heavyModulesLoadedBy(["run", "--help"]), []);
+  });
+
+  it("launch --help loads none of them, nor @kubernetes/client-node (only --launcher kubernetes does)", () => {
+    assert.deepEqual(heavyModulesLoadedBy(["launch", "--help"]), []);
+    assert.deepEqual(heavyModulesLoadedBy(["launch", "--launcher", "kubernetes", "--image", "app:1", "--dry-run", "examples/dist-montecarlo.ts"]), ["@kubernetes/client-node"]);
   });
 });

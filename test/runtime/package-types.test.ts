@@ -38,7 +38,7 @@ const RESOLUTIONS = [
 ] as const;
 
 const CONSUMER = [
-  'import cudascript, { cuda, f32, type f32 as F32, type Array2D, type Kernel, type BackendChoice } from "cudascript";',
+  'import cudascript, { cuda, dist, f32, type f32 as F32, type Array2D, type Kernel, type BackendChoice, type Dist, type ReduceOp } from "cudascript";',
   "export const scale: Kernel<[Float32Array, F32]> = cuda.jit((x: Float32Array, a: F32) => {",
   "  const i = cuda.grid(1);",
   "  if (i < x.length) x[i] = a * (x[i] ?? 0);",
@@ -47,6 +47,9 @@ const CONSUMER = [
   "export const bytes: number = f32.bytes;",
   "export const grid = (m: Array2D<F32>): number => m.shape[0];",
   "export const backend = (c: BackendChoice): string => c.description;",
+  "export const ranks: Dist = dist;",
+  'export const op: ReduceOp = "max";',
+  "export const summed = (x: Parameters<Dist[\"allReduce\"]>[0]): Promise<void> => dist.allReduce(x, op);",
   "",
 ].join("\n");
 
@@ -143,5 +146,28 @@ describe("the packed packages in a user's project", { timeout: 600_000 }, () => 
     ].join("\n");
     const seen = ok(run(process.execPath, ["--input-type=module", "-e", oneInstance], dir), "ESM and require of cudascript in one process");
     assert.deepEqual(JSON.parse(seen), ["function", "f32", true, true, true]);
+  });
+
+  it("`cudascript launch -n 2` runs a program of the user's with dist.allReduce on 2 ranks; --launcher kubernetes --dry-run works without @kubernetes/client-node", () => {
+    const dir = path.join(project, "ranks");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "main.ts"),
+      [
+        'import { cuda, dist } from "cudascript";',
+        "const a = cuda.toDevice(new Int32Array([dist.rank + 1, 10]));",
+        'await dist.allReduce(a, "sum");',
+        "console.log(`rank ${dist.rank} of ${dist.size}: ${Array.from(a.copyToHost()).join(',')}`);",
+        "",
+      ].join("\n"),
+    );
+    const bin = path.join(project, "node_modules", "cudascript", "bin", "cudascript.js");
+    const out = ok(run(process.execPath, [bin, "launch", "-n", "2", "--backend", "simulator", "main.ts"], dir), "cudascript launch -n 2");
+    assert.match(out, /^\[rank 0\] rank 0 of 2: 3,20$/m);
+    assert.match(out, /^\[rank 1\] rank 1 of 2: 3,20$/m);
+    const dry = run(process.execPath, [bin, "launch", "--launcher", "kubernetes", "--image", "app:1", "--dry-run", "main.ts"], dir);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.match(dry.stdout, /"completionMode": "Indexed"/);
+    assert.match(dry.stderr, /not checked against the Kubernetes API types: --launcher kubernetes uses @kubernetes\/client-node, which is not installed/);
   });
 });

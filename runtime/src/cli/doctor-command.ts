@@ -57,6 +57,8 @@ export interface DoctorReport {
   readonly cache: { readonly dir: string; readonly exists: boolean; readonly writable: boolean; readonly entries: number; readonly bytes: number };
   readonly simulator: { readonly ok: boolean; readonly workers: number; readonly cores: number; readonly workerScript: string; readonly workerScriptFound: boolean; readonly message?: string };
   readonly backend: { readonly env?: string; readonly auto: "gpu" | "simulator"; readonly description: string; readonly reason?: string };
+  /** NCCL for dist's collectives on GPUs (informational: collectives work without it, over TCP). */
+  readonly nccl: { readonly ok: boolean; readonly path?: string; readonly version?: string; readonly reason?: string };
   readonly problems: readonly DoctorProblem[];
 }
 
@@ -71,6 +73,12 @@ export const doctorCommand: Command = async (argv) => {
 };
 
 // ───────────────────────── gathering ─────────────────────────
+
+function ncclInfo(): DoctorReport["nccl"] {
+  const { probeNccl } = require("../distributed/nccl") as typeof import("../distributed/nccl");
+  const p = probeNccl();
+  return p.ok ? { ok: true, path: p.path, version: p.version } : { ok: false, reason: p.reason };
+}
 
 type NativeBindings = typeof import("@cudascript/native-bindings");
 
@@ -219,6 +227,7 @@ export function doctorReport(): DoctorReport {
     cache,
     simulator,
     backend,
+    nccl: ncclInfo(),
     problems,
   };
 }
@@ -403,6 +412,11 @@ export function formatDoctor(r: DoctorReport): string {
   kv("status", r.simulator.ok ? "ok" : `BROKEN: ${r.simulator.message}`);
   kv("workers", `${r.simulator.workers} (${r.simulator.cores} cores; CUDASCRIPT_WORKERS or --workers to change)`);
   kv("worker script", `${r.simulator.workerScript}${r.simulator.workerScriptFound ? "" : " — MISSING"}`);
+  out.push("");
+
+  out.push("Collectives (dist, cudascript launch)");
+  kv("NCCL", r.nccl.ok ? `${r.nccl.path} (NCCL ${r.nccl.version})` : `not found (${r.nccl.reason})`);
+  kv("transport", "TCP between the ranks, staged through the host (docs/distributed.md)");
   out.push("");
 
   out.push("Backend");

@@ -15,6 +15,7 @@ const commands: Record<string, () => Command> = {
   check: () => require("./check-command").checkCommand as Command,
   compile: () => require("./compile-command").compileCommand as Command,
   run: () => require("./run-command").runCommand as Command,
+  launch: () => require("./launch-command").launchCommand as Command,
   doctor: () => require("./doctor-command").doctorCommand as Command,
   devices: () => require("./devices-command").devicesCommand as Command,
   "debug-adapter": () => require("./debug-adapter-command").debugAdapterCommand as Command,
@@ -28,6 +29,8 @@ Commands:
   compile [options] <file.ts>          CUDA C++, PTX, CUBIN or resources (--arch, --emit, -o)
   run [options] <file.ts> [args...]    build and run a program; arguments after the file are its own
                                        (--backend auto|gpu|simulator, --sanitize, --timeout s, --workers n)
+  launch [options] <file.ts> [args...] one process per rank: dist.rank, dist.allReduce, …
+                                       (--launcher local|slurm|kubernetes, -n ranks)
   doctor [--json]                      driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
   devices [--json]                     list the CUDA devices (or why kernels run on the simulator)
   debug-adapter                        the kernel debugger's Debug Adapter (DAP over stdin/stdout)

@@ -161,7 +161,7 @@ async function runInChild(
  * stored in the cache for the next run, or, when the cache folder cannot be written, in a temporary
  * folder removed after the run. Undefined when the build failed (its errors are printed).
  */
-async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ bundle: string; tempDir?: string } | undefined> {
+export async function cachedBuild(entry: string, options: RunBuildOptions): Promise<{ bundle: string; tempDir?: string } | undefined> {
   const slot = new RunCacheSlot(entry, options);
   const found = slot.lookup();
   if (found.hit) {

@@ -124,6 +124,23 @@ export { WORKER_FILE as SIMULATOR_WORKER_FILE } from "./executor";
 
 let nextHandle = 1;
 
+/** Most virtual devices the simulator offers: more than any node has GPUs. */
+const MAX_VIRTUAL_DEVICES = 64;
+
+function virtualDeviceCount(): number {
+  const text = process.env.CUDASCRIPT_SIM_DEVICES;
+  if (text === undefined || text === "") return 1;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_VIRTUAL_DEVICES)
+    throw new CudaScriptError("CSR018", `CUDASCRIPT_SIM_DEVICES=${text} is not a number of virtual devices: write a whole number from 1 to ${MAX_VIRTUAL_DEVICES}`);
+  return Number(text);
+}
+
+/** CUDASCRIPT_DEVICE when it names a virtual device, else 0 (as the GPU backend falls back to device 0). */
+function initialDevice(count: number): number {
+  const text = process.env.CUDASCRIPT_DEVICE;
+  return text && /^\d+$/.test(text) && Number(text) < count ? Number(text) : 0;
+}
+
 export class SimulatorBackend implements Backend {
   readonly kind = "simulator" as const;
   readonly limits = SIMULATOR_LIMITS;
@@ -175,12 +192,27 @@ export class SimulatorBackend implements Backend {
     this.executor.configure(this.execOptions());
   }
 
+  /**
+   * The simulated node's devices: one, or CUDASCRIPT_SIM_DEVICES virtual ones (`cudascript launch`
+   * gives a job of n ranks on one machine n of them, and each rank its own, CUDASCRIPT_DEVICE), so a
+   * multi-GPU program sees the devices it would on a multi-GPU node. They share the host's memory budget.
+   */
+  private readonly deviceCount = virtualDeviceCount();
+  private currentDevice = initialDevice(this.deviceCount);
+
   devices(): readonly DeviceInfo[] {
-    return [{ id: 0, name: "CudaScript simulator", arch: "sim", totalMemory: this.opts.memoryLimit, multiprocessors: this.opts.workers }];
+    return Array.from({ length: this.deviceCount }, (_, id) => ({ id, name: "CudaScript simulator", arch: "sim", totalMemory: this.opts.memoryLimit, multiprocessors: this.opts.workers }));
+  }
+
+  /** The device `cuda.selectDevice` chose (0 unless there are virtual devices). */
+  get selectedDevice(): number {
+    return this.currentDevice;
   }
 
   selectDevice(id: number): void {
-    if (id !== 0) throw new CudaScriptError("CSR014", `device ${id} does not exist: the simulator has one device, 0`);
+    if (!Number.isInteger(id) || id < 0 || id >= this.deviceCount)
+      throw new CudaScriptError("CSR014", `device ${id} does not exist: the simulator has ${this.deviceCount === 1 ? "one device, 0" : `${this.deviceCount} virtual devices, 0 to ${this.deviceCount - 1} (CUDASCRIPT_SIM_DEVICES)`}`);
+    this.currentDevice = id;
   }
 
   alloc(bytes: number): DeviceBuffer {
