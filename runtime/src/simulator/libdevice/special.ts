@@ -1,0 +1,137 @@
+// Special functions: @stdlib's erf family, gamma, lgamma and Bessel J0/J1/Y0/Y1 (ports of Boost/Cephes/
+// fdlibm, measured against mpmath by test/libdevice/accuracy.test.ts); jn/yn by recurrence; normcdf with
+// its argument split in two (x/√2 rounded would cost up to ~1000 ulp in the far tail). binary32 forms are
+// the binary64 result rounded once.
+import besselj0 = require("@stdlib/math-base-special-besselj0");
+import besselj1 = require("@stdlib/math-base-special-besselj1");
+import bessely0 = require("@stdlib/math-base-special-bessely0");
+import bessely1 = require("@stdlib/math-base-special-bessely1");
+import erf = require("@stdlib/math-base-special-erf");
+import erfc = require("@stdlib/math-base-special-erfc");
+import erfcinv = require("@stdlib/math-base-special-erfcinv");
+import erfcx = require("@stdlib/math-base-special-erfcx");
+import erfinv = require("@stdlib/math-base-special-erfinv");
+import gamma = require("@stdlib/math-base-special-gamma");
+import gammaln = require("@stdlib/math-base-special-gammaln");
+
+const fr = Math.fround;
+const SQRT1_2_HI = 0.7071067811865476; // fl(1/√2)
+const SQRT1_2_LO = -4.833646656726457e-17; // 1/√2 − SQRT1_2_HI
+const TWO_OVER_SQRT_PI = 1.1283791670955126;
+
+/** Φ(x) = erfc(−x/√2) / 2, with −x/√2 = t + dt in double-double and erfc(t + dt) ≈ erfc(t) − dt · 2/√π · e^(−t²). */
+function normcdf(x: number): number {
+  if (Number.isNaN(x)) return x;
+  const t = -x * SQRT1_2_HI;
+  // the product's rounding error (exact via Veltkamp splitting) plus the constant's low part
+  const err = twoProductError(-x, SQRT1_2_HI, t) + -x * SQRT1_2_LO;
+  const base = erfc(t);
+  if (!Number.isFinite(t) || err === 0) return base / 2;
+  return (base - err * TWO_OVER_SQRT_PI * Math.exp(-t * t)) / 2;
+}
+function split(a: number): [number, number] {
+  const c = 134217729 * a;
+  const hi = c - (c - a);
+  return [hi, a - hi];
+}
+function twoProductError(a: number, b: number, p: number): number {
+  if (!Number.isFinite(p) || Math.abs(a) > 1e300) return 0;
+  const [ah, al] = split(a);
+  const [bh, bl] = split(b);
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}
+const normcdfinv = (p: number) => -Math.SQRT2 * erfcinv(2 * p);
+
+function lgamma(x: number): number {
+  if (x === Infinity || x === -Infinity) return Infinity;
+  return gammaln(x);
+}
+
+/** J_n(x): forward recurrence where it is stable (n < |x|), Miller's backward recurrence otherwise. */
+function jn(n: number, x: number): number {
+  if (Number.isNaN(x)) return x;
+  let sign = 1;
+  if (n < 0) {
+    n = -n;
+    if (n & 1) sign = -sign;
+  }
+  if (x < 0) {
+    x = -x;
+    if (n & 1) sign = -sign;
+  }
+  if (n === 0) return sign * besselj0(x);
+  if (n === 1) return sign * besselj1(x);
+  if (x === 0) return sign * 0;
+  if (x === Infinity) return sign * 0;
+  if (n < x) {
+    let a = besselj0(x);
+    let b = besselj1(x);
+    for (let k = 1; k < n; k++) {
+      const c = ((2 * k) / x) * b - a;
+      a = b;
+      b = c;
+    }
+    return sign * b;
+  }
+  // Backward from m ≫ n, normalised by J0 + 2(J2 + J4 + …) = 1.
+  const m = 2 * Math.floor((Math.max(n, x) + 20 + Math.floor(Math.sqrt(40 * Math.max(n, x)))) / 2);
+  let next = 0;
+  let current = 1e-300;
+  let sum = 0;
+  let result = 0;
+  for (let k = m; k > 0; k--) {
+    const previous = ((2 * k) / x) * current - next;
+    next = current;
+    current = previous;
+    if (k - 1 === n) result = current;
+    if ((k - 1) % 2 === 0 && k - 1 > 0) sum += 2 * current;
+    if (Math.abs(current) > 1e250) {
+      current *= 1e-250;
+      next *= 1e-250;
+      result *= 1e-250;
+      sum *= 1e-250;
+    }
+  }
+  sum += current; // J0's term
+  return sign * (result / sum);
+}
+
+/** Y_n(x) by forward recurrence from Y0 and Y1 (stable for Y at every n). */
+function yn(n: number, x: number): number {
+  if (Number.isNaN(x)) return x;
+  let sign = 1;
+  if (n < 0) {
+    n = -n;
+    if (n & 1) sign = -1;
+  }
+  if (x < 0) return NaN;
+  if (x === 0) return -Infinity;
+  if (n === 0) return bessely0(x);
+  if (n === 1) return sign * bessely1(x);
+  let a = bessely0(x);
+  let b = bessely1(x);
+  for (let k = 1; k < n && b !== -Infinity; k++) {
+    const c = ((2 * k) / x) * b - a;
+    a = b;
+    b = c;
+  }
+  return sign * b;
+}
+
+export const SPECIAL = {
+  erf, erff: (x: number) => fr(erf(x)),
+  erfc, erfcf: (x: number) => fr(erfc(x)),
+  erfinv, erfinvf: (x: number) => fr(erfinv(x)),
+  erfcinv, erfcinvf: (x: number) => fr(erfcinv(x)),
+  erfcx, erfcxf: (x: number) => fr(erfcx(x)),
+  normcdf, normcdff: (x: number) => fr(normcdf(x)),
+  normcdfinv, normcdfinvf: (x: number) => fr(normcdfinv(x)),
+  lgamma, lgammaf: (x: number) => fr(lgamma(x)),
+  tgamma: (x: number) => gamma(x), tgammaf: (x: number) => fr(gamma(x)),
+  j0: (x: number) => besselj0(x), j0f: (x: number) => fr(besselj0(x)),
+  j1: (x: number) => besselj1(x), j1f: (x: number) => fr(besselj1(x)),
+  jn, jnf: (n: number, x: number) => fr(jn(n, x)),
+  y0: (x: number) => bessely0(x), y0f: (x: number) => fr(bessely0(x)),
+  y1: (x: number) => bessely1(x), y1f: (x: number) => fr(bessely1(x)),
+  yn, ynf: (n: number, x: number) => fr(yn(n, x)),
+};
