@@ -43,13 +43,12 @@ function remquo(x: number, y: number): [number, number] {
   const ay = Math.abs(y);
   let a = Math.abs(x);
   let q = 0;
-  // Reduce modulo 8|y| (exactly: fmod), then peel off 4|y|, 2|y|, |y|: every subtraction is exact.
-  let k = 3;
-  while (k > 0 && !Number.isFinite(ay * 2 ** k)) k--;
-  a = a % (ay * 2 ** k);
-  for (let j = k - 1; j >= 0; j--) {
+  // Reduce modulo 8|y| (exactly: fmod; where 8|y| overflows, |x| is below it already), then peel off
+  // 4|y|, 2|y|, |y|: every subtraction is exact.
+  if (Number.isFinite(ay * 8)) a = a % (ay * 8);
+  for (let j = 2; j >= 0; j--) {
     const step = ay * 2 ** j;
-    if (a >= step) {
+    if (step !== Infinity && a >= step) {
       a -= step;
       q += 2 ** j;
     }
