@@ -327,6 +327,8 @@ def arith(op, ty, mode):
                   "rcp": lambda x: (1 / x if x != 0 else math.copysign(INF, x)),
                   "sqrt": lambda x: (math.sqrt(x) if x >= 0 else NAN) if not math.isnan(x) else NAN,
                   "fma": lambda x, y, z: x * y + z}[op]
+        if op == "fma" and math.isfinite(a[0]) and math.isfinite(a[1]) and not math.isfinite(a[2]):
+            return a[2]  # the exact product is finite: ±Inf or NaN is z's
         if not all(math.isfinite(x) for x in a):
             r = float(np.float64(native(*[np.float64(x) for x in a])))
             return f32(r) if ty == "f32" else r

@@ -102,14 +102,26 @@ inline double erfcinv_(double z) {
   if (z == 0) return INFINITY;
   if (z == 2) return -INFINITY;
   if (z > 0.5) return erfinv_(1 - z);
-  // Newton on log(erfc(y)) = log(z): well scaled down to the smallest subnormal z.
+  // Newton on erfc(y) = z, then (z < 1e-20) on ln erfc(y) = ln z with ln erfc from its asymptotic series,
+  // which stays accurate where erfc(y) is subnormal.
   double y = std::sqrt(-std::log(z));
+  if (z >= 1e-20) {
+    for (int i = 0; i < 60; i++) {
+      const double step = (std::erfc(y) - z) / (-1.1283791670955126 * std::exp(-y * y));
+      y -= step;
+      if (std::fabs(step) <= 1e-17 * std::fabs(y)) break;
+    }
+    return y;
+  }
+  const double log_z = std::log(z);
   for (int i = 0; i < 60; i++) {
-    const double e = std::erfc(y);
-    if (e == 0) { y *= 0.99; continue; }
-    const double step = (std::log(e) - std::log(z)) / (-1.1283791670955126 * std::exp(-y * y) / e);
+    const double h = y * y, l = std::fma(y, y, -h);
+    double term = 1, series = 1;
+    for (int k = 1; k < 40 && std::fabs(term) >= 1e-18; k++) { term *= -(2.0 * k - 1) / (2 * h); series += term; }
+    const double f = -h - l - std::log(y * 1.7724538509055160) + std::log(series) - log_z;
+    const double step = f / (-2 * y - 1 / y);
     y -= step;
-    if (std::fabs(step) <= 1e-17 * std::fabs(y)) break;
+    if (std::fabs(step) <= 1e-17 * y) break;
   }
   return y;
 }
@@ -123,6 +135,7 @@ inline double erfcx_(double x) {
     return std::exp(h) * std::exp(l) * std::erfc(x);
   }
   if (x == INFINITY) return 0;
+  if (x > 1e8) return (1 / x) * 0.5641895835477563 * (1 - 0.5 / x / x);  // 1/(x√π)·(1 − 1/(2x²))
   // Lentz continued fraction of √π·erfcx(x) = 1/(x+ 1/2/(x+ 1/(x+ 3/2/(x+ …))))
   double f = x, c = x, d = 0;
   for (int k = 1; k < 60; k++) {
@@ -173,6 +186,19 @@ inline double yn_(int n, double x) {
   double j, y;
   debye(n, x, &j, &y);
   return (n < 0 && (n & 1)) ? -y : y;
+}
+// sin(πx) and cos(πx): exact reduction to [−1, 1] (remainder), then an octant where π·a loses nothing.
+inline double sinpi_(double x) {
+  if (!std::isfinite(x)) return NAN;
+  if (x == std::trunc(x)) return std::copysign(0.0, x);
+  const double r = std::remainder(x, 2.0), a = std::fabs(r);
+  const double s = a <= 0.25 ? std::sin(M_PI * a) : a <= 0.75 ? std::cos(M_PI * (0.5 - a)) : std::sin(M_PI * (1 - a));
+  return std::copysign(s, r);
+}
+inline double cospi_(double x) {
+  if (!std::isfinite(x)) return NAN;
+  const double a = std::fabs(std::remainder(x, 2.0));
+  return a <= 0.25 ? std::cos(M_PI * a) : a <= 0.75 ? std::sin(M_PI * (0.5 - a)) : -std::cos(M_PI * (1 - a));
 }
 inline int clz64(unsigned long long v) { return v ? __builtin_clzll(v) : 64; }
 inline double pow_(double x, double y) { return std::pow(x, y); }
@@ -338,15 +364,17 @@ CS_LD float __nv_saturatef(float x) { return x > 0 ? (x > 1 ? 1.0f : x) : 0.0f; 
 // ---- elementary and special functions: the C library (glibc), float forms its float functions
 #define CS_LD_LIBM(name) CS_LD_F1(name, std::name(x), std::name(x))
 CS_LD_LIBM(acos) CS_LD_LIBM(acosh) CS_LD_LIBM(asin) CS_LD_LIBM(asinh) CS_LD_LIBM(atan) CS_LD_LIBM(atanh)
-CS_LD_LIBM(cbrt) CS_LD_LIBM(cos) CS_LD_LIBM(cosh) CS_LD_LIBM(exp) CS_LD_LIBM(exp2) CS_LD_LIBM(expm1)
+CS_LD_LIBM(cos) CS_LD_LIBM(cosh) CS_LD_LIBM(exp) CS_LD_LIBM(exp2) CS_LD_LIBM(expm1)
 CS_LD_LIBM(log) CS_LD_LIBM(log10) CS_LD_LIBM(log1p) CS_LD_LIBM(log2) CS_LD_LIBM(sin) CS_LD_LIBM(sinh)
 CS_LD_LIBM(sqrt) CS_LD_LIBM(tan) CS_LD_LIBM(tanh) CS_LD_LIBM(erf) CS_LD_LIBM(erfc) CS_LD_LIBM(tgamma)
 CS_LD_LIBM(lgamma)
 CS_LD_F1(exp10, ::exp10(x), ::exp10f(x))
-CS_LD_F1(rsqrt, 1.0 / std::sqrt(x), (float)(1.0 / std::sqrt((double)x)))
-CS_LD_F1(rcbrt, 1.0 / std::cbrt(x), (float)(1.0 / std::cbrt((double)x)))
-CS_LD_F1(sinpi, ::sin(M_PI * x), (float)::sin(M_PI * (double)x))
-CS_LD_F1(cospi, ::cos(M_PI * x), (float)::cos(M_PI * (double)x))
+// cbrt, rsqrt, rcbrt in long double, rounded once to the result type (glibc's cbrt is 2 ulp off at times)
+CS_LD_F1(cbrt, (double)::cbrtl(x), std::cbrt(x))
+CS_LD_F1(rsqrt, (double)(1.0L / ::sqrtl(x)), (float)(1.0 / std::sqrt((double)x)))
+CS_LD_F1(rcbrt, (double)(1.0L / ::cbrtl(x)), (float)(1.0L / ::cbrtl(x)))
+CS_LD_F1(sinpi, ld::sinpi_(x), (float)ld::sinpi_(x))
+CS_LD_F1(cospi, ld::cospi_(x), (float)ld::cospi_(x))
 CS_LD_F1(j0, ::j0(x), ::j0f(x))
 CS_LD_F1(j1, ::j1(x), ::j1f(x))
 CS_LD_F1(y0, ::y0(x), ::y0f(x))

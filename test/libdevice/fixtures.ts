@@ -39,7 +39,7 @@ export function decode(value: Encoded, type: LibdeviceType): Value {
     case "i64":
       return BigInt(value);
     default:
-      return value as number;
+      return Number(value);
   }
 }
 
@@ -92,6 +92,7 @@ export function judge(fn: LibdeviceFunction, args: Value[], got: Value, want: Va
   if (typeof got !== "number" || typeof want !== "number") return { ok: false, ulps: Infinity, why: `not a number: ${String(got)}` };
   if (Number.isNaN(want)) return Number.isNaN(got) ? { ok: true, ulps: 0 } : { ok: false, ulps: Infinity, why: `${got}, want NaN` };
   if (Number.isNaN(got)) return { ok: false, ulps: Infinity, why: `NaN, want ${want}` };
+  if (type === "f32" && Math.fround(got) !== got) return { ok: false, ulps: Infinity, why: `${got} is not a binary32 value (want ${want})` };
   const ulps = ulpDistance(got, want, type);
   const a: LibdeviceAccuracy = fn.accuracy;
   const firstFloat = fn.params.findIndex((p) => p.type === "f32" || p.type === "f64");

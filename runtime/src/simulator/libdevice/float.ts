@@ -128,7 +128,7 @@ export const FLOAT = {
   copysign, copysignf: copysign,
   fmax, fmaxf: fmax,
   fmin, fminf: fmin,
-  fdim, fdimf: fdim,
+  fdim, fdimf: (x: number, y: number) => Math.fround(fdim(x, y)),
   fmod: (x: number, y: number) => x % y,
   fmodf: (x: number, y: number) => x % y,
   remainder: (x: number, y: number) => remquo(x, y)[0],

@@ -52,7 +52,9 @@ function sqrt(x: number, format: FloatFormat, mode: RoundingMode): number {
 
 /** fma: x · y + z rounded once. */
 function fma(x: number, y: number, z: number, format: FloatFormat, mode: RoundingMode): number {
-  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) return x * y + z;
+  // A finite product never overflows inside fma: finite · finite + ±∞ is ±∞ (x * y + z would give NaN).
+  if (Number.isFinite(x) && Number.isFinite(y) && !Number.isFinite(z)) return z;
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return x * y + z;
   if (x === 0 || y === 0) return add(x * y, z, format, mode);
   const a = toDyadic(x);
   const b = toDyadic(y);
