@@ -59,3 +59,17 @@ test("the simulator's libdevice is within CUDA's documented accuracy on every fi
   const failing = [...results].filter(([, r]) => r.failures.length > 0).map(([n, r]) => `${n} (${r.failures.length})`);
   assert.equal(problems.length, 0, `${failing.length} functions fail: ${failing.join(", ")}\n${problems.slice(0, 60).join("\n")}`);
 });
+
+test("LIBDEVICE is one frozen object with exactly the table's functions, and follows the value conventions", () => {
+  assert.ok(Object.isFrozen(LIBDEVICE));
+  assert.deepEqual(Object.keys(LIBDEVICE).sort(), LIBDEVICE_FUNCTIONS.map((f) => f.name).sort());
+  // tuple results are arrays in the table's order; i64 results bigints, i16 results wrapped to 16 bits
+  assert.deepEqual(LIBDEVICE.sincos!(0), [0, 1]);
+  assert.deepEqual(LIBDEVICE.frexp!(8), [0.5, 4]);
+  assert.deepEqual(LIBDEVICE.remquof!(7, 2), [-1, 4]);
+  assert.deepEqual(LIBDEVICE.modf!(-2.5), [-0.5, -2]);
+  assert.equal(LIBDEVICE.double_as_longlong!(-0), -(2n ** 63n));
+  assert.equal(LIBDEVICE.float2half_rn!(-2), -16384);
+  assert.equal(LIBDEVICE.umax!(-1, 1), -1, "unsigned max of 0xffffffff and 1, with Numba's signed result");
+  assert.equal(LIBDEVICE.fadd_ru!(1, Math.fround(2 ** -30)), Math.fround(1 + 2 ** -23));
+});
