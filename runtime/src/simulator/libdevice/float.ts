@@ -83,6 +83,12 @@ function frexp(x: number): [number, number] {
 
 function ldexp(x: number, n: number, format: FloatFormat): number {
   if (x === 0 || !Number.isFinite(x)) return x;
+  // Fast path: a normal (or overflowing) binary64 product by 2^n is exact, or correctly rounded to ±∞;
+  // binary32 then rounds it once. Subnormal results take the exact path.
+  if (n >= -1022 && n <= 1023) {
+    const r = x * 2 ** n;
+    if (Math.abs(r) >= 2.2250738585072014e-308) return format === BINARY32 ? Math.fround(r) : r;
+  }
   const { m, e } = toDyadic(x);
   const clamped = Math.max(-4000, Math.min(4000, n | 0));
   return roundDyadic(m, e + clamped, format, "rn");
