@@ -205,43 +205,43 @@ inline double pow_(double x, double y) { return std::pow(x, y); }
 }  // namespace cs_libdevice
 
 #define CS_LD extern "C" inline
-namespace ld = cs_libdevice;
+namespace cs_ld = cs_libdevice;
 
 // ---- directed-rounding arithmetic and fma
-#define CS_LD_MODES(X) X(rn, ld::RN) X(rz, ld::RZ) X(ru, ld::RU) X(rd, ld::RD)
+#define CS_LD_MODES(X) X(rn, cs_ld::RN) X(rz, cs_ld::RZ) X(ru, cs_ld::RU) X(rd, cs_ld::RD)
 #define CS_LD_ARITH(suffix, mode)                                                                     \
-  CS_LD double __nv_dadd_##suffix(double x, double y) { return ld::add(mode, x, y); }                 \
-  CS_LD double __nv_dmul_##suffix(double x, double y) { return ld::mul(mode, x, y); }                 \
-  CS_LD double __nv_ddiv_##suffix(double x, double y) { return ld::div(mode, x, y); }                 \
-  CS_LD double __nv_drcp_##suffix(double x) { return ld::div(mode, 1.0, x); }                         \
-  CS_LD double __nv_dsqrt_##suffix(double x) { return ld::sqrt_(mode, x); }                           \
-  CS_LD float __nv_fadd_##suffix(float x, float y) { return ld::add(mode, x, y); }                    \
-  CS_LD float __nv_fsub_##suffix(float x, float y) { return ld::sub(mode, x, y); }                    \
-  CS_LD float __nv_fmul_##suffix(float x, float y) { return ld::mul(mode, x, y); }                    \
-  CS_LD float __nv_fdiv_##suffix(float x, float y) { return ld::div(mode, x, y); }                    \
-  CS_LD float __nv_frcp_##suffix(float x) { return ld::div(mode, 1.0f, x); }                          \
-  CS_LD float __nv_fsqrt_##suffix(float x) { return ld::sqrt_(mode, x); }                             \
-  CS_LD double __nv_fma_##suffix(double x, double y, double z) { return ld::fma_(mode, x, y, z); }    \
-  CS_LD float __nv_fmaf_##suffix(float x, float y, float z) { return ld::fmaf_(mode, x, y, z); }      \
-  CS_LD float __nv_double2float_##suffix(double d) { return ld::convert<float>(mode, d); }            \
-  CS_LD int __nv_double2int_##suffix(double d) { return ld::to_i32(d, mode); }                        \
-  CS_LD int __nv_double2uint_##suffix(double d) { return ld::to_u32(d, mode); }                       \
-  CS_LD long long __nv_double2ll_##suffix(double f) { return ld::to_i64(f, mode); }                   \
-  CS_LD long long __nv_double2ull_##suffix(double f) { return ld::to_u64(f, mode); }                  \
-  CS_LD int __nv_float2int_##suffix(float x) { return ld::to_i32(x, mode); }                          \
-  CS_LD int __nv_float2uint_##suffix(float x) { return ld::to_u32(x, mode); }                         \
-  CS_LD long long __nv_float2ll_##suffix(float f) { return ld::to_i64(f, mode); }                     \
-  CS_LD long long __nv_float2ull_##suffix(float f) { return ld::to_u64(f, mode); }                    \
-  CS_LD float __nv_int2float_##suffix(int x) { return ld::convert<float>(mode, x); }                  \
-  CS_LD float __nv_uint2float_##suffix(int x) { return ld::convert<float>(mode, (unsigned)x); }       \
-  CS_LD float __nv_ll2float_##suffix(long long l) { return ld::convert<float>(mode, l); }             \
-  CS_LD float __nv_ull2float_##suffix(long long l) { return ld::convert<float>(mode, (unsigned long long)l); } \
-  CS_LD double __nv_ll2double_##suffix(long long l) { return ld::convert<double>(mode, l); }          \
-  CS_LD double __nv_ull2double_##suffix(long long l) { return ld::convert<double>(mode, (unsigned long long)l); }
+  CS_LD double __nv_dadd_##suffix(double x, double y) { return cs_ld::add(mode, x, y); }                 \
+  CS_LD double __nv_dmul_##suffix(double x, double y) { return cs_ld::mul(mode, x, y); }                 \
+  CS_LD double __nv_ddiv_##suffix(double x, double y) { return cs_ld::div(mode, x, y); }                 \
+  CS_LD double __nv_drcp_##suffix(double x) { return cs_ld::div(mode, 1.0, x); }                         \
+  CS_LD double __nv_dsqrt_##suffix(double x) { return cs_ld::sqrt_(mode, x); }                           \
+  CS_LD float __nv_fadd_##suffix(float x, float y) { return cs_ld::add(mode, x, y); }                    \
+  CS_LD float __nv_fsub_##suffix(float x, float y) { return cs_ld::sub(mode, x, y); }                    \
+  CS_LD float __nv_fmul_##suffix(float x, float y) { return cs_ld::mul(mode, x, y); }                    \
+  CS_LD float __nv_fdiv_##suffix(float x, float y) { return cs_ld::div(mode, x, y); }                    \
+  CS_LD float __nv_frcp_##suffix(float x) { return cs_ld::div(mode, 1.0f, x); }                          \
+  CS_LD float __nv_fsqrt_##suffix(float x) { return cs_ld::sqrt_(mode, x); }                             \
+  CS_LD double __nv_fma_##suffix(double x, double y, double z) { return cs_ld::fma_(mode, x, y, z); }    \
+  CS_LD float __nv_fmaf_##suffix(float x, float y, float z) { return cs_ld::fmaf_(mode, x, y, z); }      \
+  CS_LD float __nv_double2float_##suffix(double d) { return cs_ld::convert<float>(mode, d); }            \
+  CS_LD int __nv_double2int_##suffix(double d) { return cs_ld::to_i32(d, mode); }                        \
+  CS_LD int __nv_double2uint_##suffix(double d) { return cs_ld::to_u32(d, mode); }                       \
+  CS_LD long long __nv_double2ll_##suffix(double f) { return cs_ld::to_i64(f, mode); }                   \
+  CS_LD long long __nv_double2ull_##suffix(double f) { return cs_ld::to_u64(f, mode); }                  \
+  CS_LD int __nv_float2int_##suffix(float x) { return cs_ld::to_i32(x, mode); }                          \
+  CS_LD int __nv_float2uint_##suffix(float x) { return cs_ld::to_u32(x, mode); }                         \
+  CS_LD long long __nv_float2ll_##suffix(float f) { return cs_ld::to_i64(f, mode); }                     \
+  CS_LD long long __nv_float2ull_##suffix(float f) { return cs_ld::to_u64(f, mode); }                    \
+  CS_LD float __nv_int2float_##suffix(int x) { return cs_ld::convert<float>(mode, x); }                  \
+  CS_LD float __nv_uint2float_##suffix(int x) { return cs_ld::convert<float>(mode, (unsigned)x); }       \
+  CS_LD float __nv_ll2float_##suffix(long long l) { return cs_ld::convert<float>(mode, l); }             \
+  CS_LD float __nv_ull2float_##suffix(long long l) { return cs_ld::convert<float>(mode, (unsigned long long)l); } \
+  CS_LD double __nv_ll2double_##suffix(long long l) { return cs_ld::convert<double>(mode, l); }          \
+  CS_LD double __nv_ull2double_##suffix(long long l) { return cs_ld::convert<double>(mode, (unsigned long long)l); }
 CS_LD_MODES(CS_LD_ARITH)
 #undef CS_LD_ARITH
-CS_LD double __nv_fma(double x, double y, double z) { return ld::fma_(ld::RN, x, y, z); }
-CS_LD float __nv_fmaf(float x, float y, float z) { return ld::fmaf_(ld::RN, x, y, z); }
+CS_LD double __nv_fma(double x, double y, double z) { return cs_ld::fma_(cs_ld::RN, x, y, z); }
+CS_LD float __nv_fmaf(float x, float y, float z) { return cs_ld::fmaf_(cs_ld::RN, x, y, z); }
 CS_LD float __nv_frsqrt_rn(float x) {
   // 1/√x correctly rounded: the double result is within 2^-52 relative; check the float neighbours exactly
   if (!(x > 0) || std::isinf(x)) return x == 0 ? std::copysign(INFINITY, x) : std::isinf(x) && x > 0 ? 0.0f : NAN;
@@ -260,15 +260,15 @@ CS_LD float __nv_frsqrt_rn(float x) {
 // ---- conversions and bit casts
 CS_LD double __nv_int2double_rn(int i) { return i; }
 CS_LD double __nv_uint2double_rn(int i) { return (unsigned)i; }
-CS_LD int __nv_double2hiint(double d) { return (int)(ld::bits<unsigned long long>(d) >> 32); }
-CS_LD int __nv_double2loint(double d) { return (int)(unsigned)ld::bits<unsigned long long>(d); }
-CS_LD double __nv_hiloint2double(int x, int y) { return ld::bits<double>(((unsigned long long)(unsigned)x << 32) | (unsigned)y); }
-CS_LD long long __nv_double_as_longlong(double x) { return ld::bits<long long>(x); }
-CS_LD double __nv_longlong_as_double(long long x) { return ld::bits<double>(x); }
-CS_LD int __nv_float_as_int(float x) { return ld::bits<int>(x); }
-CS_LD float __nv_int_as_float(int x) { return ld::bits<float>(x); }
-CS_LD short __nv_float2half_rn(float f) { return std::isnan(f) ? (short)0x7fff : ld::bits<short>((_Float16)f); }
-CS_LD float __nv_half2float(short h) { return (float)ld::bits<_Float16>(h); }
+CS_LD int __nv_double2hiint(double d) { return (int)(cs_ld::bits<unsigned long long>(d) >> 32); }
+CS_LD int __nv_double2loint(double d) { return (int)(unsigned)cs_ld::bits<unsigned long long>(d); }
+CS_LD double __nv_hiloint2double(int x, int y) { return cs_ld::bits<double>(((unsigned long long)(unsigned)x << 32) | (unsigned)y); }
+CS_LD long long __nv_double_as_longlong(double x) { return cs_ld::bits<long long>(x); }
+CS_LD double __nv_longlong_as_double(long long x) { return cs_ld::bits<double>(x); }
+CS_LD int __nv_float_as_int(float x) { return cs_ld::bits<int>(x); }
+CS_LD float __nv_int_as_float(int x) { return cs_ld::bits<float>(x); }
+CS_LD short __nv_float2half_rn(float f) { return std::isnan(f) ? (short)0x7fff : cs_ld::bits<short>((_Float16)f); }
+CS_LD float __nv_half2float(short h) { return (float)cs_ld::bits<_Float16>(h); }
 
 // ---- integer functions
 CS_LD int __nv_abs(int x) { return x < 0 ? (int)(0u - (unsigned)x) : x; }
@@ -282,7 +282,7 @@ CS_LD int __nv_byte_perm(int x, int y, int z) {
   return (int)r;
 }
 CS_LD int __nv_clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
-CS_LD int __nv_clzll(long long x) { return ld::clz64((unsigned long long)x); }
+CS_LD int __nv_clzll(long long x) { return cs_ld::clz64((unsigned long long)x); }
 CS_LD int __nv_ffs(int x) { return __builtin_ffs(x); }
 CS_LD int __nv_ffsll(long long x) { return __builtin_ffsll(x); }
 CS_LD int __nv_popc(int x) { return __builtin_popcount((unsigned)x); }
@@ -321,10 +321,10 @@ CS_LD_F1(nearbyint, std::nearbyint(x), std::nearbyint(x))
 CS_LD_F1(logb, std::logb(x), std::logb(x))
 CS_LD double __nv_fabs(double f) { return std::fabs(f); }
 CS_LD float __nv_fabsf(float f) { return std::fabs(f); }
-CS_LD long long __nv_llrint(double x) { return ld::to_i64(x, ld::RN); }
-CS_LD long long __nv_llrintf(float x) { return ld::to_i64(x, ld::RN); }
-CS_LD long long __nv_llround(double x) { return ld::to_i64(std::isfinite(x) ? std::round(x) : x, ld::RZ); }
-CS_LD long long __nv_llroundf(float x) { return ld::to_i64(std::isfinite(x) ? std::round(x) : x, ld::RZ); }
+CS_LD long long __nv_llrint(double x) { return cs_ld::to_i64(x, cs_ld::RN); }
+CS_LD long long __nv_llrintf(float x) { return cs_ld::to_i64(x, cs_ld::RN); }
+CS_LD long long __nv_llround(double x) { return cs_ld::to_i64(std::isfinite(x) ? std::round(x) : x, cs_ld::RZ); }
+CS_LD long long __nv_llroundf(float x) { return cs_ld::to_i64(std::isfinite(x) ? std::round(x) : x, cs_ld::RZ); }
 CS_LD double __nv_copysign(double x, double y) { return std::copysign(x, y); }
 CS_LD float __nv_copysignf(float x, float y) { return std::copysign(x, y); }
 CS_LD double __nv_fmax(double x, double y) { return std::fmax(x, y); }
@@ -337,8 +337,8 @@ CS_LD double __nv_fmod(double x, double y) { return std::fmod(x, y); }
 CS_LD float __nv_fmodf(float x, float y) { return std::fmod(x, y); }
 CS_LD double __nv_remainder(double x, double y) { return std::remainder(x, y); }
 CS_LD float __nv_remainderf(float x, float y) { return std::remainder(x, y); }
-CS_LD double __nv_remquo(double x, double y, int* c) { return ld::remquo_(x, y, c); }
-CS_LD float __nv_remquof(float x, float y, int* quo) { return ld::remquo_(x, y, quo); }
+CS_LD double __nv_remquo(double x, double y, int* c) { return cs_ld::remquo_(x, y, c); }
+CS_LD float __nv_remquof(float x, float y, int* quo) { return cs_ld::remquo_(x, y, quo); }
 CS_LD double __nv_modf(double x, double* b) { return std::modf(x, b); }
 CS_LD float __nv_modff(float x, float* b) { return std::modf(x, b); }
 CS_LD double __nv_frexp(double x, int* b) { return std::frexp(x, b); }
@@ -373,21 +373,21 @@ CS_LD_F1(exp10, ::exp10(x), ::exp10f(x))
 CS_LD_F1(cbrt, (double)::cbrtl(x), std::cbrt(x))
 CS_LD_F1(rsqrt, (double)(1.0L / ::sqrtl(x)), (float)(1.0 / std::sqrt((double)x)))
 CS_LD_F1(rcbrt, (double)(1.0L / ::cbrtl(x)), (float)(1.0L / ::cbrtl(x)))
-CS_LD_F1(sinpi, ld::sinpi_(x), (float)ld::sinpi_(x))
-CS_LD_F1(cospi, ld::cospi_(x), (float)ld::cospi_(x))
+CS_LD_F1(sinpi, cs_ld::sinpi_(x), (float)cs_ld::sinpi_(x))
+CS_LD_F1(cospi, cs_ld::cospi_(x), (float)cs_ld::cospi_(x))
 CS_LD_F1(j0, ::j0(x), ::j0f(x))
 CS_LD_F1(j1, ::j1(x), ::j1f(x))
 CS_LD_F1(y0, ::y0(x), ::y0f(x))
 CS_LD_F1(y1, ::y1(x), ::y1f(x))
-CS_LD_F1(erfinv, ld::erfinv_(x), (float)ld::erfinv_(x))
-CS_LD_F1(erfcinv, ld::erfcinv_(x), (float)ld::erfcinv_(x))
-CS_LD_F1(erfcx, ld::erfcx_(x), (float)ld::erfcx_(x))
-CS_LD_F1(normcdf, ld::normcdf_(x), (float)ld::normcdf_(x))
-CS_LD_F1(normcdfinv, ld::normcdfinv_(x), (float)ld::normcdfinv_(x))
-CS_LD double __nv_jn(int n, double x) { return ld::jn_(n, x); }
-CS_LD float __nv_jnf(int n, float x) { return n >= -(1 << 20) && n <= (1 << 20) ? ::jnf(n, x) : (float)ld::jn_(n, x); }
-CS_LD double __nv_yn(int n, double x) { return ld::yn_(n, x); }
-CS_LD float __nv_ynf(int n, float x) { return n >= -(1 << 20) && n <= (1 << 20) ? ::ynf(n, x) : (float)ld::yn_(n, x); }
+CS_LD_F1(erfinv, cs_ld::erfinv_(x), (float)cs_ld::erfinv_(x))
+CS_LD_F1(erfcinv, cs_ld::erfcinv_(x), (float)cs_ld::erfcinv_(x))
+CS_LD_F1(erfcx, cs_ld::erfcx_(x), (float)cs_ld::erfcx_(x))
+CS_LD_F1(normcdf, cs_ld::normcdf_(x), (float)cs_ld::normcdf_(x))
+CS_LD_F1(normcdfinv, cs_ld::normcdfinv_(x), (float)cs_ld::normcdfinv_(x))
+CS_LD double __nv_jn(int n, double x) { return cs_ld::jn_(n, x); }
+CS_LD float __nv_jnf(int n, float x) { return n >= -(1 << 20) && n <= (1 << 20) ? ::jnf(n, x) : (float)cs_ld::jn_(n, x); }
+CS_LD double __nv_yn(int n, double x) { return cs_ld::yn_(n, x); }
+CS_LD float __nv_ynf(int n, float x) { return n >= -(1 << 20) && n <= (1 << 20) ? ::ynf(n, x) : (float)cs_ld::yn_(n, x); }
 CS_LD double __nv_atan2(double x, double y) { return std::atan2(x, y); }
 CS_LD float __nv_atan2f(float x, float y) { return std::atan2(x, y); }
 CS_LD double __nv_hypot(double x, double y) { return std::hypot(x, y); }
