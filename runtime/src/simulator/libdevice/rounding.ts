@@ -2,7 +2,7 @@
 // simulator. Round-to-nearest on binary64 is JavaScript's own arithmetic; every other case computes the
 // exact result (exact.ts) and rounds it once. Zero results follow IEEE 754: an exact zero sum is +0, or −0
 // when rounding down.
-import { BINARY32, BINARY64, bitLength, isqrt, roundDyadic, roundNearestByComparison, roundRational, toDyadic, type FloatFormat, type RoundingMode } from "./exact";
+import { BINARY32, BINARY64, bitLength, isqrt, nextFloat, roundDyadic, roundNearestByComparison, roundRational, toDyadic, type FloatFormat, type RoundingMode } from "./exact";
 
 function add(x: number, y: number, format: FloatFormat, mode: RoundingMode): number {
   if (!Number.isFinite(x) || !Number.isFinite(y)) return x + y;
@@ -68,6 +68,29 @@ function fma(x: number, y: number, z: number, format: FloatFormat, mode: Roundin
   return roundDyadic(m, e, format, mode);
 }
 
+/**
+ * fmaf rounded to nearest, without BigInts: x · y of two binary32 values is exact in binary64, s = x · y + z
+ * rounds once more, and TwoSum gives that rounding's exact error t. Binary32 midpoints are binary64 values,
+ * so rounding s to binary32 is the correctly rounded fma unless s is exactly a midpoint and t ≠ 0: then the
+ * exact value lies on t's side of it.
+ */
+function fmafNearest(x: number, y: number, z: number): number {
+  const p = x * y;
+  if (!Number.isFinite(p) || !Number.isFinite(z)) return fma(x, y, z, BINARY32, "rn");
+  const s = p + z;
+  const bb = s - p;
+  const t = p - (s - bb) + (z - bb);
+  const r = Math.fround(s);
+  if (t === 0 || r === s) return r;
+  if (!Number.isFinite(r)) {
+    const midpoint = 3.4028235677973366e38; // (MAX + 2^128) / 2, where binary32 rounding overflows
+    return Math.abs(s) === midpoint && (s > 0 ? t < 0 : t > 0) ? Math.sign(s) * BINARY32.max : r;
+  }
+  const other = nextFloat(r, s > r, BINARY32);
+  if (s - r !== other - s) return r; // not a midpoint
+  return t > 0 ? Math.max(r, other) : Math.min(r, other);
+}
+
 /** 1/√x correctly rounded to nearest (frsqrt_rn). */
 function rsqrtNearest(x: number, format: FloatFormat): number {
   if (Number.isNaN(x) || x < 0) return NaN;
@@ -90,7 +113,7 @@ const f32 = (mode: RoundingMode) => ({
   div: (x: number, y: number) => (mode === "rn" ? Math.fround(x / y) : div(x, y, BINARY32, mode)),
   rcp: (x: number) => (mode === "rn" ? Math.fround(1 / x) : div(1, x, BINARY32, mode)),
   sqrt: (x: number) => (mode === "rn" ? Math.fround(Math.sqrt(x)) : sqrt(x, BINARY32, mode)),
-  fma: (x: number, y: number, z: number) => fma(x, y, z, BINARY32, mode),
+  fma: (x: number, y: number, z: number) => (mode === "rn" ? fmafNearest(x, y, z) : fma(x, y, z, BINARY32, mode)),
 });
 const f64 = (mode: RoundingMode) => ({
   add: (x: number, y: number) => (mode === "rn" ? x + y : add(x, y, BINARY64, mode)),
@@ -120,4 +143,4 @@ export const ROUNDING = {
   fma: drn!.fma, fma_rn: drn!.fma, fma_rz: drz!.fma, fma_ru: dru!.fma, fma_rd: drd!.fma,
   frsqrt_rn: (x: number) => rsqrtNearest(x, BINARY32),
 };
-export { add as exactAdd, mul as exactMul, div as exactDiv, sqrt as exactSqrt, fma as exactFma, rsqrtNearest };
+export { fmafNearest, add as exactAdd, mul as exactMul, div as exactDiv, sqrt as exactSqrt, fma as exactFma, rsqrtNearest };
