@@ -2,7 +2,7 @@
 // simulator. Round-to-nearest on binary64 is JavaScript's own arithmetic; every other case computes the
 // exact result (exact.ts) and rounds it once. Zero results follow IEEE 754: an exact zero sum is +0, or −0
 // when rounding down.
-import { BINARY32, BINARY64, bitLength, isqrt, nextFloat, roundDyadic, roundNearestByComparison, roundRational, toDyadic, type FloatFormat, type RoundingMode } from "./exact";
+import { BINARY32, BINARY64, binary32IfUnambiguous, bitLength, isqrt, nextFloat, roundDyadic, roundNearestByComparison, roundRational, toDyadic, type FloatFormat, type RoundingMode } from "./exact";
 
 function add(x: number, y: number, format: FloatFormat, mode: RoundingMode): number {
   if (!Number.isFinite(x) || !Number.isFinite(y)) return x + y;
@@ -96,6 +96,11 @@ function rsqrtNearest(x: number, format: FloatFormat): number {
   if (Number.isNaN(x) || x < 0) return NaN;
   if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
   if (x === Infinity) return 0;
+  if (format === BINARY32) {
+    // 1/fl(√x) is within 2^-52 (relative) of 1/√x: decisive unless next to a binary32 midpoint.
+    const fast = binary32IfUnambiguous(1 / Math.sqrt(x), 2 ** -51);
+    if (fast !== undefined) return fast;
+  }
   const candidate = format === BINARY32 ? Math.fround(1 / Math.sqrt(x)) : 1 / Math.sqrt(x);
   const dx = toDyadic(x);
   // sign(c − 1/√x) = sign(c² · x − 1) for c > 0
