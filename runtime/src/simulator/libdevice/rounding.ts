@@ -91,6 +91,42 @@ function fmafNearest(x: number, y: number, z: number): number {
   return t > 0 ? Math.max(r, other) : Math.min(r, other);
 }
 
+/** The rounding error of a · b = p (Dekker's product, exact where nothing overflows or underflows). */
+function productError(a: number, b: number, p: number): number {
+  const ca = 134217729 * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = 134217729 * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}
+
+/**
+ * 1/√x correctly rounded in binary64 without BigInts for x in [2^-900, 2^900]: the residual R = 1 − c²x in
+ * double-double (error ~2^-103) gives c's offset from 1/√x, c · (R/2 + 3R²/8), to ~2^-50 of a half-ulp;
+ * undefined when the offset is too near a half-ulp to decide (the caller's exact path then decides).
+ */
+function rsqrt64Fast(x: number): number | undefined {
+  if (!(x >= 2 ** -900 && x <= 2 ** 900)) return undefined;
+  let c = 1 / Math.sqrt(x);
+  for (let step = 0; step < 3; step++) {
+    const h = c * c;
+    const l = productError(c, c, h);
+    const a = h * x;
+    const b = productError(h, x, a);
+    const r = 1 - a - b - l * x;
+    const offset = c * (r / 2 + 0.375 * r * r);
+    const neighbour = nextFloat(c, offset > 0, BINARY64);
+    const half = Math.abs(neighbour - c) / 2;
+    const distance = Math.abs(offset);
+    if (distance < half * (1 - 2 ** -30)) return c;
+    if (distance <= half * (1 + 2 ** -30)) return undefined;
+    c = neighbour;
+  }
+  return undefined;
+}
+
 /** 1/√x correctly rounded to nearest (frsqrt_rn). */
 function rsqrtNearest(x: number, format: FloatFormat): number {
   if (Number.isNaN(x) || x < 0) return NaN;
@@ -99,6 +135,9 @@ function rsqrtNearest(x: number, format: FloatFormat): number {
   if (format === BINARY32) {
     // 1/fl(√x) is within 2^-52 (relative) of 1/√x: decisive unless next to a binary32 midpoint.
     const fast = binary32IfUnambiguous(1 / Math.sqrt(x), 2 ** -51);
+    if (fast !== undefined) return fast;
+  } else {
+    const fast = rsqrt64Fast(x);
     if (fast !== undefined) return fast;
   }
   const candidate = format === BINARY32 ? Math.fround(1 / Math.sqrt(x)) : 1 / Math.sqrt(x);
