@@ -91,6 +91,19 @@ function fmafNearest(x: number, y: number, z: number): number {
   return t > 0 ? Math.max(r, other) : Math.min(r, other);
 }
 
+/** The next binary64 after a normal, finite c toward +∞ (up) or −∞, by arithmetic (no BigInts). */
+function nextNormal64(c: number, up: boolean): number {
+  const a = Math.abs(c);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  const ulp = 2 ** (e - 52);
+  const towardZero = up !== c > 0;
+  // below a power of two the spacing halves
+  const spacing = towardZero && a === 2 ** e ? ulp / 2 : ulp;
+  return up ? c + spacing : c - spacing;
+}
+
 /** The rounding error of a · b = p (Dekker's product, exact where nothing overflows or underflows). */
 function productError(a: number, b: number, p: number): number {
   const ca = 134217729 * a;
@@ -117,9 +130,39 @@ function rsqrt64Fast(x: number): number | undefined {
     const b = productError(h, x, a);
     const r = 1 - a - b - l * x;
     const offset = c * (r / 2 + 0.375 * r * r);
-    const neighbour = nextFloat(c, offset > 0, BINARY64);
+    const neighbour = nextNormal64(c, offset > 0);
     const half = Math.abs(neighbour - c) / 2;
     const distance = Math.abs(offset);
+    if (distance < half * (1 - 2 ** -30)) return c;
+    if (distance <= half * (1 + 2 ** -30)) return undefined;
+    c = neighbour;
+  }
+  return undefined;
+}
+
+/**
+ * fma rounded to nearest in binary64 without BigInts, where nothing can overflow or underflow: x · y = p + e
+ * exactly (Dekker), p + z = s + t exactly (TwoSum), so x · y + z = s + t + e; the candidate c = s + (t + e)
+ * is checked by the residual (s − c) + t + e against half an ulp of c (decided to ~2^-50 of it). Undefined
+ * where that cannot decide; the exact path then does.
+ */
+function fmaNearestFast(x: number, y: number, z: number): number | undefined {
+  const p = x * y;
+  const ap = Math.abs(p);
+  const az = Math.abs(z);
+  if (!(ap >= 2 ** -800 && ap <= 2 ** 900) || !(az <= 2 ** 900) || (az !== 0 && az < 2 ** -800)) return undefined;
+  const e = productError(x, y, p);
+  const s = p + z;
+  const bb = s - p;
+  const t = p - (s - bb) + (z - bb);
+  let c = s + (t + e);
+  if (!(Math.abs(c) >= 2 ** -700)) return undefined;
+  for (let step = 0; step < 3; step++) {
+    const residual = s - c + t + e; // s − c is exact: c is within a few ulps of s
+    if (residual === 0) return c;
+    const neighbour = nextNormal64(c, residual > 0);
+    const half = Math.abs(neighbour - c) / 2;
+    const distance = Math.abs(residual);
     if (distance < half * (1 - 2 ** -30)) return c;
     if (distance <= half * (1 + 2 ** -30)) return undefined;
     c = neighbour;
@@ -165,7 +208,7 @@ const f64 = (mode: RoundingMode) => ({
   div: (x: number, y: number) => (mode === "rn" ? x / y : div(x, y, BINARY64, mode)),
   rcp: (x: number) => (mode === "rn" ? 1 / x : div(1, x, BINARY64, mode)),
   sqrt: (x: number) => (mode === "rn" ? Math.sqrt(x) : sqrt(x, BINARY64, mode)),
-  fma: (x: number, y: number, z: number) => fma(x, y, z, BINARY64, mode),
+  fma: (x: number, y: number, z: number) => (mode === "rn" ? fmaNearestFast(x, y, z) ?? fma(x, y, z, BINARY64, mode) : fma(x, y, z, BINARY64, mode)),
 });
 const [frn, frz, fru, frd] = (["rn", "rz", "ru", "rd"] as const).map(f32);
 const [drn, drz, dru, drd] = (["rn", "rz", "ru", "rd"] as const).map(f64);
@@ -187,4 +230,4 @@ export const ROUNDING = {
   fma: drn!.fma, fma_rn: drn!.fma, fma_rz: drz!.fma, fma_ru: dru!.fma, fma_rd: drd!.fma,
   frsqrt_rn: (x: number) => rsqrtNearest(x, BINARY32),
 };
-export { fmafNearest, add as exactAdd, mul as exactMul, div as exactDiv, sqrt as exactSqrt, fma as exactFma, rsqrtNearest };
+export { fmafNearest, fmaNearestFast, add as exactAdd, mul as exactMul, div as exactDiv, sqrt as exactSqrt, fma as exactFma, rsqrtNearest };
