@@ -58,8 +58,8 @@ const ELEMENTARY = {
   log2f: [ulp(1, SP), "base-2 logarithm of x"],
   pow: [ulp(2, DP), "x to the power y"],
   powf: [ulp(4, SP), "x to the power y"],
-  powi: [ulp(2, DP, "powi is not in the Programming Guide's tables; pow's bound is used"), "x to the integer power y"],
-  powif: [ulp(4, SP, "powif is not in the Programming Guide's tables; powf's bound is used"), "x to the integer power y"],
+  powi: [ulp(2, DP, "2 ulp, pow's bound: powi is not in the Programming Guide's tables"), "x to the integer power y"],
+  powif: [ulp(4, SP, "4 ulp, powf's bound: powif is not in the Programming Guide's tables"), "x to the integer power y"],
   rsqrt: [ulp(1, DP), "reciprocal square root, 1 / √x"],
   rsqrtf: [ulp(2, SP), "reciprocal square root, 1 / √x"],
   sin: [ulp(2, DP), "sine of x (radians)"],
@@ -114,8 +114,8 @@ const SPECIAL = {
   y0f: [besselSmall(9, 2.2e-6, SP), "Bessel function of the second kind, order 0"],
   y1: [besselSmall(7, 5e-12, DP), "Bessel function of the second kind, order 1"],
   y1f: [besselSmall(9, 2.2e-6, SP), "Bessel function of the second kind, order 1"],
-  yn: [{ ranges: [{ bound: { absolute: 5e-12 } }], source: DP, note: "the guide bounds yn only for |x| > 1.5n (5e-12 absolute); elsewhere no bound is stated" }, "Bessel function of the second kind, order n"],
-  ynf: [{ ranges: [{ bound: { absolute: 2.2e-6 } }], source: SP, note: "the guide states ceil(2 + 2.5n) ulp for |x| < n and 2.2e-6 absolute otherwise" }, "Bessel function of the second kind, order n"],
+  yn: [{ ranges: [{ aboveOrder: 1.5, bound: { absolute: 5e-12 } }, { bound: { unbounded: true } }], source: DP, note: "5e-12 absolute for |x| > 1.5n; the guide states no bound elsewhere" }, "Bessel function of the second kind, order n"],
+  ynf: [{ ranges: [{ aboveOrder: 1, bound: { absolute: 2.2e-6 } }, { bound: { ulp: 2, ulpPerOrder: 2.5 } }], source: SP, note: "ceil(2 + 2.5n) ulp for |x| < n, 2.2e-6 absolute otherwise" }, "Bessel function of the second kind, order n"],
 };
 
 const FAST = {

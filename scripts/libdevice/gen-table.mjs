@@ -37,16 +37,19 @@ export type LibdeviceType = "f32" | "f64" | "i16" | "i32" | "i64";
 export interface LibdeviceParam { readonly name: string; readonly type: LibdeviceType }
 
 /** One documented error bound. \`ulp\`: units in the last place of the result type (measured against the
- *  correctly rounded result), plus \`floor(ulpPerAbsX · |x|)\` where given (__expf, __exp10f);
+ *  correctly rounded result), plus \`floor(ulpPerAbsX · |x|)\` where given (__expf, __exp10f), or
+ *  \`ceil(ulp + ulpPerOrder · |n|)\` in all where given (ynf, n its integer order);
  *  \`absolute\`: |result − exact|; \`unbounded\`: CUDA states no bound there ("larger otherwise"). */
 export type LibdeviceBound =
-  | { readonly ulp: number; readonly ulpPerAbsX?: number }
+  | { readonly ulp: number; readonly ulpPerAbsX?: number; readonly ulpPerOrder?: number }
   | { readonly absolute: number }
   | { readonly unbounded: true };
 /** A bound and where it holds: the parameter \`param\` (default: the first floating-point parameter) in
- *  [domain[0], domain[1]] (of its magnitude when \`abs\`); a range without \`domain\` holds everywhere else. */
+ *  [domain[0], domain[1]] (of its magnitude when \`abs\`), or, with \`aboveOrder\` (jn/yn), where
+ *  |x| > aboveOrder · |n|; a range with neither holds everywhere else. */
 export interface LibdeviceAccuracyRange {
   readonly param?: string;
+  readonly aboveOrder?: number;
   readonly domain?: readonly [number, number];
   readonly abs?: boolean;
   readonly bound: LibdeviceBound;

@@ -549,3 +549,4 @@ inline int run_driver(int argc, char** argv, Dispatch dispatch) {
 }
 
 }  // namespace cs_emu
+#include "libdevice_emulation.hpp"  // libdevice (__nv_*): test/libdevice/emulation.test.ts

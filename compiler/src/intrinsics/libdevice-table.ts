@@ -7,16 +7,19 @@ export type LibdeviceType = "f32" | "f64" | "i16" | "i32" | "i64";
 export interface LibdeviceParam { readonly name: string; readonly type: LibdeviceType }
 
 /** One documented error bound. `ulp`: units in the last place of the result type (measured against the
- *  correctly rounded result), plus `floor(ulpPerAbsX · |x|)` where given (__expf, __exp10f);
+ *  correctly rounded result), plus `floor(ulpPerAbsX · |x|)` where given (__expf, __exp10f), or
+ *  `ceil(ulp + ulpPerOrder · |n|)` in all where given (ynf, n its integer order);
  *  `absolute`: |result − exact|; `unbounded`: CUDA states no bound there ("larger otherwise"). */
 export type LibdeviceBound =
-  | { readonly ulp: number; readonly ulpPerAbsX?: number }
+  | { readonly ulp: number; readonly ulpPerAbsX?: number; readonly ulpPerOrder?: number }
   | { readonly absolute: number }
   | { readonly unbounded: true };
 /** A bound and where it holds: the parameter `param` (default: the first floating-point parameter) in
- *  [domain[0], domain[1]] (of its magnitude when `abs`); a range without `domain` holds everywhere else. */
+ *  [domain[0], domain[1]] (of its magnitude when `abs`), or, with `aboveOrder` (jn/yn), where
+ *  |x| > aboveOrder · |n|; a range with neither holds everywhere else. */
 export interface LibdeviceAccuracyRange {
   readonly param?: string;
+  readonly aboveOrder?: number;
   readonly domain?: readonly [number, number];
   readonly abs?: boolean;
   readonly bound: LibdeviceBound;
@@ -300,8 +303,8 @@ export const LIBDEVICE_FUNCTIONS: readonly LibdeviceFunction[] = deepFreeze<Libd
   {"name":"popcll","family":"integer","params":[{"name":"x","type":"i64"}],"results":["i32"],"prototype":"int __nv_popcll(long long x)","accuracy":{"exact":true,"source":"exact (IEEE-754 operation, bit manipulation or integer arithmetic)"},"doc":"number of set bits of a 64-bit integer"},
   {"name":"pow","family":"elementary","params":[{"name":"x","type":"f64"},{"name":"y","type":"f64"}],"results":["f64"],"prototype":"double __nv_pow(double x, double y)","accuracy":{"ranges":[{"bound":{"ulp":2}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision"},"doc":"x to the power y"},
   {"name":"powf","family":"elementary","params":[{"name":"x","type":"f32"},{"name":"y","type":"f32"}],"results":["f32"],"prototype":"float __nv_powf(float x, float y)","accuracy":{"ranges":[{"bound":{"ulp":4}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision"},"doc":"x to the power y"},
-  {"name":"powi","family":"elementary","params":[{"name":"x","type":"f64"},{"name":"y","type":"i32"}],"results":["f64"],"prototype":"double __nv_powi(double x, int y)","accuracy":{"ranges":[{"bound":{"ulp":2}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision","note":"powi is not in the Programming Guide's tables; pow's bound is used"},"doc":"x to the integer power y"},
-  {"name":"powif","family":"elementary","params":[{"name":"x","type":"f32"},{"name":"y","type":"i32"}],"results":["f32"],"prototype":"float __nv_powif(float x, int y)","accuracy":{"ranges":[{"bound":{"ulp":4}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"powif is not in the Programming Guide's tables; powf's bound is used"},"doc":"x to the integer power y"},
+  {"name":"powi","family":"elementary","params":[{"name":"x","type":"f64"},{"name":"y","type":"i32"}],"results":["f64"],"prototype":"double __nv_powi(double x, int y)","accuracy":{"ranges":[{"bound":{"ulp":2}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision","note":"2 ulp, pow's bound: powi is not in the Programming Guide's tables"},"doc":"x to the integer power y"},
+  {"name":"powif","family":"elementary","params":[{"name":"x","type":"f32"},{"name":"y","type":"i32"}],"results":["f32"],"prototype":"float __nv_powif(float x, int y)","accuracy":{"ranges":[{"bound":{"ulp":4}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"4 ulp, powf's bound: powif is not in the Programming Guide's tables"},"doc":"x to the integer power y"},
   {"name":"rcbrt","family":"elementary","params":[{"name":"x","type":"f64"}],"results":["f64"],"prototype":"double __nv_rcbrt(double x)","accuracy":{"ranges":[{"bound":{"ulp":1}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision"},"doc":"reciprocal cube root, 1 / ∛x"},
   {"name":"rcbrtf","family":"elementary","params":[{"name":"x","type":"f32"}],"results":["f32"],"prototype":"float __nv_rcbrtf(float x)","accuracy":{"ranges":[{"bound":{"ulp":1}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision"},"doc":"reciprocal cube root, 1 / ∛x"},
   {"name":"remainder","family":"float","params":[{"name":"x","type":"f64"},{"name":"y","type":"f64"}],"results":["f64"],"prototype":"double __nv_remainder(double x, double y)","accuracy":{"exact":true,"source":"exact (IEEE-754 operation, bit manipulation or integer arithmetic)"},"doc":"x − n · y with n = x / y rounded to nearest even, exactly"},
@@ -368,8 +371,8 @@ export const LIBDEVICE_FUNCTIONS: readonly LibdeviceFunction[] = deepFreeze<Libd
   {"name":"y0f","family":"special","params":[{"name":"x","type":"f32"}],"results":["f32"],"prototype":"float __nv_y0f(float x)","accuracy":{"ranges":[{"domain":[-8,8],"bound":{"ulp":9}},{"bound":{"absolute":0.0000022}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"9 ulp for |x| < 8, otherwise an absolute error of 0.0000022"},"doc":"Bessel function of the second kind, order 0"},
   {"name":"y1","family":"special","params":[{"name":"x","type":"f64"}],"results":["f64"],"prototype":"double __nv_y1(double x)","accuracy":{"ranges":[{"domain":[-8,8],"bound":{"ulp":7}},{"bound":{"absolute":5e-12}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision","note":"7 ulp for |x| < 8, otherwise an absolute error of 5e-12"},"doc":"Bessel function of the second kind, order 1"},
   {"name":"y1f","family":"special","params":[{"name":"x","type":"f32"}],"results":["f32"],"prototype":"float __nv_y1f(float x)","accuracy":{"ranges":[{"domain":[-8,8],"bound":{"ulp":9}},{"bound":{"absolute":0.0000022}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"9 ulp for |x| < 8, otherwise an absolute error of 0.0000022"},"doc":"Bessel function of the second kind, order 1"},
-  {"name":"yn","family":"special","params":[{"name":"n","type":"i32"},{"name":"x","type":"f64"}],"results":["f64"],"prototype":"double __nv_yn(int n, double x)","accuracy":{"ranges":[{"bound":{"absolute":5e-12}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision","note":"the guide bounds yn only for |x| > 1.5n (5e-12 absolute); elsewhere no bound is stated"},"doc":"Bessel function of the second kind, order n"},
-  {"name":"ynf","family":"special","params":[{"name":"n","type":"i32"},{"name":"x","type":"f32"}],"results":["f32"],"prototype":"float __nv_ynf(int n, float x)","accuracy":{"ranges":[{"bound":{"absolute":0.0000022}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"the guide states ceil(2 + 2.5n) ulp for |x| < n and 2.2e-6 absolute otherwise"},"doc":"Bessel function of the second kind, order n"},
+  {"name":"yn","family":"special","params":[{"name":"n","type":"i32"},{"name":"x","type":"f64"}],"results":["f64"],"prototype":"double __nv_yn(int n, double x)","accuracy":{"ranges":[{"aboveOrder":1.5,"bound":{"absolute":5e-12}},{"bound":{"unbounded":true}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, double precision","note":"5e-12 absolute for |x| > 1.5n; the guide states no bound elsewhere"},"doc":"Bessel function of the second kind, order n"},
+  {"name":"ynf","family":"special","params":[{"name":"n","type":"i32"},{"name":"x","type":"f32"}],"results":["f32"],"prototype":"float __nv_ynf(int n, float x)","accuracy":{"ranges":[{"aboveOrder":1,"bound":{"absolute":0.0000022}},{"bound":{"ulp":2,"ulpPerOrder":2.5}}],"source":"CUDA C++ Programming Guide, Mathematical Functions, single precision","note":"ceil(2 + 2.5n) ulp for |x| < n, 2.2e-6 absolute otherwise"},"doc":"Bessel function of the second kind, order n"},
 ]);
 
 const BY_NAME: ReadonlyMap<string, LibdeviceFunction> = new Map(LIBDEVICE_FUNCTIONS.map((f) => [f.name, f]));

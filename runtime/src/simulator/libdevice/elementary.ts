@@ -5,7 +5,7 @@
 // pow(−1, ±∞) = 1 (JavaScript gives NaN).
 import cospiStdlib = require("@stdlib/math-base-special-cospi");
 import sinpiStdlib = require("@stdlib/math-base-special-sinpi");
-import { BINARY32, BINARY64, roundNearestByComparison, toDyadic, type FloatFormat } from "./exact";
+import { BINARY32, BINARY64, binary32IfUnambiguous, roundNearestByComparison, toDyadic, type FloatFormat } from "./exact";
 import { rsqrtNearest } from "./rounding";
 
 const fr = Math.fround;
@@ -21,6 +21,11 @@ function rcbrt(x: number, format: FloatFormat): number {
   if (Number.isNaN(x)) return x;
   if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
   if (!Number.isFinite(x)) return x > 0 ? 0 : -0;
+  if (format === BINARY32) {
+    // V8's cbrt is under 1 ulp, the division adds ½: within 2^-51 relative of 1/∛x.
+    const fast = binary32IfUnambiguous(Math.abs(1 / Math.cbrt(x)), 2 ** -50);
+    if (fast !== undefined) return x < 0 ? -fast : fast;
+  }
   const candidate = format === BINARY32 ? fr(1 / Math.cbrt(x)) : 1 / Math.cbrt(x);
   const dx = toDyadic(Math.abs(x));
   const magnitude = roundNearestByComparison(Math.abs(candidate), format, (m, e) => {

@@ -142,3 +142,15 @@ function midpoint(a: number, b: number): [bigint, number] {
   const e = Math.min(da.e, db.e);
   return [(da.m << BigInt(da.e - e)) + (db.m << BigInt(db.e - e)), e - 1];
 }
+
+/**
+ * Rounds a binary64 approximation y of a positive value t with |y − t| ≤ relError · t to binary32, when
+ * that is safe: undefined if y lies so close to a binary32 midpoint that t could be on the other side.
+ */
+export function binary32IfUnambiguous(y: number, relError: number): number | undefined {
+  const r = Math.fround(y);
+  if (!Number.isFinite(r) || r === 0) return undefined;
+  const other = nextFloat(r, y > r, BINARY32);
+  const midpoint = (r + other) / 2; // exact: binary32 midpoints are binary64 values
+  return Math.abs(y - midpoint) > 2 * relError * Math.abs(y) ? r : undefined;
+}

@@ -43,13 +43,12 @@ function remquo(x: number, y: number): [number, number] {
   const ay = Math.abs(y);
   let a = Math.abs(x);
   let q = 0;
-  // Reduce modulo 8|y| (exactly: fmod), then peel off 4|y|, 2|y|, |y|: every subtraction is exact.
-  let k = 3;
-  while (k > 0 && !Number.isFinite(ay * 2 ** k)) k--;
-  a = a % (ay * 2 ** k);
-  for (let j = k - 1; j >= 0; j--) {
+  // Reduce modulo 8|y| (exactly: fmod; where 8|y| overflows, |x| is below it already), then peel off
+  // 4|y|, 2|y|, |y|: every subtraction is exact.
+  if (Number.isFinite(ay * 8)) a = a % (ay * 8);
+  for (let j = 2; j >= 0; j--) {
     const step = ay * 2 ** j;
-    if (a >= step) {
+    if (step !== Infinity && a >= step) {
       a -= step;
       q += 2 ** j;
     }
@@ -84,6 +83,12 @@ function frexp(x: number): [number, number] {
 
 function ldexp(x: number, n: number, format: FloatFormat): number {
   if (x === 0 || !Number.isFinite(x)) return x;
+  // Fast path: a normal (or overflowing) binary64 product by 2^n is exact, or correctly rounded to ±∞;
+  // binary32 then rounds it once. Subnormal results take the exact path.
+  if (n >= -1022 && n <= 1023) {
+    const r = x * 2 ** n;
+    if (Math.abs(r) >= 2.2250738585072014e-308) return format === BINARY32 ? Math.fround(r) : r;
+  }
   const { m, e } = toDyadic(x);
   const clamped = Math.max(-4000, Math.min(4000, n | 0));
   return roundDyadic(m, e + clamped, format, "rn");
@@ -129,7 +134,7 @@ export const FLOAT = {
   copysign, copysignf: copysign,
   fmax, fmaxf: fmax,
   fmin, fminf: fmin,
-  fdim, fdimf: fdim,
+  fdim, fdimf: (x: number, y: number) => Math.fround(fdim(x, y)),
   fmod: (x: number, y: number) => x % y,
   fmodf: (x: number, y: number) => x % y,
   remainder: (x: number, y: number) => remquo(x, y)[0],
