@@ -327,10 +327,18 @@ CS_LD long long __nv_llround(double x) { return cs_ld::to_i64(std::isfinite(x) ?
 CS_LD long long __nv_llroundf(float x) { return cs_ld::to_i64(std::isfinite(x) ? std::round(x) : x, cs_ld::RZ); }
 CS_LD double __nv_copysign(double x, double y) { return std::copysign(x, y); }
 CS_LD float __nv_copysignf(float x, float y) { return std::copysign(x, y); }
-CS_LD double __nv_fmax(double x, double y) { return std::fmax(x, y); }
-CS_LD float __nv_fmaxf(float x, float y) { return std::fmax(x, y); }
-CS_LD double __nv_fmin(double x, double y) { return std::fmin(x, y); }
-CS_LD float __nv_fminf(float x, float y) { return std::fmin(x, y); }
+// fmax/fmin order -0 below +0, as PTX's max/min.f32/f64 do (and the simulator); glibc's may return
+// either zero (found by the conformance matrix, test/conformance/: fmax(0, -0) was -0 here).
+namespace cs_libdevice {
+template <class T>
+inline T max_(T x, T y) { return x == 0 && y == 0 ? (std::signbit(x) ? y : x) : std::fmax(x, y); }
+template <class T>
+inline T min_(T x, T y) { return x == 0 && y == 0 ? (std::signbit(x) ? x : y) : std::fmin(x, y); }
+}  // namespace cs_libdevice
+CS_LD double __nv_fmax(double x, double y) { return cs_libdevice::max_(x, y); }
+CS_LD float __nv_fmaxf(float x, float y) { return cs_libdevice::max_(x, y); }
+CS_LD double __nv_fmin(double x, double y) { return cs_libdevice::min_(x, y); }
+CS_LD float __nv_fminf(float x, float y) { return cs_libdevice::min_(x, y); }
 CS_LD double __nv_fdim(double x, double y) { return std::fdim(x, y); }
 CS_LD float __nv_fdimf(float x, float y) { return std::fdim(x, y); }
 CS_LD double __nv_fmod(double x, double y) { return std::fmod(x, y); }

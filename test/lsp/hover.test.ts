@@ -8,6 +8,7 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import { find, LspClient, tempDir, uriOf } from "./harness";
 import { OCCUPANCY_FIXTURE } from "./occupancy-fixture";
+import { CUDA_INTRINSIC_PATHS } from "@cudascript/compiler/intrinsics";
 
 /*
  * Hand-worked occupancy (cuda_occupancy.h formulas), registers unknown so no register limit:
@@ -195,14 +196,13 @@ export function run(out: Float32Array): void {
 describe("API hover docs", () => {
   let client: LspClient;
   const uri = "untitled:api-docs.ts";
-  // Every cuda.* member of runtime/src/kernel-api.ts, used inside a kernel.
+  // Every cuda.* member a kernel may use: the intrinsic records' paths (compiler/src/intrinsics/, all of
+  // cuda.libdevice included) and the members the front end makes other IR of.
   const kernelApi = [
     "threadIdx.x", "blockIdx.y", "blockDim.z", "gridDim.x", "laneid", "warpsize", "grid", "gridsize", "shared.array", "local.array",
-    "const.arrayLike", "syncthreads", "syncthreadsCount", "syncthreadsAnd", "syncthreadsOr", "threadfence", "threadfenceBlock",
-    "threadfenceSystem", "syncwarp", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
-    "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "shflSync", "shflUpSync", "shflDownSync", "shflXorSync",
-    "allSync", "anySync", "ballotSync", "activemask", "eqSync", "matchAnySync", "matchAllSync", "lanemaskLt", "selp", "popc", "brev", "clz", "ffs", "fma", "jit", "device",
-    ...["c64", "c128", "add", "sub", "mul", "div", "neg", "conj", "abs", "arg", "exp", "log", "sqrt", "sin", "cos", "rect", "eq"].map((f) => `complex.${f}`),
+    "const.arrayLike", "atomic.add", "atomic.sub", "atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec",
+    "atomic.exch", "atomic.max", "atomic.min", "atomic.nanmax", "atomic.nanmin", "atomic.compareAndSwap", "selp", "jit", "device",
+    ...CUDA_INTRINSIC_PATHS,
     ...["xoroshiro128pUniformFloat32", "xoroshiro128pUniformFloat64", "xoroshiro128pNormalFloat32", "xoroshiro128pNormalFloat64"].map((f) => `random.${f}`),
   ];
   const lines = kernelApi.map((api, i) => `  const v${i} = cuda.${api};`);
