@@ -1,5 +1,5 @@
 /**
- * The arithmetic conformance matrix (matrix.ts): every operator, compound assignment and conversion on
+ * The conformance matrix (matrix.ts): every operator, compound assignment, conversion and intrinsic record on
  * every dtype over edge values gives the same bits on the simulator and in the g++ emulation of the
  * generated CUDA C++ — NaN counts as equal to any NaN (its payload is not portable: a GPU's canonical
  * NaN is 0x7fffffff, x86's 0xffc00000), -0 and +0 differ. A row that differs must match one of the
@@ -100,7 +100,7 @@ const checker = new KernelChecker();
 checker.setFileText(file, source);
 const check = checker.checkFile(file);
 
-describe("conformance matrix: simulator and generated C++ agree bit for bit on every operator, dtype and edge value", () => {
+describe("conformance matrix: simulator and generated C++ agree bit for bit on every operator, conversion and intrinsic record, on every dtype and edge value", () => {
   let gen: GeneratedCuda, artifact: KernelArtifact;
   const sim = new Map<string, ArrayLike<Value>>();
   let differ: Row[] | undefined; // the rows where the backends differ, once the emulation ran
