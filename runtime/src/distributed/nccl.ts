@@ -54,8 +54,10 @@ export function probeNccl(env: NodeJS.ProcessEnv = process.env): NcclProbe {
   return { ok: false, reason: failures.join("; ") };
 }
 
-/** NCCL's ncclDataType_t for the dtypes it has (i16/u16 have none: those go over the TCP transport). */
-export const NCCL_DTYPES: Readonly<Record<string, number>> = { i8: 0, u8: 1, i32: 2, u32: 3, i64: 4, u64: 5, f16: 6, f32: 7, f64: 8 };
+/** The dtypes NCCL has, in the order of its ncclDataType_t (i16/u16 have none: those go over the TCP transport). */
+const NCCL_TYPE_ORDER = ["i8", "u8", "i32", "u32", "i64", "u64", "f16", "f32", "f64"] as const;
+/** NCCL's ncclDataType_t of each dtype it has. */
+export const NCCL_DTYPES: Readonly<Record<string, number>> = Object.freeze(Object.fromEntries(NCCL_TYPE_ORDER.map((d, code) => [d, code])));
 /** NCCL's ncclRedOp_t. */
 export const NCCL_OPS: Readonly<Record<string, number>> = { sum: 0, prod: 1, max: 2, min: 3 };
 

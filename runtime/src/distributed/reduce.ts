@@ -6,7 +6,9 @@
  * which rank arrived first (docs/distributed.md#reduction-order).
  */
 import { CudaScriptError } from "../errors";
-import { Float16Array } from "../float16";
+import { DTYPES, type DTypeName } from "@cudascript/compiler/dtypes";
+import { hostArrayClass } from "../dtypes";
+import type { Float16Array } from "../float16";
 
 export const REDUCE_OPS = ["sum", "prod", "max", "min"] as const;
 export type ReduceOp = (typeof REDUCE_OPS)[number];
@@ -17,29 +19,22 @@ export const COLLECTIVE_DTYPES = ["i8", "u8", "i32", "u32", "i64", "u64", "f16",
 type NumArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | Float16Array;
 type BigArray = BigInt64Array | BigUint64Array;
 
-const ARRAY_TYPES: Record<string, new (buffer: ArrayBufferLike, byteOffset: number, length: number) => NumArray | BigArray> = {
-  i8: Int8Array,
-  u8: Uint8Array,
-  i16: Int16Array,
-  u16: Uint16Array,
-  i32: Int32Array,
-  u32: Uint32Array,
-  i64: BigInt64Array,
-  u64: BigUint64Array,
-  f16: Float16Array as unknown as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => NumArray,
-  f32: Float32Array,
-  f64: Float64Array,
-};
+type ViewClass = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => NumArray | BigArray;
 
+const isCollectiveDtype = (dtype: string): dtype is (typeof COLLECTIVE_DTYPES)[number] => (COLLECTIVE_DTYPES as readonly string[]).includes(dtype);
+
+/** Bytes per element of a collective's dtype (the dtype table's), 0 for any other. */
 export function bytesPerElement(dtype: string): number {
-  return { i8: 1, u8: 1, i16: 2, u16: 2, f16: 2, i32: 4, u32: 4, f32: 4, i64: 8, u64: 8, f64: 8 }[dtype] ?? 0;
+  return isCollectiveDtype(dtype) ? DTYPES[dtype].bytes : 0;
 }
 
 /** A typed view of `bytes` (copied first when it is not aligned for the dtype). */
 export function view(dtype: string, bytes: Uint8Array): NumArray | BigArray {
   const width = bytesPerElement(dtype);
   const aligned = bytes.byteOffset % width === 0 ? bytes : new Uint8Array(bytes);
-  return new ARRAY_TYPES[dtype]!(aligned.buffer, aligned.byteOffset, aligned.byteLength / width);
+  // The host's typed-array class of the dtype (the dtype table's; Float16Array for f16).
+  const View = hostArrayClass(dtype as DTypeName) as ViewClass;
+  return new View(aligned.buffer, aligned.byteOffset, aligned.byteLength / width);
 }
 
 const isInteger32 = (dtype: string) => dtype === "i8" || dtype === "u8" || dtype === "i16" || dtype === "u16" || dtype === "i32" || dtype === "u32";

@@ -7,6 +7,7 @@ import type { AnyDTypeName } from "../dtypes";
 import { isContiguousIn } from "../layout";
 import { currentBackend } from "./device";
 import { CudaScriptError } from "../errors";
+import { DTYPE_NAMES, DTYPES } from "@cudascript/compiler/dtypes";
 
 /**
  * `__cuda_array_interface__` (spec version 3), Numba's and CuPy's keys. `data[0]` is the device pointer
@@ -33,23 +34,19 @@ export interface CudaArrayInterface {
   readonly descr?: unknown;
 }
 
-/** Each dtype's typestr (little-endian; `|` where byte order does not apply). */
-export const TYPESTRS: Readonly<Record<AnyDTypeName, string>> = Object.freeze({
-  f16: "<f2",
-  f32: "<f4",
-  f64: "<f8",
-  i8: "|i1",
-  u8: "|u1",
-  i16: "<i2",
-  u16: "<u2",
-  i32: "<i4",
-  u32: "<u4",
-  i64: "<i8",
-  u64: "<u8",
-  bool: "|b1",
-  c64: "<c8",
-  c128: "<c16",
-});
+/**
+ * Each dtype's NumPy typestr, from the dtype table: `<` little-endian (`|` where byte order does not
+ * apply: one-byte types), the kind (i, u, f, c, b) and the item size in bytes (`<f4`, `|u1`, `<c16`).
+ */
+export const TYPESTRS: Readonly<Record<AnyDTypeName, string>> = Object.freeze(
+  Object.fromEntries(
+    DTYPE_NAMES.map((name) => {
+      const d = DTYPES[name];
+      const kind = d.kind === "int" ? (d.signed ? "i" : "u") : d.kind === "float" ? "f" : d.kind === "complex" ? "c" : "b";
+      return [name, `${d.bytes === 1 ? "|" : "<"}${kind}${d.bytes}`];
+    }),
+  ) as Record<AnyDTypeName, string>,
+);
 
 /** What describeCudaArray reads of a device array. */
 interface Describable {

@@ -15,8 +15,8 @@ import { raveledLayout, reshapedLayout, rowShape, slicedRange, transposedLayout,
 import { columnMajorStrides, isContiguousIn, rowMajorStrides, spanElements } from "../layout";
 import { copyDeviceToDevice, copyDeviceToHost, copyHostToDevice } from "./layout-copies";
 import { describeCudaArray, type CudaArrayInterface } from "./array-interface-export";
-import { ipcHandleOf, type IpcHandle } from "./ipc";
-import { dlpackOf } from "./dlpack";
+import { ipcHandleOf, type IpcHandle } from "./ipc-export";
+import { dlpackOf } from "./dlpack-export";
 
 /** @internal device memory a DeviceNDArray views without owning it (see DeviceNDArray.foreign). */
 export interface ForeignMemory {

@@ -18,49 +18,9 @@ import { rowMajorStrides } from "../layout";
 import { describeValue, type DeviceNDArray } from "./arrays";
 import { foreignArray } from "./array-interface";
 import { currentBackend } from "./device";
+import { bindings, DTYPE_OF_DL } from "./dlpack-export";
 
-function bindings(): typeof DlpackBindings {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@cudascript/native-bindings/dlpack") as typeof DlpackBindings;
-}
-
-/** DLPack (code, bits) of each dtype: code 0 int, 1 uint, 2 float, 5 complex, 6 bool. */
-const DL_DTYPES: Readonly<Record<AnyDTypeName, readonly [code: number, bits: number]>> = Object.freeze({
-  i8: [0, 8], i16: [0, 16], i32: [0, 32], i64: [0, 64],
-  u8: [1, 8], u16: [1, 16], u32: [1, 32], u64: [1, 64],
-  f16: [2, 16], f32: [2, 32], f64: [2, 64],
-  c64: [5, 64], c128: [5, 128],
-  bool: [6, 8],
-});
-const DTYPE_OF_DL = new Map<string, AnyDTypeName>(Object.entries(DL_DTYPES).map(([name, [code, bits]]) => [`${code}:${bits}`, name as AnyDTypeName]));
-
-/** Arrays whose capsules are out: alive until their deleter runs. */
-const exportedArrays = new Map<bigint, DeviceNDArray>();
-
-/** `d.toDlpack()` (DeviceNDArray calls this). */
-export function dlpackOf(a: DeviceNDArray): bigint {
-  a.checkAlive("toDlpack");
-  const backend = currentBackend();
-  if (!backend.addressOf) throw new CudaScriptError("CSR064", `toDlpack: the ${backend.kind} backend (${backend.description}) has no device pointers to hand out`);
-  const [code, bits] = DL_DTYPES[a.dtype.name];
-  const device = (a.buffer as { device?: unknown }).device;
-  const address = bindings().makeManagedTensor(
-    {
-      data: backend.addressOf(a.buffer),
-      deviceType: 2, // kDLCUDA
-      deviceId: typeof device === "number" ? device : 0,
-      code,
-      bits,
-      lanes: 1,
-      shape: a.shape.map(BigInt),
-      strides: a.elementStrides.map(BigInt),
-      byteOffset: BigInt(a.byteOffset),
-    },
-    () => exportedArrays.delete(address),
-  );
-  exportedArrays.set(address, a);
-  return address;
-}
+export { dlpackOf } from "./dlpack-export";
 
 /** Capsules this process consumed whose deleter has not run yet. */
 const consumed = new Set<bigint>();
