@@ -1751,13 +1751,13 @@ export interface LibdeviceFunctions {
    */
   y1f(x: number): number;
   /**
-   * Bessel function of the second kind, order n. CUDA's documented accuracy: absolute error 5.00e-12. Numba:
-   * `numba.cuda.libdevice.yn(n, x)`; CUDA: `__nv_yn(…)`.
+   * Bessel function of the second kind, order n. CUDA's documented accuracy: absolute error 5.00e-12; no
+   * bound. Numba: `numba.cuda.libdevice.yn(n, x)`; CUDA: `__nv_yn(…)`.
    */
   yn(n: number, x: number): number;
   /**
-   * Bessel function of the second kind, order n. CUDA's documented accuracy: absolute error 2.20e-6. Numba:
-   * `numba.cuda.libdevice.ynf(n, x)`; CUDA: `__nv_ynf(…)`.
+   * Bessel function of the second kind, order n. CUDA's documented accuracy: absolute error 2.20e-6; 2 ulp.
+   * Numba: `numba.cuda.libdevice.ynf(n, x)`; CUDA: `__nv_ynf(…)`.
    */
   ynf(n: number, x: number): number;
 }

@@ -11,19 +11,12 @@
  */
 import type { IntrinsicName, IrFunction, IrModule } from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
+import { INTRINSICS } from "../intrinsics";
 import type { RandomDraw } from "../ir/random";
 
-/** Math functions implemented by libdevice code that uses fused multiply-adds of its own. */
-const MATH_WITH_LIBRARY_FMA = new Set<IntrinsicName>([
-  "cbrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2",
-  "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow", "hypot",
-  // cuda.complex functions built on those (compiler/src/cuda/complex.ts): abs/sqrt/log use hypot, arg atan2.
-  "complexAbs", "complexArg", "complexExp", "complexLog", "complexSqrt", "complexSin", "complexCos", "complexRect",
-]);
-
-/** Whether `name` may put a fma.rn in the PTX without contraction: cuda.fma, or a libdevice function. */
+/** Whether `name` may put a fma.rn in the PTX without contraction: its record says so (cuda.fma, the math library). */
 function fusesExplicitly(name: IntrinsicName): boolean {
-  return name === "fma" || MATH_WITH_LIBRARY_FMA.has(name);
+  return INTRINSICS.get(name)?.libraryFma === true;
 }
 
 /** The normal draws of cuda.random call logf/cosf (or log/cos) of libdevice, like Math.log/Math.cos. */

@@ -41,6 +41,8 @@ function complexRecord(name: ComplexFunction, path: string | undefined, params: 
     effect: "pure",
     uniformity: "args",
     lowering: "frontend/lower-complex.ts",
+    // abs, sqrt and log use hypot, arg atan2, exp/sin/cos/rect the libm functions: libdevice's fused multiply-adds.
+    ...(["complexAbs", "complexArg", "complexExp", "complexLog", "complexSqrt", "complexSin", "complexCos", "complexRect"].includes(name) ? { libraryFma: true as const } : {}),
     doc: { signature: `cuda.complex.${shown}(${params}): ${result}`, text, cuda: path === "c64" || path === "c128" ? `cs_make_${path}(re, im)` : `cs_c${shown}(…)` },
     cuda: (c) => ({ t: complexCall(name, c.dtype, c.t), p: P.primary }),
     js: (c) => complexJs(name, c),

@@ -82,6 +82,8 @@ function record(f: LibdeviceFunction, element?: number): IntrinsicRecord {
       cuda: `__nv_${f.name}(…)`,
     },
     half: "native",
+    // libdevice's implementations compute with explicit fused multiply-adds whatever --fmad says.
+    libraryFma: true,
     cuda: (c: CudaCallContext) => {
       c.declare(declaration(f), true);
       if (element === undefined) return call(`__nv_${f.name}`, c.t);

@@ -7,6 +7,9 @@
 import { call, P } from "../cuda/precedence";
 import { param, sig, type CudaCallContext, type IntrinsicRecord, type JsCallContext } from "./record";
 
+/** libm functions whose CUDA implementation is exact without fused multiply-adds (the rest use libdevice's, which fuse). */
+const WITHOUT_LIBRARY_FMA = new Set(["sqrt", "floor", "ceil", "trunc", "rint", "round"]);
+
 /** Functions whose f32 (f16) result of an f32 (f16) argument is exact: no rounding after the f64 computation. */
 const EXACT = new Set(["floor", "ceil", "round", "trunc", "abs", "min", "max", "sign"]);
 
@@ -38,6 +41,7 @@ function libm(name: string, arity: 1 | 2, text: string, numba: string, paths = [
     signatures: [sig("T", ...params)],
     doc: { signature: `${paths[0]}(${shown}): number`, text, cuda: `${name}f(…) / ${name}(…)` },
     half: "f32",
+    ...(WITHOUT_LIBRARY_FMA.has(name) ? {} : { libraryFma: true as const }),
     cuda: (c) => call(`${name}${libmSuffix(c)}`, c.t),
     js,
   };
@@ -139,6 +143,7 @@ export const MATH_RECORDS: readonly IntrinsicRecord[] = [
     doc: { signature: "cuda.fma(a: number, b: number, c: number): number", text: "`a * b + c` with a single rounding (fused multiply-add), in f16, f32 or f64.", cuda: "fmaf(a, b, c) / fma(a, b, c)" },
     feature: (_, d) => (d === "f16" ? "f16Arithmetic" : undefined),
     half: "native",
+    libraryFma: true,
     cuda: (c) => (c.dtype === "f16" ? call("cs_hfma", c.t) : call(`fma${libmSuffix(c)}`, c.t)),
     js: (c) => {
       const [a, b, x] = c.args;

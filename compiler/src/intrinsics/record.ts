@@ -140,6 +140,12 @@ export interface IntrinsicRecord {
   /** A GPU feature with a minimum compute capability (cuda/kernel-uses.ts GPU_FEATURES). */
   readonly feature?: (argDTypes: readonly DType[], dtype: DType) => string | undefined;
   readonly half?: HalfLowering;
+  /**
+   * Its CUDA code may put fused multiply-adds in the PTX although kernels compile with --fmad=false:
+   * cuda.fma itself, and the math library's implementations (libdevice computes with explicit fma).
+   * The contraction audit (compile/contraction.ts) exempts kernels that call it.
+   */
+  readonly libraryFma?: true;
   /** CUDA C++. */
   readonly cuda: (c: CudaCallContext) => CudaOut;
   /**

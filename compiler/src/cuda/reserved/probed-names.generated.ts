@@ -286,7 +286,7 @@ export const PROBED_NAMES: ReservedNameLists = {
   gxxEmulation: {
     compiler: "g++ 12.2.0 with cuda_emulation.hpp",
     names: {
-      // 1078 names
+      // 1091 names
       anywhere: [
         "ADJ_ESTERROR", "ADJ_FREQUENCY", "ADJ_MAXERROR", "ADJ_MICRO", "ADJ_NANO", "ADJ_OFFSET", "ADJ_OFFSET_SINGLESHOT",
         "ADJ_OFFSET_SS_READ", "ADJ_SETOFFSET", "ADJ_STATUS", "ADJ_TAI", "ADJ_TICK", "ADJ_TIMECONST",
@@ -320,8 +320,10 @@ export const PROBED_NAMES: ReservedNameLists = {
         "EPROTOTYPE", "ERANGE", "EREMCHG", "EREMOTE", "EREMOTEIO", "ERESTART", "ERFKILL", "EROFS", "ESHUTDOWN",
         "ESOCKTNOSUPPORT", "ESPIPE", "ESRCH", "ESRMNT", "ESTALE", "ESTRPIPE", "ETIME", "ETIMEDOUT", "ETOOMANYREFS",
         "ETXTBSY", "EUCLEAN", "EUNATCH", "EUSERS", "EWOULDBLOCK", "EXDEV", "EXFULL", "EXIT_FAILURE", "EXIT_SUCCESS",
-        "EXPR_NEST_MAX", "FD_CLR", "FD_ISSET", "FD_SET", "FD_SETSIZE", "FD_ZERO", "FILENAME_MAX", "FOPEN_MAX",
-        "FP_ILOGB0", "FP_ILOGBNAN", "FP_INFINITE", "FP_INT_DOWNWARD", "FP_INT_TONEAREST", "FP_INT_TONEARESTFROMZERO",
+        "EXPR_NEST_MAX", "FD_CLR", "FD_ISSET", "FD_SET", "FD_SETSIZE", "FD_ZERO", "FE_ALL_EXCEPT", "FE_DFL_ENV",
+        "FE_DFL_MODE", "FE_DIVBYZERO", "FE_DOWNWARD", "FE_INEXACT", "FE_INVALID", "FE_NOMASK_ENV", "FE_OVERFLOW",
+        "FE_TONEAREST", "FE_TOWARDZERO", "FE_UNDERFLOW", "FE_UPWARD", "FILENAME_MAX", "FOPEN_MAX", "FP_ILOGB0",
+        "FP_ILOGBNAN", "FP_INFINITE", "FP_INT_DOWNWARD", "FP_INT_TONEAREST", "FP_INT_TONEARESTFROMZERO",
         "FP_INT_TOWARDZERO", "FP_INT_UPWARD", "FP_LLOGB0", "FP_LLOGBNAN", "FP_NAN", "FP_NORMAL", "FP_SUBNORMAL",
         "FP_ZERO", "F_LOCK", "F_OK", "F_TEST", "F_TLOCK", "F_ULOCK", "HOST_NAME_MAX", "HUGE_VAL", "HUGE_VALF",
         "HUGE_VALL", "HUGE_VAL_F128", "HUGE_VAL_F32", "HUGE_VAL_F32X", "HUGE_VAL_F64", "HUGE_VAL_F64X", "INFINITY",
@@ -449,7 +451,7 @@ export const PROBED_NAMES: ReservedNameLists = {
         "pthread_cleanup_push_defer_np", "sched_priority", "stderr", "stdin", "stdout", "strdupa", "strndupa",
         "timeradd", "timerclear", "timercmp", "timerisset", "timersub",
       ],
-      // 1695 names
+      // 1716 names
       moduleScope: [
         "FILE", "PTHREAD_MUTEX_ADAPTIVE_NP", "PTHREAD_MUTEX_DEFAULT", "PTHREAD_MUTEX_ERRORCHECK",
         "PTHREAD_MUTEX_ERRORCHECK_NP", "PTHREAD_MUTEX_FAST_NP", "PTHREAD_MUTEX_NORMAL", "PTHREAD_MUTEX_RECURSIVE",
@@ -494,8 +496,11 @@ export const PROBED_NAMES: ReservedNameLists = {
         "f64xsubf128", "fabsf128", "fabsf32", "fabsf32x", "fabsf64", "fabsf64x", "fabsl", "faccessat", "fadd", "faddl",
         "fchdir", "fchown", "fchownat", "fclose", "fcloseall", "fcvt", "fcvt_r", "fd_mask", "fd_set", "fdatasync",
         "fdim", "fdimf", "fdimf128", "fdimf32", "fdimf32x", "fdimf64", "fdimf64x", "fdiml", "fdiv", "fdivl", "fdopen",
-        "feof", "feof_unlocked", "ferror", "ferror_unlocked", "fexecve", "fflush", "fflush_unlocked", "ffma", "ffmal",
-        "ffs", "ffsl", "ffsll", "fgetc", "fgetc_unlocked", "fgetpos", "fgetpos64", "fgets", "fgets_unlocked", "fgetwc",
+        "feclearexcept", "fedisableexcept", "feenableexcept", "fegetenv", "fegetexcept", "fegetexceptflag", "fegetmode",
+        "fegetround", "feholdexcept", "femode_t", "fenv_t", "feof", "feof_unlocked", "feraiseexcept", "ferror",
+        "ferror_unlocked", "fesetenv", "fesetexcept", "fesetexceptflag", "fesetmode", "fesetround", "fetestexcept",
+        "fetestexceptflag", "feupdateenv", "fexcept_t", "fexecve", "fflush", "fflush_unlocked", "ffma", "ffmal", "ffs",
+        "ffsl", "ffsll", "fgetc", "fgetc_unlocked", "fgetpos", "fgetpos64", "fgets", "fgets_unlocked", "fgetwc",
         "fgetwc_unlocked", "fgetws", "fgetws_unlocked", "fileno", "fileno_unlocked", "finite", "finitef", "finitel",
         "float_t", "flockfile", "floorf128", "floorf32", "floorf32x", "floorf64", "floorf64x", "floorl", "fmaf128",
         "fmaf32", "fmaf32x", "fmaf64", "fmaf64x", "fmal", "fmaxf128", "fmaxf32", "fmaxf32x", "fmaxf64", "fmaxf64x",
