@@ -46,7 +46,7 @@ export const Codes = {
   KernelLaunchInKernel: def("CS1023", "error", "Kernels cannot launch kernels (dynamic parallelism)"),
   GridGroupMisuse: def("CS1024", "error", "A grid group is only for `g.sync()` in a kernel"),
   UfuncNotAFunction: def("CS1025", "error", "`cuda.vectorize` and `cuda.reduce` take a scalar function"),
-  UfuncSignature: def("CS1026", "error", "A ufunc's function needs scalar parameters and an annotated result"),
+  UfuncSignature: def("CS1026", "error", "A ufunc needs scalar parameters and a result type that is not ambiguous"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
