@@ -25,7 +25,7 @@ export const Codes = {
   UnsupportedLiteral: def("CS1002", "error", "Object and array literals are not supported in kernels"),
   UnsupportedNew: def("CS1003", "error", "`new` and allocation are not supported in kernels"),
   UnsupportedArrayMethod: def("CS1004", "error", "Array methods are not supported in kernels"),
-  UnsupportedException: def("CS1005", "error", "try/catch/throw are not supported in kernels"),
+  UnsupportedException: def("CS1005", "error", "try/catch is not supported in kernels"),
   UnsupportedAsync: def("CS1006", "error", "async functions, await and generators are not supported in kernels"),
   Recursion: def("CS1007", "error", "Recursion is not supported in kernels and device functions"),
   NotADeviceFunction: def("CS1008", "error", "Only device functions can be called from kernels"),
@@ -79,6 +79,7 @@ export const Codes = {
   // Array views (docs/kernel-language.md#views)
   InvalidArrayView: def("CS2029", "error", "Invalid array view"),
   InvalidArrayVariable: def("CS2030", "error", "Unsupported use of an array variable"),
+  UnsupportedThrow: def("CS2045", "error", "A kernel throws `new Error(message)` with a string or template message"),
   ReduceSignature: def("CS2031", "error", "`cuda.reduce` combines two values of one type into one of that type"),
 
   // CS3xxx — memory and resources

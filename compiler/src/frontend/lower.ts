@@ -201,7 +201,7 @@ class FunctionLowerer {
 /** Whether every path through `body` ends in a return. */
 function alwaysReturns(body: readonly IR.Stmt[]): boolean {
   for (const s of body) {
-    if (s.k === "return") return true;
+    if (s.k === "return" || s.k === "raise") return true; // a thread that raises stops there
     if (s.k === "if" && s.else && alwaysReturns(s.then) && alwaysReturns(s.else)) return true;
     if (s.k === "block" && alwaysReturns(s.body)) return true;
     if (s.k === "loop" && !s.cond && !containsBreak(s.body)) return true;

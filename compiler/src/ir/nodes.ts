@@ -311,6 +311,16 @@ export interface PrintStmt extends StmtBase {
   readonly format: string;
   readonly args: readonly Expr[];
 }
+/**
+ * `throw new Error(…)`, or a failed `console.assert(cond, …)`: the thread stops and the launch fails on the
+ * host with CSR085 carrying the message (its `format` printf-like as a PrintStmt's, with `args`), the
+ * kernel, the place, block and thread. The first thread to raise is the one reported.
+ */
+export interface RaiseStmt extends StmtBase {
+  readonly k: "raise";
+  readonly format: string;
+  readonly args: readonly Expr[];
+}
 /** A nested `{ … }` scope. */
 export interface BlockStmt extends StmtBase {
   readonly k: "block";
@@ -329,6 +339,7 @@ export type Stmt =
   | ReturnStmt
   | ExprStmt
   | PrintStmt
+  | RaiseStmt
   | BlockStmt;
 
 export interface KernelOptions {

@@ -74,7 +74,7 @@ export interface SimEmitOptions {
 }
 
 export interface SimSite {
-  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "kernel" | "random";
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "kernel" | "random";
   readonly fn: string;
   readonly file: string;
   readonly line: number;
@@ -1231,6 +1231,12 @@ export class FnEmitter {
       case "print": {
         const site = this.me.site("print", s.span, this.fn, { format: s.format });
         out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.ex(a)).join(", ")}]);`);
+        return;
+      }
+      case "raise": {
+        // rt.raise throws the launch's CSR085 fault: the thread stops, and with it the launch.
+        const site = this.me.site("raise", s.span, this.fn, { format: s.format });
+        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.ex(a)).join(", ")}]);`);
         return;
       }
       case "sync":
