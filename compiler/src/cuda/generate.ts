@@ -12,16 +12,17 @@
 import { wrapNumber } from "../dtypes/table";
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType, type ScalarType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
-import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
+import { assignsVar, callsGridSync, forEachStmt, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
+import { RAISE_RECORD_SYMBOL, raiseSiteKey, raiseValueBits } from "./raise";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -49,6 +50,8 @@ export interface CudaKernel {
   options: IR.KernelOptions;
   /** Whether the kernel or a device function it calls uses console.log (printf). */
   prints: boolean;
+  /** Whether the kernel or a device function it calls raises (throw, console.assert; raise.ts): its launches are followed by a read of the error record. */
+  raises?: boolean;
   span: IR.Span;
   /**
    * Whether the kernel synchronises the grid (`g.sync()`): it takes one hidden last parameter, a pointer
@@ -195,6 +198,8 @@ interface ModuleNames {
   consts: Map<string, { name: string; array: IR.ConstArray; storage: ConstStorage }>;
   helpers: Set<HelperName>;
   signedIndexArithmetic: boolean;
+  /** raise.ts: the number of each raise of the module, by raiseSiteKey. */
+  raiseSites: Map<string, number>;
 }
 
 // ───────────────────────── one function ─────────────────────────
@@ -212,6 +217,8 @@ class FunctionGen {
   private gridWorkspace: string | undefined;
   /** The function itself calls printf (console.log). */
   prints = false;
+  /** The function itself raises (throw, console.assert). */
+  raises = false;
   readonly params: CudaParam[] = [];
 
   constructor(
@@ -356,6 +363,16 @@ class FunctionGen {
         const o = this.expr(e);
         const effect = e.k === "call" || e.k === "atomic" || e.k === "random" || e.k === "intrinsic";
         return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
+      }
+      case "raise": {
+        // raise.ts: the first thread to raise fills the record; every raising thread stops.
+        this.m.helpers.add("raise");
+        this.raises = true;
+        const site = this.m.raiseSites.get(raiseSiteKey(s.span));
+        if (site === undefined) throw new CudaGenError(`internal: a raise at ${s.span.file}:${s.span.line} is not in the module's site table`);
+        const values = s.args.map((a, i) => `${RAISE_RECORD_SYMBOL}[${8 + i}] = ${raiseValueBits((a.type as ScalarType).dtype, this.expr(a).t)};`);
+        this.emit(`if (cs_raise_claim(${site}ull)) { ${values.join(" ")}${values.length ? " " : ""}cs_raise_publish(); }`, s.span);
+        return this.emit(`cs_raise_exit();`, s.span);
       }
       case "print": {
         // A bool argument (its conversion is %s) prints as JavaScript prints it.
@@ -1173,7 +1190,12 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     consts: new Map(),
     helpers: new Set(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
+    raiseSites: new Map(),
   };
+  for (const f of [...module.kernels, ...module.deviceFunctions])
+    forEachStmt(f.body, (s) => {
+      if (s.k === "raise") m.raiseSites.set(raiseSiteKey(s.span), m.raiseSites.size);
+    });
   for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
   for (const c of module.constArrays) {
     m.consts.set(c.name, { name: globals.fresh(c.name), array: c, storage: constStorage(c) });
@@ -1184,11 +1206,13 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   const bodies: Line[][] = [];
   const kernels: CudaKernel[] = [];
   const printingDevices = new Set<string>();
+  const raisingDevices = new Set<string>();
   for (const f of devices) {
     const g = new FunctionGen(m, f);
     g.generate(m.functions.get(f.id)!);
     bodies.push(g.lines);
     if (g.prints) printingDevices.add(f.id);
+    if (g.raises) raisingDevices.add(f.id);
   }
   for (const k of selected) {
     const g = new FunctionGen(m, k);
@@ -1196,7 +1220,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     g.generate(symbol);
     bodies.push(g.lines);
     const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(callsGridSync(k) ? { cooperative: true } : {}) });
+    const raises = g.raises || reachableDevices(module, [k]).some((f) => raisingDevices.has(f.id));
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(raises ? { raises: true } : {}), ...(callsGridSync(k) ? { cooperative: true } : {}) });
   }
 
   // Any mention of a complex type (a parameter, a local, an array, a function) needs the structs.

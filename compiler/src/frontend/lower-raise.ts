@@ -9,6 +9,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { scalar } from "../ir/types";
+import { MAX_RAISE_VALUES } from "../cuda/raise";
 import { stripParensAndNonNull } from "./constants";
 import type { LoweringContext } from "./lower-context";
 
@@ -62,6 +63,10 @@ export class RaiseLowerer {
       }
     }
     const { format, args, temps } = this.ctx.print.formatOf(message, "an error message in a kernel shows");
+    if (args.length > MAX_RAISE_VALUES) {
+      this.ctx.report(Codes.UnsupportedThrow, message[0]!, `an error message in a kernel shows at most ${MAX_RAISE_VALUES} values (a complex value counts two), and this one has ${args.length}: leave some out`);
+      return undefined;
+    }
     const raise: IR.RaiseStmt = { k: "raise", span: this.ctx.span(node), format: prefix.replace(/%/g, "%%") + format, args };
     return temps.length ? { k: "block", span: raise.span, body: [...temps, raise] } : raise;
   }
