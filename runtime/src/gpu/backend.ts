@@ -51,6 +51,7 @@ import { checkCooperativeLaunch, cooperativeDriverError, GridWorkspace } from ".
 import { checkStatesArguments } from "../random/state-layout";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
+import { KernelErrorWatch } from "./kernel-errors";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -147,6 +148,8 @@ class DeviceState {
   lost: CudaFailure | undefined;
   /** Bytes of console.log output since the last synchronization, to report what the printf FIFO lost. */
   readonly printf = new PrintfOverflowWatch();
+  /** The device-side error records of kernels that can raise (kernel-errors.ts), read at synchronizations. */
+  readonly errors = new KernelErrorWatch();
   /**
    * The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), one per stream, made at
    * its first one: launches on one stream run one after another, but two on different streams may run
@@ -292,6 +295,7 @@ export class GpuBackend implements Backend {
       try {
         ctx.synchronize();
         this.checkPrintf(state, ctx, { kind: "context" });
+        this.checkRaised(state, ctx);
       } catch (e) {
         const error = this.mapError(e, state, doing);
         process.stderr.write(`cudascript: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -312,6 +316,17 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "reading how many bytes kernel console.log wrote");
     }
     if (text) (this.options.warn ?? ((t: string) => void process.stderr.write(t)))(`cudascript: ${text}\n`);
+  }
+
+  /** After a synchronization: throws the CSR085 error of a kernel that raised since the last one (kernel-errors.ts). */
+  private checkRaised(state: DeviceState, ctx: CudaContext, stream?: CudaStream): void {
+    let error: Error | undefined;
+    try {
+      error = state.errors.read(ctx, stream);
+    } catch (e) {
+      throw this.mapError(e, state, "reading the error record of kernels that throw");
+    }
+    if (error) throw error;
   }
 
   // ───────────────────────── devices ─────────────────────────
@@ -655,6 +670,7 @@ export class GpuBackend implements Backend {
     for (const [symbol, name] of loaded.symbols) state.symbols.set(symbol, name);
     state.printf.emptyPoint(); // a module load empties the printf FIFO too
     for (const m of loaded.printfModules) state.printf.addModule(m);
+    for (const m of loaded.raiseModules) state.errors.addModule(m, loaded.raiseSites);
     state.loaded.set(artifact, loaded);
     return loaded;
   }
@@ -734,6 +750,7 @@ export class GpuBackend implements Backend {
         params = [...views, workspace.prepare(ctx, stream)];
       }
       state.printf.beforeLaunch(kernel, k.info.prints);
+      state.errors.beforeLaunch(kernel, k.info.raises === true);
       ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, params, { cooperative });
     } catch (e) {
       if (isDriverError(e) && k.info.cooperative) {
@@ -764,6 +781,7 @@ export class GpuBackend implements Backend {
     }
     const gpuStream = config.stream as GpuStream | null;
     const prints = k.info.prints;
+    const raises = k.info.raises === true;
     const doing = `launching kernel '${kernel}'`;
     return (args) => {
       if (!packer.pack(args)) return false;
@@ -771,6 +789,7 @@ export class GpuBackend implements Backend {
         // Checked after the arguments were read (user code can run while they are).
         if (this.current !== state || this.disposed || state.lost || state.context !== ctx || (gpuStream !== null && gpuStream.destroyed)) return false;
         state.printf.beforeLaunch(kernel, prints);
+        state.errors.beforeLaunch(kernel, raises);
         prepared.launch();
       } catch (e) {
         throw this.mapError(e, state, doing, kernel);
@@ -868,6 +887,7 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "synchronizing a stream");
     }
     this.checkPrintf(state, ctx, { kind: "stream", stream: stream.stream });
+    this.checkRaised(state, ctx, stream.stream);
   }
 
   createEvent(): EventHandle {
@@ -959,6 +979,7 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "synchronizing the GPU");
     }
     this.checkPrintf(state, ctx, { kind: "context" });
+    this.checkRaised(state, ctx);
   }
 
   dispose(): void {

@@ -7,9 +7,10 @@
 import type { CudaContext, CudaFunction, CudaModule } from "@cudascript/native-bindings/cuda";
 import type { KernelArtifact } from "../backend";
 import { ArgPlan } from "./abi";
-import { compileForDevice, ptxIsaVersion, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
+import { compileForDevice, ptxIsaVersion, raiseSitesOf, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
 import { cudaErrorText, cudaFailureOf, GpuError, GpuErrorCodes, isDriverError } from "./errors";
 import { ptxCountsPrintf } from "./printf-overflow";
+import { ptxDefinesRaiseRecord, type RaiseSiteInfo } from "./kernel-errors";
 
 export interface LoadedKernel {
   readonly info: GpuKernelInfo;
@@ -29,6 +30,9 @@ export interface LoadedArtifact {
   readonly jitInfo: readonly string[];
   /** The modules whose kernels use console.log: they define the printf byte counter (printf-overflow.ts). */
   readonly printfModules: readonly CudaModule[];
+  /** The modules whose kernels can raise: they define the error record (kernel-errors.ts), whose sites are raiseSites. */
+  readonly raiseModules: readonly CudaModule[];
+  readonly raiseSites: readonly RaiseSiteInfo[];
 }
 
 export interface LoadOptions extends CompileForDeviceOptions {
@@ -60,7 +64,9 @@ export function loadArtifact(context: CudaContext, artifact: KernelArtifact, opt
     }
   }
   const printfModules = modules.filter((_, i) => ptxCountsPrintf(compiled.modules[i]!.ptx));
-  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog), printfModules };
+  const raiseModules = modules.filter((_, i) => ptxDefinesRaiseRecord(compiled.modules[i]!.ptx));
+  const raiseSites = raiseModules.length ? raiseSitesOf(artifact) : [];
+  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog), printfModules, raiseModules, raiseSites };
 }
 
 function jitError(
