@@ -22,7 +22,7 @@ import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
-import { RAISE_RECORD_SYMBOL, raiseSiteKey, raiseValueBits } from "./raise";
+import { MAX_RAISE_VALUES, raiseSiteKey, raiseValueBits } from "./raise";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -370,8 +370,9 @@ class FunctionGen {
         this.raises = true;
         const site = this.m.raiseSites.get(raiseSiteKey(s.span));
         if (site === undefined) throw new CudaGenError(`internal: a raise at ${s.span.file}:${s.span.line} is not in the module's site table`);
-        const values = s.args.map((a, i) => `${RAISE_RECORD_SYMBOL}[${8 + i}] = ${raiseValueBits((a.type as ScalarType).dtype, this.expr(a).t)};`);
-        this.emit(`if (cs_raise_claim(${site}ull)) { ${values.join(" ")}${values.length ? " " : ""}cs_raise_publish(); }`, s.span);
+        const values = s.args.map((a) => raiseValueBits((a.type as ScalarType).dtype, this.expr(a).t));
+        while (values.length < MAX_RAISE_VALUES) values.push("0ull");
+        this.emit(`cs_raise_record(${site}ull, ${s.args.length}, ${values.join(", ")});`, s.span);
         return this.emit(`cs_raise_exit();`, s.span);
       }
       case "print": {

@@ -1,6 +1,6 @@
 /**
  * Exceptions in kernels on the GPU (issue 31 item 2). A RaiseStmt (`throw new Error(…)`, a failed
- * `console.assert`) becomes: claim the module's device-side error record by compare-and-swap (the first
+ * `console.assert`) becomes a call of cs_raise_record (out of line) and cs_raise_exit. The record: claim the module's device-side error record by compare-and-swap (the first
  * thread to raise wins, later ones leave it alone), write the site, block, thread and the message's
  * values into it, publish it, and end the thread (PTX `exit`). The GPU backend reads the record at the
  * next synchronization (runtime/src/gpu/kernel-errors.ts) and throws the same CSR085 the simulator
@@ -66,14 +66,14 @@ export const RAISE_PRELUDE = `/* The error record of a kernel that throws (compi
 extern "C" {
 __device__ unsigned long long ${RAISE_RECORD_SYMBOL}[${RAISE_RECORD_WORDS}];
 }
-__device__ __forceinline__ __attribute__((unused)) bool cs_raise_claim(unsigned long long site) {
-  if (atomicCAS(&${RAISE_RECORD_SYMBOL}[0], 0ull, 1ull) != 0ull) return false;
+/* Out of line (noinline), so that a kernel that never throws keeps its registers for its own work. */
+__device__ __noinline__ __attribute__((unused)) void cs_raise_record(unsigned long long site, int n, unsigned long long v0, unsigned long long v1, unsigned long long v2, unsigned long long v3, unsigned long long v4, unsigned long long v5, unsigned long long v6, unsigned long long v7) {
+  if (atomicCAS(&${RAISE_RECORD_SYMBOL}[0], 0ull, 1ull) != 0ull) return;
   ${RAISE_RECORD_SYMBOL}[1] = site;
   ${RAISE_RECORD_SYMBOL}[2] = blockIdx.x; ${RAISE_RECORD_SYMBOL}[3] = blockIdx.y; ${RAISE_RECORD_SYMBOL}[4] = blockIdx.z;
   ${RAISE_RECORD_SYMBOL}[5] = threadIdx.x; ${RAISE_RECORD_SYMBOL}[6] = threadIdx.y; ${RAISE_RECORD_SYMBOL}[7] = threadIdx.z;
-  return true;
-}
-__device__ __forceinline__ __attribute__((unused)) void cs_raise_publish() {
+  const unsigned long long v[8] = {v0, v1, v2, v3, v4, v5, v6, v7};
+  for (int i = 0; i < n; i++) ${RAISE_RECORD_SYMBOL}[8 + i] = v[i];
   __threadfence();
   atomicExch(&${RAISE_RECORD_SYMBOL}[0], 2ull);
 }
