@@ -13,7 +13,8 @@ import * as path from "node:path";
 import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { ConstArray, IrFunction, IrModule, Span } from "../ir/nodes";
-import { byteSize } from "../ir/types";
+import { byteSize, VOID, type Type } from "../ir/types";
+import { readTypeAnnotation } from "../frontend/type-annotations";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
@@ -215,12 +216,29 @@ export class KernelChecker implements LowerHost {
 
   deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken" {
     const id = `${fn.file}#${fn.name}`;
-    if (this.inProgress.has(id)) return "recursive";
+    // A call back into a function being lowered (recursion): its signature is what its annotations say,
+    // as TypeScript asks of a recursive function (TS7023); without a written result type it is CS1007.
+    if (this.inProgress.has(id)) return this.writtenSignature(fn, id) ?? "recursive";
     const module = this.front.moduleInfo(fn.file);
     if (!module) return "recursive";
     const r = this.lowered(module, fn);
     if (r.broken) return "broken";
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
+  }
+
+  private writtenSignature(fn: FunctionDecl, id: string): DeviceSignature | undefined {
+    const module = this.front.moduleInfo(fn.file);
+    const node = fn.fn;
+    if (!module || !node?.type || fn.kind !== "device") return undefined;
+    const result = node.type.kind === ts.SyntaxKind.VoidKeyword ? ({ ok: true, type: VOID } as const) : readTypeAnnotation(this.front, module, node.type);
+    if (!result.ok || (result.type.kind !== "scalar" && result.type.kind !== "void")) return undefined;
+    const params: Type[] = [];
+    for (const p of node.parameters) {
+      const r = p.type && readTypeAnnotation(this.front, module, p.type);
+      if (!r || !r.ok || !ts.isIdentifier(p.name)) return undefined;
+      params.push(r.type);
+    }
+    return { id, name: fn.name, params, paramNames: node.parameters.map((p) => (p.name as ts.Identifier).text), returnType: result.type };
   }
 
   useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: ConstArray["values"], shape: readonly number[]): string {

@@ -23,6 +23,7 @@ import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 import { MAX_RAISE_VALUES, raiseSiteKey, raiseValueBits } from "./raise";
+import { recursiveFunctions } from "./recursion";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -200,6 +201,9 @@ interface ModuleNames {
   signedIndexArithmetic: boolean;
   /** raise.ts: the number of each raise of the module, by raiseSiteKey. */
   raiseSites: Map<string, number>;
+  /** Ids of the device functions in a call cycle (recursion.ts), and their prototypes as generated. */
+  recursive: ReadonlySet<string>;
+  prototypes: string[];
 }
 
 // ───────────────────────── one function ─────────────────────────
@@ -261,10 +265,14 @@ class FunctionGen {
       this.m.helpers.add("gridSync");
     }
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
+    // A recursive function (in a call cycle) is a real call with a stack frame: never inlined, and
+    // declared before every body, since the functions of a cycle call each other (recursion.ts).
+    const recursive = this.m.recursive.has(fn.id);
+    if (recursive) this.m.prototypes.push(`static __device__ __noinline__ ${ret} ${cName}(${decls.join(", ")});`);
     const head =
       fn.kind === "kernel"
         ? `extern "C" __global__ void${launchBoundsAttribute(fn.options.launchBounds)} ${cName}(${decls.join(", ")}) {`
-        : `static __device__ __forceinline__ ${ret} ${cName}(${decls.join(", ")}) {`;
+        : `static __device__ ${recursive ? "__noinline__" : "__forceinline__"} ${ret} ${cName}(${decls.join(", ")}) {`;
     this.emit(head, fn.span);
     this.indent++;
     this.block(fn.body);
@@ -1192,6 +1200,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     helpers: new Set(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
     raiseSites: new Map(),
+    recursive: recursiveFunctions(module),
+    prototypes: [],
   };
   for (const f of [...module.kernels, ...module.deviceFunctions])
     forEachStmt(f.body, (s) => {
@@ -1263,6 +1273,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   }
   if (constLines.length) push("");
   for (const l of constLines) push(l.text, l.span);
+  if (m.prototypes.length) push("");
+  for (const p of m.prototypes) push(p);
   for (const body of bodies) {
     push("");
     for (const l of body) push(`${"  ".repeat(l.indent)}${l.text}`, l.span);
