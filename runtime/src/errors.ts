@@ -48,6 +48,8 @@ export const ErrorCodes = {
   PrintfOutputLost: "CSR050",
   /** A kernel threw (`throw new Error(…)`, a failed console.assert): the first thread to raise, on every backend (simulator/fault.ts kernelRaised). */
   KernelRaised: "CSR085",
+  /** A recursive device function nested deeper than its kernel's recursionDepth (simulator; a GPU faults at an illegal address). */
+  RecursionTooDeep: "CSR086",
   SourceNotFound: "CSR051",
   SourceDoesNotCompile: "CSR052",
   KernelNotIdentified: "CSR053",
@@ -81,7 +83,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Where in a kernel a fault happened. */
 export interface FaultDetails {
-  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception";
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth";
   readonly kernel?: string;
   readonly file?: string;
   readonly line?: number;

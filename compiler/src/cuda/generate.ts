@@ -23,7 +23,7 @@ import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 import { MAX_RAISE_VALUES, raiseSiteKey, raiseValueBits } from "./raise";
-import { recursiveFunctions } from "./recursion";
+import { recursiveFunctions } from "../ir/recursion";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -266,7 +266,7 @@ class FunctionGen {
     }
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
     // A recursive function (in a call cycle) is a real call with a stack frame: never inlined, and
-    // declared before every body, since the functions of a cycle call each other (recursion.ts).
+    // declared before every body, since the functions of a cycle call each other (ir/recursion.ts).
     const recursive = this.m.recursive.has(fn.id);
     if (recursive) this.m.prototypes.push(`static __device__ __noinline__ ${ret} ${cName}(${decls.join(", ")});`);
     const head =

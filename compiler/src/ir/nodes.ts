@@ -352,6 +352,8 @@ export interface KernelOptions {
   lineinfo?: boolean;
   debug?: boolean;
   cache?: boolean;
+  /** How many nested calls of recursive device functions a thread may make (ir/recursion.ts; default 64). */
+  recursionDepth?: number;
 }
 
 /** `cuda.jit(fn, { launchBounds: max | [max, minBlocks] })`, like Numba's `launch_bounds`. */

@@ -51,6 +51,7 @@ import { cooperativeKernel, gridSyncCode, resumeCode } from "./cooperative";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { inRangeCondition, planInRange } from "./in-range";
 import { planFlatGrid } from "./flat-grid";
+import { DEFAULT_RECURSION_DEPTH, recursiveFunctions } from "../ir/recursion";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -74,7 +75,7 @@ export interface SimEmitOptions {
 }
 
 export interface SimSite {
-  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "kernel" | "random";
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "recursion" | "kernel" | "random";
   readonly fn: string;
   readonly file: string;
   readonly line: number;
@@ -334,6 +335,8 @@ export class ModuleEmitter {
   readonly constNames = new Map<string, string>();
   readonly deviceNames = new Map<string, string>();
   readonly fns = new Map<string, IR.IrFunction>();
+  /** Device functions in a call cycle: they count their nesting (ir/recursion.ts). */
+  readonly recursive: ReadonlySet<string>;
   readonly syncFns: Set<string>;
   /** Privatizable and atomically updated parameters per kernel id. */
   readonly atomicParams: Map<string, { privatize: PrivatizableParam[]; atomics: number[] }>;
@@ -346,6 +349,7 @@ export class ModuleEmitter {
   ) {
     for (const f of module.deviceFunctions) this.fns.set(f.id, f);
     this.syncFns = syncFunctions(module.deviceFunctions);
+    this.recursive = recursiveFunctions(module);
     this.atomicParams = atomicParams(module);
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
@@ -500,6 +504,8 @@ export class ModuleEmitter {
     o.push("function $idiv(a, b) { return b === 0 ? 0 : (a / b) | 0; }");
     o.push("function $udiv(a, b) { return b === 0 ? 0 : (a / b) >>> 0; }");
     o.push("let $san = null;");
+    // Nested calls of recursive device functions on the running thread, and the running kernel's limit (ir/recursion.ts).
+    o.push(`let $depth = 0, $depthLimit = ${DEFAULT_RECURSION_DEPTH};`);
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
     this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = ${constArrayJs(c)}; // ${c.name}`));
@@ -1336,7 +1342,19 @@ export class FnEmitter {
     const body: string[] = [];
     this.tstmts(this.fn.body, body);
     const decls = this.declLines(setup);
-    return [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"].join("\n");
+    const fn = [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"];
+    if (!this.me.recursive.has(this.fn.id) || this.functionKeyword() !== "function") return fn.join("\n");
+    // A recursive function counts its nesting against the kernel's recursionDepth (CSR086 past it), as
+    // the GPU's stack is sized for that depth: the body becomes <name>$r, called by a counting wrapper.
+    const site = this.me.site("recursion", this.fn.span, this.fn);
+    fn[0] = `function ${name}$r(${params.join(", ")}) {`;
+    return [
+      `function ${name}(${params.join(", ")}) {`,
+      `if (++$depth > $depthLimit) { $depth = 0; throw rt.recursionTooDeep($sites[${site}], $depthLimit); }`,
+      `try { return ${name}$r(${params.join(", ")}); } finally { $depth--; }`,
+      "}",
+      ...fn,
+    ].join("\n");
   }
 
   /** Hooks of the stepping backend, which makes every function a generator with a debugger frame. */
@@ -1467,6 +1485,7 @@ export class FnEmitter {
     ];
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
+      `$depth = 0; $depthLimit = ${this.fn.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH};`,
       ...this.declLines(setup),
       ...this.privLines,
       this.paramLets(),
@@ -1968,6 +1987,7 @@ export class FnEmitter {
       });
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
+      `$depth = 0; $depthLimit = ${this.fn.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH};`,
       ...kernelSetup,
       "try {",
       "for (let $b = $b0; $b < $b1; $b++) {",

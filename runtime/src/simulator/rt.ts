@@ -48,6 +48,8 @@ export interface Rt {
   print(site: SimSite, args: readonly (number | boolean | bigint)[]): void;
   /** `throw new Error(…)` / a failed console.assert in a kernel: the CSR085 fault the thread throws (threadError adds block and thread). */
   raise(site: SimSite, args: readonly (number | boolean | bigint)[]): KernelFault;
+  /** A recursive device function nested deeper than the kernel's recursionDepth (CSR086). */
+  recursionTooDeep(site: SimSite, limit: number): KernelFault;
   intView(a: Float32Array | Float64Array): Int32Array | BigInt64Array;
   fma64(a: number, b: number, c: number): number;
   /** i64/u64 helpers for what needs a branch (int64.ts); the arithmetic is inline. */
@@ -142,6 +144,14 @@ export function createRt(opts: RtOptions): Rt {
     },
     raise(site, args) {
       return kernelRaised(formatPrintf(site.format ?? "", args), site);
+    },
+    recursionTooDeep(site, limit) {
+      return new KernelFault(
+        "CSR086",
+        "recursion-depth",
+        `recursion too deep: device function '${site.fn}' was called ${limit + 1} deep, past the kernel's recursionDepth of ${limit} (a GPU's stack is sized for that depth; past it a GPU faults with an illegal address): raise it with cuda.jit(fn, { recursionDepth: ${Math.min(limit * 4, 100000)} }), or bound the recursion`,
+        site,
+      );
     },
     intView(a) {
       if (a === lastA && lastView) return lastView;

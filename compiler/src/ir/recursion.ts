@@ -5,7 +5,12 @@
  * the GPU backend sizes the per-thread stack for the recursion depth (docs/kernel-language.md,
  * "Recursion"); the simulator counts the depth against the same limit.
  */
-import type * as IR from "../ir/nodes";
+import type * as IR from "./nodes";
+
+/** How deep recursion may go when the kernel does not say (`cuda.jit(fn, { recursionDepth })`). */
+export const DEFAULT_RECURSION_DEPTH = 64;
+/** The deepest `recursionDepth` a kernel may ask for. */
+export const MAX_RECURSION_DEPTH = 100000;
 
 /** Ids of the device functions that can reach themselves through calls. */
 export function recursiveFunctions(module: IR.IrModule): Set<string> {
