@@ -23,7 +23,7 @@ import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
 import { MAX_RAISE_VALUES, raiseSiteKey, raiseValueBits } from "./raise";
-import { recursiveFunctions } from "../ir/recursion";
+import { DEFAULT_RECURSION_DEPTH, recursiveFunctions } from "../ir/recursion";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -53,6 +53,8 @@ export interface CudaKernel {
   prints: boolean;
   /** Whether the kernel or a device function it calls raises (throw, console.assert; raise.ts): its launches are followed by a read of the error record. */
   raises?: boolean;
+  /** When it reaches a recursive device function: its recursion depth (option or default), which sizes the GPU's per-thread stack. */
+  recursionDepth?: number;
   span: IR.Span;
   /**
    * Whether the kernel synchronises the grid (`g.sync()`): it takes one hidden last parameter, a pointer
@@ -1232,7 +1234,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     bodies.push(g.lines);
     const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
     const raises = g.raises || reachableDevices(module, [k]).some((f) => raisingDevices.has(f.id));
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(raises ? { raises: true } : {}), ...(callsGridSync(k) ? { cooperative: true } : {}) });
+    const recursionDepth = reachableDevices(module, [k]).some((f) => m.recursive.has(f.id)) ? (k.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH) : undefined;
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(raises ? { raises: true } : {}), ...(recursionDepth !== undefined ? { recursionDepth } : {}), ...(callsGridSync(k) ? { cooperative: true } : {}) });
   }
 
   // Any mention of a complex type (a parameter, a local, an array, a function) needs the structs.

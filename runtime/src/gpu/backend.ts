@@ -150,6 +150,8 @@ class DeviceState {
   readonly printf = new PrintfOverflowWatch();
   /** The device-side error records of kernels that can raise (kernel-errors.ts), read at synchronizations. */
   readonly errors = new KernelErrorWatch();
+  /** The context's per-thread stack size as last read or set (ensureStack), for kernels that recurse. */
+  stackBytes: number | undefined;
   /**
    * The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), one per stream, made at
    * its first one: launches on one stream run one after another, but two on different streams may run
@@ -316,6 +318,18 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "reading how many bytes kernel console.log wrote");
     }
     if (text) (this.options.warn ?? ((t: string) => void process.stderr.write(t)))(`cudascript: ${text}\n`);
+  }
+
+  /**
+   * Makes the context's per-thread stack at least `bytes` (cuCtxSetLimit(CU_LIMIT_STACK_SIZE)) for a
+   * kernel that recurses (recursion-stack.ts); only ever grows it, and only when it is too small.
+   */
+  private ensureStack(state: DeviceState, ctx: CudaContext, bytes: number): void {
+    const limit = bindings().CU_LIMIT.STACK_SIZE;
+    state.stackBytes ??= ctx.getLimit(limit);
+    if (bytes <= state.stackBytes) return;
+    ctx.setLimit(limit, bytes);
+    state.stackBytes = bytes;
   }
 
   /** After a synchronization: throws the CSR085 error of a kernel that raised since the last one (kernel-errors.ts). */
@@ -749,6 +763,7 @@ export class GpuBackend implements Backend {
         if (!workspace) state.gridWorkspaces.set(stream, (workspace = GridWorkspace.allocate(ctx)));
         params = [...views, workspace.prepare(ctx, stream)];
       }
+      if (k.stackBytes !== undefined) this.ensureStack(state, ctx, k.stackBytes);
       state.printf.beforeLaunch(kernel, k.info.prints);
       state.errors.beforeLaunch(kernel, k.info.raises === true);
       ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, params, { cooperative });
@@ -771,7 +786,8 @@ export class GpuBackend implements Backend {
     let k: LoadedKernel | undefined, ctx: CudaContext, stream: CudaStream | null, packer: LaunchPacker, prepared: PreparedLaunch;
     try {
       k = this.loaded(module.artifact, state).kernels.get(kernel);
-      if (!k || k.info.cooperative === true) return undefined;
+      // A recursive kernel may need a larger stack first: the generic path sizes it.
+      if (!k || k.info.cooperative === true || k.stackBytes !== undefined) return undefined;
       ctx = this.contextOf(state);
       stream = this.streamOf(config.stream, state);
       packer = this.packerOf(k, state);

@@ -41,6 +41,8 @@ export interface GpuKernelInfo {
   readonly prints: boolean;
   /** Whether it can raise (throw, console.assert): its launches are followed by a read of the error record (kernel-errors.ts). */
   readonly raises?: boolean;
+  /** It reaches recursive device functions: the depth its per-thread stack is sized for (recursion-stack.ts). */
+  readonly recursionDepth?: number;
   /** It calls g.sync(): a hidden workspace parameter last, launched cooperatively (gpu/cooperative.ts). */
   readonly cooperative?: boolean;
   /** Features that need a minimum compute capability, and the parameters it draws random numbers from (compiler/src/cuda/kernel-uses.ts). */
@@ -114,7 +116,7 @@ export function kernelInfos(artifact: KernelArtifact): ReadonlyMap<string, GpuKe
   infos = new Map(
     gen.kernels.map((k: CudaKernel) => [
       k.name,
-      { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.raises ? { raises: true } : {}), ...(k.cooperative ? { cooperative: true } : {}), uses: uses(k.name) },
+      { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.raises ? { raises: true } : {}), ...(k.recursionDepth !== undefined ? { recursionDepth: k.recursionDepth } : {}), ...(k.cooperative ? { cooperative: true } : {}), uses: uses(k.name) },
     ]),
   );
   generated.set(artifact, infos);

@@ -10,10 +10,13 @@ import { ArgPlan } from "./abi";
 import { compileForDevice, ptxIsaVersion, raiseSitesOf, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
 import { cudaErrorText, cudaFailureOf, GpuError, GpuErrorCodes, isDriverError } from "./errors";
 import { ptxCountsPrintf } from "./printf-overflow";
+import { recursionStackBytes } from "./recursion-stack";
 import { ptxDefinesRaiseRecord, type RaiseSiteInfo } from "./kernel-errors";
 
 export interface LoadedKernel {
   readonly info: GpuKernelInfo;
+  /** Per-thread stack bytes its recursion needs (recursion-stack.ts), when it reaches recursive functions. */
+  readonly stackBytes?: number;
   readonly fn: CudaFunction;
   readonly plan: ArgPlan;
 }
@@ -60,7 +63,7 @@ export function loadArtifact(context: CudaContext, artifact: KernelArtifact, opt
       const plan = new ArgPlan(name, info.params);
       // A cooperative kernel's PTX has the grid barrier's workspace pointer after the ABI's parameters.
       plan.checkPtx(info.cooperative && fn.params ? fn.params.slice(0, -1) : fn.params);
-      kernels.set(name, { info, fn, plan });
+      kernels.set(name, { info, fn, plan, ...(info.recursionDepth !== undefined ? { stackBytes: recursionStackBytes(info.recursionDepth, module.infoLog) } : {}) });
     }
   }
   const printfModules = modules.filter((_, i) => ptxCountsPrintf(compiled.modules[i]!.ptx));
