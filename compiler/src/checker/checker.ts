@@ -14,6 +14,8 @@ import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { ConstArray, IrFunction, IrModule, Span } from "../ir/nodes";
 import { byteSize, VOID, type Type } from "../ir/types";
+import { recursiveFunctions } from "../ir/recursion";
+import { SYNC_OPS } from "../intrinsics/sync";
 import { readTypeAnnotation } from "../frontend/type-annotations";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
@@ -134,6 +136,7 @@ export class KernelChecker implements LowerHost {
     // Whole-program facts over every function reached.
     const reachable = this.reachableFunctions([...own, ...made]);
     for (const fn of own) diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
+    diagnostics.push(...recursiveSynchronisation(own, reachable));
     const barrierFns = new Set<string>();
     const threadFns = new Set<string>();
     for (let i = 0; i < 4; i++) {
@@ -535,3 +538,24 @@ function topoSortDevices(kernels: readonly IrFunction[], reachable: Map<string, 
   return out;
 }
 
+
+/**
+ * A recursive device function (in a call cycle, ir/recursion.ts) cannot synchronise (barriers, warp
+ * operations, g.sync()): every thread would have to reach each barrier at the same depth, and the
+ * simulator runs synchronising functions inlined, which recursion cannot be (CS1027, at the operation).
+ */
+function recursiveSynchronisation(own: readonly IrFunction[], reachable: ReadonlyMap<string, IrFunction>): Diagnostic[] {
+  const fns = [...reachable.values()];
+  const recursive = recursiveFunctions({ file: "", kernels: [], deviceFunctions: fns.filter((f) => f.kind === "device"), constArrays: [] });
+  const out: Diagnostic[] = [];
+  for (const fn of own) {
+    if (!recursive.has(fn.id)) continue;
+    forEachRootExpr(fn.body, (root) =>
+      visitExpr(root, (e) => {
+        if (e.k === "intrinsic" && SYNC_OPS.has(e.name))
+          out.push(makeDiagnostic(Codes.RecursiveSynchronisation, e.span, `'${fn.name}' is recursive, so it cannot synchronise (cuda.${e.name}): every thread would have to reach the barrier at the same depth. Synchronise in the kernel, before or after the call, or write the recursion as a loop`));
+      }),
+    );
+  }
+  return out;
+}
