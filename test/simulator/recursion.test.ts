@@ -4,9 +4,11 @@
  */
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
+import * as path from "node:path";
 import { CudaScriptError } from "cudascript";
+import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { checkKernel, codes } from "../support/check-sources";
-import { compileSource, kernel } from "./helpers";
+import { compileSource, kernel, REPO } from "./helpers";
 
 const SOURCE = `import { cuda, i32 } from "cudascript";
 const down = cuda.device((n: i32): i32 => (n <= 0 ? 0 : 1 + down(n - 1)));
@@ -47,4 +49,32 @@ export const k = cuda.jit((out: Int32Array) => {
 }, { recursionDepth: 0 });
 `);
   assert.deepEqual(codes(r), ["CS1027@2", "CS2014@7"]);
+});
+
+test("mutual recursion across files (isEven in one, isOdd in the other) compiles when the results are written and runs", () => {
+  const dir = path.join(REPO, "test", "simulator");
+  const even = path.join(dir, `__rec_even_${process.pid}.ts`), odd = path.join(dir, `__rec_odd_${process.pid}.ts`);
+  const checker = new KernelChecker();
+  checker.setFileText(
+    even,
+    `import { cuda, i32 } from "cudascript";
+import { isOdd } from "./__rec_odd_${process.pid}";
+export const isEven: (n: i32) => i32 = cuda.device((n: i32): i32 => (n === 0 ? 1 : isOdd(n - 1)));
+export const parity = cuda.jit((out: Int32Array) => {
+  const i = cuda.grid(1);
+  if (i < out.length) out[i] = isEven(i);
+});
+`,
+  );
+  checker.setFileText(odd, `import { cuda, i32 } from "cudascript";
+import { isEven } from "./__rec_even_${process.pid}";
+export const isOdd: (n: i32) => i32 = cuda.device((n: i32): i32 => (n === 0 ? 0 : isEven(n - 1)));
+`);
+  assert.deepEqual(checker.checkFile(odd).diagnostics.map((d) => d.code), []);
+  const r = checker.checkFile(even);
+  assert.deepEqual(r.diagnostics.map((d) => d.code), []);
+  const out = new Int32Array(40);
+  kernel(makeArtifact(r.module, { staticSharedBytes: r.staticSharedBytes }), "parity").launch(1, 64)(out);
+  assert.deepEqual([...out], Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 1 : 0)));
+  assert.match(generateCuda(r.module).source, /static __device__ __noinline__ int isOdd\(int n\);/);
 });
