@@ -399,6 +399,7 @@ export class GpuBackend implements Backend {
     if (!state.context) {
       try {
         state.context = bindings().CudaContext.retain(this.driver, state.info.ordinal);
+        state.stackBytes = undefined; // a new context has the driver's default stack
       } catch (e) {
         throw this.mapError(e, state, "creating the CUDA context");
       }
