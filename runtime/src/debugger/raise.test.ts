@@ -36,3 +36,31 @@ describe("debugger: a throw in a kernel", () => {
     assert.match(String(end.kind === "end" && end.error?.message), /CSR085: kernel raised an error .*in kernel 'k' \(device function 'checked'\), block \(0, 0, 0\), thread \(6, 0, 0\): too big: 6/);
   });
 });
+
+describe("debugger: a recursive device function", () => {
+  it("stops inside it at a conditional breakpoint with one frame per nested call, and the run ends with the right results", () => {
+    const SRC = `import { cuda, i32 } from "cudascript";
+const fib3 = cuda.device((n: i32): i32 => {
+  if (n < 2) return 1; // base
+  return fib3(n - 1) + fib3(n - 2);
+});
+export const k = cuda.jit((out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  out[t] = fib3(t); // store
+});
+`;
+    const c = compileKernels(SRC);
+    const out = new Int32Array(8);
+    const s = new DebugSession({ module: c.module, kernel: "k", grid: [1, 1, 1], block: [8, 1, 1], args: [argDesc(out)] }, { print: () => {} });
+    s.setBreakpoints(c.file, [{ line: lineOf(SRC, "// base"), condition: "n === 0 && cuda.threadIdx.x === 3" }]);
+    const e = s.continue() as StopEvent;
+    assert.equal(e.kind, "stop");
+    assert.equal(e.line, lineOf(SRC, "// base"));
+    assert.deepEqual(e.thread, [3, 0, 0]);
+    // fib3(3) → fib3(2) → fib3(0): three nested frames over the kernel's.
+    assert.deepEqual(e.frames.map((f) => f.function), ["fib3", "fib3", "fib3", "k"]);
+    s.setBreakpoints(c.file, []);
+    assert.equal(s.continue().kind, "end");
+    assert.deepEqual([...out], [1, 1, 2, 3, 5, 8, 13, 21]);
+  });
+});
