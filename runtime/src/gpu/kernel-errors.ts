@@ -64,7 +64,8 @@ export class KernelErrorWatch {
    */
   read(ctx: CudaContext, stream?: CudaStream): CudaScriptError | undefined {
     if (this.launched.length === 0) return undefined;
-    const kernels = this.launched.splice(0);
+    // After a stream synchronization a kernel on another stream may still run: keep reading at later ones.
+    const kernels = stream ? [...this.launched] : this.launched.splice(0);
     let error: CudaScriptError | undefined;
     const words = new BigUint64Array(RECORD_WORDS);
     for (const r of this.records) {
