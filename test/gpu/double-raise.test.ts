@@ -59,4 +59,17 @@ describe("a kernel's throw reaches the host on the GPU backend (CSR085, libcuda 
     quiet.launch(1, 8)(x);
     cuda.synchronize();
   });
+
+  it("a stream's synchronize throws it too, after a launch on that stream", (t) => {
+    const double = driverDoubleOrSkip(t);
+    if (!double || !nvrtcOrSkip(t)) return;
+    setBackend(new GpuBackend({ driver: double.driver, cache: false }));
+    const checks = kernel(compileSource(SOURCE), "checks");
+    const x = cuda.deviceArray(8, i32);
+    const stream = cuda.stream();
+    double.addToGlobalOnLaunch("checks", "cs_error_record", 2);
+    checks.launch(1, 8, { stream })(x, 5);
+    assert.throws(() => stream.synchronize(), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR085" && e.details?.kernel === "checks");
+    cuda.synchronize(); // read again (another stream's kernel could have raised); the record was cleared
+  });
 });
