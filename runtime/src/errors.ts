@@ -46,6 +46,10 @@ export const ErrorCodes = {
   CooperativeLaunchUnsupported: "CSR036",
   /** A warning, not thrown: kernel console.log output was overwritten in the GPU's printf FIFO (gpu/printf-overflow.ts). */
   PrintfOutputLost: "CSR050",
+  /** A kernel threw (`throw new Error(…)`, a failed console.assert): the first thread to raise, on every backend (simulator/fault.ts kernelRaised). */
+  KernelRaised: "CSR085",
+  /** A recursive device function nested deeper than its kernel's recursionDepth (simulator; a GPU faults at an illegal address). */
+  RecursionTooDeep: "CSR086",
   SourceNotFound: "CSR051",
   SourceDoesNotCompile: "CSR052",
   KernelNotIdentified: "CSR053",
@@ -107,7 +111,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Where in a kernel a fault happened. */
 export interface FaultDetails {
-  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier";
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth";
   readonly kernel?: string;
   readonly file?: string;
   readonly line?: number;
@@ -116,6 +120,8 @@ export interface FaultDetails {
   readonly thread?: readonly [number, number, number];
   readonly array?: string;
   readonly index?: number;
+  /** The message a kernel threw (kind "exception"). */
+  readonly message?: string;
 }
 
 export class CudaScriptError extends Error {

@@ -42,6 +42,11 @@ export interface JitOptions {
   debug?: boolean;
   /** Keep compiled PTX in the on-disk cache (on by default). */
   cache?: boolean;
+  /**
+   * How deep threads may nest calls of recursive device functions (default 64, at most 100000): the GPU's
+   * per-thread stack is sized for it; the simulator stops deeper recursion with CSR086.
+   */
+  recursionDepth?: number;
 }
 
 export interface LaunchOptions {

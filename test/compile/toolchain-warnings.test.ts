@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { assemblePtx } from "@cudascript/native-bindings";
-import { compileModule, KernelChecker } from "@cudascript/compiler";
+import { compileModule, generateCuda, KernelChecker } from "@cudascript/compiler";
 import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
 
 const REPO = path.resolve(__dirname, "../../..");
@@ -27,6 +27,18 @@ function nvrtcWarnings(log: string): string[] {
   return log.split("\n").filter((l) => /warning/i.test(l));
 }
 
+/**
+ * ptxas says a kernel that reaches a recursive device function has a stack size it "cannot statically
+ * determine": that is what recursion is, and why the GPU backend sets the stack from the kernel's
+ * recursionDepth (runtime/src/gpu/recursion-stack.ts). That one warning is expected, for those kernels only.
+ */
+function unexpected(warnings: readonly string[], recursiveKernels: ReadonlySet<string>): string[] {
+  return warnings.filter((w) => {
+    const m = /Stack size for entry function '(\w+)' cannot be statically determined/.exec(w);
+    return !(m && recursiveKernels.has(m[1]!));
+  });
+}
+
 test("the corpus files with warp match are among them", () => {
   for (const f of ["warp_f16.ts", "warp_numba_ports.ts", "warp_match.ts"]) assert.ok(files.includes(`test/corpus/valid/${f}`), f);
 });
@@ -41,11 +53,12 @@ for (const f of files) {
     assert.deepEqual(r.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.span.line}: ${d.code} ${d.message}`), []);
     const volta = await compileModule(r.module, { arch: "sm_70", emit: ["ptx", "cubin"], cache: false });
     assert.ok(volta.ok && volta.cubin, volta.diagnostics.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
-    assert.deepEqual(nvrtcWarnings(volta.modules.map((m) => m.log).join("\n")), [], "NVRTC's log (sm_70)");
+    const recursive = new Set(generateCuda(r.module).kernels.filter((k) => k.recursionDepth !== undefined).map((k) => k.symbol));
+    assert.deepEqual(unexpected(nvrtcWarnings(volta.modules.map((m) => m.log).join("\n")), recursive), [], "NVRTC's log (sm_70)");
     for (const arch of ["sm_80", "sm_90"]) {
       const run = assemblePtx(ptxas, volta.ptx!, arch);
       assert.ok(run.ok, `ptxas -arch=${arch}: ${run.stderr}`);
-      assert.equal(run.stderr.trim(), "", `ptxas -arch=${arch}`);
+      assert.deepEqual(unexpected(run.stderr.split("\n").filter((l) => l.trim() !== ""), recursive), [], `ptxas -arch=${arch}`);
     }
   });
 }

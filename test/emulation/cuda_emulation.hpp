@@ -37,6 +37,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __shared__ static
 #define __constant__
 #define __align__(n) alignas(n)
@@ -127,6 +128,8 @@ inline cs_half atomicAdd(cs_half* a, cs_half v) {
 }
 
 namespace cs_emu {
+/** Thrown by cs_emu_exit_thread: the thread ends its kernel body (PTX exit). */
+struct ThreadExit {};
 
 struct Warp {
   std::barrier<> bar;
@@ -258,7 +261,11 @@ inline void launch(dim3 grid, dim3 block, unsigned sharedBytes, F body) {
       for (long b = 0; b < blocks; b++) {
         blockIdx = uint3{(unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((long)grid.x * grid.y))};
         tl_block = current.get();
-        body();
+        // A thread that raises (cs_raise_exit) leaves the body by this exception, as PTX exit leaves the kernel.
+        try {
+          body();
+        } catch (const ThreadExit&) {
+        }
         // This thread has exited the kernel: it no longer takes part in barriers or warp exchanges.
         Warp& w = warp();
         w.live.fetch_and(~(1u << (t & 31)));
@@ -323,6 +330,7 @@ inline void cs_grid_spin_pause() { std::this_thread::yield(); }
 
 inline int cs_laneid() { return cs_emu::tl_tid & 31; }
 
+[[noreturn]] inline void cs_emu_exit_thread() { throw cs_emu::ThreadExit{}; }
 inline void __syncthreads() { cs_emu::tl_block->bar.arrive_and_wait(); }
 inline int __syncthreads_count(int p) { return cs_emu::block_vote(p != 0, 0); }
 inline int __syncthreads_and(int p) { return cs_emu::block_vote(p != 0, 1); }

@@ -219,6 +219,7 @@ export function checkBoundsGuards(fn: IR.IrFunction, ctx: BoundsGuardContext = {
           checkExpr(s.expr, g);
           break;
         case "print":
+        case "raise":
           s.args.forEach((a) => checkExpr(a, g));
           break;
         case "return":

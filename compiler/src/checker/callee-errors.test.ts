@@ -1,6 +1,7 @@
 /**
  * A device function of another file that cannot be compiled is an error at the call in the calling
- * file too: above all recursion across files, which used to compile the recursive call as `0`.
+ * file too: above all recursion across files without written result types (CS1007), which used to
+ * compile the recursive call as `0`.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +10,7 @@ import { VIRTUAL_ROOT } from "../../../test/dist/support/check-sources";
 
 const A = `import { cuda, i32 } from "cudascript";
 import { odd } from "./b";
-export const even = cuda.device((n: i32): i32 => {
+export const even = cuda.device((n: i32) => {
   if (n === 0) return 1;
   return odd(n - 1);
 });
@@ -20,7 +21,7 @@ export const parity = cuda.jit((x: Int32Array, out: Int32Array) => {
 `;
 const B = `import { cuda, i32 } from "cudascript";
 import { even } from "./a";
-export const odd = cuda.device((n: i32): i32 => {
+export const odd = cuda.device((n: i32) => {
   if (n === 0) return 0;
   return even(n - 1);
 });
@@ -44,9 +45,17 @@ for (const order of [["a.ts", "b.ts"], ["b.ts", "a.ts"]]) {
   });
 }
 
+test("recursion across files compiles when the result types are written (both orders, and from the caches)", () => {
+  const typed = (src: string) => src.replace("(n: i32) =>", "(n: i32): i32 =>");
+  for (const order of [["a.ts", "b.ts"], ["b.ts", "a.ts"]]) {
+    const c = checker({ "a.ts": typed(A), "b.ts": typed(B) });
+    for (const f of [...order, ...order]) assert.deepEqual(at(c, f), [], f);
+  }
+});
+
 test("the cross-file CS1007 names the callee and points at the recursive call in the other file", () => {
   const d = checker({ "a.ts": A, "b.ts": B }).checkFile(`${VIRTUAL_ROOT}/a.ts`).diagnostics[0]!;
-  assert.match(d.message, /^'odd' cannot be compiled: b\.ts:5:10: 'even' is called recursively; .*rewrite it as a loop/);
+  assert.match(d.message, /^'odd' cannot be compiled: b\.ts:5:10: 'even' is called recursively, so its result type must be written/);
   assert.deepEqual(d.related.map((r) => `${r.span.file.slice(VIRTUAL_ROOT.length + 1)}:${r.span.line}`), ["b.ts:5"]);
 });
 

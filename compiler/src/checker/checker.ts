@@ -13,7 +13,10 @@ import * as path from "node:path";
 import { Codes, definitionOf } from "../diagnostics/codes";
 import { compareDiagnostics, makeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic";
 import type { ConstArray, IrFunction, IrModule, Span } from "../ir/nodes";
-import { byteSize } from "../ir/types";
+import { byteSize, VOID, type Type } from "../ir/types";
+import { recursiveFunctions } from "../ir/recursion";
+import { SYNC_INTRINSICS } from "../intrinsics";
+import { readTypeAnnotation } from "../frontend/type-annotations";
 import { lowerFunction, type DeviceSignature, type LowerHost } from "../frontend/lower";
 import type { FunctionDecl, ModuleInfo } from "../frontend/module-info";
 import { FrontEnd } from "../frontend/program";
@@ -133,6 +136,7 @@ export class KernelChecker implements LowerHost {
     // Whole-program facts over every function reached.
     const reachable = this.reachableFunctions([...own, ...made]);
     for (const fn of own) diagnostics.push(...this.safely(fn.span, () => this.errorsBehindCalls(fn, module.file)));
+    diagnostics.push(...recursiveSynchronisation(own, reachable));
     const barrierFns = new Set<string>();
     const threadFns = new Set<string>();
     for (let i = 0; i < 4; i++) {
@@ -215,12 +219,29 @@ export class KernelChecker implements LowerHost {
 
   deviceSignature(fn: FunctionDecl): DeviceSignature | "recursive" | "broken" {
     const id = `${fn.file}#${fn.name}`;
-    if (this.inProgress.has(id)) return "recursive";
+    // A call back into a function being lowered (recursion): its signature is what its annotations say,
+    // as TypeScript asks of a recursive function (TS7023); without a written result type it is CS1007.
+    if (this.inProgress.has(id)) return this.writtenSignature(fn, id) ?? "recursive";
     const module = this.front.moduleInfo(fn.file);
     if (!module) return "recursive";
     const r = this.lowered(module, fn);
     if (r.broken) return "broken";
     return { id, name: fn.name, params: r.fn.params.map((p) => p.type), paramNames: r.fn.params.map((p) => p.name), returnType: r.fn.returnType };
+  }
+
+  private writtenSignature(fn: FunctionDecl, id: string): DeviceSignature | undefined {
+    const module = this.front.moduleInfo(fn.file);
+    const node = fn.fn;
+    if (!module || !node?.type || fn.kind !== "device") return undefined;
+    const result = node.type.kind === ts.SyntaxKind.VoidKeyword ? ({ ok: true, type: VOID } as const) : readTypeAnnotation(this.front, module, node.type);
+    if (!result.ok || (result.type.kind !== "scalar" && result.type.kind !== "void")) return undefined;
+    const params: Type[] = [];
+    for (const p of node.parameters) {
+      const r = p.type && readTypeAnnotation(this.front, module, p.type);
+      if (!r || !r.ok || !ts.isIdentifier(p.name)) return undefined;
+      params.push(r.type);
+    }
+    return { id, name: fn.name, params, paramNames: node.parameters.map((p) => (p.name as ts.Identifier).text), returnType: result.type };
   }
 
   useConstArray(module: ModuleInfo, decl: ts.VariableDeclaration, dtype: ConstArray["dtype"], values: ConstArray["values"], shape: readonly number[]): string {
@@ -517,3 +538,24 @@ function topoSortDevices(kernels: readonly IrFunction[], reachable: Map<string, 
   return out;
 }
 
+
+/**
+ * A recursive device function (in a call cycle, ir/recursion.ts) cannot synchronise (barriers, warp
+ * operations, g.sync()): every thread would have to reach each barrier at the same depth, and the
+ * simulator runs synchronising functions inlined, which recursion cannot be (CS1027, at the operation).
+ */
+function recursiveSynchronisation(own: readonly IrFunction[], reachable: ReadonlyMap<string, IrFunction>): Diagnostic[] {
+  const fns = [...reachable.values()];
+  const recursive = recursiveFunctions({ file: "", kernels: [], deviceFunctions: fns.filter((f) => f.kind === "device"), constArrays: [] });
+  const out: Diagnostic[] = [];
+  for (const fn of own) {
+    if (!recursive.has(fn.id)) continue;
+    forEachRootExpr(fn.body, (root) =>
+      visitExpr(root, (e) => {
+        if (e.k === "intrinsic" && SYNC_INTRINSICS.has(e.name))
+          out.push(makeDiagnostic(Codes.RecursiveSynchronisation, e.span, `'${fn.name}' is recursive, so it cannot synchronise (cuda.${e.name}): every thread would have to reach the barrier at the same depth. Synchronise in the kernel, before or after the call, or write the recursion as a loop`));
+      }),
+    );
+  }
+  return out;
+}

@@ -68,6 +68,7 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
         reportBarriersIn(s.expr, div, facts, out, tainted);
         break;
       case "print":
+      case "raise":
         break;
       case "if": {
         const d = div || dependent(s.cond, tainted, facts);
@@ -102,7 +103,7 @@ function walk(stmts: readonly IR.Stmt[], divergent: boolean, tainted: Set<number
 }
 
 function exits(stmts: readonly IR.Stmt[]): boolean {
-  return stmts.some((s) => s.k === "return" || s.k === "break" || s.k === "continue" || (s.k === "block" && exits(s.body)) || (s.k === "if" && (exits(s.then) || (s.else ? exits(s.else) : false))));
+  return stmts.some((s) => s.k === "return" || s.k === "raise" || s.k === "break" || s.k === "continue" || (s.k === "block" && exits(s.body)) || (s.k === "if" && (exits(s.then) || (s.else ? exits(s.else) : false))));
 }
 
 function loopExitsDependently(body: readonly IR.Stmt[], tainted: Set<number>, facts: DivergenceFacts): boolean {

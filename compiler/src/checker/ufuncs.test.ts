@@ -53,18 +53,52 @@ test("an imported scalar function with an array parameter is CS1026 at this file
   assert.match(r.diagnostics[0]!.message, /'v' is an array: write v: f32/);
 });
 
-test("the bad arguments: a kernel, Math.sqrt, an unknown name (CS1025); no result type or complex values (CS1026, saying what to write); mixed reduce types (CS2031)", () => {
+test("the bad arguments: a kernel, Math.sqrt, an unknown name (CS1025); an ambiguous result type or complex values (CS1026, saying what to write); mixed reduce types (CS2031)", () => {
   const r = checkSources({ "k.ts": `import { cuda, f32, f64, i32, c64 } from "cudascript";
 export const k = cuda.jit((x: Float32Array) => {});
 export const a = cuda.vectorize(k);
 export const b = cuda.vectorize(Math.sqrt);
 export const c = cuda.reduce(nowhere);
-export const d = cuda.vectorize((x: f32, n: i32) => x * n);
+export const d = cuda.vectorize((x: f32, n: i32) => { if (n > 0) return x * n; return n < 0; });
 export const e = cuda.reduce((x: f64, y: f32): f64 => x + y);
 export const f = cuda.vectorize((z: c64): c64 => z);
 ` });
   assert.deepEqual(codes(r), ["CS1025@2", "CS1025@3", "CS1025@4", "CS1026@5", "CS2031@6", "CS1026@7"]);
   assert.match(r.diagnostics[5]!.message, /complex numbers \(c64\/c128\) yet: write a cuda\.jit kernel/);
-  assert.match(r.diagnostics[3]!.message, /write \(x: f32, n: i32\): f32 => …/);
+  assert.match(r.diagnostics[3]!.message, /returns both bool and f32 values .*write the result type, e.g. \(x: f32, n: i32\): f32 => …/);
   assert.match(r.diagnostics[4]!.message, /\(f64, f32\) => f64: write \(a: f64, b: f64\): f64/);
+});
+
+test("an unwritten result type is inferred as TypeScript infers it: (a: i32, b: i32) => a ^ b is i32, i32 * f64 is f64; no CS1026", () => {
+  const r = checkKernel(`export const x = cuda.reduce((a: i32, b: i32) => a ^ b);
+export const s = cuda.vectorize((n: i32, k: f64) => n * k);
+export const m = cuda.reduce((a: f32, b: f32) => {
+  if (a > b) return a;
+  return b;
+});
+`);
+  assert.deepEqual(codes(r), []);
+  const result = (name: string) => {
+    const t = r.module.deviceFunctions.find((f) => f.name === name)!.returnType;
+    return t.kind === "scalar" ? t.dtype : t.kind;
+  };
+  assert.deepEqual(["x", "s", "m"].map(result), ["i32", "f64", "f32"]);
+  assert.equal(kernel(r, "x_reduce").params.find((p) => p.name === "out")?.type.kind ?? "array", "array");
+});
+
+test("a result that is bool on one path and a number on another is ambiguous for a ufunc and a device function alike (CS1026 with the signature to write); no return at all is CS1026", () => {
+  const r = checkKernel(`const pick = cuda.device((x: i32) => { if (x > 0) return x; return x < -5; });
+function maybe(x: f32) {
+  if (x > 0) return x > 1;
+  return 2 * x;
+}
+export const m = cuda.vectorize(maybe);
+export const v = cuda.vectorize((x: f32) => {});
+export const k = cuda.jit((out: Int32Array) => {
+  out[0] = pick(3);
+});
+`);
+  assert.deepEqual(codes(r), ["CS1026@1", "CS1026@2", "CS1026@7"]);
+  assert.match(r.diagnostics[0]!.message, /'pick' is ambiguous: it returns both bool and i32 values.*\(x: i32\): i32 => …/);
+  assert.match(r.diagnostics[2]!.message, /must return a value/);
 });

@@ -8,7 +8,8 @@
  * shape and each input's broadcast strides as scalar parameters (runtime/src/ufunc.ts computes them).
  *
  * The scalar function's TypeScript annotations are its signature (Numba asks for explicit signatures):
- * its parameters must be scalars and its result annotated (CS1026); `cuda.reduce`'s function combines two
+ * its parameters must be scalars (CS1026) and its result, when not written, is inferred from its returns as
+ * TypeScript infers it (CS1026 only where that is ambiguous); `cuda.reduce`'s function combines two
  * values of one type into one of that type (CS2031).
  */
 import ts from "typescript";
@@ -107,15 +108,9 @@ export function synthesizeUfunc(host: UfuncHost, module: ModuleInfo, u: UfuncDec
       ),
     );
   });
-  if (!fnNode.type) {
-    const rt = scalarFn.returnType.kind === "scalar" ? scalarFn.returnType.dtype : "f32";
-    const typed = `(${params.map((p) => `${p.name}: ${p.type.kind === "scalar" || p.type.kind === "array" ? p.type.dtype : "f32"}`).join(", ")}): ${rt}`;
-    problems.push(
-      makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode), `the function of ${what} '${u.name}' needs its result type written: its annotations are the ufunc's signature (Numba's explicit signature): write ${typed} => …`),
-    );
-  }
-  else if (scalarFn.returnType.kind !== "scalar")
-    problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode.type), `the function of ${what} '${u.name}' must return a value (a scalar such as f32): it computes each element of the result`));
+  // An unwritten result type is inferred from the returns (lower.ts; CS1026 there when ambiguous).
+  if (scalarFn.returnType.kind !== "scalar")
+    problems.push(makeDiagnostic(Codes.UfuncSignature, declSpan(fnNode.type ?? fnNode), `the function of ${what} '${u.name}' must return a value (a scalar such as f32): it computes each element of the result`));
   // The host side (runtime/src/ufunc.ts) moves real and bool arrays; complex arrays are not wired there.
   const complexAt = [...params.map((p) => p.type), scalarFn.returnType].some((t) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "c64" || t.dtype === "c128"));
   if (complexAt)

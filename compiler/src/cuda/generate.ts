@@ -12,10 +12,10 @@
 import { wrapNumber } from "../dtypes/table";
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType, type ScalarType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
-import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
+import { assignsVar, callsGridSync, forEachStmt, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { usesComplex } from "./complex";
 import { intrinsicRecord } from "../intrinsics";
@@ -24,6 +24,8 @@ import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { ARITH_PREC, bin, call, cast, COMPARE_PREC, operand, P, rightOperand, type Out } from "./precedence";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
+import { MAX_RAISE_VALUES, raiseSiteKey, raiseValueBits } from "./raise";
+import { DEFAULT_RECURSION_DEPTH, recursiveFunctions } from "../ir/recursion";
 
 /** Bumped whenever generated code changes meaning or shape (part of the compile cache key). */
 export const CODEGEN_VERSION = "3";
@@ -51,6 +53,10 @@ export interface CudaKernel {
   options: IR.KernelOptions;
   /** Whether the kernel or a device function it calls uses console.log (printf). */
   prints: boolean;
+  /** Whether the kernel or a device function it calls raises (throw, console.assert; raise.ts): its launches are followed by a read of the error record. */
+  raises?: boolean;
+  /** When it reaches a recursive device function: its recursion depth (option or default), which sizes the GPU's per-thread stack. */
+  recursionDepth?: number;
   span: IR.Span;
   /**
    * Whether the kernel synchronises the grid (`g.sync()`): it takes one hidden last parameter, a pointer
@@ -159,6 +165,11 @@ interface ModuleNames {
   /** Declarations intrinsic records asked for (libdevice's extern "C" functions, their helpers): text → GPU only. */
   declarations: Map<string, boolean>;
   signedIndexArithmetic: boolean;
+  /** raise.ts: the number of each raise of the module, by raiseSiteKey. */
+  raiseSites: Map<string, number>;
+  /** Ids of the device functions in a call cycle (recursion.ts), and their prototypes as generated. */
+  recursive: ReadonlySet<string>;
+  prototypes: string[];
 }
 
 // ───────────────────────── one function ─────────────────────────
@@ -176,6 +187,8 @@ class FunctionGen {
   private gridWorkspace: string | undefined;
   /** The function itself calls printf (console.log). */
   prints = false;
+  /** The function itself raises (throw, console.assert). */
+  raises = false;
   readonly params: CudaParam[] = [];
 
   constructor(
@@ -218,10 +231,14 @@ class FunctionGen {
       this.m.helpers.add("gridSync");
     }
     const ret = fn.kind === "kernel" ? "void" : this.returnType();
+    // A recursive function (in a call cycle) is a real call with a stack frame: never inlined, and
+    // declared before every body, since the functions of a cycle call each other (ir/recursion.ts).
+    const recursive = this.m.recursive.has(fn.id);
+    if (recursive) this.m.prototypes.push(`static __device__ __noinline__ ${ret} ${cName}(${decls.join(", ")});`);
     const head =
       fn.kind === "kernel"
         ? `extern "C" __global__ void${launchBoundsAttribute(fn.options.launchBounds)} ${cName}(${decls.join(", ")}) {`
-        : `static __device__ __forceinline__ ${ret} ${cName}(${decls.join(", ")}) {`;
+        : `static __device__ ${recursive ? "__noinline__" : "__forceinline__"} ${ret} ${cName}(${decls.join(", ")}) {`;
     this.emit(head, fn.span);
     this.indent++;
     this.block(fn.body);
@@ -320,6 +337,17 @@ class FunctionGen {
         const o = this.expr(e);
         const effect = e.k === "call" || e.k === "atomic" || e.k === "random" || e.k === "intrinsic";
         return this.emit(effect ? `${o.t};` : `(void)(${o.t});`, s.span);
+      }
+      case "raise": {
+        // raise.ts: the first thread to raise fills the record; every raising thread stops.
+        this.m.helpers.add("raise");
+        this.raises = true;
+        const site = this.m.raiseSites.get(raiseSiteKey(s.span));
+        if (site === undefined) throw new CudaGenError(`internal: a raise at ${s.span.file}:${s.span.line} is not in the module's site table`);
+        const values = s.args.map((a) => raiseValueBits((a.type as ScalarType).dtype, this.expr(a).t));
+        while (values.length < MAX_RAISE_VALUES) values.push("0ull");
+        this.emit(`cs_raise_record(${site}ull, ${s.args.length}, ${values.join(", ")});`, s.span);
+        return this.emit(`cs_raise_exit();`, s.span);
       }
       case "print": {
         // A bool argument (its conversion is %s) prints as JavaScript prints it.
@@ -1056,7 +1084,14 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     helpers: new Set(),
     declarations: new Map(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
+    raiseSites: new Map(),
+    recursive: recursiveFunctions(module),
+    prototypes: [],
   };
+  for (const f of [...module.kernels, ...module.deviceFunctions])
+    forEachStmt(f.body, (s) => {
+      if (s.k === "raise") m.raiseSites.set(raiseSiteKey(s.span), m.raiseSites.size);
+    });
   for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
   for (const c of module.constArrays) {
     m.consts.set(c.name, { name: globals.fresh(c.name), array: c, storage: constStorage(c) });
@@ -1067,11 +1102,13 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   const bodies: Line[][] = [];
   const kernels: CudaKernel[] = [];
   const printingDevices = new Set<string>();
+  const raisingDevices = new Set<string>();
   for (const f of devices) {
     const g = new FunctionGen(m, f);
     g.generate(m.functions.get(f.id)!);
     bodies.push(g.lines);
     if (g.prints) printingDevices.add(f.id);
+    if (g.raises) raisingDevices.add(f.id);
   }
   for (const k of selected) {
     const g = new FunctionGen(m, k);
@@ -1079,7 +1116,9 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     g.generate(symbol);
     bodies.push(g.lines);
     const prints = g.prints || reachableDevices(module, [k]).some((f) => printingDevices.has(f.id));
-    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(callsGridSync(k) ? { cooperative: true } : {}) });
+    const raises = g.raises || reachableDevices(module, [k]).some((f) => raisingDevices.has(f.id));
+    const recursionDepth = reachableDevices(module, [k]).some((f) => m.recursive.has(f.id)) ? (k.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH) : undefined;
+    kernels.push({ name: k.name, symbol, params: g.params, dynamicShared: g.usesDynamicShared, options: { ...k.options }, prints, span: k.span, ...(raises ? { raises: true } : {}), ...(recursionDepth !== undefined ? { recursionDepth } : {}), ...(callsGridSync(k) ? { cooperative: true } : {}) });
   }
 
   // Any mention of a complex type (a parameter, a local, an array, a function) needs the structs.
@@ -1132,6 +1171,8 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   for (const [text] of helpers) push(text);
   if (constLines.length) push("");
   for (const l of constLines) push(l.text, l.span);
+  if (m.prototypes.length) push("");
+  for (const p of m.prototypes) push(p);
   for (const body of bodies) {
     push("");
     for (const l of body) push(`${"  ".repeat(l.indent)}${l.text}`, l.span);

@@ -10,6 +10,7 @@ import { PRINTF_BYTES_SYMBOL } from "./printf-bytes";
 import { COMPLEX_PRELUDE } from "./complex";
 import { HALF_ATOMIC_ADD, HALF_PRELUDE } from "./fp16";
 import { XOROSHIRO128P_CPP } from "./random";
+import { RAISE_PRELUDE } from "./raise";
 
 export type HelperName =
   | "laneid"
@@ -31,6 +32,7 @@ export type HelperName =
   | "f32Bits"
   | "f64Bits"
   | "printfBytes"
+  | "raise"
   | "complex"
   | "int64"
   | "intDivision"
@@ -197,6 +199,7 @@ static __device__ double atomicAdd(double* address, double value) {
 extern "C" {
 __device__ unsigned long long ${PRINTF_BYTES_SYMBOL} = 0ull;
 }`,
+  raise: RAISE_PRELUDE,
   half: HALF_PRELUDE,
   atomicAddF16: HALF_ATOMIC_ADD,
   f32Bits: `/* Constant f32 arrays holding NaN or infinity are stored as bit patterns. */
@@ -265,6 +268,7 @@ const ORDER: HelperName[] = [
   "f32Bits",
   "f64Bits",
   "printfBytes",
+  "raise",
   "complex",
   "complexBits",
   "int64",

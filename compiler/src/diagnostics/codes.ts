@@ -25,9 +25,9 @@ export const Codes = {
   UnsupportedLiteral: def("CS1002", "error", "Object and array literals are not supported in kernels"),
   UnsupportedNew: def("CS1003", "error", "`new` and allocation are not supported in kernels"),
   UnsupportedArrayMethod: def("CS1004", "error", "Array methods are not supported in kernels"),
-  UnsupportedException: def("CS1005", "error", "try/catch/throw are not supported in kernels"),
+  UnsupportedException: def("CS1005", "error", "try/catch is not supported in kernels"),
   UnsupportedAsync: def("CS1006", "error", "async functions, await and generators are not supported in kernels"),
-  Recursion: def("CS1007", "error", "Recursion is not supported in kernels and device functions"),
+  Recursion: def("CS1007", "error", "A recursive device function needs its result type written"),
   NotADeviceFunction: def("CS1008", "error", "Only device functions can be called from kernels"),
   UnsupportedClass: def("CS1009", "error", "Classes and `this` are not supported in kernels"),
   MutableCapture: def("CS1010", "error", "Kernels cannot read mutable host state"),
@@ -46,7 +46,8 @@ export const Codes = {
   KernelLaunchInKernel: def("CS1023", "error", "Kernels cannot launch kernels (dynamic parallelism)"),
   GridGroupMisuse: def("CS1024", "error", "A grid group is only for `g.sync()` in a kernel"),
   UfuncNotAFunction: def("CS1025", "error", "`cuda.vectorize` and `cuda.reduce` take a scalar function"),
-  UfuncSignature: def("CS1026", "error", "A ufunc's function needs scalar parameters and an annotated result"),
+  RecursiveSynchronisation: def("CS1027", "error", "A recursive device function cannot synchronise"),
+  UfuncSignature: def("CS1026", "error", "A ufunc needs scalar parameters and a result type that is not ambiguous"),
 
   // CS2xxx — types and values
   KernelReturnsValue: def("CS2001", "error", "A kernel cannot return a value"),
@@ -79,6 +80,7 @@ export const Codes = {
   // Array views (docs/kernel-language.md#views)
   InvalidArrayView: def("CS2029", "error", "Invalid array view"),
   InvalidArrayVariable: def("CS2030", "error", "Unsupported use of an array variable"),
+  UnsupportedThrow: def("CS2045", "error", "A kernel throws `new Error(message)` with a string or template message"),
   ReduceSignature: def("CS2031", "error", "`cuda.reduce` combines two values of one type into one of that type"),
 
   // CS3xxx — memory and resources

@@ -6,8 +6,10 @@ import ts from "typescript";
 import { Codes, type DiagnosticDefinition } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { stripParensAndNonNull, type ConstValue } from "./constants";
+import { DEFAULT_RECURSION_DEPTH, MAX_RECURSION_DEPTH } from "../ir/recursion";
 
-const KERNEL_OPTIONS: Record<string, "boolean" | "registers" | "launchBounds"> = {
+const KERNEL_OPTIONS: Record<string, "boolean" | "registers" | "launchBounds" | "depth"> = {
+  recursionDepth: "depth",
   fastmath: "boolean",
   fma: "boolean",
   maxRegisters: "registers",
@@ -56,6 +58,9 @@ export function readKernelOptions(node: ts.Expression | undefined, r: OptionRead
     if (kind === "boolean") {
       if (v && typeof v.value === "boolean") out[name] = v.value;
       else r.report(Codes.InvalidKernelOption, p.initializer, `option '${name}' takes true or false`);
+    } else if (kind === "depth") {
+      if (v && typeof v.value === "number" && Number.isInteger(v.value) && v.value >= 1 && v.value <= MAX_RECURSION_DEPTH) out[name] = v.value;
+      else r.report(Codes.InvalidKernelOption, p.initializer, `option 'recursionDepth' takes a constant whole number of nested calls from 1 to ${MAX_RECURSION_DEPTH} (default ${DEFAULT_RECURSION_DEPTH})`);
     } else {
       if (v && typeof v.value === "number" && Number.isInteger(v.value) && v.value >= 16 && v.value <= 255) out[name] = v.value;
       else r.report(Codes.InvalidKernelOption, p.initializer, `option '${name}' takes a constant whole number of registers from 16 to 255`);

@@ -31,6 +31,7 @@ import { CallLowerer } from "./lower-calls";
 import { DeviceCallLowerer } from "./lower-device-calls";
 import { AtomicLowerer } from "./lower-atomics";
 import { PrintLowerer } from "./lower-print";
+import { RaiseLowerer } from "./lower-raise";
 import { GridGroupLowerer } from "./lower-grid-group";
 import { StatementLowerer } from "./lower-statements";
 import { DeclarationLowerer } from "./lower-declarations";
@@ -72,6 +73,7 @@ export class LoweringContext {
   readonly devices = new DeviceCallLowerer(this);
   readonly atomics = new AtomicLowerer(this);
   readonly print = new PrintLowerer(this);
+  readonly raise = new RaiseLowerer(this);
   readonly gridGroup = new GridGroupLowerer(this);
   readonly stmts = new StatementLowerer(this);
   readonly decls = new DeclarationLowerer(this);

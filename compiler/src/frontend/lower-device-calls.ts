@@ -21,7 +21,7 @@ export class DeviceCallLowerer {
   lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
     const sig = this.ctx.host.deviceSignature(fn);
     if (sig === "recursive") {
-      this.ctx.report(Codes.Recursion, call, `'${fn.name}' is called recursively; GPUs have no call stack for recursion here: rewrite it as a loop`);
+      this.ctx.report(Codes.Recursion, call, `'${fn.name}' is called recursively, so its result type must be written (TypeScript asks the same, TS7023): annotate it, e.g. cuda.device((n: i32): i32 => …)`);
       for (const a of call.arguments) this.ctx.expr.lowerExpr(a);
       return this.ctx.error(call);
     }

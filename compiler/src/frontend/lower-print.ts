@@ -19,11 +19,22 @@ export class PrintLowerer {
   }
 
   lowerPrint(call: ts.CallExpression): IR.Stmt {
+    const { format, args, temps } = this.formatOf(call.arguments, "console.log prints");
+    const print: IR.PrintStmt = { k: "print", span: this.ctx.span(call), format: format + "\n", args };
+    return temps.length ? { k: "block", span: print.span, body: [...temps, print] } : print;
+  }
+
+  /**
+   * The printf format and arguments of `nodes` joined by spaces, as console.log joins its arguments:
+   * strings and template literals become format text, numbers and booleans conversions. `what` starts
+   * the message of a value that cannot be printed ("console.log prints").
+   */
+  formatOf(nodes: readonly ts.Expression[], what: string): { format: string; args: IR.Expr[]; temps: IR.Stmt[] } {
     const parts: string[] = [];
     const args: IR.Expr[] = [];
     /** Temporaries of complex values printed part by part (so that each is evaluated once). */
     const temps: IR.Stmt[] = [];
-    for (const a of call.arguments) {
+    for (const a of nodes) {
       const x = stripParensAndNonNull(a);
       if (ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) {
         parts.push(x.text.replace(/%/g, "%%"));
@@ -37,7 +48,7 @@ export class PrintLowerer {
             const c = this.printable(this.onceForPrint(v, span.expression, temps));
             s += c.fmt;
             args.push(...c.args);
-          } else this.ctx.report(Codes.TypeMismatch, span.expression, "console.log prints numbers and booleans in kernels");
+          } else this.ctx.report(Codes.TypeMismatch, span.expression, `${what} numbers and booleans in kernels`);
           s += span.literal.text.replace(/%/g, "%%");
         }
         parts.push(s);
@@ -45,15 +56,14 @@ export class PrintLowerer {
       }
       const v = this.ctx.expr.lowerExpr(a);
       if (v.type.kind !== "scalar") {
-        this.ctx.report(Codes.TypeMismatch, a, "console.log prints numbers and booleans in kernels: print one element, e.g. x[i]");
+        this.ctx.report(Codes.TypeMismatch, a, `${what} numbers and booleans in kernels: print one element, e.g. x[i]`);
         continue;
       }
       const c = this.printable(this.onceForPrint(v, a, temps));
       parts.push(c.fmt);
       args.push(...c.args);
     }
-    const print: IR.PrintStmt = { k: "print", span: this.ctx.span(call), format: parts.join(" ") + "\n", args };
-    return temps.length ? { k: "block", span: print.span, body: [...temps, print] } : print;
+    return { format: parts.join(" "), args, temps };
   }
 
   /** A complex value printed as two parts, held in a temporary unless reading it twice is harmless. */

@@ -88,11 +88,10 @@ export class StatementLowerer {
       case ts.SyntaxKind.EmptyStatement:
         return undefined;
       case ts.SyntaxKind.TryStatement:
-        this.ctx.report(Codes.UnsupportedException, st, "try/catch is not supported in kernels: GPU code has no exceptions; check conditions with if and write an error flag to an output array");
+        this.ctx.report(Codes.UnsupportedException, st, "try/catch is not supported in kernels: nothing on the device can catch; a kernel may throw new Error(\"…\"), which fails the launch, and the host catches that (CSR085)");
         return undefined;
       case ts.SyntaxKind.ThrowStatement:
-        this.ctx.report(Codes.UnsupportedException, st, "throw is not supported in kernels: write an error code to an output array and return");
-        return undefined;
+        return this.ctx.raise.lowerThrow(st as ts.ThrowStatement);
       case ts.SyntaxKind.FunctionDeclaration:
         this.ctx.report(Codes.NestedFunction, st, "functions cannot be declared inside kernels: declare it at module level as const f = cuda.device((…) => …)");
         return undefined;
@@ -201,6 +200,7 @@ export class StatementLowerer {
       return this.ctx.assign.lowerAssignmentValue(x.operand, x.operator === ts.SyntaxKind.PlusPlusToken ? "+" : "-", one, x);
     }
     if (ts.isCallExpression(x) && this.ctx.print.isConsoleLog(x)) return this.ctx.print.lowerPrint(x);
+    if (ts.isCallExpression(x) && this.ctx.raise.isConsoleAssert(x)) return this.ctx.raise.lowerAssert(x);
     const value = this.ctx.expr.lowerExpr(x);
     return { k: "expr", span, expr: value };
   }

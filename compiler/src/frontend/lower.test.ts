@@ -115,13 +115,20 @@ export const k = cuda.jit((out: Int32Array) => {
   assert.equal(dev.returnType.kind === "scalar" && dev.returnType.dtype, "i32");
 });
 
-test("recursion through two device functions is reported at the call that closes the cycle", () => {
-  const r = checkKernel(`const a: (n: i32) => i32 = cuda.device((n: i32): i32 => (n <= 0 ? 0 : b(n - 1)));
+test("recursion (self and mutual) compiles when the result types are written; a recursive function without one is CS1007 at the call that closes the cycle", () => {
+  const ok = checkKernel(`const a: (n: i32) => i32 = cuda.device((n: i32): i32 => (n <= 0 ? 0 : b(n - 1)));
 const b: (n: i32) => i32 = cuda.device((n: i32): i32 => a(n));
+const f = cuda.device((n: i32): i32 => (n < 2 ? n : f(n - 1) + f(n - 2)));
 export const k = cuda.jit((out: Int32Array) => {
-  out[0] = a(3);
+  out[0] = a(3) + f(5);
 });`);
-  assert.ok(codes(r).includes("CS1007@2"), codes(r).join(","));
+  assert.deepEqual(codes(ok), []);
+  const bad = checkKernel(`const g = cuda.device((n: i32) => (n < 2 ? n : g(n - 1)));
+export const k = cuda.jit((out: Int32Array) => {
+  out[0] = g(3);
+});`);
+  assert.ok(codes(bad).includes("CS1007@1"), codes(bad).join(","));
+  assert.match(bad.diagnostics.find((d) => d.code === "CS1007")!.message, /result type must be written .*cuda\.device\(\(n: i32\): i32 => …\)/);
 });
 
 test("destructuring cuda.grid(2) gives two i32 locals; 2-D arrays index with [i][j] and .shape[d]", () => {

@@ -100,6 +100,7 @@ class FunctionLowerer {
       if (!fnNode.type) {
         const inferred = this.ctx.returnHint ?? this.inferReturnDType();
         returnType = inferred ? scalar(inferred) : VOID;
+        this.reportAmbiguousResult(inferred, params);
       }
       if (returnType.kind !== "void" && ts.isBlock(fnNode.body) && !alwaysReturns(body))
         this.ctx.report(Codes.MissingReturn, decl.nameNode, `device function '${decl.name}' returns ${typeToString(returnType)} but can reach its end without returning: add a return at the end`);
@@ -121,6 +122,23 @@ class FunctionLowerer {
 
   private finish(fn: IR.IrFunction): LoweredFunction {
     return { fn, diagnostics: this.ctx.diags.list, calledDevices: [...this.ctx.calledDevices.values()] };
+  }
+
+  /**
+   * The result type is inferred from the returns as TypeScript infers it; where TypeScript would infer
+   * `number | boolean` there is no one dtype to give it, so the result must be written (CS1026).
+   */
+  private reportAmbiguousResult(inferred: DType | undefined, params: readonly IR.Var[]): void {
+    const kinds = new Set(this.ctx.returnTypes.map((r) => (r.dtype === "bool" ? "bool" : "number")));
+    if (kinds.size < 2 || !inferred) return;
+    const numeric = this.ctx.returnTypes.map((r) => r.dtype).filter((d) => d !== "bool");
+    const suggested = numeric.reduce((a, b) => (a === b ? a : commonDType(a, b)));
+    const signature = `(${params.map((p) => `${p.name}: ${typeToString(p.type)}`).join(", ")}): ${suggested}`;
+    this.ctx.report(
+      Codes.UfuncSignature,
+      this.ctx.decl.fn ?? this.ctx.decl.nameNode,
+      `the result type of '${this.ctx.decl.name}' is ambiguous: it returns both bool and ${suggested} values (TypeScript infers number | boolean): write the result type, e.g. ${signature} => …, and return numbers only (cond ? 1 : 0)`,
+    );
   }
 
   private inferReturnDType(): DType | undefined {
@@ -183,7 +201,7 @@ class FunctionLowerer {
 /** Whether every path through `body` ends in a return. */
 function alwaysReturns(body: readonly IR.Stmt[]): boolean {
   for (const s of body) {
-    if (s.k === "return") return true;
+    if (s.k === "return" || s.k === "raise") return true; // a thread that raises stops there
     if (s.k === "if" && s.else && alwaysReturns(s.then) && alwaysReturns(s.else)) return true;
     if (s.k === "block" && alwaysReturns(s.body)) return true;
     if (s.k === "loop" && !s.cond && !containsBreak(s.body)) return true;

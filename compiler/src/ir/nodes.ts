@@ -314,6 +314,16 @@ export interface PrintStmt extends StmtBase {
   readonly format: string;
   readonly args: readonly Expr[];
 }
+/**
+ * `throw new Error(…)`, or a failed `console.assert(cond, …)`: the thread stops and the launch fails on the
+ * host with CSR085 carrying the message (its `format` printf-like as a PrintStmt's, with `args`), the
+ * kernel, the place, block and thread. The first thread to raise is the one reported.
+ */
+export interface RaiseStmt extends StmtBase {
+  readonly k: "raise";
+  readonly format: string;
+  readonly args: readonly Expr[];
+}
 /** A nested `{ … }` scope. */
 export interface BlockStmt extends StmtBase {
   readonly k: "block";
@@ -332,6 +342,7 @@ export type Stmt =
   | ReturnStmt
   | ExprStmt
   | PrintStmt
+  | RaiseStmt
   | BlockStmt;
 
 export interface KernelOptions {
@@ -344,6 +355,8 @@ export interface KernelOptions {
   lineinfo?: boolean;
   debug?: boolean;
   cache?: boolean;
+  /** How many nested calls of recursive device functions a thread may make (ir/recursion.ts; default 64). */
+  recursionDepth?: number;
 }
 
 /** `cuda.jit(fn, { launchBounds: max | [max, minBlocks] })`, like Numba's `launch_bounds`. */

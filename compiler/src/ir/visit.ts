@@ -81,6 +81,7 @@ export function forEachRootExpr(stmts: readonly Stmt[], f: (e: Expr) => void): v
         f(s.expr);
         break;
       case "print":
+      case "raise":
         s.args.forEach(f);
         break;
       case "return":

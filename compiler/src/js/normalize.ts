@@ -72,6 +72,7 @@ export type NStmt =
   | IR.ReturnStmt
   | IR.ExprStmt
   | IR.PrintStmt
+  | IR.RaiseStmt
   | NIf
   | NLoop
   | NBlock
@@ -161,6 +162,7 @@ export function stmtHasSync(s: IR.Stmt | NStmt, syncFns: ReadonlySet<string>): b
     case "expr":
       return exprHasSync(s.expr, syncFns);
     case "print":
+    case "raise":
       return s.args.some((a) => exprHasSync(a, syncFns));
     case "if":
       return exprHasSync(s.cond, syncFns) || stmtsHaveSync(s.then, syncFns) || (!!s.else && stmtsHaveSync(s.else, syncFns));
@@ -319,7 +321,8 @@ export class Normalizer {
         if (x.k !== "var" && x.k !== "const") out.push({ k: "expr", expr: x, span: s.span });
         return;
       }
-      case "print": {
+      case "print":
+      case "raise": {
         const args = this.linList(s.args, env, out, fnId, false);
         out.push({ ...s, args });
         return;

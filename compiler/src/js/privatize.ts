@@ -143,6 +143,7 @@ export class PrivatizationAnalysis {
           if (s.value) expr(s.value, false);
           break;
         case "print":
+        case "raise":
           s.args.forEach((a) => expr(a, false));
           break;
         case "if":

@@ -52,6 +52,7 @@ import { checkStatesArguments } from "../random/state-layout";
 import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLate, requestedPrintfBufferSize, type FlushesAtExit } from "./printf";
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
 import { ipcExportRefused, ipcOpenFailed, synchronizeRawStream } from "./interop";
+import { KernelErrorWatch } from "./kernel-errors";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -150,6 +151,10 @@ class DeviceState {
   lost: CudaFailure | undefined;
   /** Bytes of console.log output since the last synchronization, to report what the printf FIFO lost. */
   readonly printf = new PrintfOverflowWatch();
+  /** The device-side error records of kernels that can raise (kernel-errors.ts), read at synchronizations. */
+  readonly errors = new KernelErrorWatch();
+  /** The context's per-thread stack size as last read or set (ensureStack), for kernels that recurse. */
+  stackBytes: number | undefined;
   /**
    * The grid barrier's workspace of cooperative launches (gpu/cooperative.ts), one per stream, made at
    * its first one: launches on one stream run one after another, but two on different streams may run
@@ -295,6 +300,7 @@ export class GpuBackend implements Backend {
       try {
         ctx.synchronize();
         this.checkPrintf(state, ctx, { kind: "context" });
+        this.checkRaised(state, ctx);
       } catch (e) {
         const error = this.mapError(e, state, doing);
         process.stderr.write(`cudascript: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -315,6 +321,29 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "reading how many bytes kernel console.log wrote");
     }
     if (text) (this.options.warn ?? ((t: string) => void process.stderr.write(t)))(`cudascript: ${text}\n`);
+  }
+
+  /**
+   * Makes the context's per-thread stack at least `bytes` (cuCtxSetLimit(CU_LIMIT_STACK_SIZE)) for a
+   * kernel that recurses (recursion-stack.ts); only ever grows it, and only when it is too small.
+   */
+  private ensureStack(state: DeviceState, ctx: CudaContext, bytes: number): void {
+    const limit = bindings().CU_LIMIT.STACK_SIZE;
+    state.stackBytes ??= ctx.getLimit(limit);
+    if (bytes <= state.stackBytes) return;
+    ctx.setLimit(limit, bytes);
+    state.stackBytes = bytes;
+  }
+
+  /** After a synchronization: throws the CSR085 error of a kernel that raised since the last one (kernel-errors.ts). */
+  private checkRaised(state: DeviceState, ctx: CudaContext, stream?: CudaStream): void {
+    let error: Error | undefined;
+    try {
+      error = state.errors.read(ctx, stream);
+    } catch (e) {
+      throw this.mapError(e, state, "reading the error record of kernels that throw");
+    }
+    if (error) throw error;
   }
 
   // ───────────────────────── devices ─────────────────────────
@@ -373,6 +402,7 @@ export class GpuBackend implements Backend {
     if (!state.context) {
       try {
         state.context = bindings().CudaContext.retain(this.driver, state.info.ordinal);
+        state.stackBytes = undefined; // a new context has the driver's default stack
       } catch (e) {
         throw this.mapError(e, state, "creating the CUDA context");
       }
@@ -721,6 +751,7 @@ export class GpuBackend implements Backend {
     for (const [symbol, name] of loaded.symbols) state.symbols.set(symbol, name);
     state.printf.emptyPoint(); // a module load empties the printf FIFO too
     for (const m of loaded.printfModules) state.printf.addModule(m);
+    for (const m of loaded.raiseModules) state.errors.addModule(m, loaded.raiseSites);
     state.loaded.set(artifact, loaded);
     return loaded;
   }
@@ -799,7 +830,9 @@ export class GpuBackend implements Backend {
         if (!workspace) state.gridWorkspaces.set(stream, (workspace = GridWorkspace.allocate(ctx)));
         params = [...views, workspace.prepare(ctx, stream)];
       }
+      if (k.stackBytes !== undefined) this.ensureStack(state, ctx, k.stackBytes);
       state.printf.beforeLaunch(kernel, k.info.prints);
+      state.errors.beforeLaunch(kernel, k.info.raises === true);
       ctx.launch(k.fn, config.grid, config.block, config.sharedMem, stream, params, { cooperative });
     } catch (e) {
       if (isDriverError(e) && k.info.cooperative) {
@@ -820,7 +853,8 @@ export class GpuBackend implements Backend {
     let k: LoadedKernel | undefined, ctx: CudaContext, stream: CudaStream | null, packer: LaunchPacker, prepared: PreparedLaunch;
     try {
       k = this.loaded(module.artifact, state).kernels.get(kernel);
-      if (!k || k.info.cooperative === true) return undefined;
+      // A recursive kernel may need a larger stack first: the generic path sizes it.
+      if (!k || k.info.cooperative === true || k.stackBytes !== undefined) return undefined;
       ctx = this.contextOf(state);
       stream = this.streamOf(config.stream, state);
       packer = this.packerOf(k, state);
@@ -830,6 +864,7 @@ export class GpuBackend implements Backend {
     }
     const gpuStream = config.stream as GpuStream | null;
     const prints = k.info.prints;
+    const raises = k.info.raises === true;
     const doing = `launching kernel '${kernel}'`;
     return (args) => {
       if (!packer.pack(args)) return false;
@@ -837,6 +872,7 @@ export class GpuBackend implements Backend {
         // Checked after the arguments were read (user code can run while they are).
         if (this.current !== state || this.disposed || state.lost || state.context !== ctx || (gpuStream !== null && gpuStream.destroyed)) return false;
         state.printf.beforeLaunch(kernel, prints);
+        state.errors.beforeLaunch(kernel, raises);
         prepared.launch();
       } catch (e) {
         throw this.mapError(e, state, doing, kernel);
@@ -934,6 +970,7 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "synchronizing a stream");
     }
     this.checkPrintf(state, ctx, { kind: "stream", stream: stream.stream });
+    this.checkRaised(state, ctx, stream.stream);
   }
 
   createEvent(): EventHandle {
@@ -1025,6 +1062,7 @@ export class GpuBackend implements Backend {
       throw this.mapError(e, state, "synchronizing the GPU");
     }
     this.checkPrintf(state, ctx, { kind: "context" });
+    this.checkRaised(state, ctx);
   }
 
   dispose(): void {

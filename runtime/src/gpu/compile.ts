@@ -13,6 +13,7 @@ import type { KernelArtifact } from "../backend";
 import type { DTypeName } from "../dtypes";
 import { GpuError, GpuErrorCodes } from "./errors";
 import { displayPath } from "../fault-text";
+import type { RaiseSiteInfo } from "./kernel-errors";
 
 // The compiler's compile and CUDA modules only (not its index, which loads the TypeScript front end).
 type CompilerCompile = typeof import("@cudascript/compiler");
@@ -20,7 +21,7 @@ function compilerCompile(): Pick<CompilerCompile, "compileModuleSync" | "parseCo
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("@cudascript/compiler/dist/compile/index.js") as CompilerCompile;
 }
-function compilerCuda(): Pick<CompilerCompile, "generateCuda" | "kernelUses" | "GPU_FEATURES"> {
+function compilerCuda(): Pick<CompilerCompile, "generateCuda" | "kernelUses" | "GPU_FEATURES" | "raiseSites"> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require("@cudascript/compiler/dist/cuda/index.js") as CompilerCompile;
 }
@@ -38,6 +39,10 @@ export interface GpuKernelInfo {
   readonly dynamicShared: boolean;
   /** Whether it uses console.log: its launches count toward the printf FIFO (printf-overflow.ts). */
   readonly prints: boolean;
+  /** Whether it can raise (throw, console.assert): its launches are followed by a read of the error record (kernel-errors.ts). */
+  readonly raises?: boolean;
+  /** It reaches recursive device functions: the depth its per-thread stack is sized for (recursion-stack.ts). */
+  readonly recursionDepth?: number;
   /** It calls g.sync(): a hidden workspace parameter last, launched cooperatively (gpu/cooperative.ts). */
   readonly cooperative?: boolean;
   /** Features that need a minimum compute capability, and the parameters it draws random numbers from (compiler/src/cuda/kernel-uses.ts). */
@@ -111,11 +116,16 @@ export function kernelInfos(artifact: KernelArtifact): ReadonlyMap<string, GpuKe
   infos = new Map(
     gen.kernels.map((k: CudaKernel) => [
       k.name,
-      { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.cooperative ? { cooperative: true } : {}), uses: uses(k.name) },
+      { name: k.name, symbol: k.symbol, params: k.params as GpuKernelInfo["params"], dynamicShared: k.dynamicShared, prints: k.prints, ...(k.raises ? { raises: true } : {}), ...(k.recursionDepth !== undefined ? { recursionDepth: k.recursionDepth } : {}), ...(k.cooperative ? { cooperative: true } : {}), uses: uses(k.name) },
     ]),
   );
   generated.set(artifact, infos);
   return infos;
+}
+
+/** The raises of an artifact, numbered as its generated code numbers them (compiler/src/cuda/raise.ts). */
+export function raiseSitesOf(artifact: KernelArtifact): readonly RaiseSiteInfo[] {
+  return artifact.ir ? compilerCuda().raiseSites(artifact.ir) : [];
 }
 
 const compiled = new WeakMap<KernelArtifact, Map<string, CompiledForDevice>>();

@@ -7,12 +7,16 @@
 import type { CudaContext, CudaFunction, CudaModule } from "@cudascript/native-bindings/cuda";
 import type { KernelArtifact } from "../backend";
 import { ArgPlan } from "./abi";
-import { compileForDevice, ptxIsaVersion, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
+import { compileForDevice, ptxIsaVersion, raiseSitesOf, type CompileForDeviceOptions, type CompiledForDevice, type GpuKernelInfo } from "./compile";
 import { cudaErrorText, cudaFailureOf, GpuError, GpuErrorCodes, isDriverError } from "./errors";
 import { ptxCountsPrintf } from "./printf-overflow";
+import { recursionStackBytes } from "./recursion-stack";
+import { ptxDefinesRaiseRecord, type RaiseSiteInfo } from "./kernel-errors";
 
 export interface LoadedKernel {
   readonly info: GpuKernelInfo;
+  /** Per-thread stack bytes its recursion needs (recursion-stack.ts), when it reaches recursive functions. */
+  readonly stackBytes?: number;
   readonly fn: CudaFunction;
   readonly plan: ArgPlan;
 }
@@ -29,6 +33,9 @@ export interface LoadedArtifact {
   readonly jitInfo: readonly string[];
   /** The modules whose kernels use console.log: they define the printf byte counter (printf-overflow.ts). */
   readonly printfModules: readonly CudaModule[];
+  /** The modules whose kernels can raise: they define the error record (kernel-errors.ts), whose sites are raiseSites. */
+  readonly raiseModules: readonly CudaModule[];
+  readonly raiseSites: readonly RaiseSiteInfo[];
 }
 
 export interface LoadOptions extends CompileForDeviceOptions {
@@ -56,11 +63,13 @@ export function loadArtifact(context: CudaContext, artifact: KernelArtifact, opt
       const plan = new ArgPlan(name, info.params);
       // A cooperative kernel's PTX has the grid barrier's workspace pointer after the ABI's parameters.
       plan.checkPtx(info.cooperative && fn.params ? fn.params.slice(0, -1) : fn.params);
-      kernels.set(name, { info, fn, plan });
+      kernels.set(name, { info, fn, plan, ...(info.recursionDepth !== undefined ? { stackBytes: recursionStackBytes(info.recursionDepth, module.infoLog) } : {}) });
     }
   }
   const printfModules = modules.filter((_, i) => ptxCountsPrintf(compiled.modules[i]!.ptx));
-  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog), printfModules };
+  const raiseModules = modules.filter((_, i) => ptxDefinesRaiseRecord(compiled.modules[i]!.ptx));
+  const raiseSites = raiseModules.length ? raiseSitesOf(artifact) : [];
+  return { artifact, context, compiled, modules, kernels, symbols, jitInfo: modules.map((m) => m.infoLog), printfModules, raiseModules, raiseSites };
 }
 
 function jitError(

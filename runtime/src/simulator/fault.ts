@@ -28,7 +28,7 @@ export class KernelFault extends Error {
     /** Message body; the kernel, location, block and thread are added when known. */
     readonly what: string,
     readonly site?: SimSite,
-    readonly extra: { array?: string; index?: number; threadSet?: boolean } = {},
+    readonly extra: { array?: string; index?: number; threadSet?: boolean; message?: string } = {},
   ) {
     super(what);
     this.name = "KernelFault";
@@ -53,8 +53,17 @@ export class KernelFault extends Error {
       thread: this.thread,
       array: this.extra.array,
       index: this.extra.index,
+      ...(this.extra.message !== undefined ? { message: this.extra.message } : {}),
     };
   }
+}
+
+/**
+ * The fault of a kernel that threw `message` at `site` (CSR085): the same text on every backend (the
+ * GPU backend builds it from the device's error record, gpu/kernel-errors.ts).
+ */
+export function kernelRaised(message: string, site: SimSite): KernelFault {
+  return new KernelFault("CSR085", "exception", `kernel raised an error: ${message}`, site, { message });
 }
 
 export { displayPath } from "../fault-text";

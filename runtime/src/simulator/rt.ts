@@ -12,7 +12,7 @@ import { RANDOM_DRAWS, type RandomDraws } from "./random";
 import { statesLayoutProblem } from "../random/state-layout";
 
 export { displayPath, KernelFault, type SimSite } from "./fault";
-import { KernelFault, type SimSite } from "./fault";
+import { KernelFault, kernelRaised, type SimSite } from "./fault";
 import { sameBits } from "@cudascript/compiler/intrinsics/sync";
 import { runGrid } from "./grid-sync";
 import type { LibdeviceImplementation } from "./libdevice";
@@ -47,6 +47,10 @@ export interface Rt {
   oob(site: SimSite, index: number, length: number, dim: number): KernelFault;
   threadError(e: unknown, kernel: string, bx: number, by: number, bz: number, tx: number, ty: number, tz: number): unknown;
   print(site: SimSite, args: readonly (number | boolean | bigint)[]): void;
+  /** `throw new Error(…)` / a failed console.assert in a kernel: the CSR085 fault the thread throws (threadError adds block and thread). */
+  raise(site: SimSite, args: readonly (number | boolean | bigint)[]): KernelFault;
+  /** A recursive device function nested deeper than the kernel's recursionDepth (CSR086). */
+  recursionTooDeep(site: SimSite, limit: number): KernelFault;
   intView(a: Float32Array | Float64Array): Int32Array | BigInt64Array;
   fma64(a: number, b: number, c: number): number;
   /** i64/u64 helpers for what needs a branch (int64.ts); the arithmetic is inline. */
@@ -150,6 +154,17 @@ export function createRt(opts: RtOptions): Rt {
     },
     print(site, args) {
       opts.print(formatPrintf(site.format ?? "", args));
+    },
+    raise(site, args) {
+      return kernelRaised(formatPrintf(site.format ?? "", args), site);
+    },
+    recursionTooDeep(site, limit) {
+      return new KernelFault(
+        "CSR086",
+        "recursion-depth",
+        `recursion too deep: device function '${site.fn}' was called ${limit + 1} deep, past the kernel's recursionDepth of ${limit} (a GPU's stack is sized for that depth; past it a GPU faults with an illegal address): raise it with cuda.jit(fn, { recursionDepth: ${Math.min(limit * 4, 100000)} }), or bound the recursion`,
+        site,
+      );
     },
     intView(a) {
       if (a === lastA && lastView) return lastView;

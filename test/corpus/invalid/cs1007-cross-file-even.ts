@@ -3,7 +3,7 @@
 import { cuda, i32 } from "cudascript";
 import { isOdd } from "./cs1007-cross-file-odd";
 
-export const isEven: (n: i32) => i32 = cuda.device((n: i32): i32 => {
+export const isEven: (n: i32) => i32 = cuda.device((n: i32) => {
   if (n === 0) return 1;
   return isOdd(n - 1); // @expect CS1007
 });

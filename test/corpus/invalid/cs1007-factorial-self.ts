@@ -1,13 +1,13 @@
 import { cuda, i32 } from "cudascript";
 
-/** n! by recursion: fine on the host, not in a kernel. */
-const fact: (n: i32) => i32 = cuda.device((n: i32): i32 => {
+/** n! by recursion: its result type must be written (TS7023 too), so that the recursive call has one. */
+const fact: (n: i32) => i32 = cuda.device((n: i32) => {
   if (n <= 1) return 1;
   return n * fact(n - 1); // @expect CS1007
 });
 
 /** The loop version. */
-const factLoop = cuda.device((n: i32): i32 => {
+const factLoop = cuda.device((n: i32) => {
   let r = 1;
   for (let k = 2; k <= n; k++) r *= k;
   return r;

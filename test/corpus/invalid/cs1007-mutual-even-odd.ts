@@ -1,12 +1,12 @@
 import { cuda, i32 } from "cudascript";
 
 // isEven -> isOdd -> isEven: the cycle closes at the call in isOdd.
-const isEven: (n: i32) => i32 = cuda.device((n: i32): i32 => {
+const isEven: (n: i32) => i32 = cuda.device((n: i32) => {
   if (n === 0) return 1;
   return isOdd(n - 1);
 });
 
-const isOdd: (n: i32) => i32 = cuda.device((n: i32): i32 => {
+const isOdd: (n: i32) => i32 = cuda.device((n: i32) => {
   if (n === 0) return 0;
   return isEven(n - 1); // @expect CS1007
 });

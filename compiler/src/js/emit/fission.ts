@@ -17,6 +17,7 @@ import { forEachArrayDecl, slotsPerElement, storageArrayName, storeArrayName } f
 import { SAN_REFRESH, type EmitContext, type Exit, type Item, type RawItem, type Seg } from "./context";
 import { zeroJs } from "./values";
 import { BARRIER_INTRINSICS } from "../../intrinsics";
+import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
 
 /** The fission form of a kernel. */
 export class FissionEmitter {
@@ -368,6 +369,7 @@ export class FissionEmitter {
       });
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
+      `$depth = 0; $depthLimit = ${this.cx.fn.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH};`,
       ...kernelSetup,
       "try {",
       "for (let $b = $b0; $b < $b1; $b++) {",

@@ -101,7 +101,19 @@ export class FnEmitter {
     const body: string[] = [];
     this.cx.statements.tstmts(this.fn.body, body);
     const decls = this.cx.frame.declLines(setup);
-    return [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"].join("\n");
+    const fn = [`${this.functionKeyword()} ${name}(${params.join(", ")}) {`, ...decls, ...this.prologue(), ...body, ...this.epilogue(), "}"];
+    if (!this.me.recursive.has(this.fn.id) || this.functionKeyword() !== "function") return fn.join("\n");
+    // A recursive function counts its nesting against the kernel's recursionDepth (CSR086 past it), as
+    // the GPU's stack is sized for that depth: the body becomes <name>$r, called by a counting wrapper.
+    const site = this.cx.site("recursion", this.fn.span);
+    fn[0] = `function ${name}$r(${params.join(", ")}) {`;
+    return [
+      `function ${name}(${params.join(", ")}) {`,
+      `if (++$depth > $depthLimit) { $depth = 0; throw rt.recursionTooDeep($sites[${site}], $depthLimit); }`,
+      `try { return ${name}$r(${params.join(", ")}); } finally { $depth--; }`,
+      "}",
+      ...fn,
+    ].join("\n");
   }
 
   /** Hooks of the stepping backend, which makes every function a generator with a debugger frame. */

@@ -6,6 +6,7 @@
 import type * as IR from "../../ir/nodes";
 import { isInt64, type ArrayType, type DType, type MemorySpace } from "../../ir/types";
 import { syncFunctions } from "../normalize";
+import { DEFAULT_RECURSION_DEPTH, recursiveFunctions } from "../../ir/recursion";
 import { atomicParams } from "../privatize";
 import type { PrivatizableParam, SimKernelInfo } from "../artifact-types";
 import { halfConstArray } from "../f16";
@@ -31,7 +32,7 @@ export interface SimEmitOptions {
 }
 
 export interface SimSite {
-  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "kernel" | "random";
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "recursion" | "kernel" | "random";
   readonly fn: string;
   readonly file: string;
   readonly line: number;
@@ -87,6 +88,8 @@ export class ModuleEmitter {
   readonly constNames = new Map<string, string>();
   readonly deviceNames = new Map<string, string>();
   readonly fns = new Map<string, IR.IrFunction>();
+  /** Device functions in a call cycle: they count their nesting (ir/recursion.ts). */
+  readonly recursive: ReadonlySet<string>;
   readonly syncFns: Set<string>;
   /** Privatizable and atomically updated parameters per kernel id. */
   readonly atomicParams: Map<string, { privatize: PrivatizableParam[]; atomics: number[] }>;
@@ -98,6 +101,7 @@ export class ModuleEmitter {
   ) {
     for (const f of module.deviceFunctions) this.fns.set(f.id, f);
     this.syncFns = syncFunctions(module.deviceFunctions);
+    this.recursive = recursiveFunctions(module);
     this.atomicParams = atomicParams(module);
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
@@ -173,6 +177,8 @@ export class ModuleEmitter {
     o.push("function $idiv(a, b) { return b === 0 ? 0 : (a / b) | 0; }");
     o.push("function $udiv(a, b) { return b === 0 ? 0 : (a / b) >>> 0; }");
     o.push("let $san = null;");
+    // Nested calls of recursive device functions on the running thread, and the running kernel's limit (ir/recursion.ts).
+    o.push(`let $depth = 0, $depthLimit = ${DEFAULT_RECURSION_DEPTH};`);
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");
     for (const s of this.sharedNames.values()) o.push(`let ${s.js} = null; // shared ${s.name}`);
     this.module.constArrays.forEach((c, i) => o.push(`const $C${i} = ${constArrayJs(c)}; // ${c.name}`));

@@ -8,6 +8,7 @@ import { inRangeCondition, planInRange } from "../in-range";
 import { planFlatGrid } from "../flat-grid";
 import { forEachArrayDecl } from "./arrays";
 import { SAN_REFRESH, SAN_THREAD, type EmitContext } from "./context";
+import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
 
 /** The loop-nest form of a kernel. */
 export class PlainKernelEmitter {
@@ -46,6 +47,7 @@ export class PlainKernelEmitter {
     ];
     const lines = [
       `function ${jsName}(L, $b0, $b1) {`,
+      `$depth = 0; $depthLimit = ${this.cx.fn.options.recursionDepth ?? DEFAULT_RECURSION_DEPTH};`,
       ...this.cx.frame.declLines(setup),
       ...this.cx.memory.privLines,
       this.cx.frame.paramLets(),

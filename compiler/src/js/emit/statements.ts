@@ -92,6 +92,12 @@ export class StatementEmitter {
         out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
         return;
       }
+      case "raise": {
+        // rt.raise throws the launch's CSR085 fault: the thread stops, and with it the launch.
+        const site = this.cx.site("raise", s.span, { format: s.format });
+        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
+        return;
+      }
       case "sync":
       case "fnScope":
         throw new Error(`CudaScript simulator: internal error (${s.k} in per-thread code)`);
