@@ -12,13 +12,14 @@
 import { wrapNumber } from "../dtypes/table";
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType, type RecordType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
+import { recordMemberName, recordStructLines, recordStructName } from "./records";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
@@ -173,7 +174,7 @@ type ArrayInfo =
    * Kernel or device-function parameter: pointer, one `int` extent per dimension, then the ELEMENT
    * stride of each dimension (C expressions: a kernel's 1-D parameter is contiguous, stride "1").
    */
-  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[]; strides: string[] }
+  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[]; strides: string[]; record?: RecordType }
   /** `__shared__` or local array with a static shape: a C array, indexed `a[i][j]`. */
   | { kind: "static"; name: string; dtype: DType; rank: number; shape: readonly number[] }
   /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
@@ -195,6 +196,8 @@ interface ModuleNames {
   consts: Map<string, { name: string; array: IR.ConstArray; storage: ConstStorage }>;
   helpers: Set<HelperName>;
   signedIndexArithmetic: boolean;
+  /** Record types of the module's arrays, by name: one struct each (records.ts). */
+  records: Map<string, RecordType>;
 }
 
 // ───────────────────────── one function ─────────────────────────
@@ -235,7 +238,8 @@ class FunctionGen {
         // device function may get a row of a strided array); a kernel's 1-D parameter is contiguous.
         const strided = at.rank > 1 || fn.kind !== "kernel";
         const strideNames = strided ? Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_stride${d}`)) : [];
-        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"] });
+        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"], record: at.record });
+        if (at.record) this.m.records.set(at.record.name, at.record);
         const ptr = `${cElementType(at.dtype)}*${fn.kind === "kernel" ? " __restrict__" : ""} ${name}`;
         const cParams = [ptr, ...extents.map((e) => `int ${e}`), ...strideNames.map((e) => `int ${e}`)];
         decls.push(...cParams);
@@ -801,6 +805,8 @@ class FunctionGen {
           const term = stride === "1" ? i : bin(i, "*", { t: stride, p: P.primary }, P.mul);
           lin = lin ? bin(lin, "+", term, P.add) : term;
         });
+        // A record array's pointer is to its bytes (docs/abi.md): cast to the struct to reach a field.
+        if (info.record && e.field) return `reinterpret_cast<${recordStructName(info.record)}*>(${info.name})[${lin?.t ?? "0"}].${recordMemberName(e.field.name)}`;
         return `${info.name}[${lin?.t ?? "0"}]`;
       }
     }
@@ -816,6 +822,8 @@ class FunctionGen {
     if (dim >= info.rank) throw new CudaGenError(`'${a.v.name}' has no dimension ${dim}`, span);
     switch (info.kind) {
       case "pointer":
+        // A record array's extent arrives in bytes (docs/abi.md): the count of records is extent / size.
+        if (info.record && dim === info.rank - 1) return { t: `(${info.extents[dim]!} / ${info.record.layout.size})`, p: P.primary };
         return { t: info.extents[dim]!, p: P.primary };
       case "static":
         return { t: String(info.shape[dim]), p: P.primary };
@@ -1172,6 +1180,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     functions: new Map(),
     consts: new Map(),
     helpers: new Set(),
+    records: new Map(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
   };
   for (const k of module.kernels) m.functions.set(k.id, globals.fresh(k.name, "kernel"));
@@ -1234,6 +1243,10 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   for (const helper of preludeFor(m.helpers)) {
     push("");
     for (const l of helper.split("\n")) push(l);
+  }
+  for (const r of m.records.values()) {
+    push("");
+    for (const l of recordStructLines(r)) push(l);
   }
   if (constLines.length) push("");
   for (const l of constLines) push(l.text, l.span);

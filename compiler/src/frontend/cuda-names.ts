@@ -36,6 +36,8 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   // runtime/src/gufunc.ts (the kernel is made by compiler/src/checker/gufuncs.ts)
   "guvectorize",
   "random",
+  // runtime/src/records.ts: record dtypes and host record arrays (docs/host-api.md#records)
+  "record", "recordArray",
 ]);
 
 /** Members of host namespaces of `cuda` (runtime/src/cuda.ts): `cuda.random.createXoroshiro128pStates`. */

@@ -98,6 +98,14 @@ export class AssignmentLowerer {
       }
       return { k: "assign", span, target, value: this.ctx.conv.convertImplicitly(value, v.type.dtype, `the ${v.type.dtype} '${v.name}'`, rhsNode ?? node, rhsNode) };
     }
+    if (ts.isElementAccessExpression(t) && this.ctx.records.isRecordElement(t)) {
+      if (op !== "=") {
+        this.ctx.report(Codes.RecordAsValue, t, `'${t.getText(this.ctx.sf)}' is a whole record: '${op}=' works on its fields (${t.getText(this.ctx.sf)}.x ${op}= …)`);
+        return undefined;
+      }
+      if (!rhsNode) return undefined;
+      return this.ctx.records.lowerRecordStore(t, rhsNode as ts.Expression, node);
+    }
     if (ts.isElementAccessExpression(t)) {
       // Through an array variable: one store per array it may hold, the value computed once.
       let once: IR.Expr | undefined;
@@ -117,7 +125,27 @@ export class AssignmentLowerer {
       }
       return this.storeElement(target, op, rhs(target), node, rhsNode);
     }
+    if (ts.isPropertyAccessExpression(t) && this.ctx.records.isRecordElement(stripParensAndNonNull(t.expression))) {
+      const target = this.ctx.records.lowerFieldAccess(t);
+      if (!target || target.k !== "index") {
+        rhs();
+        return undefined;
+      }
+      return this.storeElement(target, op, rhs(target), node, rhsNode);
+    }
     if (ts.isPropertyAccessExpression(t)) {
+      const fv = this.ctx.records.fieldVariable(t);
+      if (fv === "reported") {
+        rhs();
+        return undefined;
+      }
+      if (fv) {
+        const target: IR.VarExpr = { k: "var", type: fv.v.type, v: fv.v, span: this.ctx.span(t) };
+        let value = rhs(target);
+        if (op !== "=") value = this.ctx.ops.arith(op, target, value, node);
+        if (value.type.kind !== "scalar") return undefined;
+        return { k: "assign", span, target, value: this.ctx.conv.convertImplicitly(value, (fv.v.type as ScalarType).dtype, `the field '${t.getText(this.ctx.sf)}'`, rhsNode ?? node, rhsNode) };
+      }
       if (this.ctx.complex.complexPartAssignment(t)) {
         rhs();
         return undefined;

@@ -80,6 +80,8 @@ export class DeclarationLowerer {
       this.ctx.bind(name, { k: "poison" });
       return [];
     }
+    // `const p = ps[i]`: a copy of a record (lower-records.ts).
+    if (this.ctx.records.isRecordElement(init)) return this.ctx.records.declareRecordCopy(d, name, init, isConst);
     const viewTemps: IR.Stmt[] = [];
     const value = this.ctx.views.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {

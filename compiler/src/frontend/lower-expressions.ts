@@ -68,6 +68,7 @@ export class ExpressionLowerer {
       case ts.SyntaxKind.FalseKeyword:
         return this.ctx.weakConst(e.kind === ts.SyntaxKind.TrueKeyword, e);
       case ts.SyntaxKind.Identifier:
+        if (this.ctx.records.recordLocalOf(e)) return this.ctx.records.reportRecordValue(e);
         return this.lowerIdentifier(e as ts.Identifier);
       case ts.SyntaxKind.BinaryExpression:
         return this.ctx.ops.lowerBinary(e as ts.BinaryExpression);
@@ -79,6 +80,7 @@ export class ExpressionLowerer {
       case ts.SyntaxKind.ConditionalExpression:
         return this.ctx.ops.lowerConditional(e as ts.ConditionalExpression);
       case ts.SyntaxKind.ElementAccessExpression: {
+        if (this.ctx.records.isRecordElement(e)) return this.ctx.records.reportRecordValue(e);
         const shape = this.lowerShapeAccess(e as ts.ElementAccessExpression);
         if (shape) return shape;
         const r = this.lowerElementAccess(e as ts.ElementAccessExpression);
@@ -210,6 +212,8 @@ export class ExpressionLowerer {
 
   /** `x.name`: of an array variable, a view's length, or anything else. */
   lowerPropertyAccess(e: ts.PropertyAccessExpression): IR.Expr {
+    const field = this.ctx.records.lowerFieldAccess(e);
+    if (field) return field;
     return this.ctx.arrayVars.lowerPropertyAccess(e, () => this.ctx.views.lowerPropertyAccess(e, () => this.lowerPropertyAccessDirect(e)));
   }
 

@@ -35,10 +35,11 @@
  * and the module returns { abi, sites, kernels: { [name]: { run(L, firstBlock, endBlock), info } } }
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
+import { recordFieldRead, recordFieldWrite, recordParamSetup } from "./records";
 import type * as IR from "../ir/nodes";
 import { f16round } from "../ir/f16";
 import { DTYPES, wrapNumber, wrapNumberJs } from "../dtypes/table";
-import { isComplex, isFloat, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type ScalarType } from "../ir/types";
+import { isComplex, isFloat, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type RecordType, type ScalarType } from "../ir/types";
 import { Normalizer, syncFunctions, type FnScopeStmt, type NIf, type NLoop, type NStmt, type SyncStmt, BARRIER_OPS } from "./normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "./uniform";
 import { atomicParams } from "./privatize";
@@ -267,6 +268,8 @@ export interface ArrayInfo {
    * row-major from `dims` (shared, local and constant arrays, 1-D kernel parameters).
    */
   readonly strides?: readonly string[];
+  /** An array of records (js/records.ts): `dims` count records, `data` is the bytes. */
+  readonly record?: RecordType;
 }
 
 /**
@@ -593,7 +596,11 @@ export class FnEmitter {
   private declareKernelParamArray(p: IR.Var, i: number, setup: string[]): void {
     const t = p.type as ArrayType;
     const n = this.vn(p);
-    if (t.rank === 1) {
+    if (t.record) {
+      // The front end accepts only 1-D record arrays in kernels (lower-records.ts).
+      setup.push(recordParamSetup(n, `$A[${i}]`, t.record));
+      this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`], record: t.record });
+    } else if (t.rank === 1) {
       setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length${isComplex(t.dtype) ? " >> 1" : ""};`);
       this.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
     } else {
@@ -890,7 +897,24 @@ export class FnEmitter {
     return `${S}.${kind}(${a.shId}, ${flat}, $t, ${site}${extra})`;
   }
 
+  /** A field of a record array's element: bounds-checked against the record count, read through the field's view. */
+  private recordAccess(e: IR.IndexExpr, value?: IR.Expr): string {
+    const a = this.arrayInfo(e.array.v);
+    this.noteArray(e.array.v);
+    const site = this.me.site(value ? "write" : "read", e.span, this.fn, { array: a.name, space: a.space });
+    const { pre, flat } = this.addr(a, e.indices, site);
+    if (!value) {
+      const v = recordFieldRead(a.data, a.record!, e.field!, flat);
+      return pre.length ? `(${pre.join(", ")}, ${v})` : v;
+    }
+    this.depth += 2;
+    const v = this.ex(value);
+    this.depth -= 2;
+    return `${pre.length ? `${pre.join(", ")}; ` : ""}${recordFieldWrite(a.data, a.record!, e.field!, flat, v)};`;
+  }
+
   private load(e: IR.IndexExpr): string {
+    if (e.field) return this.recordAccess(e);
     const a = this.arrayInfo(e.array.v);
     this.noteArray(e.array.v);
     const site = this.me.site("read", e.span, this.fn, { array: a.name, space: a.space });
@@ -923,6 +947,7 @@ export class FnEmitter {
   }
 
   private store(t: IR.IndexExpr, value: IR.Expr): string {
+    if (t.field) return this.recordAccess(t, value);
     const a = this.arrayInfo(t.array.v);
     this.noteArray(t.array.v);
     const site = this.me.site("write", t.span, this.fn, { array: a.name, space: a.space });
