@@ -2,6 +2,7 @@
 export { cuda, CudaScriptError, DeviceNDArray, NDArray, Stream, Event, type HostApi, type HostRandomApi } from "./cuda";
 export type { Xoroshiro128pOptions, Xoroshiro128pStateArray } from "./random/host";
 export * from "./dtypes";
+export { RecordArray, RecordDtype, type RecordFieldDType, type RecordFields, type RecordFieldValue, type RecordValue } from "./records";
 export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";

@@ -815,7 +815,7 @@ export class FnEmitter {
   /** Called at every element access of `v`. */
   private noteArray(v: IR.Var): void {
     const a = this.arrays.get(v);
-    if (a?.dtype === "f16") this.me.helper(HALF_TABLES_NAME, HALF_TABLES);
+    if (a?.dtype === "f16" || a?.record?.layout.fields.some((f) => f.dtype === "f16")) this.me.helper(HALF_TABLES_NAME, HALF_TABLES);
     if (this.seg && a?.perThread) this.seg.arrays.add(v);
   }
 
