@@ -7,6 +7,7 @@
  */
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 import type { Complex128Array, Complex64Array } from "./complex-array";
+import type { RecordArray } from "./records";
 
 export interface Dim3 {
   readonly x: number;
@@ -177,7 +178,7 @@ export interface Kernel<Args extends unknown[]> {
  */
 export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: HostArg<Args[K]> };
 
-type HostArg<P> = P extends Array1D ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> : P | DeviceArrayOf<P>;
+type HostArg<P> = P extends Array1D ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> | RecordArray<any> : P | DeviceArrayOf<P>;
 
 /** Placeholder for the device array type of the host runtime. */
 export interface DeviceArrayOf<T> {

@@ -1,0 +1,103 @@
+/**
+ * Records (docs/kernel-language.md#records): the generated C++ (its structs, layout assertions and
+ * field accesses through the cast byte pointer), built by g++ and run by the emulation, leaves the same
+ * bytes in the record arrays as the simulator does, and as the plain-TypeScript reference computes.
+ */
+import { strict as assert } from "node:assert";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
+import { bool, cuda, f16, f32, f64, i32, i64, u8 } from "cudascript";
+import type { CorpusCase } from "../corpus/case";
+import { kernel } from "../simulator/helpers";
+import { compareArrays, emulateCase, findGxx } from "./harness";
+
+const SOURCE = `import { cuda, f32, f64, f16, i32, i64, u8, bool, type Array1D } from "cudascript";
+interface Particle { x: f32; y: f32; id: i32 }
+interface Mixed { a: u8; b: f64; c: f16; d: bool; e: i64 }
+export const step = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
+  const i = cuda.grid(1);
+  if (i < ps.length) { const p = ps[i]; out[i] = p.x * p.y + 0.5; ps[i].id = i * 3; }
+});
+export const rotate = cuda.jit((ps: Array1D<Particle>, qs: Array1D<Particle>) => {
+  const i = cuda.grid(1);
+  if (i < ps.length) { let p = ps[i]; p.x = p.x / 3; qs[(i + 1) % qs.length] = p; }
+});
+export const mixed = cuda.jit((ms: Array1D<Mixed>) => {
+  const i = cuda.grid(1);
+  if (i < ms.length) { ms[i].b = ms[i].b * 2 + 1; ms[i].c = ms[i].c * ms[i].c; ms[i].d = !ms[i].d; ms[i].e += 5n; ms[i].a = ms[i].a + 7; }
+});
+`;
+
+const file = path.join(__dirname, "..", "..", "emulation", `__records_${process.pid}.ts`);
+const checker = new KernelChecker();
+checker.setFileText(file, SOURCE);
+const check = checker.checkFile(file);
+const N = 200;
+const Particle = cuda.record({ x: f32, y: f32, id: i32 });
+const Mixed = cuda.record({ a: u8, b: f64, c: f16, d: bool, e: i64 });
+
+function records() {
+  const ps = cuda.recordArray(Particle, N), qs = cuda.recordArray(Particle, N), ms = cuda.recordArray(Mixed, N);
+  for (let i = 0; i < N; i++) {
+    ps.set(i, { x: i * 1.25 - 40, y: 3 - i / 7, id: -1 });
+    ms.set(i, { a: (i * 37) & 255, b: i / 3, c: (i % 17) / 4 - 2, d: i % 3 === 0, e: BigInt(i) * 1_000_000_007n - 5n });
+  }
+  return { ps, qs, ms, out: new Float32Array(N) };
+}
+
+// The emulation takes each record array as its bytes (what the ABI passes: docs/abi.md).
+const c: CorpusCase = {
+  name: "records",
+  setup: () => {
+    const r = records();
+    return { ps: r.ps.bytes, qs: r.qs.bytes, ms: r.ms.bytes, out: r.out };
+  },
+  launches: [
+    { kernel: "step", grid: 4, block: 64, args: ["ps", "out"] },
+    { kernel: "rotate", grid: 4, block: 64, args: ["ps", "qs"] },
+    { kernel: "mixed", grid: 4, block: 64, args: ["ms"] },
+  ],
+  reference: () => ({}),
+};
+
+function simulate() {
+  const r = records();
+  const art = makeArtifact(check.module, { staticSharedBytes: check.staticSharedBytes });
+  kernel(art, "step").launch(4, 64)(r.ps, r.out);
+  kernel(art, "rotate").launch(4, 64)(r.ps, r.qs);
+  kernel(art, "mixed").launch(4, 64)(r.ms);
+  return r;
+}
+
+describe("records: the g++ emulation of the generated C++ and the simulator agree byte for byte", () => {
+  it("the module checks without errors", () => {
+    assert.deepEqual(check.diagnostics.filter((d) => d.severity === "error").map((d) => d.message), []);
+  });
+
+  it("the simulator matches plain TypeScript", () => {
+    const r = simulate();
+    for (let i = 0; i < N; i++) {
+      const x = Math.fround(i * 1.25 - 40), y = Math.fround(3 - i / 7);
+      assert.equal(r.out[i], Math.fround(Math.fround(x * y) + 0.5));
+      assert.deepEqual(r.ps.get(i), { x, y, id: i * 3 });
+      const from = (i + N - 1) % N, fx = Math.fround(from * 1.25 - 40), fy = Math.fround(3 - from / 7);
+      assert.deepEqual(r.qs.get(i), { x: Math.fround(fx / 3), y: fy, id: from * 3 });
+      const m = r.ms.get(i);
+      assert.equal(m.e, BigInt(i) * 1_000_000_007n);
+      assert.equal(m.d, i % 3 !== 0);
+      assert.equal(m.a, ((i * 37) & 255) + 7 > 255 ? ((i * 37) & 255) + 7 - 256 : ((i * 37) & 255) + 7);
+    }
+  });
+
+  it("g++ leaves the same bytes", async (t) => {
+    const gxx = findGxx();
+    if (!gxx) return t.skip("g++ not found");
+    const gen = generateCuda(check.module);
+    const { outputs } = await emulateCase(gxx, "records", gen, c, c.setup());
+    const sim = simulate();
+    for (const [name, bytes] of [["ps", sim.ps.bytes], ["qs", sim.qs.bytes], ["ms", sim.ms.bytes]] as const)
+      assert.equal(compareArrays(name, bytes, outputs.get(name)!), undefined, name);
+    assert.equal(compareArrays("out", sim.out, outputs.get("out")!, { abs: 0, rel: 0 }), undefined);
+  });
+});
