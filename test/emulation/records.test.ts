@@ -27,6 +27,10 @@ export const mixed = cuda.jit((ms: Array1D<Mixed>) => {
   const i = cuda.grid(1);
   if (i < ms.length) { ms[i].b = ms[i].b * 2 + 1; ms[i].c = ms[i].c * ms[i].c; ms[i].d = !ms[i].d; ms[i].e += 5n; ms[i].a = ms[i].a + 7; }
 });
+export const tally = cuda.jit((ps: Array1D<Particle>, bins: Array1D<Particle>) => {
+  const i = cuda.grid(1);
+  if (i < ps.length) { cuda.atomic.add(bins, [i % bins.length, "id"], 1); cuda.atomic.max(bins, [i % bins.length, "y"], ps[i].y); }
+});
 `;
 
 const file = path.join(__dirname, "..", "..", "emulation", `__records_${process.pid}.ts`);
@@ -43,7 +47,9 @@ function records() {
     ps.set(i, { x: i * 1.25 - 40, y: 3 - i / 7, id: -1 });
     ms.set(i, { a: (i * 37) & 255, b: i / 3, c: (i % 17) / 4 - 2, d: i % 3 === 0, e: BigInt(i) * 1_000_000_007n - 5n });
   }
-  return { ps, qs, ms, out: new Float32Array(N) };
+  const bins = cuda.recordArray(Particle, 7);
+  for (let b = 0; b < 7; b++) bins.set(b, { x: 0, y: -1000, id: 0 });
+  return { ps, qs, ms, bins, out: new Float32Array(N) };
 }
 
 // The emulation takes each record array as its bytes (what the ABI passes: docs/abi.md).
@@ -51,12 +57,13 @@ const c: CorpusCase = {
   name: "records",
   setup: () => {
     const r = records();
-    return { ps: r.ps.bytes, qs: r.qs.bytes, ms: r.ms.bytes, out: r.out };
+    return { ps: r.ps.bytes, qs: r.qs.bytes, ms: r.ms.bytes, bins: r.bins.bytes, out: r.out };
   },
   launches: [
     { kernel: "step", grid: 4, block: 64, args: ["ps", "out"] },
     { kernel: "rotate", grid: 4, block: 64, args: ["ps", "qs"] },
     { kernel: "mixed", grid: 4, block: 64, args: ["ms"] },
+    { kernel: "tally", grid: 4, block: 64, args: ["ps", "bins"] },
   ],
   reference: () => ({}),
 };
@@ -67,6 +74,7 @@ function simulate() {
   kernel(art, "step").launch(4, 64)(r.ps, r.out);
   kernel(art, "rotate").launch(4, 64)(r.ps, r.qs);
   kernel(art, "mixed").launch(4, 64)(r.ms);
+  kernel(art, "tally").launch(4, 64)(r.ps, r.bins);
   return r;
 }
 
@@ -88,6 +96,15 @@ describe("records: the g++ emulation of the generated C++ and the simulator agre
       assert.equal(m.d, i % 3 !== 0);
       assert.equal(m.a, ((i * 37) & 255) + 7 > 255 ? ((i * 37) & 255) + 7 - 256 : ((i * 37) & 255) + 7);
     }
+    // Atomics on fields: counts per bin in `id`, the largest y per bin in `y`, `x` untouched.
+    for (let b = 0; b < 7; b++) {
+      let count = 0, max = -1000;
+      for (let i = b; i < N; i += 7) {
+        count++;
+        max = Math.max(max, Math.fround(3 - i / 7));
+      }
+      assert.deepEqual(r.bins.get(b), { x: 0, y: max, id: count });
+    }
   });
 
   it("g++ leaves the same bytes", async (t) => {
@@ -96,7 +113,7 @@ describe("records: the g++ emulation of the generated C++ and the simulator agre
     const gen = generateCuda(check.module);
     const { outputs } = await emulateCase(gxx, "records", gen, c, c.setup());
     const sim = simulate();
-    for (const [name, bytes] of [["ps", sim.ps.bytes], ["qs", sim.qs.bytes], ["ms", sim.ms.bytes]] as const)
+    for (const [name, bytes] of [["ps", sim.ps.bytes], ["qs", sim.qs.bytes], ["ms", sim.ms.bytes], ["bins", sim.bins.bytes]] as const)
       assert.equal(compareArrays(name, bytes, outputs.get(name)!), undefined, name);
     assert.equal(compareArrays("out", sim.out, outputs.get("out")!, { abs: 0, rel: 0 }), undefined);
   });

@@ -1006,7 +1006,7 @@ class FunctionGen {
 
   private atomic(e: IR.AtomicExpr): Out {
     const d = e.type.dtype;
-    const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, span: e.span })}`;
+    const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, field: e.field, span: e.span })}`;
     const value = this.expr(e.value);
     if (d === "i64" || d === "u64") return this.atomic64(e, addr, value);
     switch (e.op) {

@@ -21,6 +21,12 @@ export const swap = cuda.jit((ps: Array1D<Particle>, ms: Array1D<Mixed>) => {
   const i = cuda.grid(1);
   if (i + 1 < ps.length) { let p = ps[i]; p.x += 1; ps[i] = ps[i + 1]; ps[i + 1] = p; }
   if (i < ms.length) { ms[i].b = ms[i].b * 2; ms[i].c = ms[i].c + 1; ms[i].d = !ms[i].d; ms[i].e += 5n; ms[i].a = ms[i].a + 1; }
+});
+export const tally = cuda.jit((ps: Array1D<Particle>, ms: Array1D<Mixed>) => {
+  const i = cuda.grid(1);
+  cuda.atomic.add(ps, [i % ps.length, "x"], 1.5);
+  cuda.atomic.add(ms, [0, "e"], 1n);
+  cuda.atomic.max(ms, [0, "b"], 2.0);
 });`;
 
 function check(body: string) {
@@ -42,6 +48,7 @@ test("record arrays: a struct with numpy's layout, static_asserts, fields throug
   assert.match(src, /cs_rec_Mixed_e_at_24\[/);
   assert.match(src, /reinterpret_cast<cs_rec_Particle\*>\(ps\)\[i\]\.f_id = i;/);
   assert.match(src, /\(ps_len \/ 12\)/);
+  assert.match(src, /atomicAdd\(&reinterpret_cast<cs_rec_Particle\*>\(ps\)\[[^\]]+\]\.f_x, 1\.5f\)/);
   const sig = kernelSignature(m.kernels[0]!);
   assert.deepEqual(sig[0], { name: "ps", kind: "array", dtype: "u8", rank: 1, record: { name: "Particle", fields: [{ name: "x", dtype: "f32" }, { name: "y", dtype: "f32" }, { name: "id", dtype: "i32" }], size: 12 } });
   const nvrtc = nvrtcOrSkip(t);
@@ -66,6 +73,9 @@ test("record diagnostics: unknown fields, whole records as values, object-array 
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { out[0] = ps[0].z; });`), ["CS2042"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { out[0] = ps[0]; });`), ["CS2044"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { const p = ps[0]; out[0] = p; });`), ["CS2044"]);
+  assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, 0, 1); });`), ["CS2044"]);
+  assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, [0, "z"], 1); });`), ["CS2042"]);
+  assert.deepEqual(codes(`export const k = cuda.jit((ms: Array1D<Mixed>) => { cuda.atomic.add(ms, [0, "a"], 1); });`), ["CS2003"]);
   const constCopy = check(`export const k = cuda.jit((ps: Array1D<Particle>) => { const p = ps[0]; p.x = 1; });`).diagnostics;
   assert.equal(constCopy.length, 1);
   assert.match(constCopy[0]!.message, /declare it with let/);

@@ -11,7 +11,8 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { RecordField } from "../dtypes/records";
 import type * as IR from "../ir/nodes";
-import { isComplex, scalar, type ArrayType, type RecordType } from "../ir/types";
+import { isComplex, isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
+import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
 import type { LoweringContext } from "./lower-context";
 
@@ -132,6 +133,44 @@ export class RecordLowerer {
       return "reported";
     }
     return { v, local };
+  }
+
+  /**
+   * `cuda.atomic.add(ps, [i, "x"], v)`: an atomic on a numeric field of a record array's element, the
+   * field named by a string literal after the indices (Numba's `cuda.atomic.add(ps[i:].x, …)` has no
+   * TypeScript spelling; a string key keeps the array the first argument, as every atomic has it).
+   */
+  lowerFieldAtomic(op: IR.AtomicOp, call: ts.CallExpression, arr: IR.VarExpr & { type: ArrayType }, span: IR.Span): IR.Expr {
+    const record = arr.type.record!;
+    const idxNode = stripParensAndNonNull(call.arguments[1]!);
+    const elements = ts.isArrayLiteralExpression(idxNode) ? idxNode.elements : [];
+    const last = elements[elements.length - 1];
+    const example = `cuda.atomic.${op}(${call.arguments[0]!.getText(this.ctx.sf)}, [i, "${record.layout.fields[0]!.name}"], value)`;
+    if (!last || !ts.isStringLiteralLike(last) || elements.length !== arr.type.rank + 1) {
+      this.ctx.report(Codes.RecordAsValue, idxNode, `an atomic on a record array updates one field: give the index and the field's name, ${example}`);
+      return this.ctx.error(call);
+    }
+    const field = record.layout.fields.find((f) => f.name === last.text);
+    if (!field) {
+      this.ctx.report(Codes.RecordUnknownField, last, `record '${record.name}' has no field '${last.text}'; its fields are ${record.layout.fields.map((f) => f.name).join(", ")}`);
+      return this.ctx.error(call);
+    }
+    if (!ATOMIC_DTYPES[op].includes(field.dtype)) {
+      this.ctx.report(Codes.WrongDType, last, `cuda.atomic.${op} works on fields of ${ATOMIC_DTYPES[op].join(", ")}, not on the ${field.dtype} field '${field.name}'`);
+      return this.ctx.error(call);
+    }
+    if (arr.type.rank > 1 || arr.type.space !== "global" || this.ctx.decl.kind === "device") {
+      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays in kernels (not in device functions) in this version`);
+      return this.ctx.error(call);
+    }
+    const indices = elements.slice(0, -1).map((n) => this.ctx.expr.lowerIndex(n));
+    const operand = (n: ts.Expression) => {
+      const v = this.ctx.conv.scalarOperand(this.ctx.expr.lowerExpr(n), n);
+      return this.ctx.conv.convertImplicitly(v, field.dtype, `the ${field.dtype} field '${field.name}' (cuda.atomic.${op})`, n, isInt64(field.dtype) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined, true);
+    };
+    const value = operand(call.arguments[op === "compareAndSwap" ? 3 : 2]!);
+    const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
+    return { k: "atomic", type: scalar(field.dtype), op, array: arr, indices, value, expected, field, span };
   }
 
   /** CS2044 for a record element or local used where a value is needed. */

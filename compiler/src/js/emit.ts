@@ -35,7 +35,7 @@
  * and the module returns { abi, sites, kernels: { [name]: { run(L, firstBlock, endBlock), info } } }
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
-import { recordFieldRead, recordFieldWrite, recordParamSetup } from "./records";
+import { recordFieldRead, recordFieldTarget, recordFieldWrite, recordParamSetup } from "./records";
 import type * as IR from "../ir/nodes";
 import { f16round } from "../ir/f16";
 import { DTYPES, wrapNumber, wrapNumberJs } from "../dtypes/table";
@@ -994,6 +994,12 @@ export class FnEmitter {
     this.depth -= 2;
     const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
     const priv = this.mode !== "device" ? this.privParams.get(e.array.v) : undefined;
+    if (e.field) {
+      // A record field (js/records.ts): the helper of the field's dtype on the field's view.
+      const t = recordFieldTarget(a.data, a.record!, e.field, flat);
+      const call = `${this.me.atomicHelper(e.op, e.field.dtype, space)}(${t.data}, ${t.index}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
+      return pre.length ? `(${pre.join(", ")}, ${call})` : call;
+    }
     const h = priv ? this.privHelper(e.op, priv, a) : this.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);

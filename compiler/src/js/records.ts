@@ -42,3 +42,8 @@ export function recordFieldWrite(data: string, record: RecordType, field: Record
   if (field.dtype === "f16") return halfWrite(view, i, value);
   return `${view}[${i}] = ${value}`;
 }
+
+/** The view and element index of `field` of record `index`, for an atomic helper `(array, index, …)`. */
+export function recordFieldTarget(data: string, record: RecordType, field: RecordField, index: string): { data: string; index: string } {
+  return { data: fieldView(data, field), index: fieldIndex(record, field, index) };
+}
