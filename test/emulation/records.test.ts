@@ -7,12 +7,13 @@ import { strict as assert } from "node:assert";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
-import { bool, cuda, f16, f32, f64, i32, i64, u8 } from "cudascript";
-import type { CorpusCase } from "../corpus/case";
+import { bool, c128, c64, Complex64Array, cuda, f16, f32, f64, i32, i64, u8 } from "cudascript";
+import { complexArray, type CorpusCase } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
-const SOURCE = `import { cuda, f32, f64, f16, i32, i64, u8, bool, type Array1D } from "cudascript";
+const SOURCE = `import { cuda, f32, f64, f16, i32, i64, u8, bool, c64, c128, type Array1D } from "cudascript";
+interface Wave { flag: bool; z: c64; w: c128; h: f16 }
 interface Particle { x: f32; y: f32; id: i32 }
 interface Mixed { a: u8; b: f64; c: f16; d: bool; e: i64 }
 export const step = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
@@ -31,6 +32,15 @@ export const tally = cuda.jit((ps: Array1D<Particle>, bins: Array1D<Particle>) =
   const i = cuda.grid(1);
   if (i < ps.length) { cuda.atomic.add(bins, [i % bins.length, "id"], 1); cuda.atomic.max(bins, [i % bins.length, "y"], ps[i].y); }
 });
+export const waves = cuda.jit((ws: Array1D<Wave>, zs: Complex64Array) => {
+  const i = cuda.grid(1);
+  if (i + 1 < ws.length) {
+    const v = ws[i];
+    zs[i] = cuda.complex.mul(v.z, ws[i].z);
+    ws[i].w = cuda.complex.c128(cuda.complex.add(v.z, cuda.complex.c64(ws[i].z.re, 1)));
+    if (v.flag) ws[i].z = cuda.complex.c64(v.z.im, v.z.re);
+  }
+});
 `;
 
 const file = path.join(__dirname, "..", "..", "emulation", `__records_${process.pid}.ts`);
@@ -40,6 +50,7 @@ const check = checker.checkFile(file);
 const N = 200;
 const Particle = cuda.record({ x: f32, y: f32, id: i32 });
 const Mixed = cuda.record({ a: u8, b: f64, c: f16, d: bool, e: i64 });
+const Wave = cuda.record({ flag: bool, z: c64, w: c128, h: f16 });
 
 function records() {
   const ps = cuda.recordArray(Particle, N), qs = cuda.recordArray(Particle, N), ms = cuda.recordArray(Mixed, N);
@@ -49,7 +60,9 @@ function records() {
   }
   const bins = cuda.recordArray(Particle, 7);
   for (let b = 0; b < 7; b++) bins.set(b, { x: 0, y: -1000, id: 0 });
-  return { ps, qs, ms, bins, out: new Float32Array(N) };
+  const ws = cuda.recordArray(Wave, N);
+  for (let i = 0; i < N; i++) ws.set(i, { flag: i % 2 === 1, z: { re: i / 8, im: 1 - i / 16 }, w: { re: 0, im: 0 }, h: i });
+  return { ps, qs, ms, bins, ws, zs: new Float32Array(2 * N), out: new Float32Array(N) };
 }
 
 // The emulation takes each record array as its bytes (what the ABI passes: docs/abi.md).
@@ -57,13 +70,14 @@ const c: CorpusCase = {
   name: "records",
   setup: () => {
     const r = records();
-    return { ps: r.ps.bytes, qs: r.qs.bytes, ms: r.ms.bytes, bins: r.bins.bytes, out: r.out };
+    return { ps: r.ps.bytes, qs: r.qs.bytes, ms: r.ms.bytes, bins: r.bins.bytes, ws: r.ws.bytes, zs: complexArray(r.zs), out: r.out };
   },
   launches: [
     { kernel: "step", grid: 4, block: 64, args: ["ps", "out"] },
     { kernel: "rotate", grid: 4, block: 64, args: ["ps", "qs"] },
     { kernel: "mixed", grid: 4, block: 64, args: ["ms"] },
     { kernel: "tally", grid: 4, block: 64, args: ["ps", "bins"] },
+    { kernel: "waves", grid: 4, block: 64, args: ["ws", "zs"] },
   ],
   reference: () => ({}),
 };
@@ -75,6 +89,7 @@ function simulate() {
   kernel(art, "rotate").launch(4, 64)(r.ps, r.qs);
   kernel(art, "mixed").launch(4, 64)(r.ms);
   kernel(art, "tally").launch(4, 64)(r.ps, r.bins);
+  kernel(art, "waves").launch(4, 64)(r.ws, Complex64Array.wrap(r.zs));
   return r;
 }
 
@@ -105,6 +120,16 @@ describe("records: the g++ emulation of the generated C++ and the simulator agre
       }
       assert.deepEqual(r.bins.get(b), { x: 0, y: max, id: count });
     }
+    // Complex fields: c64 at byte 4 (numpy's alignment 4), c128 at 16, read, multiplied, converted, stored.
+    assert.deepEqual(Wave.layout.fields.map((f) => f.offset), [0, 4, 16, 32]);
+    for (let i = 0; i + 1 < N; i++) {
+      const a = { re: Math.fround(i / 8), im: Math.fround(1 - i / 16) }, b = a;
+      assert.equal(r.zs[2 * i], Math.fround(Math.fround(a.re * b.re) - Math.fround(a.im * b.im)));
+      const w = r.ws.get(i);
+      assert.deepEqual(w.w, { re: Math.fround(a.re + a.re), im: Math.fround(a.im + 1) });
+      assert.deepEqual(w.z, i % 2 === 1 ? { re: a.im, im: a.re } : a);
+      assert.equal(w.h, i);
+    }
   });
 
   it("g++ leaves the same bytes", async (t) => {
@@ -113,8 +138,9 @@ describe("records: the g++ emulation of the generated C++ and the simulator agre
     const gen = generateCuda(check.module);
     const { outputs } = await emulateCase(gxx, "records", gen, c, c.setup());
     const sim = simulate();
-    for (const [name, bytes] of [["ps", sim.ps.bytes], ["qs", sim.qs.bytes], ["ms", sim.ms.bytes], ["bins", sim.bins.bytes]] as const)
+    for (const [name, bytes] of [["ps", sim.ps.bytes], ["qs", sim.qs.bytes], ["ms", sim.ms.bytes], ["bins", sim.bins.bytes], ["ws", sim.ws.bytes]] as const)
       assert.equal(compareArrays(name, bytes, outputs.get(name)!), undefined, name);
     assert.equal(compareArrays("out", sim.out, outputs.get("out")!, { abs: 0, rel: 0 }), undefined);
+    assert.equal(compareArrays("zs", sim.zs, outputs.get("zs")!, { abs: 0, rel: 0 }), undefined);
   });
 });

@@ -19,7 +19,7 @@ import { assignsVar, callsGridSync, isPure, sameExpr } from "../ir/visit";
 import { cElementType, cString, cType, literal } from "./literals";
 import { complexCall, usesComplex } from "./complex";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
-import { recordMemberName, recordStructLines, recordStructName } from "./records";
+import { COMPLEX_FIELD_TYPES, hasComplexFields, recordMemberName, recordStructLines, recordStructName } from "./records";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { PRINTF_BYTES_SYMBOL, printfRecordLowerBound, type PrintfArgKind } from "./printf-bytes";
@@ -239,7 +239,10 @@ class FunctionGen {
         const strided = at.rank > 1 || fn.kind !== "kernel";
         const strideNames = strided ? Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_stride${d}`)) : [];
         this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"], record: at.record });
-        if (at.record) this.m.records.set(at.record.name, at.record);
+        if (at.record) {
+          this.m.records.set(at.record.name, at.record);
+          if (hasComplexFields(at.record)) this.m.helpers.add("complex");
+        }
         const ptr = `${cElementType(at.dtype)}*${fn.kind === "kernel" ? " __restrict__" : ""} ${name}`;
         const cParams = [ptr, ...extents.map((e) => `int ${e}`), ...strideNames.map((e) => `int ${e}`)];
         decls.push(...cParams);
@@ -1243,6 +1246,10 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   for (const helper of preludeFor(m.helpers)) {
     push("");
     for (const l of helper.split("\n")) push(l);
+  }
+  if ([...m.records.values()].some(hasComplexFields)) {
+    push("");
+    for (const t of COMPLEX_FIELD_TYPES) for (const l of t.split("\n")) push(l);
   }
   for (const r of m.records.values()) {
     push("");

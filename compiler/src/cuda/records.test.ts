@@ -7,7 +7,8 @@ import { kernelSignature } from "../ir/nodes";
 import { generateCuda } from "./generate";
 import { emitSimulatorModule } from "../js/emit";
 
-const HEADER = `import { cuda, f32, f64, f16, i32, i64, u8, bool, type Array1D } from "cudascript";
+const HEADER = `import { cuda, f32, f64, f16, i32, i64, u8, bool, c64, c128, type Array1D } from "cudascript";
+interface Wave { flag: bool; z: c64; w: c128 }
 interface Particle { x: f32; y: f32; id: i32 }
 const Particle = cuda.record({ x: f32, y: f32, id: i32 });
 interface Mixed { a: u8; b: f64; c: f16; d: bool; e: i64 }
@@ -27,6 +28,10 @@ export const tally = cuda.jit((ps: Array1D<Particle>, ms: Array1D<Mixed>) => {
   cuda.atomic.add(ps, [i % ps.length, "x"], 1.5);
   cuda.atomic.add(ms, [0, "e"], 1n);
   cuda.atomic.max(ms, [0, "b"], 2.0);
+});
+export const waves = cuda.jit((ws: Array1D<Wave>, zs: Complex64Array) => {
+  const i = cuda.grid(1);
+  if (i + 1 < ws.length) { const v = ws[i]; zs[i] = cuda.complex.mul(v.z, ws[i].z); ws[i].w = cuda.complex.c128(v.z); ws[i + 1] = v; }
 });`;
 
 function check(body: string) {
@@ -48,6 +53,9 @@ test("record arrays: a struct with numpy's layout, static_asserts, fields throug
   assert.match(src, /cs_rec_Mixed_e_at_24\[/);
   assert.match(src, /reinterpret_cast<cs_rec_Particle\*>\(ps\)\[i\]\.f_id = i;/);
   assert.match(src, /\(ps_len \/ 12\)/);
+  // A c64 field sits at numpy's offset 4: its member is the parts struct aligned as a float.
+  assert.match(src, /struct cs_rec_Wave \{\n  unsigned char f_flag;\n  cs_c64_field f_z;\n  cs_c128_field f_w;\n\};/);
+  assert.match(src, /cs_rec_Wave_z_at_4\[/);
   assert.match(src, /atomicAdd\(&reinterpret_cast<cs_rec_Particle\*>\(ps\)\[[^\]]+\]\.f_x, 1\.5f\)/);
   const sig = kernelSignature(m.kernels[0]!);
   assert.deepEqual(sig[0], { name: "ps", kind: "array", dtype: "u8", rank: 1, record: { name: "Particle", fields: [{ name: "x", dtype: "f32" }, { name: "y", dtype: "f32" }, { name: "id", dtype: "i32" }], size: 12 } });

@@ -22,11 +22,30 @@ export function recordMemberName(field: string): string {
   return `f_${field}`;
 }
 
+/**
+ * A complex field's member type. numpy aligns a complex field as its part (a c64 may sit at offset 4),
+ * but the prelude's cs_c64 is `__align__(8)` like float2: the member is this struct of the two parts,
+ * aligned as a float, which converts to and from cs_c64 where the generated code reads or stores it.
+ */
+export const COMPLEX_FIELD_TYPES = ["c64", "c128"].map((d) => {
+  const T = `cs_${d}`, F = d === "c64" ? "float" : "double";
+  return `struct ${T}_field {
+  ${F} re, im;
+  __device__ operator ${T}() const { ${T} z; z.re = re; z.im = im; return z; }
+  __device__ ${T}_field& operator=(const ${T}& z) { re = z.re; im = z.im; return *this; }
+};`;
+});
+
+/** Whether a record has complex fields (their member types and the complex prelude come first). */
+export function hasComplexFields(r: RecordType): boolean {
+  return r.layout.fields.some((f) => DTYPES[f.dtype].kind === "complex");
+}
+
 /** The struct definition and its layout checks. */
 export function recordStructLines(r: RecordType): string[] {
   const s = recordStructName(r);
   const lines = [`struct ${s} {`];
-  for (const f of r.layout.fields) lines.push(`  ${DTYPES[f.dtype].elementCType} ${recordMemberName(f.name)};`);
+  for (const f of r.layout.fields) lines.push(`  ${DTYPES[f.dtype].kind === "complex" ? `cs_${f.dtype}_field` : DTYPES[f.dtype].elementCType} ${recordMemberName(f.name)};`);
   lines.push(`};`);
   lines.push(`/* static_assert: record ${r.name} has numpy's align=True layout (size, alignment, field offsets). */`);
   lines.push(`typedef char ${s}_size_is_${r.layout.size}[sizeof(${s}) == ${r.layout.size} ? 1 : -1];`);

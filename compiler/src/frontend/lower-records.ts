@@ -11,7 +11,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { RecordField } from "../dtypes/records";
 import type * as IR from "../ir/nodes";
-import { isComplex, isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
+import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
 import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
 import type { LoweringContext } from "./lower-context";
@@ -200,11 +200,6 @@ export class RecordLowerer {
     }
     if (this.ctx.decl.kind === "device") {
       this.ctx.report(Codes.RecordUnsupported, e, `record arrays cannot be used in device functions yet: read the fields in the kernel and pass them as scalars`);
-      return undefined;
-    }
-    const complex = record.layout.fields.find((f) => isComplex(f.dtype));
-    if (complex) {
-      this.ctx.report(Codes.RecordUnsupported, e, `record '${record.name}' has the complex field '${complex.name}', which kernels cannot read yet: store its parts as two fields (${complex.name}Re, ${complex.name}Im)`);
       return undefined;
     }
     return { arr: r.arr, indices: r.indices, record };

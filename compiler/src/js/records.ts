@@ -8,7 +8,7 @@
  */
 import { DTYPES } from "../dtypes/table";
 import type { RecordField } from "../dtypes/records";
-import type { RecordType } from "../ir/types";
+import { isComplex, type RecordType } from "../ir/types";
 import { halfRead, halfWrite } from "./f16";
 
 /** The view of the record array `data`'s bytes through which `field` is read. */
@@ -16,8 +16,9 @@ function fieldView(data: string, field: RecordField): string {
   return `${data}$r${DTYPES[field.dtype].simArray}`;
 }
 
+/** The index of the field's first element in its view: a complex field's view is of its parts (c64 at a multiple of 4 bytes). */
 function fieldIndex(record: RecordType, field: RecordField, index: string): string {
-  const w = DTYPES[field.dtype].bytes, per = record.layout.size / w, at = field.offset / w;
+  const w = DTYPES[DTYPES[field.dtype].part].bytes, per = record.layout.size / w, at = field.offset / w;
   return `${index} * ${per}${at ? ` + ${at}` : ""}`;
 }
 
@@ -32,6 +33,8 @@ export function recordParamSetup(n: string, arg: string, record: RecordType): st
 export function recordFieldRead(data: string, record: RecordType, field: RecordField, index: string): string {
   const view = fieldView(data, field), i = fieldIndex(record, field, index);
   if (field.dtype === "f16") return halfRead(view, i);
+  // rt.cget(parts, j) reads parts[2j], parts[2j + 1]: j = i / 2 is exact (a half-integer for an odd i).
+  if (isComplex(field.dtype)) return `rt.cget(${view}, (${i}) / 2)`;
   if (field.dtype === "bool") return `(${view}[${i}] !== 0)`;
   return `${view}[${i}]`;
 }
@@ -40,6 +43,7 @@ export function recordFieldRead(data: string, record: RecordType, field: RecordF
 export function recordFieldWrite(data: string, record: RecordType, field: RecordField, index: string, value: string): string {
   const view = fieldView(data, field), i = fieldIndex(record, field, index);
   if (field.dtype === "f16") return halfWrite(view, i, value);
+  if (isComplex(field.dtype)) return `rt.cset(${view}, (${i}) / 2, ${value})`;
   return `${view}[${i}] = ${value}`;
 }
 
