@@ -25,6 +25,10 @@ export const mixed = cuda.jit((ms: Array1D<Mixed>) => {
   const i = cuda.grid(1);
   if (i < ms.length) { ms[i].b = ms[i].b * 2; ms[i].c = ms[i].c + 1; ms[i].d = !ms[i].d; ms[i].e += 5n; ms[i].a = ms[i].a + 1; }
 });
+export const byValue = cuda.jit((p: Particle, out: Array1D<f32>, ps: Array1D<Particle>) => {
+  const i = cuda.grid(1);
+  if (i < out.length) { p.x += i; out[i] = p.x * p.y + p.id; ps[i] = p; }
+});
 `);
 
 function throwsCode(f: () => unknown, code: string, pattern?: RegExp): void {
@@ -102,6 +106,21 @@ describe("record arrays in kernels (simulator)", () => {
     for (let i = 0; i < 4; i++) ms.set(i, { a: 250 + i, b: i + 0.25, c: i / 4, d: i % 2 === 0, e: BigInt(i) - 2n });
     kernel(art, "mixed").launch(1, 32)(ms);
     for (let i = 0; i < 4; i++) assert.deepEqual(ms.get(i), { a: (251 + i) & 255, b: 2 * (i + 0.25), c: i / 4 + 1, d: i % 2 !== 0, e: BigInt(i) + 3n });
+  });
+
+  it("takes a record parameter by value: an object with its fields, changed only in the kernel", () => {
+    const p = { x: 1.5, y: 2, id: 7 };
+    const out = new Float32Array(40), ps = cuda.recordArray(Particle, 40);
+    kernel(art, "byValue").launch(1, 64)(p, out, ps);
+    for (let i = 0; i < 40; i++) {
+      assert.equal(out[i], (1.5 + i) * 2 + 7);
+      assert.deepEqual(ps.get(i), { x: 1.5 + i, y: 2, id: 7 });
+    }
+    assert.deepEqual(p, { x: 1.5, y: 2, id: 7 });
+    kernel(art, "byValue").launch(1, 64)(ps.get(3), out, ps);
+    assert.equal(out[0], 4.5 * 2 + 7);
+    throwsCode(() => kernel(art, "byValue").launch(1, 64)({ x: 1, y: 2 }, out, ps), "CSR081", /field 'id' is i32/);
+    throwsCode(() => kernel(art, "byValue").launch(1, 64)(ps, out, ps), "CSR081", /by value/);
   });
 
   it("refuses a record array whose fields differ from the kernel's type (CSR080), and non-record arguments (CSR081, CSR082)", () => {

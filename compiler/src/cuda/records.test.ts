@@ -29,6 +29,7 @@ export const tally = cuda.jit((ps: Array1D<Particle>, ms: Array1D<Mixed>) => {
   cuda.atomic.add(ms, [0, "e"], 1n);
   cuda.atomic.max(ms, [0, "b"], 2.0);
 });
+export const byValue = cuda.jit((p: Particle, out: Array1D<f32>) => { p.x += 1; out[0] = p.x + p.id; });
 export const waves = cuda.jit((ws: Array1D<Wave>, zs: Complex64Array) => {
   const i = cuda.grid(1);
   if (i + 1 < ws.length) { const v = ws[i]; zs[i] = cuda.complex.mul(v.z, ws[i].z); ws[i].w = cuda.complex.c128(v.z); ws[i + 1] = v; }
@@ -56,6 +57,9 @@ test("record arrays: a struct with numpy's layout, static_asserts, fields throug
   // A c64 field sits at numpy's offset 4: its member is the parts struct aligned as a float.
   assert.match(src, /struct cs_rec_Wave \{\n  unsigned char f_flag;\n  cs_c64_field f_z;\n  cs_c128_field f_w;\n\};/);
   assert.match(src, /cs_rec_Wave_z_at_4\[/);
+  // A record by value: a one-record array whose fields are copied into locals on entry.
+  assert.match(src, /void byValue\(unsigned char\* __restrict__ p, int p_len, float\* __restrict__ out, int out_len\) \{\n  float p_x = reinterpret_cast<cs_rec_Particle\*>\(p\)\[0\]\.f_x;/);
+  assert.deepEqual(kernelSignature(m.kernels.find((k) => k.name === "byValue")!)[0]!.record?.byValue, true);
   assert.match(src, /atomicAdd\(&reinterpret_cast<cs_rec_Particle\*>\(ps\)\[[^\]]+\]\.f_x, 1\.5f\)/);
   const sig = kernelSignature(m.kernels[0]!);
   assert.deepEqual(sig[0], { name: "ps", kind: "array", dtype: "u8", rank: 1, record: { name: "Particle", fields: [{ name: "x", dtype: "f32" }, { name: "y", dtype: "f32" }, { name: "id", dtype: "i32" }], size: 12 } });
@@ -84,6 +88,7 @@ test("record diagnostics: unknown fields, whole records as values, object-array 
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, 0, 1); });`), ["CS2044"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, [0, "z"], 1); });`), ["CS2042"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ms: Array1D<Mixed>) => { cuda.atomic.add(ms, [0, "a"], 1); });`), ["CS2003"]);
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): f32 => 1);`), ["CS2041"]);
   const constCopy = check(`export const k = cuda.jit((ps: Array1D<Particle>) => { const p = ps[0]; p.x = 1; });`).diagnostics;
   assert.equal(constCopy.length, 1);
   assert.match(constCopy[0]!.message, /declare it with let/);

@@ -95,6 +95,27 @@ export class RecordLowerer {
     return out;
   }
 
+  /** The field copies of each record parameter taken by value (`p: Particle`, a one-record array): `p` is then a record local. */
+  declareRecordParams(params: readonly IR.Var[]): IR.Stmt[] {
+    const out: IR.Stmt[] = [];
+    for (const p of params) {
+      const t = p.type;
+      if (t.kind !== "array" || !t.record || !t.byValue) continue;
+      const arr: IR.VarExpr = { k: "var", type: t, v: p, span: p.span };
+      const zero: IR.ConstExpr = { k: "const", type: scalar("i32"), value: 0, span: p.span };
+      const fields = new Map<string, IR.Var>();
+      for (const f of t.record.layout.fields) {
+        const v: IR.Var = { id: this.ctx.nextVarId++, name: `${p.name}_${f.name}`, type: scalar(f.dtype), isParam: false, mutable: true, span: p.span };
+        this.ctx.vars.push(v);
+        fields.set(f.name, v);
+        out.push({ k: "decl", span: p.span, v, init: { k: "index", type: scalar(f.dtype), array: arr, indices: [zero], field: f, span: p.span } });
+      }
+      // Like a parameter, the copy may be changed in the kernel (`p.x += 1`), which changes no caller's record.
+      this.locals.set(p, { record: t.record, fields, mutable: true });
+    }
+    return out;
+  }
+
   /** `ps[j] = p`, `ps[j] = qs[i]`: one store per field. `p.x = v` on a `let` record local. */
   lowerRecordStore(target: ts.ElementAccessExpression, rhs: ts.Expression, node: ts.Node): IR.Stmt | undefined {
     const el = this.element(target);

@@ -67,7 +67,7 @@ function readTypeReference(front: FrontEnd, module: ModuleInfo, ref: ts.TypeRefe
   const sym = front.resolveTypeName(module, name);
   if (sym?.kind === "typeAlias") return readTypeAnnotation(front, sym.module, sym.decl.type, depth + 1);
   if (sym?.kind === "interface")
-    return { ok: false, message: `'${name}' is a record: kernels take records in arrays (\`Array1D<${name}>\`); a record parameter by value is not supported yet, pass its fields as scalars` };
+    return { ok: false, message: `'${name}' is a record: a kernel takes one as a parameter (\`p: ${name}\`) or in an array (\`Array1D<${name}>\`); anywhere else, use its fields` };
   const gap = numbaTypeGap(name);
   if (gap) return { ok: false, message: `'${name}': ${gap}` };
   if (name === "Array" || name === "ReadonlyArray")

@@ -368,7 +368,7 @@ export interface ParamSignature {
    * An array of records: its name and fields (dtype is then "u8": the array is passed as its bytes).
    * The host checks a record array's fields against these at launch (CSR080).
    */
-  readonly record?: { readonly name: string; readonly fields: readonly { readonly name: string; readonly dtype: DType }[]; readonly size: number };
+  readonly record?: { readonly name: string; readonly fields: readonly { readonly name: string; readonly dtype: DType }[]; readonly size: number; readonly byValue?: true };
 }
 
 export interface IrFunction {
@@ -418,7 +418,7 @@ export function kernelSignature(fn: IrFunction): ParamSignature[] {
   return fn.params.map((p) =>
     p.type.kind === "array"
       ? p.type.record
-        ? { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank, record: { name: p.type.record.name, fields: p.type.record.layout.fields.map((f) => ({ name: f.name, dtype: f.dtype })), size: p.type.record.layout.size } }
+        ? { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank, record: { name: p.type.record.name, fields: p.type.record.layout.fields.map((f) => ({ name: f.name, dtype: f.dtype })), size: p.type.record.layout.size, ...(p.type.byValue ? { byValue: true as const } : {}) } }
         : { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank }
       : { name: p.name, kind: "scalar", dtype: p.type.kind === "scalar" ? p.type.dtype : "i32", rank: 0 },
   );

@@ -34,6 +34,11 @@ export interface ArrayType {
    * and the host pass it as its bytes (docs/abi.md), and only field accesses (IndexExpr.field) read it.
    */
   readonly record?: RecordType;
+  /**
+   * A kernel's record parameter taken by value (`p: Particle`): passed as a one-record array, whose
+   * fields the kernel copies into locals on entry (frontend/lower-records.ts), so `p` has value semantics.
+   */
+  readonly byValue?: true;
   /** Static shape for shared/local/const arrays; `undefined` for global arrays (known at launch). `0` in dim 0 = dynamic shared. */
   readonly shape?: readonly number[];
 }

@@ -37,7 +37,7 @@ export function setLaunchFastPath(enabled: boolean): void {
 
 export function paramTypeName(p: ParamSignature): string {
   if (p.kind === "scalar") return p.dtype;
-  if (p.record) return `Array${p.rank}D<${p.record.name}>`;
+  if (p.record) return p.record.byValue ? p.record.name : `Array${p.rank}D<${p.record.name}>`;
   if (isComplexDTypeName(p.dtype)) return p.rank === 1 ? (p.dtype === "c64" ? "Complex64Array" : "Complex128Array") : `Array${p.rank}D<${p.dtype}>`;
   // bool has no typed array of its own (Uint8Array is u8): 1-D bool parameters are Array1D<bool>.
   if (p.rank === 1 && p.dtype !== "bool") return dtypes[p.dtype].arrayType.name;
@@ -293,7 +293,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
     // Check everything before copying anything.
     sig.forEach((p, i) => this.checkArg(p, i, args[i]));
     // A record array is passed as its bytes (docs/abi.md), its fields checked above (records-args.ts).
-    args = args.map((v) => recordBytes(v));
+    args = args.map((v, i) => recordBytes(v, sig[i]!));
     const out: KernelArg[] = [];
     const copyBack: { host: TypedArray; dev: DeviceNDArray }[] = [];
     try {

@@ -7,7 +7,8 @@
 import { recordFieldsText, recordLayout, sameRecordFields, type DTypeName } from "@cudascript/compiler/dtypes";
 import type { KernelArtifact } from "../backend";
 import { CudaScriptError } from "../errors";
-import { RecordArray } from "../records";
+import { RecordArray, RecordDtype, type RecordFieldDType } from "../records";
+import { complexDtypes, dtypes } from "../dtypes";
 import { describeValue, DeviceNDArray } from "./arrays";
 
 type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
@@ -17,9 +18,24 @@ export function isRecordArgument(v: unknown): boolean {
   return v instanceof RecordArray || (v instanceof DeviceNDArray && v.recordDtype !== undefined);
 }
 
-/** What a launch passes for `v`: a host record array's bytes; anything else as it is. */
-export function recordBytes(v: unknown): unknown {
+/**
+ * What a launch passes for `v`: a host record array's bytes; for a record parameter taken by value
+ * (`p: Particle`), the bytes of a one-record array holding it (checked first by checkRecordArg);
+ * anything else as it is.
+ */
+export function recordBytes(v: unknown, p: ParamSignature): unknown {
+  if (p.record?.byValue) {
+    const one = new RecordArray(dtypeOf(p.record), 1);
+    one.set(0, v as never);
+    return one.bytes;
+  }
   return v instanceof RecordArray ? v.bytes : v;
+}
+
+/** The record dtype of a kernel's record parameter (its fields in order). */
+function dtypeOf(rec: NonNullable<ParamSignature["record"]>): RecordDtype {
+  const all: Record<string, RecordFieldDType> = { ...dtypes, ...complexDtypes };
+  return new RecordDtype(Object.fromEntries(rec.fields.map((f) => [f.name, all[f.dtype]!])));
 }
 
 export function checkRecordArg(p: ParamSignature, which: string, v: unknown): void {
@@ -31,6 +47,17 @@ export function checkRecordArg(p: ParamSignature, which: string, v: unknown): vo
     );
   }
   const want = recordLayout(rec.fields.map((f) => [f.name, f.dtype as DTypeName] as const));
+  if (rec.byValue) {
+    // One record, by value: a plain object with every field (a.get(i) gives one).
+    if (typeof v !== "object" || v === null || v instanceof RecordArray || v instanceof DeviceNDArray || ArrayBuffer.isView(v))
+      throw new CudaScriptError("CSR081", `${which} is one ${rec.name} record ${recordFieldsText(want)}, passed by value: pass an object with those fields (e.g. a.get(i) of a record array), got ${describeValue(v)}`);
+    try {
+      new RecordArray(dtypeOf(rec), 1).set(0, v as never);
+    } catch (e) {
+      throw new CudaScriptError("CSR081", `${which} is one ${rec.name} record ${recordFieldsText(want)}: ${(e as Error).message.replace(/^CSR\d+: set\(0, …\): /, "")}`);
+    }
+    return;
+  }
   const dtype = v instanceof RecordArray ? v.dtype : v instanceof DeviceNDArray ? v.recordDtype : undefined;
   if (!dtype) {
     throw new CudaScriptError(
