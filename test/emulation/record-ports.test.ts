@@ -1,8 +1,9 @@
 /**
  * Ported programs that pass arrays of C structs (issue 31's proof for records), in their struct form:
- * - Numba's test_record_dtype kernels set_a, set_b (with its coercions from f32 / f64) and set_record,
- *   on its record without the complex field `c` and the u8[5] array field `d` (complex fields in kernels
- *   and array fields are not supported yet: docs/kernel-language.md#records);
+ * - Numba's test_record_dtype kernels set_a, set_b (with its coercions from f32 / f64), set_record,
+ *   record_read_a and record_read_b, on its record without the complex field `c` (tested in
+ *   records.test.ts) and the u8[5] array field `d` (array fields are not supported:
+ *   docs/kernel-language.md#records);
  * - Rodinia nn (`struct latLong { float lat, lng; }`: euclid);
  * - Rodinia bfs (`struct Node { int starting; int no_of_edges; }`: Kernel, Kernel2).
  * Each runs on the simulator against plain TypeScript, and through the g++ emulation of the generated
@@ -31,6 +32,9 @@ export const setAFromF32 = cuda.jit((ary: Array1D<Rec>, i: i32, v: f32) => { ary
 export const setB = cuda.jit((ary: Array1D<Rec>, i: i32, v: i32) => { ary[i].b = v; });
 export const setBFromF64 = cuda.jit((ary: Array1D<Rec>, i: i32, v: f64) => { ary[i].b = Math.trunc(v); });
 export const setRecord = cuda.jit((ary: Array1D<Rec>, i: i32, j: i32) => { ary[i] = ary[j]; });
+// record_read_a / record_read_b: a record argument read in the kernel (by value: docs/kernel-language.md#records).
+export const recordReadA = cuda.jit((r: Rec, arr: Array1D<f64>) => { arr[0] = r.a; });
+export const recordReadB = cuda.jit((r: Rec, arr: Int32Array) => { arr[0] = r.b; });
 
 // Rodinia nn: struct latLong { float lat; float lng; }.
 interface LatLong { lat: f32; lng: f32 }
@@ -153,6 +157,15 @@ describe("ported struct programs", () => {
       assert.deepEqual(got.get(i), got.get(j));
       assert.deepEqual(got.bytes, expect.bytes);
     }
+  });
+
+  it("Numba test_record_dtype: record_read_a, record_read_b (record arguments) on the simulator", () => {
+    const rec = sample().get(0);
+    const a = new Float64Array(1), b = new Int32Array(1);
+    kernel(art(), "recordReadA").launch(1, 1)({ ...rec, a: 1.5 }, a);
+    kernel(art(), "recordReadB").launch(1, 1)({ ...rec, b: 2 }, b);
+    assert.equal(a[0], 1.5);
+    assert.equal(b[0], 2);
   });
 
   it("Rodinia nn (latLong) and bfs (Node) on the simulator match plain TypeScript", () => {
