@@ -20,6 +20,11 @@ export class AssignmentLowerer {
 
   /** `target = value` (or `target op= value`) of an element. */
   storeElement(target: IR.IndexExpr, op: IR.ArithOp | "=", rhsValue: IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
+    // A record array reached another way (an array variable, `?:`) is written only through fields (lower-records.ts).
+    if (!target.field && target.array.type.kind === "array" && target.array.type.record) {
+      this.ctx.report(Codes.RecordUnsupported, node, `this stores into a record array through an array variable or a view, which this version does not compile: assign a field of the record array itself (ps[i].x = …)`);
+      return undefined;
+    }
     let value = rhsValue;
     if (op !== "=") value = this.ctx.ops.arith(op, target, value, node);
     if (value.type.kind !== "scalar") {

@@ -85,6 +85,8 @@ export class ExpressionLowerer {
         if (shape) return shape;
         const r = this.lowerElementAccess(e as ts.ElementAccessExpression);
         if (!r) return this.ctx.error(e);
+        // A record array reached another way (an array variable, `?:`) is read only through fields (lower-records.ts).
+        if (r.k === "index" && !r.field && r.array.type.kind === "array" && r.array.type.record) return this.ctx.records.reportRecordValue(e);
         if (r.type.kind === "array") {
           const arr = r.type;
           this.ctx.report(Codes.WrongIndexCount, e, `${e.getText(this.ctx.sf)} is a row of a ${arr.rank + 1}-D array: index every dimension, e.g. ${e.getText(this.ctx.sf)}[j]`);

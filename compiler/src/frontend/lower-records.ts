@@ -11,6 +11,8 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type { RecordField } from "../dtypes/records";
 import type * as IR from "../ir/nodes";
+import { forEachRootExpr, visitExpr } from "../ir/visit";
+import { makeDiagnostic } from "../diagnostics/diagnostic";
 import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
 import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
@@ -194,6 +196,25 @@ export class RecordLowerer {
     return { k: "atomic", type: scalar(field.dtype), op, array: arr, indices, value, expected, field, span };
   }
 
+  /**
+   * The safety net after lowering: no element of a record array may be read or written but through a
+   * field. Array variables and `?:` over record arrays (lower-array-vars.ts) would otherwise read bytes.
+   */
+  checkRecordAccesses(body: readonly IR.Stmt[]): void {
+    const seen = new Set<string>();
+    forEachRootExpr(body, (root) =>
+      visitExpr(root, (e) => {
+        if ((e.k !== "index" && e.k !== "atomic") || e.field || e.array.type.kind !== "array" || !e.array.type.record) return;
+        const key = `${e.span.start}:${e.span.end}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        this.ctx.diags.add(
+          makeDiagnostic(Codes.RecordUnsupported, e.span, `records are read and written through fields of the record array itself (${e.array.v.name}[i].x); array variables, ?: and views of record arrays are not compiled in this version`),
+        );
+      }),
+    );
+  }
+
   /** CS2044 for a record element or local used where a value is needed. */
   reportRecordValue(e: ts.Expression): IR.Expr {
     const arr = ts.isElementAccessExpression(e) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(e).base) : undefined;
@@ -208,6 +229,12 @@ export class RecordLowerer {
   }
 
   private element(e: ts.ElementAccessExpression): { arr: IR.VarExpr & { type: ArrayType }; indices: readonly IR.Expr[]; record: RecordType } | undefined {
+    const base = this.ctx.expr.splitElementAccess(e).base;
+    const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
+    if (b?.k === "var" && (b.view || b.arrayVar)) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' is a view or an array variable of records, which this version does not compile: index the record array itself`);
+      return undefined;
+    }
     const r = this.ctx.expr.elementAccessArray(e);
     if (!r) return undefined;
     const record = r.arr.type.record!;

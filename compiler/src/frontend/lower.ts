@@ -97,6 +97,7 @@ class FunctionLowerer {
       }
     }
     this.ctx.popScope();
+    this.ctx.records.checkRecordAccesses(body);
 
     if (decl.kind === "device") {
       if (!fnNode.type) {
