@@ -5,7 +5,9 @@
  *   records.test.ts) and the u8[5] array field `d` (array fields are not supported:
  *   docs/kernel-language.md#records);
  * - Rodinia nn (`struct latLong { float lat, lng; }`: euclid);
- * - Rodinia bfs (`struct Node { int starting; int no_of_edges; }`: Kernel, Kernel2).
+ * - Rodinia bfs (`struct Node { int starting; int no_of_edges; }`: Kernel, Kernel2);
+ * - Rodinia streamcluster (`struct Point { float weight; float *coord; long assign; float cost; }`:
+ *   kernel_compute_cost with its d_dist device function; the pointer field is a u64 the kernel never reads).
  * Each runs on the simulator against plain TypeScript, and through the g++ emulation of the generated
  * C++ (same bytes as the simulator); the C++ also compiles with NVRTC for sm_80 and assembles with ptxas.
  */
@@ -16,13 +18,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
-import { bool, cuda, f32, f64, i32 } from "cudascript";
+import { bool, cuda, f32, f64, i32, i64, u64 } from "cudascript";
 import type { CorpusCase, HostValue } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
 import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
-const SOURCE = `import { cuda, f32, f64, i32, bool, type Array1D } from "cudascript";
+const SOURCE = `import { cuda, f32, f64, i32, i64, u64, bool, type Array1D } from "cudascript";
 
 // Numba test_record_dtype: recordtype (a: float64, b: int32), align=True.
 interface Rec { a: f64; b: i32 }
@@ -72,6 +74,35 @@ export const bfsKernel2 = cuda.jit((mask: Array1D<bool>, updating: Array1D<bool>
     updating[tid] = false;
   }
 });
+
+// Rodinia streamcluster: typedef struct { float weight; float *coord; long assign; float cost; } Point;
+// the pointer is 8 bytes the kernel never reads (a u64 here), so the struct keeps its 32-byte layout.
+interface Point { weight: f32; coord: u64; assign: i64; cost: f32 }
+const Point = cuda.record({ weight: f32, coord: u64, assign: i64, cost: f32 });
+const dDist = cuda.device((p1: i32, p2: i32, num: i32, dim: i32, coord: Array1D<f32>): f32 => {
+  let retval: f32 = 0;
+  for (let i = 0; i < dim; i++) {
+    const tmp = coord[i * num + p1] - coord[i * num + p2];
+    retval += tmp * tmp;
+  }
+  return retval;
+});
+export const computeCost = cuda.jit((num: i32, dim: i32, x: i64, p: Array1D<Point>, K: i32, stride: i32, coord: Array1D<f32>, workMem: Array1D<f32>, centerTable: Int32Array, switchMembership: Array1D<bool>) => {
+  const bid = cuda.blockIdx.x + cuda.gridDim.x * cuda.blockIdx.y;
+  const tid = cuda.blockDim.x * bid + cuda.threadIdx.x;
+  if (tid < num) {
+    const lower = tid * stride;
+    const xCost = dDist(tid, Number(x) | 0, num, dim, coord) * p[tid].weight;
+    if (xCost < p[tid].cost) {
+      switchMembership[tid] = true;
+      workMem[lower + K] += xCost - p[tid].cost;
+    } else {
+      const assign = Number(p[tid].assign) | 0;
+      workMem[lower + centerTable[assign]] += p[tid].cost - xCost;
+    }
+  }
+});
+
 `;
 
 const file = path.join(__dirname, "..", "..", "emulation", `__record_ports_${process.pid}.ts`);
@@ -82,6 +113,41 @@ const art = () => makeArtifact(check.module, { staticSharedBytes: check.staticSh
 const Rec = cuda.record({ a: f64, b: i32 });
 const LatLong = cuda.record({ lat: f32, lng: f32 });
 const Node = cuda.record({ starting: i32, no_of_edges: i32 });
+const Point = cuda.record({ weight: f32, coord: u64, assign: i64, cost: f32 });
+const SC = { num: 300, dim: 4, K: 5, x: 17 };
+
+function streamcluster() {
+  const { num, dim, K } = SC;
+  const p = cuda.recordArray(Point, num);
+  for (let i = 0; i < num; i++) p.set(i, { weight: 1 + (i % 3), coord: 0n, assign: BigInt(i % K), cost: 2 + (i % 11) });
+  const coord = Float32Array.from({ length: num * dim }, (_, k) => ((k * 29) % 17) / 4);
+  const centerTable = Int32Array.from({ length: num }, (_, i) => (i * 3) % K);
+  return { p, coord, centerTable, workMem: new Float32Array(num * (K + 1)), switchMembership: new Uint8Array(num) };
+}
+
+function streamclusterReference() {
+  const { num, dim, K, x } = SC;
+  const s = streamcluster();
+  for (let tid = 0; tid < num; tid++) {
+    let d = 0;
+    for (let i = 0; i < dim; i++) {
+      const tmp = Math.fround(s.coord[i * num + tid]! - s.coord[i * num + x]!);
+      d = Math.fround(d + Math.fround(tmp * tmp));
+    }
+    const r = s.p.get(tid);
+    const xCost = Math.fround(d * r.weight);
+    const lower = tid * (K + 1);
+    const at = xCost < r.cost ? lower + K : lower + s.centerTable[Number(r.assign)]!;
+    if (xCost < r.cost) s.switchMembership[tid] = 1;
+    s.workMem[at] = Math.fround(s.workMem[at]! + Math.fround(xCost < r.cost ? xCost - r.cost : r.cost - xCost));
+  }
+  return s;
+}
+
+function runStreamcluster(s: ReturnType<typeof streamcluster>) {
+  const { num, dim, K, x } = SC;
+  kernel(art(), "computeCost").launch([3, 2], 64)(num, dim, BigInt(x), s.p, K, K + 1, s.coord, s.workMem, s.centerTable, s.switchMembership);
+}
 
 /** Numba's sample: three records, a = (i + 1) / 2, b = i + 1. */
 function sample() {
@@ -185,6 +251,15 @@ describe("ported struct programs", () => {
     assert.deepEqual(v.cost, bfsReference(v.nodes, v.edges, N_NODES));
   });
 
+  it("Rodinia streamcluster (Point) on the simulator matches plain TypeScript", () => {
+    const s = streamcluster();
+    runStreamcluster(s);
+    const want = streamclusterReference();
+    assert.equal(Point.itemsize, 32);
+    assert.deepEqual(s.workMem, want.workMem);
+    assert.deepEqual(s.switchMembership, want.switchMembership);
+  });
+
   it("the g++ emulation of the generated C++ leaves the simulator's bytes", async (t) => {
     const gxx = findGxx();
     if (!gxx) return t.skip("g++ not found");
@@ -199,8 +274,11 @@ describe("ported struct programs", () => {
         { kernel: "bfsKernel2", grid: Math.ceil(N_NODES / 128), block: 128, args: ["mask", "updating", "visited", "over", "n"] },
       ]).flat(),
       { kernel: "setRecord", grid: 1, block: 1, args: ["rec", "zero", "two"] },
+      { kernel: "computeCost", grid: [3, 2] as const, block: 64, args: ["scNum", "scDim", "scX", "scP", "scK", "scStride", "scCoord", "scWork", "scCenter", "scSwitch"] },
     ];
     const values = { ...bytesOf(g), loc: loc.bytes, dist: new Float32Array(N_LOC), nLoc: N_LOC, lat: 30.5, lng: -90.25, rec: sample().bytes, zero: 0, two: 2 };
+    const sc = streamcluster();
+    Object.assign(values, { scNum: SC.num, scDim: SC.dim, scX: BigInt(SC.x), scP: sc.p.bytes, scK: SC.K, scStride: SC.K + 1, scCoord: sc.coord, scWork: sc.workMem, scCenter: sc.centerTable, scSwitch: sc.switchMembership });
     const c: CorpusCase = { name: "record ports", setup: () => values, launches, reference: () => ({}) };
     const { outputs } = await emulateCase(gxx, "record-ports", gen, c, values);
     // The same launches on the simulator.
@@ -211,6 +289,10 @@ describe("ported struct programs", () => {
       kernel(art(), "bfsKernel2").launch(Math.ceil(N_NODES / 128), 128)(s.mask, s.updating, s.visited, s.over, N_NODES);
     }
     kernel(art(), "setRecord").launch(1, 1)(srec, 0, 2);
+    const ssc = streamcluster();
+    runStreamcluster(ssc);
+    assert.equal(compareArrays("scWork", ssc.workMem, outputs.get("scWork")!, { abs: 0, rel: 0 }), undefined);
+    assert.equal(compareArrays("scSwitch", ssc.switchMembership, outputs.get("scSwitch")!), undefined);
     assert.equal(compareArrays("dist", sdist, outputs.get("dist")!, { abs: 0, rel: 0 }), undefined);
     assert.equal(compareArrays("cost", s.cost, outputs.get("cost")!), undefined);
     assert.equal(compareArrays("rec", srec.bytes, outputs.get("rec")!), undefined);
