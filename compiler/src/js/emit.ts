@@ -35,7 +35,7 @@
  * and the module returns { abi, sites, kernels: { [name]: { run(L, firstBlock, endBlock), info } } }
  * where L = { args, grid: [x, y, z], block: [x, y, z], dynShared: bytes }.
  */
-import { recordFieldRead, recordFieldTarget, recordFieldWrite, recordParamSetup } from "./records";
+import { recordDeviceParamSetup, recordFieldRead, recordFieldTarget, recordFieldWrite, recordParamSetup } from "./records";
 import type * as IR from "../ir/nodes";
 import { f16round } from "../ir/f16";
 import { DTYPES, wrapNumber, wrapNumberJs } from "../dtypes/table";
@@ -1341,9 +1341,16 @@ export class FnEmitter {
   emitDevice(): string {
     const name = this.me.deviceNames.get(this.fn.id)!;
     const params: string[] = [];
+    const recordViews: string[] = [];
     for (const p of this.fn.params) {
       const n = this.vn(p);
-      if (p.type.kind === "array") {
+      if (p.type.kind === "array" && p.type.record) {
+        // A kernel's record array in the stepping backend (device functions take none): its bytes, whose
+        // extent counts bytes; the records are counted and viewed as in a kernel (js/records.ts).
+        params.push(n, `${n}$o`, `${n}$0`, `${n}$s0`);
+        recordViews.push(recordDeviceParamSetup(n, p.type.record));
+        this.arrays.set(p, { name: p.name, dtype: p.type.dtype, space: "global", data: n, dims: [`${n}$n`], record: p.type.record });
+      } else if (p.type.kind === "array") {
         // (data, offset, extents, strides): the caller passes a whole array (offset 0) or a view of one
         // (ir/views.ts), of any layout (a row of a column-major array is strided).
         const t = p.type;
@@ -1354,7 +1361,7 @@ export class FnEmitter {
       } else params.push(n);
     }
     params.push("$tx", "$ty", "$tz", "$t");
-    const setup: string[] = [];
+    const setup: string[] = [...recordViews];
     const perBlock: string[] = [];
     forEachArrayDecl(this.fn.body, (s) => this.declareBodyArray(s, undefined, setup, perBlock));
     // Local arrays of device functions are allocated per call (each call's copy is fresh).

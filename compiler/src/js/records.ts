@@ -29,6 +29,13 @@ export function recordParamSetup(n: string, arg: string, record: RecordType): st
   return `const ${n} = ${arg}, ${n}$n = Math.floor(${n}.length / ${record.layout.size})${decls.map((d) => `, ${d}`).join("")};`;
 }
 
+/** The same for a record array parameter of the stepping backend's kernel functions, given its bytes `n` and their count `${n}$0`. */
+export function recordDeviceParamSetup(n: string, record: RecordType): string {
+  const views = [...new Set(record.layout.fields.map((f) => DTYPES[f.dtype].simArray))];
+  const decls = views.map((ctor) => `${n}$r${ctor} = new ${ctor}(${n}.buffer, ${n}.byteOffset, Math.floor(${n}.length / ${ctor}.BYTES_PER_ELEMENT))`);
+  return `const ${n}$n = Math.floor(${n}$0 / ${record.layout.size})${decls.map((d) => `, ${d}`).join("")};`;
+}
+
 /** The value of `field` of record `index` (a bool as true/false, an f16 as its number). */
 export function recordFieldRead(data: string, record: RecordType, field: RecordField, index: string): string {
   const view = fieldView(data, field), i = fieldIndex(record, field, index);
