@@ -6,6 +6,10 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { bool, cuda, CudaScriptError, f16, f32, f64, i32, i64, u8 } from "cudascript";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { compileSource, kernel } from "../simulator/helpers";
 
 const art = compileSource(`
@@ -129,5 +133,34 @@ describe("record arrays in kernels (simulator)", () => {
     throwsCode(() => kernel(art, "step").launch(1, 32)(cuda.toDevice(cuda.recordArray(Other, 4)), new Float32Array(4)), "CSR080");
     throwsCode(() => kernel(art, "step").launch(1, 32)(new Uint8Array(48), new Float32Array(4)), "CSR081", /cuda\.recordArray/);
     throwsCode(() => kernel(art, "step").launch(1, 32)(cuda.recordArray(Particle, 4), cuda.recordArray(Particle, 4)), "CSR082");
+  });
+});
+
+describe("results panel", () => {
+  it("report(name, recordArray) publishes one array per field, diffed against a record-array reference", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "records-report-"));
+    try {
+      const results = path.join(dir, "results.jsonl");
+      const script = `
+        const { cuda, f32, i32, bool, c64, report } = require(${JSON.stringify(require.resolve("cudascript"))});
+        const P = cuda.record({ x: f32, ok: bool, z: c64, id: i32 });
+        const a = cuda.recordArray(P, 3), ref = cuda.recordArray(P, 3);
+        for (let i = 0; i < 3; i++) { a.set(i, { x: i + 0.5, ok: i === 1, z: { re: i, im: -i }, id: 7 * i }); ref.set(i, { ...a.get(i), id: i === 2 ? 0 : 7 * i }); }
+        report("ps", a, { reference: ref });`;
+      const r = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, CUDASCRIPT_RESULTS_FILE: results }, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      const arrays = fs.readFileSync(results, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "array");
+      assert.deepEqual(arrays.map((x) => [x.name, x.dtype, x.data]), [
+        ["ps.x", "f32", [0.5, 1.5, 2.5]],
+        ["ps.ok", "bool", [0, 1, 0]],
+        ["ps.z.re", "f32", [0, 1, 2]],
+        ["ps.z.im", "f32", [0, -1, -2]],
+        ["ps.id", "i32", [0, 7, 14]],
+      ]);
+      assert.equal(arrays.find((x) => x.name === "ps.id").diff.mismatches, 1);
+      assert.equal(arrays.find((x) => x.name === "ps.x").diff.mismatches, 0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
