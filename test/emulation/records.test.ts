@@ -32,6 +32,16 @@ export const tally = cuda.jit((ps: Array1D<Particle>, bins: Array1D<Particle>) =
   const i = cuda.grid(1);
   if (i < ps.length) { cuda.atomic.add(bins, [i % bins.length, "id"], 1); cuda.atomic.max(bins, [i % bins.length, "y"], ps[i].y); }
 });
+const bump = cuda.device((ps: Array1D<Particle>, i: i32, by: f32): f32 => {
+  ps[i].x += by;
+  cuda.atomic.add(ps, [i, "id"], 1);
+  const p = ps[i];
+  return p.x + ps.length;
+});
+export const viaDevice = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
+  const i = cuda.grid(1);
+  if (i < ps.length) out[i] = bump(ps, i, 2);
+});
 export const waves = cuda.jit((ws: Array1D<Wave>, zs: Complex64Array) => {
   const i = cuda.grid(1);
   if (i + 1 < ws.length) {
@@ -78,6 +88,7 @@ const c: CorpusCase = {
     { kernel: "mixed", grid: 4, block: 64, args: ["ms"] },
     { kernel: "tally", grid: 4, block: 64, args: ["ps", "bins"] },
     { kernel: "waves", grid: 4, block: 64, args: ["ws", "zs"] },
+    { kernel: "viaDevice", grid: 4, block: 64, args: ["qs", "out"] },
   ],
   reference: () => ({}),
 };
@@ -90,6 +101,7 @@ function simulate() {
   kernel(art, "mixed").launch(4, 64)(r.ms);
   kernel(art, "tally").launch(4, 64)(r.ps, r.bins);
   kernel(art, "waves").launch(4, 64)(r.ws, Complex64Array.wrap(r.zs));
+  kernel(art, "viaDevice").launch(4, 64)(r.qs, r.out);
   return r;
 }
 
@@ -102,10 +114,12 @@ describe("records: the g++ emulation of the generated C++ and the simulator agre
     const r = simulate();
     for (let i = 0; i < N; i++) {
       const x = Math.fround(i * 1.25 - 40), y = Math.fround(3 - i / 7);
-      assert.equal(r.out[i], Math.fround(Math.fround(x * y) + 0.5));
+
       assert.deepEqual(r.ps.get(i), { x, y, id: i * 3 });
       const from = (i + N - 1) % N, fx = Math.fround(from * 1.25 - 40), fy = Math.fround(3 - from / 7);
-      assert.deepEqual(r.qs.get(i), { x: Math.fround(fx / 3), y: fy, id: from * 3 });
+      // rotate's copy, then viaDevice: x += 2 and id += 1 through a device function, out = x + length.
+      assert.deepEqual(r.qs.get(i), { x: Math.fround(Math.fround(fx / 3) + 2), y: fy, id: from * 3 + 1 });
+      assert.equal(r.out[i], Math.fround(Math.fround(Math.fround(fx / 3) + 2) + N));
       const m = r.ms.get(i);
       assert.equal(m.e, BigInt(i) * 1_000_000_007n);
       assert.equal(m.d, i % 3 !== 0);

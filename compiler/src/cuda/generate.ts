@@ -854,7 +854,8 @@ class FunctionGen {
   /** An array argument of a device-function call: pointer, one extent per dimension, one stride per dimension. */
   private arrayArgs(a: IR.VarExpr): string[] {
     const info = this.arrayOf(a);
-    const extents = Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
+    // A record array's extent travels in bytes, as a kernel receives it (docs/abi.md): the callee counts records.
+    const extents = info.kind === "pointer" && info.record ? info.extents : Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
     const strides = this.strides(info);
     switch (info.kind) {
       case "pointer":

@@ -29,6 +29,8 @@ export const tally = cuda.jit((ps: Array1D<Particle>, ms: Array1D<Mixed>) => {
   cuda.atomic.add(ms, [0, "e"], 1n);
   cuda.atomic.max(ms, [0, "b"], 2.0);
 });
+const bump = cuda.device((ps: Array1D<Particle>, i: i32): f32 => { ps[i].x += 1; cuda.atomic.add(ps, [i, "id"], 1); return ps[i].x + ps.length; });
+export const viaDevice = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { out[0] = bump(ps, 0); });
 export const byValue = cuda.jit((p: Particle, out: Array1D<f32>) => { p.x += 1; out[0] = p.x + p.id; });
 export const waves = cuda.jit((ws: Array1D<Wave>, zs: Complex64Array) => {
   const i = cuda.grid(1);
@@ -60,6 +62,9 @@ test("record arrays: a struct with numpy's layout, static_asserts, fields throug
   // A record by value: a one-record array whose fields are copied into locals on entry.
   assert.match(src, /void byValue\(unsigned char\* __restrict__ p, int p_len, float\* __restrict__ out, int out_len\) \{\n  float p_x = reinterpret_cast<cs_rec_Particle\*>\(p\)\[0\]\.f_x;/);
   assert.deepEqual(kernelSignature(m.kernels.find((k) => k.name === "byValue")!)[0]!.record?.byValue, true);
+  // A device function takes the bytes with their byte count, as a kernel does, and counts records itself.
+  assert.match(src, /bump\(ps, ps_len, 1, 0\)/);
+  assert.match(src, /\(ps_len_?\d* \/ 12\)/);
   assert.match(src, /atomicAdd\(&reinterpret_cast<cs_rec_Particle\*>\(ps\)\[[^\]]+\]\.f_x, 1\.5f\)/);
   const sig = kernelSignature(m.kernels[0]!);
   assert.deepEqual(sig[0], { name: "ps", kind: "array", dtype: "u8", rank: 1, record: { name: "Particle", fields: [{ name: "x", dtype: "f32" }, { name: "y", dtype: "f32" }, { name: "id", dtype: "i32" }], size: 12 } });

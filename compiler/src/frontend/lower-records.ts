@@ -182,8 +182,8 @@ export class RecordLowerer {
       this.ctx.report(Codes.WrongDType, last, `cuda.atomic.${op} works on fields of ${ATOMIC_DTYPES[op].join(", ")}, not on the ${field.dtype} field '${field.name}'`);
       return this.ctx.error(call);
     }
-    if (arr.type.rank > 1 || arr.type.space !== "global" || this.ctx.decl.kind === "device") {
-      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays in kernels (not in device functions) in this version`);
+    if (arr.type.rank > 1 || arr.type.space !== "global") {
+      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays in this version`);
       return this.ctx.error(call);
     }
     const indices = elements.slice(0, -1).map((n) => this.ctx.expr.lowerIndex(n));
@@ -204,6 +204,11 @@ export class RecordLowerer {
     const seen = new Set<string>();
     forEachRootExpr(body, (root) =>
       visitExpr(root, (e) => {
+        // A view of a record array passed to a device function would address its bytes, not its records.
+        if (e.k === "intrinsic" && e.name === "arrayView" && e.type.kind === "array" && e.type.record) {
+          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, `views of record arrays are not compiled in this version: pass the whole record array and an index`));
+          return;
+        }
         if ((e.k !== "index" && e.k !== "atomic") || e.field || e.array.type.kind !== "array" || !e.array.type.record) return;
         const key = `${e.span.start}:${e.span.end}`;
         if (seen.has(key)) return;
@@ -244,10 +249,6 @@ export class RecordLowerer {
     }
     if (r.arr.type.rank > 1 || r.arr.type.space !== "global") {
       this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.rank}-D ${r.arr.type.space} array of records, which this version does not compile yet: kernels take 1-D global record arrays (Array1D<${record.name}>)`);
-      return undefined;
-    }
-    if (this.ctx.decl.kind === "device") {
-      this.ctx.report(Codes.RecordUnsupported, e, `record arrays cannot be used in device functions yet: read the fields in the kernel and pass them as scalars`);
       return undefined;
     }
     return { arr: r.arr, indices: r.indices, record };

@@ -1068,7 +1068,9 @@ export class FnEmitter {
         const info = this.arrayInfo(a.v);
         this.noteArray(a.v);
         args.push(info.data, info.offset ?? "0");
-        for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
+        // A record array's extent travels in bytes, as a kernel receives it: the callee counts records (js/records.ts).
+        if (info.record) args.push(`${info.data}.length`);
+        else for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
         args.push(...stridesOf(info).slice(0, p.type.rank));
       } else args.push(this.ex(a));
     });
@@ -1345,7 +1347,7 @@ export class FnEmitter {
     for (const p of this.fn.params) {
       const n = this.vn(p);
       if (p.type.kind === "array" && p.type.record) {
-        // A kernel's record array in the stepping backend (device functions take none): its bytes, whose
+        // A record array of a device function (or of a kernel in the stepping backend): its bytes, whose
         // extent counts bytes; the records are counted and viewed as in a kernel (js/records.ts).
         params.push(n, `${n}$o`, `${n}$0`, `${n}$s0`);
         recordViews.push(recordDeviceParamSetup(n, p.type.record));
