@@ -38,6 +38,12 @@ export class AssignmentLowerer {
   lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: (target?: IR.Expr) => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
     const span = this.ctx.span(node);
     const t = stripParensAndNonNull(targetNode);
+    if (ts.isIdentifier(t) && this.ctx.records.recordLocalOf(t)) {
+      this.ctx.report(Codes.RecordAsValue, t, `'${t.text}' is a record copy: assign its fields (${t.text}.x = …), or copy another record into a new local (const q = ps[j])`);
+      // A record on the right is the same mistake, already reported here; anything else is checked.
+      if (!rhsNode || !(this.ctx.records.isRecordElement(rhsNode as ts.Expression) || this.ctx.records.recordLocalOf(rhsNode as ts.Expression))) rhs();
+      return undefined;
+    }
     if (ts.isIdentifier(t)) {
       const b = this.ctx.lookup(t.text);
       if (!b) {

@@ -26,7 +26,7 @@ export interface RecordLocal {
 }
 
 export class RecordLowerer {
-  /** Record locals by their binding name, innermost last (names are scoped like the context's). */
+  /** Record locals (and record parameters by value) by the variable their name is bound to. */
   private readonly locals = new Map<IR.Var, RecordLocal>();
 
   constructor(private readonly ctx: LoweringContext) {}

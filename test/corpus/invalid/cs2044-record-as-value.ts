@@ -11,6 +11,8 @@ export const wrong = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
     const p = ps[i];
     out[i] = p; // @expect CS2044
     ps[i] += 1; // @expect CS2044
+    let q = ps[i];
+    q = ps[0]; // @expect CS2044
   }
 });
 
