@@ -20,6 +20,7 @@ import { KERNEL_ONLY_MEMBERS } from "./kernel-intrinsics";
 import { asCudaArray, fromCudaArrayInterface, isCudaArray } from "./host/array-interface";
 import { fromDlpack } from "./host/dlpack";
 import { openIpcArray } from "./host/ipc";
+import { record, recordArray } from "./records";
 
 export { CudaScriptError };
 
@@ -43,8 +44,15 @@ function jit<Args extends unknown[]>(fn: Function, options?: JitOptions, artifac
 
 /** The host half of `cuda` (Numba's host API, camelCased). */
 export interface HostApi {
-  /** Copies a typed array or `cuda.ndarray` to a new device array. */
+  /** Copies a typed array, `cuda.ndarray` or record array to a new device array. */
   toDevice: typeof toDevice;
+  /**
+   * A record dtype, Numba's `np.dtype([...], align=True)`: `cuda.record({ x: f32, y: f32, id: i32 })`,
+   * with the same fields in the same order as the kernel-side `interface` (docs/host-api.md#records).
+   */
+  record: typeof record;
+  /** `n` records of a record dtype, zeroed: `a.get(i)`, `a.set(i, { … })`, `a.length`, `a.bytes`. */
+  recordArray: typeof recordArray;
   /** A new device array of zeros on every backend (Numba's `cuda.to_device(np.zeros(n))`; docs/host-api.md#new-arrays-start-zeroed). */
   deviceArray: typeof deviceArray;
   deviceArrayLike: typeof deviceArrayLike;
@@ -114,6 +122,8 @@ for (const draw of ["xoroshiro128pUniformFloat32", "xoroshiro128pUniformFloat64"
 
 const host = {
   jit,
+  record,
+  recordArray,
   device: <F>(fn: F): F => fn,
   toDevice,
   deviceArray,

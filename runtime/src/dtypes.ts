@@ -139,7 +139,7 @@ export { Complex64Array, Complex128Array, type ComplexValue } from "./complex-ar
  * which have no typed array of their own (`Uint8Array` is u8). At a launch it takes a typed array or a
  * device array (`cuda.toDevice(x)`, `cuda.deviceArray(n, f32)`), like a typed-array parameter.
  */
-export interface Array1D<T extends number | boolean | bigint | ComplexValue = number> {
+export interface Array1D<T extends number | boolean | bigint | ComplexValue | object = number> {
   readonly shape: readonly [number];
   readonly length: number;
   /** Reads are `any` (see above); the element type is `T`. */
@@ -153,7 +153,7 @@ export interface Array1D<T extends number | boolean | bigint | ComplexValue = nu
 }
 
 /** A 2-D array indexed `a[row][col]`, row-major, with `.shape`. Host side: `cuda.ndarray(data, [rows, cols])`. */
-export interface Array2D<T extends number | boolean | bigint | ComplexValue = number> {
+export interface Array2D<T extends number | boolean | bigint | ComplexValue | object = number> {
   readonly shape: readonly [number, number];
   /** Number of rows (the first dimension), like a NumPy array's `len()`. */
   readonly length: number;

@@ -105,6 +105,16 @@ export const ErrorCodes = {
   GufuncCoreDimension: "CSR026",
   /** A gufunc output's core dimension is named in no input, so its size is unknown without `out` (gufunc.ts). */
   GufuncOutputSize: "CSR027",
+  /** A record array (host or device) for a kernel's record parameter whose fields differ from the kernel's record type (host/kernel.ts, records.ts). */
+  RecordFieldsMismatch: "CSR080",
+  /** A kernel's record parameter (`Array1D<Particle>`) given something that is not a record array. */
+  RecordArgument: "CSR081",
+  /** A record array given for a parameter that is not a record array. */
+  RecordArrayForNonRecord: "CSR082",
+  /** `cuda.record` / `cuda.recordArray` given something other than dtype fields / a record dtype and a count. */
+  RecordDtypeInvalid: "CSR083",
+  /** A record array's `get` / `set` given a bad index or a value that does not fit the fields. */
+  RecordAccess: "CSR084",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -9,6 +9,7 @@ import type { CudaArrayInterface } from "./host/array-interface-export";
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 import type { Complex128Array, Complex64Array } from "./complex-array";
 import type { IntrinsicFunctions, LibdeviceFunctions } from "./kernel-intrinsics";
+import type { RecordArray } from "./records";
 
 export interface Dim3 {
   readonly x: number;
@@ -185,7 +186,7 @@ export interface Kernel<Args extends unknown[]> {
 export type HostArgs<Args extends unknown[]> = { [K in keyof Args]: HostArg<Args[K]> };
 
 type HostArg<P> = P extends Array1D
-  ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> | CudaArrayLike
+  ? P | AnyTypedArray | DeviceArrayOf<P> | DeviceArrayOf<AnyTypedArray> | CudaArrayLike | RecordArray<any>
   : P extends number | bigint | boolean
     ? P | DeviceArrayOf<P>
     : P | DeviceArrayOf<P> | CudaArrayLike;

@@ -6,6 +6,7 @@ export { isCudaArray, asCudaArray, fromCudaArrayInterface, type CudaArrayInterfa
 export { openIpcArray, type IpcHandle, type OpenIpcArrayOptions } from "./host/ipc";
 export { fromDlpack } from "./host/dlpack";
 export * from "./dtypes";
+export { RecordArray, RecordDtype, type RecordFieldDType, type RecordFields, type RecordFieldValue, type RecordValue } from "./records";
 export { Float16Array, f16round, isFloat16Array } from "./float16";
 export type * from "./kernel-api";
 export { report, type ReportOptions } from "./report";

@@ -27,6 +27,7 @@ import { checkBoundsGuards } from "./bounds-guard";
 import { checkDivergentBarriers, checkDivergentGridSync, containsBarrier, readsThreadState } from "./divergence";
 import { checkHostCudaNames } from "./host-names";
 import { checkLaunchSites, type LaunchSite } from "./launch-sites";
+import { checkRecordDtypes } from "./record-dtypes";
 import { relocate } from "./relocate";
 import { synthesizeUfunc } from "./ufuncs";
 import { synthesizeGufunc } from "./gufuncs";
@@ -173,6 +174,7 @@ export class KernelChecker implements LowerHost {
       staticSharedBytes.set(fn.id, this.sharedArraysOf(fn, reachable).reduce((a, s) => a + s.bytes, 0));
     }
     diagnostics.push(...this.safely(fileStart(module), () => checkHostCudaNames(module)));
+    diagnostics.push(...this.safely(fileStart(module), () => checkRecordDtypes(this.front, module)));
     let launchSites: LaunchSite[] = [];
     diagnostics.push(
       ...this.safely(fileStart(module), () => {

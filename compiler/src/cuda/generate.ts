@@ -12,7 +12,7 @@
 import { wrapNumber } from "../dtypes/table";
 import * as path from "node:path";
 import type * as IR from "../ir/nodes";
-import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType, type ScalarType } from "../ir/types";
+import { complexPart, F32, I32, isComplex, isFloat, isNarrowInt, scalar, type ArrayType, type DType, type RecordType, type ScalarType } from "../ir/types";
 import { f16Bits } from "../ir/f16";
 import { extentThrough, viewOfArgument } from "../ir/views";
 import { assignsVar, callsGridSync, forEachStmt, isPure, sameExpr } from "../ir/visit";
@@ -20,6 +20,7 @@ import { cElementType, cString, cType, literal } from "./literals";
 import { usesComplex } from "./complex";
 import { intrinsicRecord } from "../intrinsics";
 import { isReserved, isReservedByRule, NameTable, sanitize } from "./names";
+import { COMPLEX_FIELD_TYPES, hasComplexFields, recordMemberName, recordStructLines, recordStructName } from "./records";
 import { preludeFor, type FloatMinMaxOp, type HelperName } from "./prelude";
 import { RANDOM_CPP_FUNCTIONS } from "./random";
 import { ARITH_PREC, bin, call, cast, COMPARE_PREC, operand, P, rightOperand, type Out } from "./precedence";
@@ -141,7 +142,7 @@ type ArrayInfo =
    * Kernel or device-function parameter: pointer, one `int` extent per dimension, then the ELEMENT
    * stride of each dimension (C expressions: a kernel's 1-D parameter is contiguous, stride "1").
    */
-  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[]; strides: string[] }
+  | { kind: "pointer"; name: string; dtype: DType; rank: number; extents: string[]; strides: string[]; record?: RecordType }
   /** `__shared__` or local array with a static shape: a C array, indexed `a[i][j]`. */
   | { kind: "static"; name: string; dtype: DType; rank: number; shape: readonly number[] }
   /** Dynamic shared memory: a pointer into `cs_dynamic_smem`. */
@@ -170,6 +171,8 @@ interface ModuleNames {
   /** Ids of the device functions in a call cycle (recursion.ts), and their prototypes as generated. */
   recursive: ReadonlySet<string>;
   prototypes: string[];
+  /** Record types of the module's arrays, by name: one struct each (records.ts). */
+  records: Map<string, RecordType>;
 }
 
 // ───────────────────────── one function ─────────────────────────
@@ -212,7 +215,11 @@ class FunctionGen {
         // device function may get a row of a strided array); a kernel's 1-D parameter is contiguous.
         const strided = at.rank > 1 || fn.kind !== "kernel";
         const strideNames = strided ? Array.from({ length: at.rank }, (_, d) => this.freshName(`${name}_stride${d}`)) : [];
-        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"] });
+        this.arrays.set(p.id, { kind: "pointer", name, dtype: at.dtype, rank: at.rank, extents, strides: strided ? strideNames : ["1"], record: at.record });
+        if (at.record) {
+          this.m.records.set(at.record.name, at.record);
+          if (hasComplexFields(at.record)) this.m.helpers.add("complex");
+        }
         const ptr = `${cElementType(at.dtype)}*${fn.kind === "kernel" ? " __restrict__" : ""} ${name}`;
         const cParams = [ptr, ...extents.map((e) => `int ${e}`), ...strideNames.map((e) => `int ${e}`)];
         decls.push(...cParams);
@@ -793,6 +800,8 @@ class FunctionGen {
           const term = stride === "1" ? i : bin(i, "*", { t: stride, p: P.primary }, P.mul);
           lin = lin ? bin(lin, "+", term, P.add) : term;
         });
+        // A record array's pointer is to its bytes (docs/abi.md): cast to the struct to reach a field.
+        if (info.record && e.field) return `reinterpret_cast<${recordStructName(info.record)}*>(${info.name})[${lin?.t ?? "0"}].${recordMemberName(e.field.name)}`;
         return `${info.name}[${lin?.t ?? "0"}]`;
       }
     }
@@ -808,6 +817,8 @@ class FunctionGen {
     if (dim >= info.rank) throw new CudaGenError(`'${a.v.name}' has no dimension ${dim}`, span);
     switch (info.kind) {
       case "pointer":
+        // A record array's extent arrives in bytes (docs/abi.md): the count of records is extent / size.
+        if (info.record && dim === info.rank - 1) return { t: `(${info.extents[dim]!} / ${info.record.layout.size})`, p: P.primary };
         return { t: info.extents[dim]!, p: P.primary };
       case "static":
         return { t: String(info.shape[dim]), p: P.primary };
@@ -835,7 +846,8 @@ class FunctionGen {
   /** An array argument of a device-function call: pointer, one extent per dimension, one stride per dimension. */
   private arrayArgs(a: IR.VarExpr): string[] {
     const info = this.arrayOf(a);
-    const extents = Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
+    // A record array's extent travels in bytes, as a kernel receives it (docs/abi.md): the callee counts records.
+    const extents = info.kind === "pointer" && info.record ? info.extents : Array.from({ length: info.rank }, (_, d) => this.extent(a, d, a.span).t);
     const strides = this.strides(info);
     switch (info.kind) {
       case "pointer":
@@ -912,7 +924,7 @@ class FunctionGen {
 
   private atomic(e: IR.AtomicExpr): Out {
     const d = e.type.dtype;
-    const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, span: e.span })}`;
+    const addr = `&${this.lvalue({ k: "index", type: e.type, array: e.array, indices: e.indices, field: e.field, span: e.span })}`;
     const value = this.expr(e.value);
     if (d === "i64" || d === "u64") return this.atomic64(e, addr, value);
     switch (e.op) {
@@ -1083,6 +1095,7 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
     consts: new Map(),
     helpers: new Set(),
     declarations: new Map(),
+    records: new Map(),
     signedIndexArithmetic: options.signedIndexArithmetic ?? false,
     raiseSites: new Map(),
     recursive: recursiveFunctions(module),
@@ -1169,6 +1182,14 @@ export function generateCuda(module: IR.IrModule, options: GenerateCudaOptions =
   const helpers = declared.filter(([, gpuOnly]) => !gpuOnly);
   if (helpers.length) push("");
   for (const [text] of helpers) push(text);
+  if ([...m.records.values()].some(hasComplexFields)) {
+    push("");
+    for (const t of COMPLEX_FIELD_TYPES) for (const l of t.split("\n")) push(l);
+  }
+  for (const r of m.records.values()) {
+    push("");
+    for (const l of recordStructLines(r)) push(l);
+  }
   if (constLines.length) push("");
   for (const l of constLines) push(l.text, l.span);
   if (m.prototypes.length) push("");

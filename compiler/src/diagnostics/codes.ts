@@ -105,6 +105,13 @@ export const Codes = {
   FeatureNeedsNewerArch: def("CS4008", "error", "Kernel uses a feature the target GPU architecture lacks"),
   KernelCalledWithoutLaunch: def("CS4009", "error", "Kernel called without a launch configuration"),
 
+  // CS2040–CS2044 — records (docs/kernel-language.md#records)
+  RecordTypeInvalid: def("CS2040", "error", "Invalid record type"),
+  RecordUnsupported: def("CS2041", "error", "Record use not supported"),
+  RecordUnknownField: def("CS2042", "error", "Unknown record field"),
+  RecordDtypeMismatch: def("CS2043", "error", "Record dtype differs from the kernel's type"),
+  RecordAsValue: def("CS2044", "error", "Record used as a value"),
+
   // CS5xxx — warnings and hints
   DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),
   F64InF32Kernel: def("CS5002", "hint", "f64 arithmetic in an f32 kernel"),

@@ -3,3 +3,4 @@
  * of the compiler, so the runtime reads it without loading the front end or TypeScript.
  */
 export * from "./table";
+export * from "./records";

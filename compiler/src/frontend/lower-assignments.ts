@@ -20,6 +20,11 @@ export class AssignmentLowerer {
 
   /** `target = value` (or `target op= value`) of an element. */
   storeElement(target: IR.IndexExpr, op: IR.ArithOp | "=", rhsValue: IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
+    // A record array reached another way (an array variable, `?:`) is written only through fields (lower-records.ts).
+    if (!target.field && target.array.type.kind === "array" && target.array.type.record) {
+      this.ctx.report(Codes.RecordUnsupported, node, `this stores into a record array through an array variable or a view, which this version does not compile: assign a field of the record array itself (ps[i].x = …)`);
+      return undefined;
+    }
     let value = rhsValue;
     if (op !== "=") value = this.ctx.ops.arith(op, target, value, node);
     if (value.type.kind !== "scalar") {
@@ -33,6 +38,12 @@ export class AssignmentLowerer {
   lowerAssignmentValue(targetNode: ts.Expression, op: IR.ArithOp | "=", rhs: (target?: IR.Expr) => IR.Expr, node: ts.Node, rhsNode?: ts.Node): IR.Stmt | undefined {
     const span = this.ctx.span(node);
     const t = stripParensAndNonNull(targetNode);
+    if (ts.isIdentifier(t) && this.ctx.records.recordLocalOf(t)) {
+      this.ctx.report(Codes.RecordAsValue, t, `'${t.text}' is a record copy: assign its fields (${t.text}.x = …), or copy another record into a new local (const q = ps[j])`);
+      // A record on the right is the same mistake, already reported here; anything else is checked.
+      if (!rhsNode || !(this.ctx.records.isRecordElement(rhsNode as ts.Expression) || this.ctx.records.recordLocalOf(rhsNode as ts.Expression))) rhs();
+      return undefined;
+    }
     if (ts.isIdentifier(t)) {
       const b = this.ctx.lookup(t.text);
       if (!b) {
@@ -98,6 +109,14 @@ export class AssignmentLowerer {
       }
       return { k: "assign", span, target, value: this.ctx.conv.convertImplicitly(value, v.type.dtype, `the ${v.type.dtype} '${v.name}'`, rhsNode ?? node, rhsNode) };
     }
+    if (ts.isElementAccessExpression(t) && this.ctx.records.isRecordElement(t)) {
+      if (op !== "=") {
+        this.ctx.report(Codes.RecordAsValue, t, `'${t.getText(this.ctx.sf)}' is a whole record: '${op}=' works on its fields (${t.getText(this.ctx.sf)}.x ${op}= …)`);
+        return undefined;
+      }
+      if (!rhsNode) return undefined;
+      return this.ctx.records.lowerRecordStore(t, rhsNode as ts.Expression, node);
+    }
     if (ts.isElementAccessExpression(t)) {
       // Through an array variable: one store per array it may hold, the value computed once.
       let once: IR.Expr | undefined;
@@ -117,7 +136,27 @@ export class AssignmentLowerer {
       }
       return this.storeElement(target, op, rhs(target), node, rhsNode);
     }
+    if (ts.isPropertyAccessExpression(t) && this.ctx.records.isRecordElement(stripParensAndNonNull(t.expression))) {
+      const target = this.ctx.records.lowerFieldAccess(t);
+      if (!target || target.k !== "index") {
+        rhs();
+        return undefined;
+      }
+      return this.storeElement(target, op, rhs(target), node, rhsNode);
+    }
     if (ts.isPropertyAccessExpression(t)) {
+      const fv = this.ctx.records.fieldVariable(t);
+      if (fv === "reported") {
+        rhs();
+        return undefined;
+      }
+      if (fv) {
+        const target: IR.VarExpr = { k: "var", type: fv.v.type, v: fv.v, span: this.ctx.span(t) };
+        let value = rhs(target);
+        if (op !== "=") value = this.ctx.ops.arith(op, target, value, node);
+        if (value.type.kind !== "scalar") return undefined;
+        return { k: "assign", span, target, value: this.ctx.conv.convertImplicitly(value, (fv.v.type as ScalarType).dtype, `the field '${t.getText(this.ctx.sf)}'`, rhsNode ?? node, rhsNode) };
+      }
       if (this.ctx.complex.complexPartAssignment(t)) {
         rhs();
         return undefined;

@@ -51,6 +51,7 @@ export class AtomicLowerer {
       return this.ctx.error(call);
     }
     const at = arr.type;
+    if (at.record) return this.ctx.records.lowerFieldAtomic(op, call, arr as IR.VarExpr & { type: typeof at }, span);
     if (at.space === "const" || at.space === "local") {
       this.ctx.report(Codes.WrongDType, arrNode, `atomics work on global and shared arrays, not ${at.space} arrays`);
     }

@@ -36,6 +36,7 @@ import { GridGroupLowerer } from "./lower-grid-group";
 import { StatementLowerer } from "./lower-statements";
 import { DeclarationLowerer } from "./lower-declarations";
 import { AssignmentLowerer } from "./lower-assignments";
+import { RecordLowerer } from "./lower-records";
 
 /** State and helpers shared by every lowerer of one function, and the lowerers themselves. */
 export class LoweringContext {
@@ -78,6 +79,8 @@ export class LoweringContext {
   readonly stmts = new StatementLowerer(this);
   readonly decls = new DeclarationLowerer(this);
   readonly assign = new AssignmentLowerer(this);
+  /** Field accesses, copies and stores of records (lower-records.ts). */
+  readonly records = new RecordLowerer(this);
 
   constructor(
     readonly host: LowerHost,

@@ -10,7 +10,7 @@ import { makeDiagnostic } from "../diagnostics/diagnostic";
 import type * as IR from "../ir/nodes";
 import { ALL_DTYPES, byteSize, commonDType, I32, scalar, type ArrayType, type DType, type ScalarType } from "../ir/types";
 import { stripParensAndNonNull } from "./constants";
-import { readTypeAnnotation } from "./type-annotations";
+import { readRecordType, readTypeAnnotation } from "./type-annotations";
 import { ARRAY_SWAP_ADVICE, needsWidening, POISON, WEAK } from "./lower-base";
 import type { LoweringContext } from "./lower-context";
 import { LIBDEVICE_BY_NAME } from "../intrinsics";
@@ -82,6 +82,8 @@ export class DeclarationLowerer {
       this.ctx.bind(name, { k: "poison" });
       return [];
     }
+    // `const p = ps[i]`: a copy of a record (lower-records.ts).
+    if (this.ctx.records.isRecordElement(init)) return this.ctx.records.declareRecordCopy(d, name, init, isConst);
     const viewTemps: IR.Stmt[] = [];
     const value = this.ctx.views.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {
@@ -230,6 +232,10 @@ export class DeclarationLowerer {
     } else if (ts.isPropertyAccessExpression(x) && ts.isIdentifier(x.expression) && this.ctx.module.cudascript.get(x.expression.text)?.kind === "namespace") {
       const n = x.name.text;
       if ((ALL_DTYPES as readonly string[]).includes(n)) return n as DType;
+    }
+    if (ts.isIdentifier(x) && readRecordType(this.ctx.host.front, this.ctx.module, ts.factory.createTypeReferenceNode(x.text))) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${x.text}' is a record: shared and local arrays of records are not compiled yet; declare one array per field (cuda.shared.array(n, f32) for x, …) or keep the records in a global Array1D<${x.text}>`);
+      return undefined;
     }
     this.ctx.report(Codes.WrongDType, e, `'${e.getText(this.ctx.sf)}' is not a dtype: pass one of f32, f64, f16, i32, u32, i16, u16, i8, u8, i64, u64, bool, c64, c128 imported from "cudascript"`);
     return undefined;

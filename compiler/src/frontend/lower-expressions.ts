@@ -68,6 +68,7 @@ export class ExpressionLowerer {
       case ts.SyntaxKind.FalseKeyword:
         return this.ctx.weakConst(e.kind === ts.SyntaxKind.TrueKeyword, e);
       case ts.SyntaxKind.Identifier:
+        if (this.ctx.records.recordLocalOf(e)) return this.ctx.records.reportRecordValue(e);
         return this.lowerIdentifier(e as ts.Identifier);
       case ts.SyntaxKind.BinaryExpression:
         return this.ctx.ops.lowerBinary(e as ts.BinaryExpression);
@@ -79,10 +80,13 @@ export class ExpressionLowerer {
       case ts.SyntaxKind.ConditionalExpression:
         return this.ctx.ops.lowerConditional(e as ts.ConditionalExpression);
       case ts.SyntaxKind.ElementAccessExpression: {
+        if (this.ctx.records.isRecordElement(e)) return this.ctx.records.reportRecordValue(e);
         const shape = this.lowerShapeAccess(e as ts.ElementAccessExpression);
         if (shape) return shape;
         const r = this.lowerElementAccess(e as ts.ElementAccessExpression);
         if (!r) return this.ctx.error(e);
+        // A record array reached another way (an array variable, `?:`) is read only through fields (lower-records.ts).
+        if (r.k === "index" && !r.field && r.array.type.kind === "array" && r.array.type.record) return this.ctx.records.reportRecordValue(e);
         if (r.type.kind === "array") {
           const arr = r.type;
           this.ctx.report(Codes.WrongIndexCount, e, `${e.getText(this.ctx.sf)} is a row of a ${arr.rank + 1}-D array: index every dimension, e.g. ${e.getText(this.ctx.sf)}[j]`);
@@ -210,6 +214,8 @@ export class ExpressionLowerer {
 
   /** `x.name`: of an array variable, a view's length, or anything else. */
   lowerPropertyAccess(e: ts.PropertyAccessExpression): IR.Expr {
+    const field = this.ctx.records.lowerFieldAccess(e);
+    if (field) return field;
     return this.ctx.arrayVars.lowerPropertyAccess(e, () => this.ctx.views.lowerPropertyAccess(e, () => this.lowerPropertyAccessDirect(e)));
   }
 

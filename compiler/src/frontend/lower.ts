@@ -22,7 +22,7 @@ import type * as IR from "../ir/nodes";
 import { commonDType, I32, scalar, typeToString, VOID, type DType, type Type } from "../ir/types";
 import { ConstantFolder } from "./constants";
 import type { FunctionDecl, ModuleInfo } from "./module-info";
-import { readTypeAnnotation } from "./type-annotations";
+import { readRecordType, readTypeAnnotation } from "./type-annotations";
 import { type LowerHost, type LoweredFunction } from "./lower-base";
 import { LoweringContext } from "./lower-context";
 import { readKernelOptions } from "./kernel-options";
@@ -83,18 +83,21 @@ class FunctionLowerer {
     const mentionsF64 = (t: Type) => (t.kind === "scalar" || t.kind === "array") && (t.dtype === "f64" || t.dtype === "c128");
     this.ctx.defaultFloat = params.some((p) => mentionsF64(p.type)) || mentionsF64(returnType) ? "f64" : "f32";
 
+    // Record parameters by value: their fields copied into locals first.
+    const recordCopies = this.ctx.records.declareRecordParams(params);
     let body: IR.Stmt[];
-    if (ts.isBlock(fnNode.body)) body = this.ctx.stmts.lowerStatements(fnNode.body.statements);
+    if (ts.isBlock(fnNode.body)) body = [...recordCopies, ...this.ctx.stmts.lowerStatements(fnNode.body.statements)];
     else {
       // Expression-bodied arrow: a device function returns it; a kernel evaluates it.
       const e = fnNode.body;
       if (decl.kind === "device") body = [this.ctx.stmts.lowerReturn(e, e)];
       else {
         const s = this.ctx.stmts.lowerExpressionStatement(e);
-        body = s ? [s] : [];
+        body = s ? [...recordCopies, s] : recordCopies;
       }
     }
     this.ctx.popScope();
+    this.ctx.records.checkRecordAccesses(body);
 
     if (decl.kind === "device") {
       if (!fnNode.type) {
@@ -183,6 +186,16 @@ class FunctionLowerer {
     if (!p.type) {
       this.ctx.report(Codes.MissingParameterType, p, `parameter '${name}' needs a type: write ${name}: f32, ${name}: i32, ${name}: Float32Array, …`);
       reported = true;
+    } else if (ts.isTypeReferenceNode(p.type) && readRecordType(this.ctx.host.front, this.ctx.module, p.type)) {
+      // `p: Particle`: a record by value (lower-records.ts declareRecordParams).
+      const rec = readRecordType(this.ctx.host.front, this.ctx.module, p.type)!;
+      if ("problem" in rec) {
+        this.ctx.report(Codes.UnsupportedParameterType, p.type, rec.problem);
+        reported = true;
+      } else if (this.ctx.decl.kind !== "kernel") {
+        this.ctx.report(Codes.RecordUnsupported, p.type, `device functions cannot take records yet: pass the fields ${rec.layout.fields.map((f) => f.name).join(", ")} as scalars`);
+        reported = true;
+      } else type = { kind: "array", dtype: "u8", rank: 1, space: "global", record: rec, byValue: true };
     } else {
       const r = readTypeAnnotation(this.ctx.host.front, this.ctx.module, p.type);
       if (r.ok) type = r.type;

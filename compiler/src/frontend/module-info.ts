@@ -71,6 +71,8 @@ export interface ModuleInfo {
   readonly plainFunctions: ReadonlyMap<string, ts.Node>;
   readonly classes: ReadonlyMap<string, ts.Node>;
   readonly typeAliases: ReadonlyMap<string, ts.TypeAliasDeclaration>;
+  /** `interface` declarations: the kernel-side types of records (frontend/lower-records.ts). */
+  readonly interfaces: ReadonlyMap<string, ts.InterfaceDeclaration>;
   /** Names this module exports (local name → exported name), for import resolution. */
   readonly exports: ReadonlyMap<string, string>;
   /** `export { a as b } from "./x"` re-exports: exported name → import binding. */
@@ -132,6 +134,7 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
   const plainFunctions = new Map<string, ts.Node>();
   const classes = new Map<string, ts.Node>();
   const typeAliases = new Map<string, ts.TypeAliasDeclaration>();
+  const interfaces = new Map<string, ts.InterfaceDeclaration>();
   const exportNames = new Map<string, string>();
   const reexports = new Map<string, ImportBinding>();
   let importsCudascript = false;
@@ -212,6 +215,9 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
     } else if (ts.isTypeAliasDeclaration(st)) {
       typeAliases.set(st.name.text, st);
       if (isExported(st)) exportNames.set(st.name.text, st.name.text);
+    } else if (ts.isInterfaceDeclaration(st)) {
+      interfaces.set(st.name.text, st);
+      if (isExported(st)) exportNames.set(st.name.text, st.name.text);
     } else if (ts.isExportDeclaration(st) && st.exportClause && ts.isNamedExports(st.exportClause)) {
       const from = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
       for (const el of st.exportClause.elements) {
@@ -231,7 +237,7 @@ export function readModuleInfo(file: string, sf: ts.SourceFile): ModuleInfo {
     const fn = node as ts.FunctionDeclaration & { readonly body: ts.Block };
     functions.set(u.scalar!, { kind: "device", name: u.scalar!, file, call: u.call, fn, statement: node, nameNode: node.name });
   }
-  return { file, sourceFile: sf, cudascript, imports, functions, ufuncs, consts, mutables, plainFunctions, classes, typeAliases, exports: exportNames, reexports, importsCudascript };
+  return { file, sourceFile: sf, cudascript, imports, functions, ufuncs, consts, mutables, plainFunctions, classes, typeAliases, interfaces, exports: exportNames, reexports, importsCudascript };
 }
 
 function bindingNames(name: ts.BindingName): ts.Identifier[] {

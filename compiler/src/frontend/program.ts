@@ -31,6 +31,7 @@ export type ModuleSymbol =
   | { readonly kind: "plainFunction"; readonly node: ts.Node; readonly module: ModuleInfo }
   | { readonly kind: "class"; readonly node: ts.Node; readonly module: ModuleInfo }
   | { readonly kind: "typeAlias"; readonly decl: ts.TypeAliasDeclaration; readonly module: ModuleInfo }
+  | { readonly kind: "interface"; readonly decl: ts.InterfaceDeclaration; readonly module: ModuleInfo }
   | { readonly kind: "unresolvedImport"; readonly binding: ImportBinding; readonly module: ModuleInfo };
 
 export interface ModuleConstResult {
@@ -64,7 +65,23 @@ export class FrontEnd {
     return this.resolveLocal(module, name, 0);
   }
 
-  private resolveLocal(module: ModuleInfo, name: string, depth: number): ModuleSymbol | undefined {
+  /**
+   * Resolves a name in a type position: an interface or type alias first, as TypeScript keeps types and
+   * values apart (`interface Particle` next to `const Particle = cuda.record(…)`).
+   */
+  resolveTypeName(module: ModuleInfo, name: string): ModuleSymbol | undefined {
+    const cs = module.cudascript.get(name);
+    if (cs) return { kind: "cudascript", export: cs };
+    return this.resolveLocal(module, name, 0, true);
+  }
+
+  private resolveLocal(module: ModuleInfo, name: string, depth: number, types = false): ModuleSymbol | undefined {
+    if (types) {
+      const itf = module.interfaces.get(name);
+      if (itf) return { kind: "interface", decl: itf, module };
+      const alias = module.typeAliases.get(name);
+      if (alias) return { kind: "typeAlias", decl: alias, module };
+    }
     const fn = module.functions.get(name);
     if (fn) return { kind: "function", fn, module };
     const c = module.consts.get(name);
@@ -77,27 +94,29 @@ export class FrontEnd {
     if (cl) return { kind: "class", node: cl, module };
     const ta = module.typeAliases.get(name);
     if (ta) return { kind: "typeAlias", decl: ta, module };
+    const itf = module.interfaces.get(name);
+    if (itf) return { kind: "interface", decl: itf, module };
     const imp = module.imports.get(name);
-    if (imp) return this.resolveImport(module, imp, depth);
+    if (imp) return this.resolveImport(module, imp, depth, types);
     return undefined;
   }
 
-  private resolveImport(module: ModuleInfo, binding: ImportBinding, depth: number): ModuleSymbol {
+  private resolveImport(module: ModuleInfo, binding: ImportBinding, depth: number, types = false): ModuleSymbol {
     const unresolved: ModuleSymbol = { kind: "unresolvedImport", binding, module };
     if (depth > 16 || binding.name === "*" || binding.name === "default") return unresolved;
     const target = this.project.resolveImport(binding.module, module.file);
     if (!target) return unresolved;
     const info = this.moduleInfo(target);
     if (!info) return unresolved;
-    return this.resolveExport(info, binding.name, depth + 1) ?? unresolved;
+    return this.resolveExport(info, binding.name, depth + 1, types) ?? unresolved;
   }
 
-  private resolveExport(module: ModuleInfo, exported: string, depth: number): ModuleSymbol | undefined {
-    for (const [local, ex] of module.exports) if (ex === exported) return this.resolveLocal(module, local, depth);
+  private resolveExport(module: ModuleInfo, exported: string, depth: number, types = false): ModuleSymbol | undefined {
+    for (const [local, ex] of module.exports) if (ex === exported) return this.resolveLocal(module, local, depth, types);
     const re = module.reexports.get(exported);
     if (re) {
       if (re.module === CUDASCRIPT_MODULE) return undefined;
-      return this.resolveImport(module, re, depth);
+      return this.resolveImport(module, re, depth, types);
     }
     return undefined;
   }

@@ -6,6 +6,7 @@
  * `binary` node always equal its result type.
  */
 import type { ArrayType, DType, IntDType, ScalarType, Type } from "./types";
+import type { RecordField } from "../dtypes/records";
 
 /** A source range: file path, [start, end) character offsets, and 1-based line/column of start. */
 export interface Span {
@@ -113,12 +114,16 @@ export interface TruthyExpr extends ExprBase {
   readonly type: ScalarType;
   readonly value: Expr;
 }
-/** An element read `a[i]`, `a[i][j]`, … with one index per dimension (all i32/u32). */
+/**
+ * An element read `a[i]`, `a[i][j]`, … with one index per dimension (all i32/u32). On an array of
+ * records (ArrayType.record) it is always a field, `a[i].x`: `field` is set and `type` is the field's.
+ */
 export interface IndexExpr extends ExprBase {
   readonly k: "index";
   readonly type: ScalarType;
   readonly array: VarExpr;
   readonly indices: readonly Expr[];
+  readonly field?: RecordField;
 }
 /** `a.length` (dim 0) or `a.shape[dim]`; i32. */
 export interface ShapeExpr extends ExprBase {
@@ -212,6 +217,8 @@ export interface AtomicExpr extends ExprBase {
   readonly indices: readonly Expr[];
   readonly value: Expr;
   readonly expected?: Expr;
+  /** An atomic on a numeric field of a record array element: `cuda.atomic.add(ps, [i, "x"], v)`. */
+  readonly field?: RecordField;
 }
 
 /** The `cuda.random` draws (ir/random.ts lists them); declared here because the runtime's public types reach this file only. */
@@ -373,6 +380,11 @@ export interface ParamSignature {
   readonly dtype: DType;
   /** 0 for scalars. */
   readonly rank: 0 | 1 | 2 | 3;
+  /**
+   * An array of records: its name and fields (dtype is then "u8": the array is passed as its bytes).
+   * The host checks a record array's fields against these at launch (CSR080).
+   */
+  readonly record?: { readonly name: string; readonly fields: readonly { readonly name: string; readonly dtype: DType }[]; readonly size: number; readonly byValue?: true };
 }
 
 export interface IrFunction {
@@ -421,7 +433,9 @@ export interface IrModule {
 export function kernelSignature(fn: IrFunction): ParamSignature[] {
   return fn.params.map((p) =>
     p.type.kind === "array"
-      ? { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank }
+      ? p.type.record
+        ? { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank, record: { name: p.type.record.name, fields: p.type.record.layout.fields.map((f) => ({ name: f.name, dtype: f.dtype })), size: p.type.record.layout.size, ...(p.type.byValue ? { byValue: true as const } : {}) } }
+        : { name: p.name, kind: "array", dtype: p.type.dtype, rank: p.type.rank }
       : { name: p.name, kind: "scalar", dtype: p.type.kind === "scalar" ? p.type.dtype : "i32", rank: 0 },
   );
 }

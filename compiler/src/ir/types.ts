@@ -4,6 +4,7 @@
  * the dtype table (../dtypes/table.ts).
  */
 import { DTYPE_NAMES, DTYPES, type DTypeName } from "../dtypes/table";
+import type { RecordLayout } from "../dtypes/records";
 
 export type IntDType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | Int64DType;
 /** 64-bit integers: TypeScript `bigint` values, C++ `long long` / `unsigned long long`. */
@@ -28,8 +29,30 @@ export interface ArrayType {
   readonly dtype: DType;
   readonly rank: 1 | 2 | 3;
   readonly space: MemorySpace;
+  /**
+   * An array of records (docs/kernel-language.md#records): `dtype` is then "u8", since every backend
+   * and the host pass it as its bytes (docs/abi.md), and only field accesses (IndexExpr.field) read it.
+   */
+  readonly record?: RecordType;
+  /**
+   * A kernel's record parameter taken by value (`p: Particle`): passed as a one-record array, whose
+   * fields the kernel copies into locals on entry (frontend/lower-records.ts), so `p` has value semantics.
+   */
+  readonly byValue?: true;
   /** Static shape for shared/local/const arrays; `undefined` for global arrays (known at launch). `0` in dim 0 = dynamic shared. */
   readonly shape?: readonly number[];
+}
+
+/**
+ * A record (structured) dtype: an `interface` of dtype fields, laid out as numpy's align=True C struct
+ * (dtypes/records.ts). Not a member of `Type`: record values never flow through expressions; a record
+ * local is one scalar local per field (frontend/lower-records.ts) and record arrays are ArrayType.record.
+ */
+export interface RecordType {
+  readonly kind: "record";
+  /** The interface's name (the C++ struct is named after it). */
+  readonly name: string;
+  readonly layout: RecordLayout;
 }
 
 /** The result of `cuda.grid(2)` / `cuda.gridsize(3)`: only ever destructured or indexed by a constant. */
@@ -134,6 +157,7 @@ export function typeToString(t: Type): string {
       return `[${t.elements.map(typeToString).join(", ")}]`;
     case "array": {
       const space = t.space === "global" ? "" : `${t.space} `;
+      if (t.record) return `${space}Array${t.rank}D<${t.record.name}>`;
       if (t.rank === 1 && t.space === "global") return typedArrayName(t.dtype);
       const shape = t.shape ? `[${t.shape.join(", ")}]` : `${t.rank}-D`;
       return `${space}${t.dtype}${shape}`;
@@ -155,7 +179,7 @@ export function sameType(a: Type, b: Type): boolean {
   if (a.kind === "scalar") return a.dtype === (b as ScalarType).dtype;
   if (a.kind === "array") {
     const o = b as ArrayType;
-    return a.dtype === o.dtype && a.rank === o.rank && a.space === o.space;
+    return a.dtype === o.dtype && a.rank === o.rank && a.space === o.space && a.record?.name === o.record?.name;
   }
   if (a.kind === "tuple") return a.elements.length === (b as TupleType).elements.length;
   return true;

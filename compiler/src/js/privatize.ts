@@ -53,7 +53,8 @@ export class PrivatizationAnalysis {
       if (p.type.kind !== "array") return;
       const u = this.paramUse(k, i);
       if (u.atomic) atomics.push(i);
-      if (u.ok && u.op && p.type.space === "global" && DTYPES.has(p.type.dtype)) privatize.push({ param: i, name: p.name, dtype: p.type.dtype, op: u.op });
+      // A record array's atomics update fields of other dtypes than its bytes': never privatized.
+      if (u.ok && u.op && p.type.space === "global" && !p.type.record && DTYPES.has(p.type.dtype)) privatize.push({ param: i, name: p.name, dtype: p.type.dtype, op: u.op });
     });
     return { privatize, atomics };
   }

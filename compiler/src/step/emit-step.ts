@@ -51,6 +51,15 @@ export interface StepVar {
   readonly isParam: boolean;
   /** Arrays: where the elements live. */
   readonly space?: "global" | "shared" | "local" | "const";
+  /** An array of records (its elements are `size`-byte records of these fields): the debugger shows fields. */
+  readonly record?: StepRecord;
+}
+
+/** A record type as the debugger decodes it from the array's bytes (docs/kernel-language.md#records). */
+export interface StepRecord {
+  readonly name: string;
+  readonly size: number;
+  readonly fields: readonly { readonly name: string; readonly dtype: string; readonly offset: number }[];
 }
 
 /** A function of the module as the debugger sees it: `vars` indexes what its frame's `get()` returns. */
@@ -167,7 +176,11 @@ class StepFnEmitter extends FnEmitter {
   /** The function's variables for the debugger (kinds and dtypes from the IR). */
   describe(): StepFunction {
     const vars = this.vars.map((v): StepVar => {
-      if (v.type.kind === "array") return { name: v.name, kind: "array", dtype: v.type.dtype, isParam: v.isParam, space: v.isParam ? "global" : (this.arrays.get(v)?.space ?? v.type.space) };
+      if (v.type.kind === "array") {
+        const r = v.type.record;
+        const record = r ? { record: { name: r.name, size: r.layout.size, fields: r.layout.fields.map((f) => ({ name: f.name, dtype: f.dtype, offset: f.offset })) } } : {};
+        return { name: v.name, kind: "array", dtype: v.type.dtype, isParam: v.isParam, space: v.isParam ? "global" : (this.arrays.get(v)?.space ?? v.type.space), ...record };
+      }
       return { name: v.name, kind: "scalar", dtype: v.type.kind === "scalar" ? v.type.dtype : "i32", isParam: v.isParam };
     });
     return { name: this.fn.name, kind: this.fn.kind, file: this.fn.span.file, line: this.fn.span.line, vars };

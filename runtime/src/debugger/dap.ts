@@ -19,6 +19,7 @@
  * gridDim. Arrays are paged (`indexedVariables`), N-D ones by rows. Kernel console.log output is
  * DAP output (stdout is the protocol).
  */
+import { formatRecord, recordElement } from "./record-values";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BreakpointEvent, DebugSession as DapSession, ErrorDestination, Event, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from "@vscode/debugadapter";
@@ -534,6 +535,7 @@ export class KernelDebugAdapter extends DapSession {
     for (let i = start; i < end; i++) {
       // Row i starts i strides on (an F-order or transposed array's rows are not consecutive elements).
       if (rest.length) out.push(this.arrayVariable(`[${i}]`, ref.v, ref.first + i * step!, rest, restStrides, ref.at ? { ...ref.at, index: [...ref.at.index, i] } : undefined));
+      else if (ref.v.record) out.push({ name: `[${i}]`, value: formatRecord(recordElement(ref.v, ref.first + i * step!)), type: ref.v.record.name, variablesReference: 0 });
       else out.push({ name: `[${i}]`, value: formatValue(element(ref.v, ref.first + i * step!)), type: ref.v.dtype, variablesReference: 0 });
     }
     return out;
@@ -542,8 +544,8 @@ export class KernelDebugAdapter extends DapSession {
   private arrayVariable(name: string, v: VariableView, first: number, dims: readonly number[], strides: readonly number[], at?: { thread: Dim3; frame: number; index: readonly number[] }): DebugProtocol.Variable {
     return {
       name,
-      value: `${v.dtype}[${dims.join("][")}]${v.space && v.space !== "global" ? ` ${v.space}` : ""}`,
-      type: v.dtype,
+      value: `${v.record?.name ?? v.dtype}[${dims.join("][")}]${v.space && v.space !== "global" ? ` ${v.space}` : ""}`,
+      type: v.record?.name ?? v.dtype,
       variablesReference: this.handles.create({ kind: "array", v, first, dims, strides, ...(at ? { at } : {}) }),
       indexedVariables: dims[0],
     };

@@ -47,6 +47,8 @@ export interface VariableView {
   readonly isParam: boolean;
   readonly value: unknown;
   readonly space?: string;
+  /** An array of records: its type's name, size and fields (record-values.ts decodes its elements). */
+  readonly record?: { readonly name: string; readonly size: number; readonly fields: readonly { readonly name: string; readonly dtype: string; readonly offset: number }[] };
 }
 
 export interface FrameView {

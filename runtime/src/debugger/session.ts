@@ -711,7 +711,7 @@ export class DebugSession {
     for (const i of visible) {
       const v = fn.vars[i]!;
       if (values[i] === undefined) continue;
-      variables.push({ name: v.name, kind: v.kind, dtype: v.dtype, isParam: v.isParam, value: values[i], ...(v.space ? { space: v.space } : {}) });
+      variables.push({ name: v.name, kind: v.kind, dtype: v.dtype, isParam: v.isParam, value: values[i], ...(v.space ? { space: v.space } : {}), ...(v.record ? { record: v.record } : {}) });
     }
     return { function: fn.name, file: st?.file ?? fn.file, line: st?.line ?? fn.line, col: st?.col ?? 1, variables };
   }

@@ -855,6 +855,8 @@ export class GpuBackend implements Backend {
       k = this.loaded(module.artifact, state).kernels.get(kernel);
       // A recursive kernel may need a larger stack first: the generic path sizes it.
       if (!k || k.info.cooperative === true || k.stackBytes !== undefined) return undefined;
+      // Record parameters take the generic path, which checks the array's fields (CSR080, host/kernel.ts).
+      if (module.artifact.kernels[kernel]?.signature.some((p) => p.record)) return undefined;
       ctx = this.contextOf(state);
       stream = this.streamOf(config.stream, state);
       packer = this.packerOf(k, state);

@@ -2,6 +2,7 @@
  * Host N-D arrays (`cuda.ndarray`) and device arrays (`cuda.toDevice`, `cuda.deviceArray`, …),
  * Numba's host API camelCased.
  */
+import { RecordArray, type RecordDtype, type RecordFields } from "../records";
 import { DEVICE_ARRAY, type DeviceBuffer, type StreamHandle } from "../backend";
 import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
 import { Complex64Array, isComplexArray, type Complex128Array, type ComplexValue } from "../complex-array";
@@ -282,6 +283,8 @@ export class DeviceNDArray<T = unknown> {
    * owner kept alive while this array is, and what free() does instead of freeing the memory.
    */
   readonly foreign: ForeignMemory | undefined;
+  /** The record dtype of `cuda.toDevice(recordArray)` (its bytes): a launch checks it against the kernel's record type (CSR080). */
+  recordDtype: RecordDtype | undefined = undefined;
   /** @internal the element stride of each dimension (the kernel ABI's unit); `strides` is in bytes. */
   readonly elementStrides: readonly number[];
   private isFreed = false;
@@ -413,8 +416,12 @@ export class DeviceNDArray<T = unknown> {
    * array, C order otherwise). With a stream, synchronise the stream before reading the result; a copy
    * between different layouts goes element by element and waits for the stream.
    */
-  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): R {
+  copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array | RecordArray, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
+    if (out instanceof RecordArray) {
+      this.copyToHost(out.bytes, options);
+      return out as unknown as R;
+    }
     const stream = streamOption(options);
     const fresh = () => allocHost(this.dtype, this.size, "copyToHost", () => new this.dtype.arrayType(this.size));
     // A complex array comes back as a Complex64Array / Complex128Array of all its elements, row-major.
@@ -427,8 +434,9 @@ export class DeviceNDArray<T = unknown> {
   }
 
   /** Copies host data (same size and dtype) into this array. */
-  copyToDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | DeviceNDArray | Complex64Array | Complex128Array, options?: Stream | { stream?: Stream }): void {
+  copyToDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | DeviceNDArray | Complex64Array | Complex128Array | RecordArray, options?: Stream | { stream?: Stream }): void {
     this.checkAlive("copyToDevice");
+    if (host instanceof RecordArray) host = host.bytes;
     const stream = streamOption(options);
     if (host instanceof DeviceNDArray) {
       host.checkAlive("copyToDevice");
@@ -545,7 +553,14 @@ export interface ToDeviceOptions {
 export function toDevice<H extends Complex64Array | Complex128Array>(host: H, options?: Stream | ToDeviceOptions): DeviceNDArray<H>;
 export function toDevice<H extends NDArray<HostComplexArray>>(host: H, options?: Stream | ToDeviceOptions): DeviceNDArray<H>;
 export function toDevice<H extends TypedArray | NDArray>(host: H, options?: Stream | ToDeviceOptions): DeviceOf<H>;
-export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array, options?: Stream | ToDeviceOptions): DeviceNDArray {
+export function toDevice<F extends RecordFields>(host: RecordArray<F>, options?: Stream | ToDeviceOptions): DeviceNDArray<Uint8Array>;
+export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array | RecordArray, options?: Stream | ToDeviceOptions): DeviceNDArray {
+  // A record array goes to the device as its bytes, remembering its dtype for the launch's check (CSR080).
+  if (host instanceof RecordArray) {
+    const d = toDevice(host.bytes, options);
+    d.recordDtype = host.dtype;
+    return d;
+  }
   const stream = streamOption(options);
   const { copy = true, to } = options !== undefined && !(options as { handle?: unknown }).handle ? (options as ToDeviceOptions) : {};
   if (to !== undefined) {

@@ -8,6 +8,7 @@ import { numberRange } from "@cudascript/compiler/dtypes";
 import type { Backend, Dim3Tuple, FastLaunch, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle } from "../backend";
 import { dtypes, isComplexDTypeName, type DTypeName, type TypedArray } from "../dtypes";
 import { checkComplexArg, prepareComplexArg } from "./complex-args";
+import { checkRecordArg, isRecordArgument, recordBytes } from "./record-args";
 import { CudaScriptError, ErrorCodes } from "../errors";
 import type { ForallOptions, Kernel, LaunchDim, LaunchOptions } from "../kernel-api";
 import { f16round } from "../float16";
@@ -37,6 +38,7 @@ export function setLaunchFastPath(enabled: boolean): void {
 
 export function paramTypeName(p: ParamSignature): string {
   if (p.kind === "scalar") return p.dtype;
+  if (p.record) return p.record.byValue ? p.record.name : `Array${p.rank}D<${p.record.name}>`;
   if (isComplexDTypeName(p.dtype)) return p.rank === 1 ? (p.dtype === "c64" ? "Complex64Array" : "Complex128Array") : `Array${p.rank}D<${p.dtype}>`;
   // bool has no typed array of its own (Uint8Array is u8): 1-D bool parameters are Array1D<bool>.
   if (p.rank === 1 && p.dtype !== "bool") return dtypes[p.dtype].arrayType.name;
@@ -293,6 +295,8 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
       );
     // Check everything before copying anything.
     sig.forEach((p, i) => this.checkArg(p, i, args[i]));
+    // A record array is passed as its bytes (docs/abi.md), its fields checked above (records-args.ts).
+    args = args.map((v, i) => recordBytes(v, sig[i]!));
     const out: KernelArg[] = [];
     const copyBack: { host: TypedArray; dev: DeviceNDArray }[] = [];
     try {
@@ -335,6 +339,7 @@ export class CompiledKernel<Args extends unknown[]> implements Kernel<Args> {
 
   private checkArg(p: ParamSignature, i: number, v: unknown): void {
     const which = `argument ${i + 1} '${p.name}' of kernel '${this.name}'`;
+    if (p.record || isRecordArgument(v)) return checkRecordArg(p, which, v);
     const want = paramTypeName(p);
     if ((v instanceof DeviceNDArray || v instanceof NDArray) && p.kind === "array" && p.rank === 1 && v.ndim === 1 && v.elementStrides[0] !== 1 && v.shape[0]! > 1)
       throw new CudaScriptError(

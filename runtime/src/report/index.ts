@@ -4,6 +4,7 @@
  * programs can call it unconditionally.
  */
 import { arrayRecord, resultsEnabled, writeRecord } from "./writer";
+import { RecordArray } from "../records";
 
 type HostArray = ArrayLike<number> & { readonly length: number };
 interface ShapedArray {
@@ -12,8 +13,8 @@ interface ShapedArray {
 }
 
 export interface ReportOptions {
-  /** Expected values (same length), for a diff in the panel. */
-  readonly reference?: HostArray | ShapedArray;
+  /** Expected values (same length), for a diff in the panel; a record array's is a record array of the same fields. */
+  readonly reference?: HostArray | ShapedArray | RecordArray;
   /** Relative tolerance for the diff (0 = exact). */
   readonly tolerance?: number;
   /** Shape to display with when `array` is a flat typed array holding N-D data. */
@@ -39,10 +40,40 @@ function isShaped(a: unknown): a is ShapedArray {
   return typeof a === "object" && a !== null && "data" in a && "shape" in a;
 }
 
-export function report(name: string, array: HostArray | ShapedArray, options: ReportOptions = {}): void {
+/**
+ * A record array (docs/host-api.md#records) is reported as one array per field, `name.field`, each
+ * compared with the same field of a record-array `reference`: bool fields as 0/1, i64/u64 as numbers,
+ * complex fields as two arrays (`name.z.re`, `name.z.im`).
+ */
+function reportRecords(name: string, array: RecordArray, options: ReportOptions): void {
+  const ref = options.reference instanceof RecordArray ? options.reference : undefined;
+  const columns = (a: RecordArray) => {
+    const out = new Map<string, { dtype: string; values: Float64Array }>();
+    for (const f of a.dtype.layout.fields) {
+      const parts = f.dtype === "c64" || f.dtype === "c128" ? ["re", "im"] : [undefined];
+      for (const part of parts) {
+        const values = Float64Array.from({ length: a.length }, (_, i) => {
+          const v = (a.get(i) as Record<string, unknown>)[f.name];
+          const x = part ? (v as Record<string, number>)[part] : v;
+          return typeof x === "boolean" ? (x ? 1 : 0) : Number(x);
+        });
+        out.set(part ? `${f.name}.${part}` : f.name, { dtype: part ? (f.dtype === "c64" ? "f32" : "f64") : f.dtype, values });
+      }
+    }
+    return out;
+  };
+  const refColumns = ref ? columns(ref) : undefined;
+  for (const [field, c] of columns(array)) {
+    writeRecord(arrayRecord(`${name}.${field}`, c.dtype, [array.length], c.values, { reference: refColumns?.get(field)?.values, tolerance: options.tolerance }));
+  }
+}
+
+export function report(name: string, array: HostArray | ShapedArray | RecordArray, options: ReportOptions = {}): void {
   if (!resultsEnabled()) return;
-  const data = isShaped(array) ? array.data : array;
+  if (array instanceof RecordArray) return reportRecords(name, array, options);
+  const data = isShaped(array) ? array.data : (array as HostArray);
   const shape = [...(options.shape ?? (isShaped(array) ? array.shape : [data.length]))];
-  const reference = options.reference ? (isShaped(options.reference) ? options.reference.data : options.reference) : undefined;
+  const given = options.reference instanceof RecordArray ? undefined : options.reference;
+  const reference = given ? (isShaped(given) ? given.data : given) : undefined;
   writeRecord(arrayRecord(name, dtypeOf(data), shape, data, { reference, tolerance: options.tolerance }));
 }

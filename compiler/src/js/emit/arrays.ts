@@ -4,7 +4,8 @@
  */
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
-import { isComplex, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace } from "../../ir/types";
+import { isComplex, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type RecordType } from "../../ir/types";
+import { recordParamSetup } from "../records";
 import { ZERO64 } from "../int64";
 import type { NStmt } from "../normalize";
 import type { EmitContext } from "./context";
@@ -29,6 +30,8 @@ export interface ArrayInfo {
    * row-major from `dims` (shared, local and constant arrays, 1-D kernel parameters).
    */
   readonly strides?: readonly string[];
+  /** An array of records (js/records.ts): `dims` count records, `data` is the bytes. */
+  readonly record?: RecordType;
 }
 
 /**
@@ -70,7 +73,11 @@ export class ArrayDeclarations {
   declareKernelParamArray(p: IR.Var, i: number, setup: string[]): void {
     const t = p.type as ArrayType;
     const n = this.cx.vn(p);
-    if (t.rank === 1) {
+    if (t.record) {
+      // The front end accepts only 1-D record arrays in kernels (lower-records.ts).
+      setup.push(recordParamSetup(n, `$A[${i}]`, t.record));
+      this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`], record: t.record });
+    } else if (t.rank === 1) {
       setup.push(`const ${n} = $A[${i}], ${n}$n = ${n}.length${isComplex(t.dtype) ? " >> 1" : ""};`);
       this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`] });
     } else {

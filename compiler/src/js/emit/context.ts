@@ -224,7 +224,7 @@ export class EmitContext {
   /** Called at every element access of `v`. */
   noteArray(v: IR.Var): void {
     const a = this.arrays.get(v);
-    if (a?.dtype === "f16") this.me.helper(HALF_TABLES_NAME, HALF_TABLES);
+    if (a?.dtype === "f16" || a?.record?.layout.fields.some((f) => f.dtype === "f16")) this.me.helper(HALF_TABLES_NAME, HALF_TABLES);
     if (this.seg && a?.perThread) this.seg.arrays.add(v);
   }
 

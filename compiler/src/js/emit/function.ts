@@ -21,6 +21,7 @@ import { FissionEmitter } from "./fission";
 import { PiecePrinter } from "./pieces";
 import { SyncEmitter } from "./sync";
 import { BARRIER_INTRINSICS } from "../../intrinsics";
+import { recordDeviceParamSetup } from "../records";
 
 export class FnEmitter {
   /** The state this function's concerns share, and the concerns themselves (`cx.parts`). */
@@ -81,9 +82,16 @@ export class FnEmitter {
   emitDevice(): string {
     const name = this.me.deviceNames.get(this.fn.id)!;
     const params: string[] = [];
+    const recordViews: string[] = [];
     for (const p of this.fn.params) {
       const n = this.cx.vn(p);
-      if (p.type.kind === "array") {
+      if (p.type.kind === "array" && p.type.record) {
+        // A record array of a device function (or of a kernel in the stepping backend): its bytes, whose
+        // extent counts bytes; the records are counted and viewed as in a kernel (js/records.ts).
+        params.push(n, `${n}$o`, `${n}$0`, `${n}$s0`);
+        recordViews.push(recordDeviceParamSetup(n, p.type.record));
+        this.cx.arrays.set(p, { name: p.name, dtype: p.type.dtype, space: "global", data: n, dims: [`${n}$n`], record: p.type.record });
+      } else if (p.type.kind === "array") {
         // (data, offset, extents, strides): the caller passes a whole array (offset 0) or a view of one
         // (ir/views.ts), of any layout (a row of a column-major array is strided).
         const t = p.type;
@@ -94,7 +102,7 @@ export class FnEmitter {
       } else params.push(n);
     }
     params.push("$tx", "$ty", "$tz", "$t");
-    const setup: string[] = [];
+    const setup: string[] = [...recordViews];
     const perBlock: string[] = [];
     forEachArrayDecl(this.fn.body, (s) => this.cx.decls.declareBodyArray(s, undefined, setup, perBlock));
     // Local arrays of device functions are allocated per call (each call's copy is fresh).

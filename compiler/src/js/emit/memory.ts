@@ -13,6 +13,7 @@ import { extentThrough, viewOfArgument } from "../../ir/views";
 import type { PrivatizableParam } from "../artifact-types";
 import { stridesOf, type ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
+import { recordFieldRead, recordFieldTarget, recordFieldWrite } from "../records";
 
 /** The memory accesses of one function. */
 export class MemoryEmitter {
@@ -129,7 +130,24 @@ export class MemoryEmitter {
     return `${S}.${kind}(${a.shId}, ${flat}, $t, ${site}${extra})`;
   }
 
+  /** A field of a record array's element: bounds-checked against the record count, read through the field's view. */
+  private recordAccess(e: IR.IndexExpr, value?: IR.Expr): string {
+    const a = this.cx.arrayInfo(e.array.v);
+    this.cx.noteArray(e.array.v);
+    const site = this.cx.site(value ? "write" : "read", e.span, { array: a.name, space: a.space });
+    const { pre, flat } = this.addr(a, e.indices, site);
+    if (!value) {
+      const v = recordFieldRead(a.data, a.record!, e.field!, flat);
+      return pre.length ? `(${pre.join(", ")}, ${v})` : v;
+    }
+    this.depth += 2;
+    const v = this.cx.emit.ex(value);
+    this.depth -= 2;
+    return `${pre.length ? `${pre.join(", ")}; ` : ""}${recordFieldWrite(a.data, a.record!, e.field!, flat, v)};`;
+  }
+
   load(e: IR.IndexExpr): string {
+    if (e.field) return this.recordAccess(e);
     const a = this.cx.arrayInfo(e.array.v);
     this.cx.noteArray(e.array.v);
     const site = this.cx.site("read", e.span, { array: a.name, space: a.space });
@@ -162,6 +180,7 @@ export class MemoryEmitter {
   }
 
   store(t: IR.IndexExpr, value: IR.Expr): string {
+    if (t.field) return this.recordAccess(t, value);
     const a = this.cx.arrayInfo(t.array.v);
     this.cx.noteArray(t.array.v);
     const site = this.cx.site("write", t.span, { array: a.name, space: a.space });
@@ -208,6 +227,12 @@ export class MemoryEmitter {
     this.depth -= 2;
     const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
     const priv = this.cx.mode !== "device" ? this.privParams.get(e.array.v) : undefined;
+    if (e.field) {
+      // A record field (js/records.ts): the helper of the field's dtype on the field's view.
+      const t = recordFieldTarget(a.data, a.record!, e.field, flat);
+      const call = `${this.cx.me.atomicHelper(e.op, e.field.dtype, space)}(${t.data}, ${t.index}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
+      return pre.length ? `(${pre.join(", ")}, ${call})` : call;
+    }
     const h = priv ? this.privHelper(e.op, priv, a) : this.cx.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
@@ -276,7 +301,9 @@ export class MemoryEmitter {
         const info = this.cx.arrayInfo(a.v);
         this.cx.noteArray(a.v);
         args.push(info.data, info.offset ?? "0");
-        for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
+        // A record array's extent travels in bytes, as a kernel receives it: the callee counts records (js/records.ts).
+        if (info.record) args.push(`${info.data}.length`);
+        else for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
         args.push(...stridesOf(info).slice(0, p.type.rank));
       } else args.push(this.cx.emit.ex(a));
     });

@@ -1,0 +1,272 @@
+/**
+ * Records (docs/kernel-language.md#records): arrays of an `interface` of dtype fields, laid out as
+ * numpy's align=True C struct (dtypes/records.ts). What the backends see is small:
+ * - a field of an element, `ps[i].x`, read or written, is an IndexExpr with `field` set;
+ * - a record local, `const p = ps[i]` (a copy: value semantics), is one scalar local per field, so
+ *   `p.x` is a plain variable and no backend knows record values;
+ * - a whole-record store, `ps[j] = p` or `ps[j] = ps[i]`, is one field store per field.
+ * Anything else that would need a record as a value is CS2044 with what to write instead.
+ */
+import ts from "typescript";
+import { Codes } from "../diagnostics/codes";
+import type { RecordField } from "../dtypes/records";
+import type * as IR from "../ir/nodes";
+import { forEachRootExpr, visitExpr } from "../ir/visit";
+import { makeDiagnostic } from "../diagnostics/diagnostic";
+import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
+import { ATOMIC_DTYPES } from "./lower-atomics";
+import { stripParensAndNonNull } from "./constants";
+import type { LoweringContext } from "./lower-context";
+
+/** A record local: its type and one scalar variable per field. */
+export interface RecordLocal {
+  readonly record: RecordType;
+  readonly fields: ReadonlyMap<string, IR.Var>;
+  readonly mutable: boolean;
+}
+
+export class RecordLowerer {
+  /** Record locals (and record parameters by value) by the variable their name is bound to. */
+  private readonly locals = new Map<IR.Var, RecordLocal>();
+
+  constructor(private readonly ctx: LoweringContext) {}
+
+  /** The record array type of an array name (`ps`), else undefined. Looks the name up without lowering it. */
+  recordArrayOf(base: ts.Expression): (ArrayType & { record: RecordType }) | undefined {
+    const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
+    return b?.k === "var" && b.v.type.kind === "array" && b.v.type.record ? (b.v.type as ArrayType & { record: RecordType }) : undefined;
+  }
+
+  /** True for `ps[i]` (or `m[i][j]`) of a record array: an element that is a whole record. */
+  isRecordElement(e: ts.Expression): e is ts.ElementAccessExpression {
+    const x = stripParensAndNonNull(e);
+    if (!ts.isElementAccessExpression(x)) return false;
+    return this.recordArrayOf(this.ctx.expr.splitElementAccess(x).base) !== undefined;
+  }
+
+  /** The record local a name is bound to. */
+  recordLocalOf(e: ts.Expression): RecordLocal | undefined {
+    const x = stripParensAndNonNull(e);
+    if (!ts.isIdentifier(x)) return undefined;
+    const b = this.ctx.lookup(x.text);
+    return b?.k === "var" ? this.locals.get(b.v) : undefined;
+  }
+
+  /** `ps[i].x` or `p.x`; undefined when `e` is no record field access. */
+  lowerFieldAccess(e: ts.PropertyAccessExpression): IR.Expr | undefined {
+    const obj = stripParensAndNonNull(e.expression);
+    const name = e.name.text;
+    const local = this.recordLocalOf(obj);
+    if (local) {
+      const v = local.fields.get(name);
+      if (!v) return this.unknownField(e, local.record);
+      return { k: "var", type: v.type, v, span: this.ctx.span(e) };
+    }
+    if (!this.isRecordElement(obj)) return undefined;
+    const el = this.element(obj);
+    if (!el) return this.ctx.error(e);
+    const field = el.record.layout.fields.find((f) => f.name === name);
+    if (!field) return this.unknownField(e, el.record);
+    return this.fieldOf(el, field, e);
+  }
+
+  /** `const p = ps[i]` / `let p = ps[i]`: one local per field, each a copy of the element's field. */
+  declareRecordCopy(d: ts.VariableDeclaration, name: string, init: ts.Expression, isConst: boolean): IR.Stmt[] {
+    const el = this.element(init as ts.ElementAccessExpression);
+    if (!el) {
+      this.ctx.bind(name, { k: "poison" });
+      return [];
+    }
+    const out: IR.Stmt[] = [];
+    // The indices are evaluated once, before the fields are read (as a C++ struct copy would).
+    const indices = el.indices.map((ix, k) => {
+      if (ix.k === "const" || (ix.k === "var" && !ix.v.mutable)) return ix;
+      const t = this.hiddenVar(`${name}_i${k}`, ix.type, d);
+      out.push({ k: "decl", span: this.ctx.span(init), v: t, init: ix });
+      return { k: "var", type: t.type, v: t, span: ix.span } as IR.VarExpr;
+    });
+    const fields = new Map<string, IR.Var>();
+    for (const f of el.record.layout.fields) {
+      const v = this.hiddenVar(`${name}_${f.name}`, scalar(f.dtype), d, !isConst);
+      fields.set(f.name, v);
+      out.push({ k: "decl", span: this.ctx.span(d), v, init: this.fieldOf({ ...el, indices }, f, init) });
+    }
+    // The name itself: a placeholder variable the record local is found by (never emitted).
+    const self = this.ctx.newVar(name, scalar("i32"), false, false, d.name);
+    this.locals.set(self, { record: el.record, fields, mutable: !isConst });
+    return out;
+  }
+
+  /** The field copies of each record parameter taken by value (`p: Particle`, a one-record array): `p` is then a record local. */
+  declareRecordParams(params: readonly IR.Var[]): IR.Stmt[] {
+    const out: IR.Stmt[] = [];
+    for (const p of params) {
+      const t = p.type;
+      if (t.kind !== "array" || !t.record || !t.byValue) continue;
+      const arr: IR.VarExpr = { k: "var", type: t, v: p, span: p.span };
+      const zero: IR.ConstExpr = { k: "const", type: scalar("i32"), value: 0, span: p.span };
+      const fields = new Map<string, IR.Var>();
+      for (const f of t.record.layout.fields) {
+        const v: IR.Var = { id: this.ctx.nextVarId++, name: `${p.name}_${f.name}`, type: scalar(f.dtype), isParam: false, mutable: true, span: p.span };
+        this.ctx.vars.push(v);
+        fields.set(f.name, v);
+        out.push({ k: "decl", span: p.span, v, init: { k: "index", type: scalar(f.dtype), array: arr, indices: [zero], field: f, span: p.span } });
+      }
+      // Like a parameter, the copy may be changed in the kernel (`p.x += 1`), which changes no caller's record.
+      this.locals.set(p, { record: t.record, fields, mutable: true });
+    }
+    return out;
+  }
+
+  /** `ps[j] = p`, `ps[j] = qs[i]`: one store per field. `p.x = v` on a `let` record local. */
+  lowerRecordStore(target: ts.ElementAccessExpression, rhs: ts.Expression, node: ts.Node): IR.Stmt | undefined {
+    const el = this.element(target);
+    if (!el) return undefined;
+    const span = this.ctx.span(node);
+    const r = stripParensAndNonNull(rhs);
+    const local = this.recordLocalOf(r);
+    const source = local ? local.record : this.isRecordElement(r) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(r).base)!.record : undefined;
+    if (!source) {
+      this.ctx.report(Codes.RecordAsValue, rhs, `'${target.getText(this.ctx.sf)}' is a ${el.record.name} record: store a record local or another element into it, or assign its fields (${target.getText(this.ctx.sf)}.${el.record.layout.fields[0]!.name} = …)`);
+      return undefined;
+    }
+    if (source.name !== el.record.name) {
+      this.ctx.report(Codes.RecordAsValue, rhs, `'${rhs.getText(this.ctx.sf)}' is a ${source.name} record, not a ${el.record.name}: copy the fields one by one`);
+      return undefined;
+    }
+    const from = local ? undefined : this.element(r as ts.ElementAccessExpression);
+    const body: IR.Stmt[] = el.record.layout.fields.map((f) => {
+      const value: IR.Expr = local ? { k: "var", type: scalar(f.dtype), v: local.fields.get(f.name)!, span } : this.fieldOf(from!, f, rhs);
+      return { k: "assign", span, target: this.fieldOf(el, f, target), value };
+    });
+    return { k: "block", span, body };
+  }
+
+  /** The field variable of `p.x` as an assignment target (a `let` record local). */
+  fieldVariable(t: ts.PropertyAccessExpression): { v: IR.Var; local: RecordLocal } | "reported" | undefined {
+    const local = this.recordLocalOf(t.expression);
+    if (!local) return undefined;
+    const v = local.fields.get(t.name.text);
+    if (!v) {
+      this.unknownField(t, local.record);
+      return "reported";
+    }
+    if (!local.mutable) {
+      this.ctx.report(Codes.InvalidAssignmentTarget, t, `'${t.expression.getText(this.ctx.sf)}' is a constant record copy: declare it with let to change its fields`);
+      return "reported";
+    }
+    return { v, local };
+  }
+
+  /**
+   * `cuda.atomic.add(ps, [i, "x"], v)`: an atomic on a numeric field of a record array's element, the
+   * field named by a string literal after the indices (Numba's `cuda.atomic.add(ps[i:].x, …)` has no
+   * TypeScript spelling; a string key keeps the array the first argument, as every atomic has it).
+   */
+  lowerFieldAtomic(op: IR.AtomicOp, call: ts.CallExpression, arr: IR.VarExpr & { type: ArrayType }, span: IR.Span): IR.Expr {
+    const record = arr.type.record!;
+    const idxNode = stripParensAndNonNull(call.arguments[1]!);
+    const elements = ts.isArrayLiteralExpression(idxNode) ? idxNode.elements : [];
+    const last = elements[elements.length - 1];
+    const example = `cuda.atomic.${op}(${call.arguments[0]!.getText(this.ctx.sf)}, [i, "${record.layout.fields[0]!.name}"], value)`;
+    if (!last || !ts.isStringLiteralLike(last) || elements.length !== arr.type.rank + 1) {
+      this.ctx.report(Codes.RecordAsValue, idxNode, `an atomic on a record array updates one field: give the index and the field's name, ${example}`);
+      return this.ctx.error(call);
+    }
+    const field = record.layout.fields.find((f) => f.name === last.text);
+    if (!field) {
+      this.ctx.report(Codes.RecordUnknownField, last, `record '${record.name}' has no field '${last.text}'; its fields are ${record.layout.fields.map((f) => f.name).join(", ")}`);
+      return this.ctx.error(call);
+    }
+    if (!ATOMIC_DTYPES[op].includes(field.dtype)) {
+      this.ctx.report(Codes.WrongDType, last, `cuda.atomic.${op} works on fields of ${ATOMIC_DTYPES[op].join(", ")}, not on the ${field.dtype} field '${field.name}'`);
+      return this.ctx.error(call);
+    }
+    if (arr.type.rank > 1 || arr.type.space !== "global") {
+      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays in this version`);
+      return this.ctx.error(call);
+    }
+    const indices = elements.slice(0, -1).map((n) => this.ctx.expr.lowerIndex(n));
+    const operand = (n: ts.Expression) => {
+      const v = this.ctx.conv.scalarOperand(this.ctx.expr.lowerExpr(n), n);
+      return this.ctx.conv.convertImplicitly(v, field.dtype, `the ${field.dtype} field '${field.name}' (cuda.atomic.${op})`, n, isInt64(field.dtype) || (v.type.kind === "scalar" && isInt64(v.type.dtype)) ? n : undefined, true);
+    };
+    const value = operand(call.arguments[op === "compareAndSwap" ? 3 : 2]!);
+    const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
+    return { k: "atomic", type: scalar(field.dtype), op, array: arr, indices, value, expected, field, span };
+  }
+
+  /**
+   * The safety net after lowering: no element of a record array may be read or written but through a
+   * field. Array variables and `?:` over record arrays (lower-array-vars.ts) would otherwise read bytes.
+   */
+  checkRecordAccesses(body: readonly IR.Stmt[]): void {
+    const seen = new Set<string>();
+    forEachRootExpr(body, (root) =>
+      visitExpr(root, (e) => {
+        // A view of a record array passed to a device function would address its bytes, not its records.
+        if (e.k === "intrinsic" && e.name === "arrayView" && e.type.kind === "array" && e.type.record) {
+          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, `views of record arrays are not compiled in this version: pass the whole record array and an index`));
+          return;
+        }
+        if ((e.k !== "index" && e.k !== "atomic") || e.field || e.array.type.kind !== "array" || !e.array.type.record) return;
+        const key = `${e.span.start}:${e.span.end}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        this.ctx.diags.add(
+          makeDiagnostic(Codes.RecordUnsupported, e.span, `records are read and written through fields of the record array itself (${e.array.v.name}[i].x); array variables, ?: and views of record arrays are not compiled in this version`),
+        );
+      }),
+    );
+  }
+
+  /** CS2044 for a record element or local used where a value is needed. */
+  reportRecordValue(e: ts.Expression): IR.Expr {
+    const arr = ts.isElementAccessExpression(e) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(e).base) : undefined;
+    const rec = arr?.record ?? this.recordLocalOf(e)?.record;
+    const field = rec?.layout.fields[0]?.name ?? "x";
+    this.ctx.report(
+      Codes.RecordAsValue,
+      e,
+      `'${e.getText(this.ctx.sf)}' is a whole ${rec?.name ?? "record"} record, which kernels only copy: read a field (${e.getText(this.ctx.sf)}.${field}), or copy it into a local (const p = ${e.getText(this.ctx.sf)}) and read p.${field}`,
+    );
+    return this.ctx.error(e);
+  }
+
+  private element(e: ts.ElementAccessExpression): { arr: IR.VarExpr & { type: ArrayType }; indices: readonly IR.Expr[]; record: RecordType } | undefined {
+    const base = this.ctx.expr.splitElementAccess(e).base;
+    const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
+    if (b?.k === "var" && (b.view || b.arrayVar)) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' is a view or an array variable of records, which this version does not compile: index the record array itself`);
+      return undefined;
+    }
+    const r = this.ctx.expr.elementAccessArray(e);
+    if (!r) return undefined;
+    const record = r.arr.type.record!;
+    if (r.indices.length !== r.arr.type.rank) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${e.getText(this.ctx.sf)}' is a row of records: index every dimension to reach one record`);
+      return undefined;
+    }
+    if (r.arr.type.rank > 1 || r.arr.type.space !== "global") {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.rank}-D ${r.arr.type.space} array of records, which this version does not compile yet: kernels take 1-D global record arrays (Array1D<${record.name}>)`);
+      return undefined;
+    }
+    return { arr: r.arr, indices: r.indices, record };
+  }
+
+  private fieldOf(el: { arr: IR.VarExpr; indices: readonly IR.Expr[] }, field: RecordField, node: ts.Node): IR.IndexExpr {
+    return { k: "index", type: scalar(field.dtype), array: el.arr, indices: el.indices, field, span: this.ctx.span(node) };
+  }
+
+  private unknownField(e: ts.PropertyAccessExpression, record: RecordType): IR.Expr {
+    this.ctx.report(Codes.RecordUnknownField, e.name, `record '${record.name}' has no field '${e.name.text}'; its fields are ${record.layout.fields.map((f) => f.name).join(", ")}`);
+    return this.ctx.error(e);
+  }
+
+  /** A variable with no name in scope (a record local's field or an index computed once). */
+  private hiddenVar(name: string, type: IR.Var["type"], node: ts.Node, mutable = false): IR.Var {
+    const v: IR.Var = { id: this.ctx.nextVarId++, name, type, isParam: false, mutable, span: this.ctx.span(node) };
+    this.ctx.vars.push(v);
+    return v;
+  }
+}
