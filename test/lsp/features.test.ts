@@ -34,7 +34,8 @@ describe("CodeLens", () => {
       const lenses = (await client.codeLens(uri)) ?? [];
       await client.close(uri);
       const kernels = [...text.matchAll(/^export const (\w+) = cuda\.jit\(/gm)].map((m) => ({ name: m[1]!, line: text.slice(0, m.index).split("\n").length - 1 }));
-      assert.ok(kernels.length > 0);
+      // A file of ufuncs alone (cuda.vectorize / cuda.reduce, whose kernels the compiler makes) has no cuda.jit kernel to lens.
+      if (kernels.length === 0) return assert.match(text, /cuda\.(vectorize|reduce|guvectorize)\(/, "a valid corpus file without cuda.jit kernels defines ufuncs");
       assert.equal(lenses.length, kernels.length * 4);
       for (const k of kernels) {
         const mine = lenses.filter((l) => (l.command?.arguments?.[0] as { kernel: string }).kernel === k.name);
