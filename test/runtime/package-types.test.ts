@@ -60,7 +60,7 @@ const PLUGIN_CONSUMER = [
 ].join("\n");
 
 /** Declaration files `cudascript` may bring into a user's type check (relative to node_modules). */
-const ALLOWED_DECLARATIONS = /^(cudascript\/(dist|esm)\/.*|@cudascript\/compiler\/dist\/(ir\/(nodes|types)|js\/artifact-types|dtypes\/table))\.d\.m?ts$/;
+const ALLOWED_DECLARATIONS = /^(cudascript\/(dist|esm)\/.*|@cudascript\/compiler\/dist\/(ir\/(nodes|types)|js\/artifact-types|dtypes\/(table|records|index)))\.d\.m?ts$/;
 
 describe("the packed packages in a user's project", { timeout: 600_000 }, () => {
   let root = "";
@@ -75,7 +75,7 @@ describe("the packed packages in a user's project", { timeout: 600_000 }, () => 
     fs.mkdirSync(project);
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
     const tarballs = fs.readdirSync(packs).map((f) => path.join(packs, f));
-    ok(run("npm", ["install", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", ...tarballs], project), "npm install (offline) of the tarballs");
+    ok(run("npm", ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", ...tarballs], project), "npm install (offline) of the tarballs");
   });
 
   after(() => {

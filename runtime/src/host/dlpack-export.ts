@@ -2,17 +2,13 @@
  * `deviceArray.toDlpack()`: the export half of DLPack (dlpack.ts has the import half and describes the
  * capsule), apart so the array class can call it without a circle of imports.
  */
-import type * as DlpackBindings from "@cudascript/native-bindings/dlpack";
+import { dlpackBindings as bindings } from "./dlpack-bindings";
 import { DTYPE_NAMES, DTYPES, type DTypeRecord } from "@cudascript/compiler/dtypes";
 import type { AnyDTypeName } from "../dtypes";
 import { CudaScriptError } from "../errors";
 import type { DeviceNDArray } from "./arrays";
 import { currentBackend } from "./device";
 
-export function bindings(): typeof DlpackBindings {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@cudascript/native-bindings/dlpack") as typeof DlpackBindings;
-}
 
 /** DLPack's type code of a dtype (DLDataTypeCode): 0 int, 1 uint, 2 float, 5 complex, 6 bool; its bits are the dtype table's. */
 function dlCode(d: DTypeRecord): number {

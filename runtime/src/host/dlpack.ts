@@ -11,14 +11,14 @@
  * On the simulator the pointer is a simulated device address (simulator/address-space.ts): it means
  * something to CudaScript in this process (fromDlpack, __cuda_array_interface__), not to native code.
  */
-import type * as DlpackBindings from "@cudascript/native-bindings/dlpack";
 import { complexDtypes, dtypes, type AnyDTypeName, type DType } from "../dtypes";
 import { CudaScriptError } from "../errors";
 import { rowMajorStrides } from "../layout";
 import { describeValue, type DeviceNDArray } from "./arrays";
 import { foreignArray } from "./array-interface";
 import { currentBackend } from "./device";
-import { bindings, DTYPE_OF_DL } from "./dlpack-export";
+import { DTYPE_OF_DL } from "./dlpack-export";
+import { dlpackBindings as bindings } from "./dlpack-bindings";
 
 export { dlpackOf } from "./dlpack-export";
 
