@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { DTYPE_NAMES, DTYPES, isDTypeName, wrapBigInt, wrapNumber, wrapNumberJs, type DTypeName } from "./table";
+import { packageSources } from "../../../test/dist/support/source-files";
 
 const INT_EDGES = [0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32769, 65535, 65536, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 3, -(2 ** 53), 1.5, -2.75, NaN, Infinity, -Infinity];
 
@@ -57,21 +57,10 @@ test("no other source file keeps a table keyed by dtype names", () => {
   ]);
   const key = /(?:^|[{,]\s*|^\s+)(?:i8|u8|i16|u16|i32|u32|i64|u64|f16|f32|f64|c64|c128)\s*:/gm;
   const offenders: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.ts$/.test(e.name) && !/\.(test|d)\.ts$/.test(e.name)) {
-        const rel = path.relative(repo, p).split(path.sep).join("/");
-        if (rel.startsWith("compiler/src/dtypes/") || ALLOWED.has(rel)) continue;
-        const n = (fs.readFileSync(p, "utf8").match(key) ?? []).length;
-        if (n >= 4) offenders.push(`${rel} (${n} dtype keys)`);
-      }
-    }
-  };
-  for (const pkg of ["compiler", "runtime", "server", "native-bindings", "client"]) {
-    const src = path.join(repo, pkg, "src");
-    if (fs.existsSync(src)) walk(src);
+  for (const { rel, text } of packageSources(repo)) {
+    if (rel.startsWith("compiler/src/dtypes/") || ALLOWED.has(rel)) continue;
+    const n = (text.match(key) ?? []).length;
+    if (n >= 4) offenders.push(`${rel} (${n} dtype keys)`);
   }
   assert.deepEqual(offenders, [], "derive these from compiler/src/dtypes/table.ts");
 });

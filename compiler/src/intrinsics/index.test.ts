@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { CUDA_INTRINSIC_PATHS, INTRINSIC_PATHS, INTRINSIC_RECORDS, INTRINSICS, LANE_DEPENDENT_INTRINSICS, SYNC_INTRINSICS } from "./index";
 import { LIBDEVICE_FUNCTIONS } from "./libdevice-table";
+import { packageSources } from "../../../test/dist/support/source-files";
 
 test("every record is complete: a unique name and paths, docs, a Numba name, lowerings by effect kind", () => {
   assert.equal(INTRINSICS.size, INTRINSIC_RECORDS.length);
@@ -49,22 +49,10 @@ test("no other source file keeps a list of intrinsics", () => {
   ]);
   const names = [...SYNC_INTRINSICS];
   const offenders: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.ts$/.test(e.name) && !/\.(test|d)\.ts$/.test(e.name)) {
-        const rel = path.relative(repo, p).split(path.sep).join("/");
-        if (rel.startsWith("compiler/src/intrinsics/") || ALLOWED.has(rel)) continue;
-        const text = fs.readFileSync(p, "utf8");
-        const found = names.filter((n) => text.includes(`"${n}"`));
-        if (found.length >= 3) offenders.push(`${rel} (${found.join(", ")})`);
-      }
-    }
-  };
-  for (const pkg of ["compiler", "runtime", "server", "native-bindings", "client"]) {
-    const src = path.join(repo, pkg, "src");
-    if (fs.existsSync(src)) walk(src);
+  for (const { rel, text } of packageSources(repo)) {
+    if (rel.startsWith("compiler/src/intrinsics/") || ALLOWED.has(rel)) continue;
+    const found = names.filter((n) => text.includes(`"${n}"`));
+    if (found.length >= 3) offenders.push(`${rel} (${found.join(", ")})`);
   }
   assert.deepEqual(offenders, [], "derive these from compiler/src/intrinsics/");
 });
