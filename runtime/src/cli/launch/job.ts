@@ -75,14 +75,47 @@ export async function prepareJob(options: LaunchOptions, build: boolean): Promis
   return { choice, gpuCount, bundle, ...(tempDir ? { tempDir } : {}), env, job };
 }
 
-/** A port nobody listens on now (the kernel picks it); rank 0 listens on it a moment later. */
-export function freePort(): Promise<number> {
+/**
+ * A port nobody listens on now, for rank 0 to listen on a moment later. Chosen below the kernel's
+ * ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range), which the kernel hands to outgoing
+ * connections: a port the kernel picked with listen(0) can be taken by another process's connection
+ * before rank 0 binds it (EADDRINUSE, CSR077 — seen when other programs run beside the launcher).
+ * Elsewhere, or when no such port binds, the kernel picks one.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralRangeStart();
+  if (low !== undefined && low > 11000)
+    for (let attempt = 0; attempt < 32; attempt++) {
+      const port = 10000 + Math.floor(Math.random() * (low - 10000));
+      if (await bindsNow(port)) return port;
+    }
+  return listenOnce(0);
+}
+
+function ephemeralRangeStart(): number | undefined {
+  try {
+    const low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bindsNow(port: number): Promise<boolean> {
+  return listenOnce(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Listens on `port` of loopback (0: the kernel picks), closes, and gives the port. */
+function listenOnce(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
+    server.listen(port, "127.0.0.1", () => {
+      const bound = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(bound));
     });
   });
 }
