@@ -1,0 +1,429 @@
+/**
+ * The simulator's shared-memory sanitizer: race, uninitialised-read and divergence detection for one
+ * kernel run (one worker). The emitted code's inline fast paths compare against its fields and call its
+ * methods only otherwise (compiler/src/js/emit/memory.ts).
+ */
+import type { FaultDetails } from "../../errors";
+import { KernelFault, type SimSite } from "../fault";
+
+/**
+ * What the sanitizer does at a read of shared memory no thread of the block wrote: "error" stops the
+ * run (CSR023); "warn" reports it once per site and run to `warn` and lets the thread continue. The
+ * default is "warn" (docs/simulator.md, "Uninitialised shared memory"): such a read is harmless when
+ * its value never reaches a result (GPU-Puzzles' tiled matmul), and the simulator cannot yet tell.
+ */
+export interface UninitializedPolicy {
+  readonly mode: "warn" | "error";
+  readonly warn: (finding: KernelFault) => void;
+}
+
+
+/**
+ * Shadow state of one shared array. Each element's last write and its readers are each ONE number,
+ * `epoch · Q + code · S + site` (S: the module's site count + 1, Q = CODES · S; exact in a float64),
+ * so that the emitted fast path decides with one load and a comparison or two against values of the
+ * current epoch, and one store records the access with its source site:
+ *   WP: code = writer thread + 1                (below `EB`, the block's first epoch: never written in this block)
+ *   RP: code = reader thread + 2, 0 = several   (below `EB`, e.g. 0 after a write: no reader since the last write)
+ */
+export interface Shadow {
+  readonly name: string;
+  readonly length: number;
+  readonly WP: Float64Array;
+  readonly RP: Float64Array;
+}
+
+/** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
+export const CODES = 2048;
+
+/**
+ * Shared-memory race, uninitialised-read and divergence detection for one kernel run (one worker).
+ * Every synchronisation advances an epoch, and so does every new block (epochs keep counting across
+ * the blocks of a run, so no shadow array is cleared per block: older blocks' entries are below `EB`).
+ * An access is ordered after an earlier one by another thread when a barrier (or, within a warp, a
+ * warp synchronisation) happened in between.
+ *
+ * The emitted code checks inline (in the kernel's own loop) whether an access is trivially fine — the
+ * element was last written by this thread in this epoch or before the last barrier; this thread (or
+ * several) already read it in this epoch; nobody read it since the last barrier — and calls the
+ * methods below only otherwise.
+ */
+export class Sanitizer {
+  private readonly shadows: (Shadow | undefined)[] = [];
+  private readonly byArray = new Map<unknown, number>();
+  /** Current epoch (advances at every synchronisation and every block). */
+  ep = 0;
+  /** Epoch of the last block barrier (the block's first epoch before its first barrier). */
+  bsync = 0;
+  /** The current block's first epoch. */
+  base = 0;
+  /** Site slots S and epoch quantum Q (see Shadow). */
+  S = 1;
+  Q = CODES;
+  /** `ep·Q`, `ep·Q + S`, `bsync·Q`, `base·Q`: what the emitted fast paths compare against. */
+  E = 0;
+  E1 = 1;
+  BS = 0;
+  EB = 0;
+  /** Epoch of each warp's last warp synchronisation. */
+  private readonly wsync: Float64Array;
+  private maxEpoch = 0;
+  private bx = 0;
+  private by = 0;
+  private bz = 0;
+  private sites: SimSite[] = [];
+  /** Stop at uninitialised reads unless the runtime says otherwise (the complete checks' default). */
+  private policy: UninitializedPolicy = { mode: "error", warn: () => {} };
+  /** Sites whose uninitialised read this run already reported as a warning (one report per site and run). */
+  private readonly warnedSites = new Set<number>();
+
+  constructor(
+    private kernel: { name: string; file: string; line: number },
+    private readonly bdx: number,
+    private readonly bdy: number,
+    private readonly bdz: number,
+    /** Compaction threshold override (tests); by default the largest epoch whose values stay exact. */
+    private readonly epochLimit = Infinity,
+  ) {
+    this.wsync = new Float64Array(Math.ceil((bdx * bdy * bdz) / 32) + 1);
+    this.setSites([]);
+  }
+
+  /** Whether this sanitizer can serve another run with these block dimensions. */
+  fits(bdx: number, bdy: number, bdz: number): boolean {
+    return bdx === this.bdx && bdy === this.bdy && bdz === this.bdz;
+  }
+
+  /**
+   * Prepares for another run of the kernel (its shared arrays are registered again), with the runtime's
+   * uninitialised-read policy. The shadow arrays are kept: the epoch keeps counting, so everything in
+   * them is from earlier blocks.
+   */
+  reuse(policy?: UninitializedPolicy): this {
+    this.byArray.clear();
+    this.warnedSites.clear();
+    if (policy) this.policy = policy;
+    return this;
+  }
+
+  register(id: number, array: ArrayLike<number>, name: string): void {
+    const n = array.length;
+    const old = this.shadows[id];
+    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n) };
+    this.byArray.set(array, id);
+  }
+
+  /** The module's site table, for "the other access was at line …"; fixes the encoding. Call before any access. */
+  setSites(sites: SimSite[]): void {
+    this.sites = sites;
+    this.S = sites.length + 1;
+    this.Q = CODES * this.S;
+    this.maxEpoch = Math.min(this.epochLimit, Math.floor(Number.MAX_SAFE_INTEGER / this.Q) - 4);
+    this.refresh();
+  }
+
+  private refresh(): void {
+    this.E = this.ep * this.Q;
+    this.E1 = this.E + this.S;
+    this.BS = this.bsync * this.Q;
+    this.EB = this.base * this.Q;
+  }
+
+  beginBlock(bx: number, by: number, bz: number): void {
+    this.bx = bx;
+    this.by = by;
+    this.bz = bz;
+    if (this.ep + 1 > this.maxEpoch / 2) {
+      // Every entry belongs to an earlier block: start the numbering again.
+      for (const s of this.shadows) {
+        if (!s) continue;
+        s.WP.fill(0);
+        s.RP.fill(0);
+      }
+      this.wsync.fill(0);
+      this.ep = 0;
+    }
+    this.ep++;
+    this.base = this.bsync = this.ep;
+    this.refresh();
+  }
+
+  /** The next epoch; when the numbering would run out within a block, compacts it first. */
+  private advance(): number {
+    if (this.ep + 1 > this.maxEpoch) this.compact();
+    return ++this.ep;
+  }
+
+  /**
+   * Renumbers the epochs of the current block order-preservingly onto small numbers. Epochs are only
+   * ever compared (<, >, ===) with the block's base, the last barrier, the warps' last warp
+   * synchronisations and the current epoch, so mapping each of those thresholds to an even number and
+   * each gap between consecutive ones to the odd number in between keeps every answer.
+   */
+  compact(): void {
+    const th = new Set<number>([this.base, this.bsync, this.ep]);
+    for (const w of this.wsync) if (w >= this.base) th.add(w);
+    const T = [...th].sort((a, b) => a - b);
+    const f = (e: number): number => {
+      if (e < this.base) return 0;
+      let j = 0;
+      while (j + 1 < T.length && T[j + 1]! <= e) j++;
+      return e === T[j] ? 2 * j + 2 : 2 * j + 3;
+    };
+    const Q = this.Q;
+    const remap = (a: Float64Array) => {
+      for (let i = 0; i < a.length; i++) {
+        const p = a[i]!;
+        if (p < this.EB) a[i] = 0;
+        else {
+          const low = p % Q;
+          a[i] = f((p - low) / Q) * Q + low;
+        }
+      }
+    };
+    for (const s of this.shadows) {
+      if (!s) continue;
+      remap(s.WP);
+      remap(s.RP);
+    }
+    for (let w = 0; w < this.wsync.length; w++) this.wsync[w] = f(this.wsync[w]!);
+    this.base = f(this.base);
+    this.bsync = f(this.bsync);
+    this.ep = f(this.ep);
+    this.refresh();
+  }
+
+  private coords(t: number): [number, number, number] {
+    const x = t % this.bdx;
+    const q = (t / this.bdx) | 0;
+    return [x, q % this.bdy, (q / this.bdy) | 0];
+  }
+
+  private ordered(u: number, e: number, t: number): boolean {
+    if (u >> 5 === t >> 5) return Math.max(this.bsync, this.wsync[t >> 5]!) > e;
+    return this.bsync > e;
+  }
+
+  /** Decodes a shadow value: [code, epoch, site], or undefined below `EB` (nothing in this block). */
+  private decode(p: number): [number, number, number] | undefined {
+    if (p < this.EB) return undefined;
+    const site = p % this.S;
+    const q = (p - site) / this.S;
+    const code = q % CODES;
+    return [code, (q - code) / CODES, site];
+  }
+
+  /** Last writer of element i in this block (-1 none), its epoch and site. */
+  private writer(s: Shadow, i: number): [number, number, number] {
+    const d = this.decode(s.WP[i]!);
+    return d ? [d[0] - 1, d[1], d[2]] : [-1, 0, -1];
+  }
+
+  /** Reader of element i since its last write (-1 none, -2 several, else the thread), its epoch and site. */
+  private reader(s: Shadow, i: number): [number, number, number] {
+    const d = this.decode(s.RP[i]!);
+    return d ? [d[0] - 2, d[1], d[2]] : [-1, 0, -1];
+  }
+
+  private fault(code: string, kind: FaultDetails["kind"], what: string, site: SimSite, t: number, array?: string, index?: number): KernelFault {
+    const f = new KernelFault(code, kind, what, site, { array, index, threadSet: true });
+    f.kernel = this.kernel.name;
+    f.block = [this.bx, this.by, this.bz];
+    f.thread = this.coords(t);
+    return f;
+  }
+
+  private otherSite(s: number): string {
+    const site = this.sites[s];
+    return site ? ` (line ${site.line})` : "";
+  }
+
+  private t3(t: number): string {
+    return `(${this.coords(t).join(", ")})`;
+  }
+
+  /** Shadow arrays of a shared array, for the emitted inline fast path. */
+  shadow(id: number): Shadow {
+    return this.shadows[id]!;
+  }
+
+  private siteId(site: SimSite | number): number {
+    return typeof site === "number" ? site : 0;
+  }
+
+  /** Slow path of a read's writer check: this thread's own write, ordered by a (warp) synchronisation, or a fault. */
+  rs(id: number, i: number, t: number, site: number): boolean {
+    const s = this.shadows[id]!;
+    const [w, we, ws] = this.writer(s, i);
+    if (w === t || (w !== -1 && this.ordered(w, we, t))) return true;
+    return this.readFault(s, i, t, site, w, ws);
+  }
+
+  /** Slow path of a read: record the reader. */
+  rr(id: number, i: number, t: number, site: number): boolean {
+    this.recordRead(this.shadows[id]!, i, t, site);
+    return true;
+  }
+
+  r(id: number, i: number, t: number, site: SimSite | number): void {
+    const s = this.shadows[id];
+    if (!s) return;
+    const [w, we, ws] = this.writer(s, i);
+    if (w !== t && (w === -1 || !this.ordered(w, we, t))) this.readFault(s, i, t, site, w, ws);
+    this.recordRead(s, i, t, site);
+  }
+
+  private recordRead(s: Shadow, i: number, t: number, site: SimSite | number): void {
+    const [r, re] = this.reader(s, i);
+    if (r === -2 && re === this.ep) return; // several already
+    // Several readers before the last barrier are all ordered before this read: it is the only one now.
+    const alone = r === -1 || r === t || (r >= 0 ? this.ordered(r, re, t) : this.bsync > re);
+    s.RP[i] = this.E + (alone ? t + 2 : 0) * this.S + this.siteId(site);
+  }
+
+  /** A read that is not ordered after a write: a race (fault), or of an unwritten element (fault or warning; true: go on). */
+  private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): true {
+    if (w === -1) {
+      const what = `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`;
+      if (this.policy.mode === "error") throw this.fault("CSR023", "uninitialized-shared", what, this.site(site), t, s.name, i);
+      const id = this.siteId(site);
+      if (!this.warnedSites.has(id)) {
+        this.warnedSites.add(id);
+        this.policy.warn(this.fault("CSR023", "uninitialized-shared", `${what}; the run goes on (the simulator reads 0 there, a GPU whatever the memory held), which is harmless only if the value never reaches a result`, this.site(site), t, s.name, i));
+      }
+      return true;
+    }
+    throw this.fault(
+      "CSR021",
+      "race",
+      `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(ws)} with no cuda.syncthreads() in between`,
+      this.site(site),
+      t,
+      s.name,
+      i,
+    );
+  }
+
+  w(id: number, i: number, t: number, site: SimSite | number, differs: boolean): void {
+    const s = this.shadows[id];
+    if (!s) return;
+    const [w, we, ws] = this.writer(s, i);
+    if (w !== -1 && w !== t && differs && !this.ordered(w, we, t)) this.writeFault(s, i, t, site, w, ws, -1, -1);
+    const [r, re, rsite] = this.reader(s, i);
+    if (r !== -1 && r !== t && (r === -2 ? !(this.bsync > re) : !this.ordered(r, re, t))) this.writeFault(s, i, t, site, -1, -1, r, rsite);
+    s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
+    s.RP[i] = 0;
+  }
+
+  private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number, r: number, rsite: number): never {
+    const what =
+      w !== -1
+        ? `shared-memory race on '${s.name}[${i}]': threads ${this.t3(w)}${this.otherSite(ws)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
+        : `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(rsite)} with no cuda.syncthreads() in between`;
+    throw this.fault("CSR021", "race", what, this.site(site), t, s.name, i);
+  }
+
+  a(id: number, i: number, t: number, site: SimSite | number): void {
+    const s = this.shadows[id];
+    if (!s) return;
+    if (s.WP[i]! < this.EB)
+      throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${s.name}[${i}]': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
+    s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
+    s.RP[i] = 0;
+  }
+
+  rp(a: unknown, i: number, t: number, site: SimSite | number): void {
+    const id = this.byArray.get(a);
+    if (id !== undefined) this.r(id, i, t, site);
+  }
+  wp(a: unknown, i: number, t: number, site: SimSite | number, differs: boolean): void {
+    const id = this.byArray.get(a);
+    if (id !== undefined) this.w(id, i, t, site, differs);
+  }
+  ap(a: unknown, i: number, t: number, site: SimSite | number): void {
+    const id = this.byArray.get(a);
+    if (id !== undefined) this.a(id, i, t, site);
+  }
+
+  private site(s: SimSite | number): SimSite {
+    return typeof s === "number" ? (this.sites[s] ?? { kind: "read", fn: this.kernel.name, file: this.kernel.file, line: this.kernel.line, col: 1 }) : s;
+  }
+
+  barrier(site: SimSite, st: Int32Array, nT: number): void {
+    let arrived = -1, missing = -1;
+    for (let u = 0; u < nT; u++) {
+      const s = st[u]!;
+      if (s === 0) {
+        if (arrived < 0) arrived = u;
+      } else if (s !== 1 && missing < 0) missing = u;
+    }
+    if (missing >= 0 && arrived >= 0) {
+      const op = site.op ?? "syncthreads";
+      throw this.fault(
+        "CSR022",
+        "divergent-barrier",
+        `divergent barrier: thread ${this.t3(arrived)} reached cuda.${op}() but thread ${this.t3(missing)} of the same block did not (it took another branch, left a loop early, or returned from a device function); every thread that has not exited must reach the same barrier`,
+        site,
+        arrived,
+      );
+    }
+    // A barrier inside divergent code that no thread reached (every one took the other branch) is no
+    // barrier: it orders nothing.
+    if (arrived >= 0) this.sync();
+  }
+
+  /**
+   * `g.sync()` that some thread of the block reached (grid-sync.ts): every thread of the grid must reach
+   * it — unlike a block barrier, a thread that returned earlier counts as missing, since cooperative
+   * groups' grid sync is only defined when all threads call it.
+   */
+  gridBarrier(site: SimSite, st: Int32Array, nT: number): void {
+    let arrived = -1, missing = -1;
+    for (let u = 0; u < nT; u++) {
+      if (st[u] === 0) {
+        if (arrived < 0) arrived = u;
+      } else if (missing < 0) missing = u;
+    }
+    if (missing >= 0 && arrived >= 0)
+      throw this.fault(
+        "CSR035",
+        "divergent-grid-barrier",
+        `divergent grid barrier: thread ${this.t3(arrived)} reached g.sync() but thread ${this.t3(missing)} of the same block did not (it returned, took another branch or left a loop early); every thread of the grid must reach the same g.sync(): put the condition around the work, not around g.sync()`,
+        site,
+        arrived,
+      );
+  }
+
+  /** The kernel name faults report (a cooperative block's sanitizer is cached under another key). */
+  named(name: string): this {
+    this.kernel = { ...this.kernel, name };
+    return this;
+  }
+
+  /** A barrier every running thread reached (outside divergent code, by construction). */
+  sync(): void {
+    this.bsync = this.advance();
+    this.refresh();
+  }
+
+  warpSync(w: number): void {
+    this.wsync[w >> 5] = this.advance();
+    this.refresh();
+  }
+
+  warpMask(site: SimSite, w: number, e: number, active: number, mask: number, u: number): void {
+    const n = e - w;
+    const exist = n >= 32 ? -1 : (1 << n) - 1;
+    const missing = mask & exist & ~active;
+    if (missing !== 0) {
+      const lane = 31 - Math.clz32(missing & -missing);
+      throw this.fault(
+        "CSR025",
+        "divergent-warp",
+        `divergent warp operation: lane ${u - w} called cuda.${site.op ?? "warp op"}() with mask 0x${(mask >>> 0).toString(16)}, but lane ${lane} (thread ${this.t3(w + lane)}) named in the mask did not reach it`,
+        site,
+        u,
+      );
+    }
+  }
+}
