@@ -3,7 +3,6 @@
  * the contract): fault construction, printf, math helpers, atomics support and the sanitizer.
  * Runs in the main thread and in workers alike, so it depends on nothing but the language.
  */
-import type { FaultDetails } from "../errors";
 import { INT64_OPS, type Int64Ops } from "./int64";
 import { c128Math, c64Math, complexGet, complexSet, type Complex, type ComplexMath } from "./complex-math";
 import { f16round, Float16Array } from "../float16";
