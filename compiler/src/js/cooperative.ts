@@ -51,7 +51,8 @@ export function resumeCode(shared: readonly string[], sanitize: boolean): string
   const parts = ["$cbx = $bx; $cby = $by; $cbz = $bz; $cbdx = $bdx; $cbdy = $bdy; $cbdz = $bdz; $cgdx = $gdx; $cgdy = $gdy; $cgdz = $gdz;"];
   for (const s of shared) parts.push(`${s} = ${s}$own;`);
   // A grid barrier is also a block barrier: every access before it is ordered before every access after it.
-  if (sanitize) parts.push("$san = $S; $S.sync(); $E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB;");
+  // The global race detector starts the block's next grid phase (emit/sanitize-global.ts).
+  if (sanitize) parts.push("$san = $S; $S.sync(); $G.gridResume($b); $E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; $GE = $G.E; $GE1 = $G.E1; $GBS = $G.BS; $GEB = $G.EB; $GLB = $G.LB;");
   return parts.join(" ");
 }
 

@@ -372,6 +372,7 @@ export class SimulatorBackend implements Backend {
       privatize: a.kernels[kernel]?.simulator.privatize as readonly PrivSpec[] | undefined,
       atomics: a.kernels[kernel]?.simulator.atomics,
       cooperative,
+      ...(sanitize ? { sanitize: true } : {}),
     });
   }
 

@@ -42,6 +42,11 @@ export interface ExecRequest {
   readonly atomics?: readonly number[];
   /** The kernel calls g.sync(): all its blocks run in one call on one executor (grid-sync.ts). */
   readonly cooperative?: boolean;
+  /**
+   * The sanitizing variant: the launch runs on one executor, so that the global race detector sees every
+   * block of it in one order on one clock (sanitizer/global-races.ts).
+   */
+  readonly sanitize?: boolean;
 }
 
 export interface ExecOptions {
@@ -268,8 +273,10 @@ export class Executor {
     const wantWorkers = o.workers > 1 || timed;
     const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable() && workersCanShare(req.args);
     if (!useWorkers) return this.runHere(req, nBlocks);
-    // A grid barrier needs every block alive in one executor: one claim of the whole grid.
-    if (req.cooperative) return this.runPool(req, nBlocks, 1, [], nBlocks);
+    // A grid barrier needs every block alive in one executor: one claim of the whole grid. The
+    // sanitizer's global race detection needs every block on one clock: one executor too (under a
+    // deadline a worker, which can be stopped; else the calling thread).
+    if (req.cooperative || req.sanitize) return timed || req.cooperative ? this.runPool(req, nBlocks, 1, [], nBlocks) : this.runHere(req, nBlocks);
     const executors = Math.max(1, Math.min(Math.max(o.workers, 1), nBlocks));
     if (executors === 1) return this.runPool(req, nBlocks, 1, []);
     const priv = o.privatize === false ? [] : choosePrivatized(req, threads, executors);

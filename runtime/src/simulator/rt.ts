@@ -13,6 +13,7 @@ import { statesLayoutProblem } from "../random/state-layout";
 export { displayPath, KernelFault, type SimSite } from "./fault";
 export { CODES, Sanitizer, type Shadow, type UninitializedPolicy } from "./sanitizer/shared";
 import { Sanitizer, type UninitializedPolicy } from "./sanitizer/shared";
+import { globalRaces, type GlobalRaces } from "./sanitizer/global-races";
 import { KernelFault, kernelRaised, type SimSite } from "./fault";
 import { sameBits } from "@cudascript/compiler/intrinsics/sync";
 import { runGrid } from "./grid-sync";
@@ -64,6 +65,8 @@ export interface Rt {
   sanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number): Sanitizer;
   /** A cooperative kernel's per-block sanitizer (its blocks are alive together; grid-sync.ts). */
   blockSanitizer(kernel: { name: string; file: string; line: number }, bdx: number, bdy: number, bdz: number, block: number): Sanitizer;
+  /** The global-memory race detector of this thread (sanitizer/global-races.ts), shared by every module instance. */
+  readonly races: GlobalRaces;
   /** Runs a cooperative kernel's blocks to every grid barrier in turn (grid-sync.ts). */
   runGrid(block: (L: unknown, b: number) => Generator<number, void, void>, L: { grid: readonly number[] }, b0: number, b1: number, kernel: string, sites: readonly SimSite[]): void;
   watchdog(site: SimSite): number;
@@ -207,6 +210,7 @@ export function createRt(opts: RtOptions): Rt {
       return this.sanitizer({ ...kernel, name: `${kernel.name}#block${block}` }, bdx, bdy, bdz).named(kernel.name);
     },
     runGrid,
+    races: globalRaces(),
     watchdog(site) {
       if (Date.now() > opts.deadline) {
         throw new KernelFault(

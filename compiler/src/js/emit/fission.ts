@@ -14,7 +14,7 @@ import { pruneRematerialized, rematerializable } from "../remat";
 import { cooperativeKernel } from "../cooperative";
 import type { SimKernelInfo } from "../artifact-types";
 import { forEachArrayDecl, slotsPerElement, storageArrayName, storeArrayName } from "./arrays";
-import { SAN_REFRESH, type EmitContext, type Exit, type Item, type RawItem, type Seg } from "./context";
+import { SAN_BEGIN, type EmitContext, type Exit, type Item, type RawItem, type Seg } from "./context";
 import { zeroJs } from "./values";
 import { BARRIER_INTRINSICS } from "../../intrinsics";
 import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
@@ -360,7 +360,7 @@ export class FissionEmitter {
     if (this.cx.cooperative)
       return cooperativeKernel(jsName, {
         setup: kernelSetup,
-        blockStart: [...this.cx.frame.blockHeader(), "$st.fill(0);", ...perBlock, ...paramInit, this.cx.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : ""],
+        blockStart: [...this.cx.frame.blockHeader(), "$st.fill(0);", ...perBlock, ...paramInit, this.cx.san ? SAN_BEGIN : ""],
         code,
         catchLine,
         shared: this.cx.sync.sharedVars(),
@@ -377,7 +377,7 @@ export class FissionEmitter {
       usesStatus ? "$st.fill(0);" : "",
       ...perBlock,
       ...paramInit,
-      this.cx.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
+      this.cx.san ? SAN_BEGIN : "",
       ...code,
       "}",
       `} ${catchLine}`,

@@ -8,6 +8,7 @@ import { intrinsicRecord } from "../../intrinsics";
 import type * as IR from "../../ir/nodes";
 import type { ScalarType } from "../../ir/types";
 import type { EmitContext } from "./context";
+import { globalFence } from "./sanitize-global";
 
 /** Pure intrinsic calls of one function. */
 export class IntrinsicEmitter {
@@ -16,6 +17,8 @@ export class IntrinsicEmitter {
   intrinsic(e: IR.IntrinsicExpr): string {
     if (e.name === "viewIndex") return this.cx.memory.viewIndex(e);
     if (e.name === "arrayView") throw new Error(`CudaScript simulator: the view '${e.view?.name}' is only a device-function argument`);
+    const fence = globalFence(this.cx, e.name);
+    if (fence) return fence;
     const js = intrinsicRecord(e.name).js;
     if (!js) throw new Error(`CudaScript simulator: '${e.name}' cannot be used here (synchronisation inside an expression was not lifted)`);
     return js({

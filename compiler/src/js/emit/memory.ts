@@ -14,6 +14,7 @@ import type { PrivatizableParam } from "../artifact-types";
 import { stridesOf, type ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
 import { recordFieldRead, recordFieldTarget, recordFieldWrite } from "../records";
+import { globalAtomic, globalRead, globalWrite, globalWriteCall } from "./sanitize-global";
 
 /** The memory accesses of one function. */
 export class MemoryEmitter {
@@ -153,8 +154,9 @@ export class MemoryEmitter {
     const site = this.cx.site("read", e.span, { array: a.name, space: a.space });
     const outerAccess = this.viewAccess;
     this.viewAccess = { kind: "read", space: a.space };
-    const { pre, flat } = this.addr(a, e.indices, site);
+    const { pre, flat: flat0 } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
+    const flat = globalRead(this.cx, a, flat0, site, pre, (f, p) => this.flatTemp(f, p)) ?? flat0;
     if (this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device") {
       // Inline fast path of the sanitizer's read check (see Sanitizer in the runtime). Writer: this
       // thread in this epoch, or another before the last barrier (and in this block). Reader record:
@@ -206,9 +208,11 @@ export class MemoryEmitter {
       const fast = `(($sw = $WP${id}[${x}]) < $BS || ($sw >= $M1 && $sw < $M2)) && (($sr = $RP${id}[${x}]) < $BS || ($sr >= $M2 && $sr < $M3))`;
       return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${elementChanged(a, x)}); ${elementWrite(a, x, "$sv")}; }`;
     }
+    const g = globalWrite(this.cx, a, flat, site, pre, v, (f, p) => this.flatTemp(f, p), (x) => elementWrite(a, x, "$sv"), (x) => elementChanged(a, x));
+    if (g) return g;
     if (this.cx.san && a.shId !== undefined) {
       const s = this.sanCall(a, "w", flat, site, `, ${elementChanged(a, flat)}`)!;
-      return `{ ${checks}const $sv = ${v}; ${s}; ${elementWrite(a, flat, "$sv")}; }`;
+      return `{ ${checks}const $sv = ${v}; ${s}; ${globalWriteCall(this.cx, a, flat, site, elementChanged(a, flat))}${elementWrite(a, flat, "$sv")}; }`;
     }
     return `${checks}${elementWrite(a, flat, v)};`;
   }
@@ -236,7 +240,8 @@ export class MemoryEmitter {
     const h = priv ? this.privHelper(e.op, priv, a) : this.cx.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
-    const call = `${h}(${a.data}, ${flat}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
+    const gx = globalAtomic(this.cx, a, flat, site, pre, (f, p) => this.flatTemp(f, p)) ?? flat;
+    const call = `${h}(${a.data}, ${gx}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
     return pre.length ? `(${pre.join(", ")}, ${call})` : call;
   }
 

@@ -7,7 +7,7 @@ import type { SimKernelInfo } from "../artifact-types";
 import { inRangeCondition, planInRange } from "../in-range";
 import { planFlatGrid } from "../flat-grid";
 import { forEachArrayDecl } from "./arrays";
-import { SAN_REFRESH, SAN_THREAD, type EmitContext } from "./context";
+import { SAN_BEGIN, SAN_THREAD, type EmitContext } from "./context";
 import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
 
 /** The loop-nest form of a kernel. */
@@ -39,7 +39,7 @@ export class PlainKernelEmitter {
       "const $r = ($tz * $bdy + $ty) * $bdx;",
       "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
       "$t = $r + $tx;",
-      this.cx.memory.usesSharedSan() ? SAN_THREAD : "",
+      this.cx.san ? SAN_THREAD : "",
       ...resetParams,
       ...b,
       "}",
@@ -58,7 +58,7 @@ export class PlainKernelEmitter {
       `for (let $b = ${flat ? "$bs" : "$b0"}; $b < $b1; $b++) {`,
       ...this.cx.frame.blockHeader(),
       ...perBlock,
-      this.cx.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
+      this.cx.san ? SAN_BEGIN : "",
       ...(plan ? [`if (${inRangeCondition(plan, (p) => this.cx.arrayInfo(p).dims[0]!)}) {`, ...threads(provenBody), "} else {", ...threads(body), "}"] : threads(body)),
       "}",
       `} catch ($e) { ${flat ? "if ($flat) { $bx = ($g / $bdx) | 0; $tx = $g - $bx * $bdx; } " : ""}throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,

@@ -7,6 +7,7 @@ import { assignsVar } from "../../ir/visit";
 import type { NLoop, NStmt } from "../normalize";
 import { zeroOf } from "./arrays";
 import { EXIT, type EmitContext } from "./context";
+import { globalFence } from "./sanitize-global";
 import { zeroJs } from "./values";
 
 /** The per-thread statements of one function. */
@@ -83,7 +84,8 @@ export class StatementEmitter {
         return;
       }
       case "expr": {
-        if (s.expr.k === "intrinsic" && s.expr.name.startsWith("threadfence")) return;
+        // A fence orders nothing in the simulator's sequential memory; the sanitizer records its release (sanitize-global.ts).
+        if (s.expr.k === "intrinsic" && s.expr.name.startsWith("threadfence") && !globalFence(this.cx, s.expr.name)) return;
         out.push(`${this.cx.emit.ex(s.expr)};`);
         return;
       }

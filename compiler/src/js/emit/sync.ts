@@ -52,7 +52,7 @@ export class SyncEmitter {
     const san = this.san;
     const record = intrinsicRecord(s.name);
     const lines: string[] = [];
-    const barrierSanitizer = () => lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT);` : "$S.sync();", SAN_REFRESH);
+    const barrierSanitizer = () => lines.push(it.masked ? `$S.barrier($sites[${site}], $st, $nT); $G.barrier($st, $nT);` : "$S.sync(); $G.sync();", SAN_REFRESH);
     if (record.effect === "grid") lines.push(gridSyncCode(site, san, resumeCode(this.sharedVars(), san)));
     else if (record.effect === "barrier" && !record.jsBarrier) {
       if (san) barrierSanitizer();
@@ -77,7 +77,7 @@ export class SyncEmitter {
         const mask = this.argAt(s.args[0]!, "$u");
         if (san) lines.push(`for (let $u = $w; $u < $e; $u++) if ($st[$u] === 0) $S.warpMask($sites[${site}], $w, $e, $am, ${mask}, $u);`);
       }
-      if (san) lines.push("$S.warpSync($w);");
+      if (san) lines.push("$S.warpSync($w); $G.warpSync($w);");
       lines.push(
         ...record.jsWarp({
           arg: (i, u) => this.argAt(s.args[i]!, u),

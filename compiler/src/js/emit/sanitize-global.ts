@@ -1,0 +1,120 @@
+/**
+ * The sanitizer's global-memory race hooks in the emitted code (the runtime side is
+ * runtime/src/simulator/sanitizer/global-races.ts, `rt.races`, `$G` in a kernel).
+ *
+ * A kernel's global array parameters get their shadow arrays at setup (`<data>$GW/$GR/$GX`, the handle
+ * `<data>$GH`); every access checks inline, with a load and comparisons, whether the element's last write
+ * and reader are trivially ordered before it — before this launch or grid phase (`$GLB`), in this block
+ * before its last barrier (`$GEB` ≤ … < `$GBS`), or this thread's own in this epoch (`$GM1`…`$GM3`) — and
+ * calls `$G`'s slow paths otherwise. Device functions call `rt.races` directly (their arrays are looked
+ * up by storage). Barriers, warp synchronisations and block starts advance `$G`'s epoch next to the shared
+ * sanitizer's (sync.ts, context.ts SAN_BEGIN/SAN_REFRESH); `cuda.threadfence()` records a release.
+ */
+import type { SimKernelInfo } from "../artifact-types";
+import { DTYPES } from "../../dtypes/table";
+import type { ArrayInfo } from "./arrays";
+import type { EmitContext } from "./context";
+
+/** The most site slots the runtime packs (GLOBAL_S − 1): a site past it is recorded as this one. */
+const MAX_SITE = (1 << 16) - 1;
+
+/** Reloads `$G`'s bounds after it advanced (appended to SAN_REFRESH). */
+export const GLOBAL_REFRESH = "$GE = $G.E; $GE1 = $G.E1; $GBS = $G.BS; $GEB = $G.EB; $GLB = $G.LB;";
+/** This thread's writer ([GM1, GM2)) and reader ([GM2, GM3)) bands of the current epoch (appended to SAN_THREAD). */
+export const GLOBAL_THREAD = "$GM1 = $GE + ($t + 1) * $GS; $GM2 = $GM1 + $GS; $GM3 = $GM2 + $GS;";
+/** The fast paths' locals (declared with the shared sanitizer's). */
+export const GLOBAL_LETS = "$gw = 0, $gr = 0, $GE = 0, $GE1 = 0, $GBS = 0, $GEB = 0, $GLB = 0, $GM1 = 0, $GM2 = 0, $GM3 = 0";
+
+/** Kernel data names whose shadows the setup declared, per function emission. */
+const tracked = new WeakMap<EmitContext, Set<string>>();
+
+/** The setup of a kernel under the sanitizer: this launch's detector and each global array parameter's shadow. */
+export function globalSanSetup(cx: EmitContext, info: SimKernelInfo): string[] {
+  const names = new Set<string>();
+  tracked.set(cx, names);
+  const out = [`const $G = rt.races.launch(L, $sites, ${JSON.stringify(info.name)}, L.grid, L.block, ${cx.cooperative}), $GS = $G.S;`];
+  cx.fn.params.forEach((p, i) => {
+    const a = cx.arrays.get(p);
+    if (p.type.kind !== "array" || !a || a.record || a.space !== "global") return;
+    const h = `${a.data}$GH`;
+    names.add(a.data);
+    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GX = ${h}.X;`);
+  });
+  return out;
+}
+
+/** Whether accesses of `a` in this function are checked for global races (and how: inline or through rt.races). */
+function mode(cx: EmitContext, a: ArrayInfo): "inline" | "call" | undefined {
+  if (!cx.san || a.record) return undefined;
+  if (cx.mode === "device") return a.shId === "param" ? "call" : undefined;
+  return a.space === "global" && tracked.get(cx)?.has(a.data) ? "inline" : undefined;
+}
+
+const ordered = (v: string) => `${v} < $GLB || (${v} >= $GEB && ${v} < $GBS)`;
+const writerOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB ? $gw >= 0 : ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
+const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GX[${x}] < $GLB`;
+
+/**
+ * A read of a global element: pushes its checks to `pre` and returns the flat index to read at (a
+ * temporary where the checks use it more than once), or undefined when the array is not tracked.
+ */
+export function globalRead(cx: EmitContext, a: ArrayInfo, flat: string, site: number, pre: string[], temp: (flat: string, pre: string[]) => string): string | undefined {
+  const m = mode(cx, a);
+  if (!m) return undefined;
+  const s = Math.min(site, MAX_SITE);
+  if (m === "call") {
+    pre.push(`rt.races.r(${a.data}, ${flat}, $t, ${s})`);
+    return flat;
+  }
+  if (cx.seg) cx.seg.sanFast = true;
+  const x = temp(flat, pre);
+  const d = a.data;
+  pre.push(`(${writerOk(`${d}$GW`, x)} || $G.rs(${d}$GH, ${x}, $t, ${s}))`);
+  pre.push(`(($gr = ${d}$GR[${x}]) >= $GE ? ($gr < $GE1 || ($gr >= $GM2 && $gr < $GM3) || ((${d}$GR[${x}] = $GE + ${s}), true)) : (${ordered("$gr")}) ? ((${d}$GR[${x}] = $GM2 + ${s}), true) : $G.rr(${d}$GH, ${x}, $t, ${s}))`);
+  return x;
+}
+
+/**
+ * A kernel's write of a global element: the statement (checks, value into `$sv`, the sanitizer, the
+ * store), or undefined when the array is not tracked inline. `write(x)` stores `$sv` at x; `changed(x)` says whether it
+ * changes the element (a same-value write after a plain write is not a race).
+ */
+export function globalWrite(cx: EmitContext, a: ArrayInfo, flat: string, site: number, checks: string[], value: string, temp: (flat: string, pre: string[]) => string, write: (x: string) => string, changed: (x: string) => string): string | undefined {
+  if (mode(cx, a) !== "inline") return undefined;
+  const s = Math.min(site, MAX_SITE);
+  const pre = checks.length ? `${checks.join(", ")}; ` : "";
+  if (cx.seg) cx.seg.sanFast = true;
+  const idx: string[] = [];
+  const x = temp(flat, idx);
+  const d = a.data;
+  const fast = `${writerOk(`${d}$GW`, x)} && ${readersOk(d, x)}`;
+  return `{ ${pre}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${value}; if (${fast}) { ${d}$GW[${x}] = $GM1 + ${s}; ${d}$GR[${x}] = 0; } else $G.ws(${d}$GH, ${x}, $t, ${s}, ${changed(x)}); ${write(x)}; }`;
+}
+
+/** A device function's write of an array parameter (the runtime looks the storage up): the call and a `;`, or "". */
+export function globalWriteCall(cx: EmitContext, a: ArrayInfo, flat: string, site: number, changed: string): string {
+  return mode(cx, a) === "call" ? `rt.races.w(${a.data}, ${flat}, $t, ${Math.min(site, MAX_SITE)}, ${changed}); ` : "";
+}
+
+/** An atomic on a global element: pushes its checks (and release/acquire) to `pre`; returns the flat index, or undefined. */
+export function globalAtomic(cx: EmitContext, a: ArrayInfo, flat: string, site: number, pre: string[], temp: (flat: string, pre: string[]) => string): string | undefined {
+  const m = mode(cx, a);
+  if (!m) return undefined;
+  const s = Math.min(site, MAX_SITE);
+  if (m === "call") {
+    pre.push(`rt.races.a(${a.data}, ${flat}, $t, ${s})`);
+    return flat;
+  }
+  if (cx.seg) cx.seg.sanFast = true;
+  const x = temp(flat, pre);
+  const d = a.data;
+  pre.push(`((($gw = ${d}$GW[${x}]) < 0 || ${ordered("$gw")} || ($gw >= $GM1 && $gw < $GM2)) && ${readersOk(d, x)} ? (${d}$GW[${x}] = -($GM1 + ${s})) : $G.as(${d}$GH, ${x}, $t, ${s}))`);
+  pre.push(`($G.F !== 0 && $G.sa(${d}$GH, ${x}, $t))`);
+  return x;
+}
+
+/** `cuda.threadfence()` (device or system scope) under the sanitizer: a release; undefined otherwise. */
+export function globalFence(cx: EmitContext, name: string): string | undefined {
+  if (!cx.san || (name !== "threadfence" && name !== "threadfenceSystem")) return undefined;
+  return cx.mode === "device" ? "rt.races.fence($t)" : "$G.fence($t)";
+}
