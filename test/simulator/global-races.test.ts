@@ -157,15 +157,22 @@ describe("global-memory races: seeded bugs", () => {
     assert.deepEqual(other.block, [0, 0, 0]);
   });
 
-  it("a plain read of a counter other blocks update atomically is a race; atomics among themselves are not", () => {
+  it("a plain write of a counter other blocks update atomically is a race; atomics among themselves, and plain reads, are not", () => {
     const src = `${HEAD}export const k = cuda.jit((count: Int32Array, out: Int32Array) => {
   cuda.atomic.add(count, 0, 1); // @atomic
   cuda.syncthreads();
   if (cuda.threadIdx.x === 0) out[cuda.blockIdx.x] = count[0]; // @read
+  if (cuda.threadIdx.x === 0 && cuda.blockIdx.x === 1) count[0] = 0; // @reset
 });`;
     const e = run(src, "k", 3, 32, [new Int32Array(1), new Int32Array(3)]);
-    // Block 0 reads count[0] after its own barrier (ordered), then block 1's atomic races with that read.
-    expectRace(e, "CSR067", src, "@atomic", "@read");
+    // Block 1 resets count[0], which block 0 read (and updated) with nothing ordering the two blocks.
+    expectRace(e, "CSR067", src, "@reset", "@read");
+    const afterAtomics = `${HEAD}export const k = cuda.jit((count: Int32Array) => {
+  cuda.atomic.add(count, 0, 1); // @atomic
+  if (cuda.threadIdx.x === 0 && cuda.blockIdx.x === 1) count[0] = 0; // @reset
+});`;
+    // Within block 1: thread 0 resets it, then thread 1's atomic comes with no barrier in between.
+    expectRace(run(afterAtomics, "k", 3, 32, [new Int32Array(1)]), "CSR066", afterAtomics, "@atomic", "@reset");
     const atomicsOnly = `${HEAD}export const k = cuda.jit((count: Int32Array) => {
   cuda.atomic.add(count, 0, 1);
 });`;

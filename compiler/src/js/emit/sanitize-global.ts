@@ -51,6 +51,9 @@ function mode(cx: EmitContext, a: ArrayInfo): "inline" | "call" | undefined {
 }
 
 const ordered = (v: string) => `${v} < $GLB || (${v} >= $GEB && ${v} < $GBS)`;
+/** A read's check of the last write: before this launch or phase, an atomic (negative), ordered by this block's last barrier, or this thread's. */
+const readOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB || ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
+/** A write's check of the last write: as a read's, but an atomic of this launch goes to the slow path. */
 const writerOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB ? $gw >= 0 : ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
 const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GX[${x}] < $GLB`;
 
@@ -69,7 +72,7 @@ export function globalRead(cx: EmitContext, a: ArrayInfo, flat: string, site: nu
   if (cx.seg) cx.seg.sanFast = true;
   const x = temp(flat, pre);
   const d = a.data;
-  pre.push(`(${writerOk(`${d}$GW`, x)} || $G.rs(${d}$GH, ${x}, $t, ${s}))`);
+  pre.push(`(${readOk(`${d}$GW`, x)} || $G.rs(${d}$GH, ${x}, $t, ${s}))`);
   pre.push(`(($gr = ${d}$GR[${x}]) >= $GE ? ($gr < $GE1 || ($gr >= $GM2 && $gr < $GM3) || ((${d}$GR[${x}] = $GE + ${s}), true)) : (${ordered("$gr")}) ? ((${d}$GR[${x}] = $GM2 + ${s}), true) : $G.rr(${d}$GH, ${x}, $t, ${s}))`);
   return x;
 }
@@ -108,7 +111,8 @@ export function globalAtomic(cx: EmitContext, a: ArrayInfo, flat: string, site: 
   if (cx.seg) cx.seg.sanFast = true;
   const x = temp(flat, pre);
   const d = a.data;
-  pre.push(`((($gw = ${d}$GW[${x}]) < 0 || ${ordered("$gw")} || ($gw >= $GM1 && $gw < $GM2)) && ${readersOk(d, x)} ? (${d}$GW[${x}] = -($GM1 + ${s})) : $G.as(${d}$GH, ${x}, $t, ${s}))`);
+  // Reads never race with atomics (see GlobalRaces): only the last plain write is checked.
+  pre.push(`(${readOk(`${d}$GW`, x)} ? (${d}$GW[${x}] = -($GM1 + ${s})) : $G.as(${d}$GH, ${x}, $t, ${s}))`);
   pre.push(`($G.F !== 0 && $G.sa(${d}$GH, ${x}, $t))`);
   return x;
 }

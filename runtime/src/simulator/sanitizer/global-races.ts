@@ -18,7 +18,9 @@
  *   passes that to its whole block (CUDA's threadFenceReduction "last block" pattern). Knowledge is a
  *   map from block to the epoch below which all of its accesses are known (`bs`) and, per releasing
  *   thread, the epoch up to which that thread's own ones are.
- * Atomics never race with atomics; a plain access races with an atomic like with a write.
+ * Atomics never race with atomics, nor with plain reads: an aligned load of an element that other threads
+ * update atomically sees one of its values (the compare-and-swap loops of the CUDA Programming Guide
+ * read the element plainly and let the CAS check it). A plain write races with an atomic as with a write.
  *
  * Shadow state per element, three float64s per array element (shared by every view of one allocation
  * of one element size: two parameters bound to one buffer see the same elements):
@@ -31,7 +33,7 @@
  * thread's bands; everything else comes here.
  */
 import type { FaultDetails } from "../../errors";
-import { KernelFault, type SimSite } from "../fault";
+import { displayPath, KernelFault, type SimSite } from "../fault";
 
 /** Site slots per code: a module's sites beyond this are recorded as "unknown line". */
 export const GLOBAL_S = 1 << 16;
@@ -329,16 +331,10 @@ export class GlobalRaces {
 
   /** Slow path of a read's writer check. */
   rs(h: GlobalShadow, x: number, t: number, site: number): boolean {
-    let w = h.W[x]!;
-    if (w === 0) return true;
-    const atomic = w < 0;
-    if (atomic) w = -w;
+    const w = h.W[x]!;
+    if (w <= 0) return true; // none, or an atomic (reads do not race with atomics)
     const [e, code, ws] = decode(w);
-    if (e < this.lbe) {
-      h.W[x] = 0; // an earlier launch's atomic: forget it, so later reads take the fast path
-      return true;
-    }
-    if (!this.ordered(e, code - 1, t)) this.race(h, x, t, site, "reads", e, code - 1, ws, atomic ? "updated it atomically" : "wrote it");
+    if (e >= this.lbe && !this.ordered(e, code - 1, t)) this.race(h, x, t, site, "reads it", e, code - 1, ws, "wrote it");
     return true;
   }
 
@@ -366,22 +362,19 @@ export class GlobalRaces {
 
   /** Slow path of a write: every earlier access must be ordered before it (a same-value write after a plain write is not a race). */
   ws(h: GlobalShadow, x: number, t: number, site: number, differs: boolean): boolean {
-    this.checkWriter(h, x, t, site, differs, "writes");
-    this.checkReaders(h, x, t, site, "writes");
+    this.checkWriter(h, x, t, site, differs, "writes it");
+    this.checkReaders(h, x, t, site, "writes it");
     h.W[x] = this.E + (t + 1) * GLOBAL_S + Math.min(site, GLOBAL_S - 1);
     h.R[x] = 0;
     h.X[x] = 0;
     return true;
   }
 
-  /** Slow path of an atomic: plain accesses before it must be ordered; atomics never race with atomics. */
+  /** Slow path of an atomic: a plain write before it must be ordered; atomics and reads never race with it. */
   as(h: GlobalShadow, x: number, t: number, site: number): boolean {
     const w = h.W[x]!;
     if (w > 0) this.checkWriter(h, x, t, site, true, "updates it atomically");
-    this.checkReaders(h, x, t, site, "updates it atomically");
     h.W[x] = -(this.E + (t + 1) * GLOBAL_S + Math.min(site, GLOBAL_S - 1));
-    h.R[x] = 0;
-    h.X[x] = 0;
     return true;
   }
 
@@ -392,7 +385,7 @@ export class GlobalRaces {
     if (atomic) w = -w;
     const [e, code, ws] = decode(w);
     if (e < this.lbe) return;
-    if ((atomic || differs) && !this.ordered(e, code - 1, t)) this.race(h, x, t, site, what === "writes" && !atomic ? "writes a different value to" : what, e, code - 1, ws, atomic ? "updated it atomically" : "wrote it");
+    if ((atomic || differs) && !this.ordered(e, code - 1, t)) this.race(h, x, t, site, what === "writes it" && !atomic ? "writes a different value to it" : what, e, code - 1, ws, atomic ? "updated it atomically" : "wrote it");
   }
 
   private checkReaders(h: GlobalShadow, x: number, t: number, site: number, what: string): void {
@@ -456,16 +449,16 @@ export class GlobalRaces {
     const myBlock = this.coords(s.b, this.grid), theirBlock = this.coords(other, this.grid);
     const site = this.sites[siteId] ?? { kind: "read", fn: this.kernel, file: "", line: 0, col: 0 };
     const os = this.sites[otherSite];
-    const where = os ? ` at line ${os.line}` : "";
+    const where = os ? ` at ${displayPath(os.file)}:${os.line}:${os.col}` : "";
     const el = this.element(h, x);
     const who = them ? `thread ${t3(them)}` : "other threads";
     let text: string, code: string;
     if (sameBlock) {
       code = "CSR066";
-      text = `global-memory race on '${el}' within block ${t3(myBlock)}: thread ${t3(me)} ${what} it after ${who} ${otherWhat}${where}, with no cuda.syncthreads() in between (threads of one block need a barrier between them in global memory as in shared memory)`;
+      text = `global-memory race on '${el}' within block ${t3(myBlock)}: thread ${t3(me)} ${what} after ${who} ${otherWhat}${where}, with no cuda.syncthreads() in between (threads of one block need a barrier between them in global memory as in shared memory)`;
     } else {
       code = "CSR067";
-      text = `global-memory race on '${el}' between blocks: thread ${t3(me)} of block ${t3(myBlock)} ${what} it after ${who} of block ${t3(theirBlock)} ${otherWhat}${where}, and nothing orders the two blocks: only a grid barrier (g.sync() in a cooperative kernel), a second launch, or cuda.threadfence() before an atomic that this block's atomic on the same element then sees (followed by cuda.syncthreads() to pass it to the block) do`;
+      text = `global-memory race on '${el}' between blocks: thread ${t3(me)} of block ${t3(myBlock)} ${what} after ${who} of block ${t3(theirBlock)} ${otherWhat}${where}, and nothing orders the two blocks: only a grid barrier (g.sync() in a cooperative kernel), a second launch, or cuda.threadfence() before an atomic that this block's atomic on the same element then sees (followed by cuda.syncthreads() to pass it to the block) do`;
     }
     const f = new GlobalRaceFault(code, text, site, h.name, x, { block: theirBlock, thread: them ?? [-1, -1, -1], access: otherWhat, file: os?.file, line: os?.line, col: os?.col });
     f.kernel = this.kernel;
