@@ -118,7 +118,9 @@ export const k = cuda.jit((out: Float32Array) => {
 });`);
     const san = emitSimulatorModule(r.module, { sanitize: true }).source;
     assert.match(san, /const \{ WP: \$WP0, RP: \$RP0 \} = \$S\.shadow\(0\);/);
-    assert.match(san, /\$S\.sync\(\);\n\$E = \$S\.E; \$E1 = \$S\.E1; \$BS = \$S\.BS; \$EB = \$S\.EB;/);
+    assert.match(san, /\$S\.sync\(\); \$G\.sync\(\);\n\$E = \$S\.E; \$E1 = \$S\.E1; \$BS = \$S\.BS; \$EB = \$S\.EB; \$GE = \$G\.E;/);
+    // The global array parameter's accesses check inline against the global detector's bounds (sanitize-global.ts).
+    assert.match(san, /out\$\d+\$GW\[/);
     assert.match(san, /\(\$f\d = /, "a 2-D flat index is computed once for the checks");
     assert.match(san, /\$WP0\[\$f\d\] = \$M1 \+ \d+; \$RP0\[\$f\d\] = 0;/, "a write records writer and site in one store");
     assert.doesNotThrow(() => new Function("rt", san));
