@@ -288,7 +288,8 @@ const workloads = [
         s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
         data[i] = s >>> 24;
       }
-      return { data, hist: new Uint32Array(256), dd: cuda.toDevice(data), dh: cuda.deviceArray(256, u32) };
+      // The bins are zeroed explicitly, as a CUDA program must: the atomics add into what the memory holds.
+      return { data, hist: new Uint32Array(256), dd: cuda.toDevice(data), dh: cuda.toDevice(new Uint32Array(256)) };
     },
     sim: (s) => K("histogram").launch(Math.ceil(N_HIST / 256), 256)(s.dd, s.dh),
     hand(s) {

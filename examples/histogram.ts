@@ -49,9 +49,9 @@ const dData = cuda.toDevice(data);
 const results: string[] = [];
 let ok = true;
 for (const [name, kernel] of [["global atomics", histogramGlobal], ["shared-memory privatized", histogramShared]] as const) {
-  // Zeroed on every backend (a cuMemsetD8 on a GPU), so the atomics count from 0: Numba's
-  // cuda.to_device(np.zeros(NBINS, np.uint32)), not its uninitialised device_array.
-  const dHist = cuda.deviceArray(NBINS, u32);
+  // The bins start at 0 because we copy zeros there (Numba's cuda.to_device(np.zeros(NBINS, np.uint32))):
+  // the atomics add into whatever the memory holds, and a CUDA device_array holds garbage.
+  const dHist = cuda.toDevice(new Uint32Array(NBINS));
   kernel.launch(128, 256)(dData, dHist);
   const hist = dHist.copyToHost();
   let wrong = 0;

@@ -23,7 +23,11 @@ const CODES: Record<string, string> = {
   "uninitialized-shared": "CSR023",
   timeout: "CSR024",
   "divergent-warp": "CSR025",
+  // Global-memory races (sanitizer/global-races.ts): within a block, between blocks; details.kind "race".
+  "global-race": "CSR066",
+  "grid-race": "CSR067",
 };
+const DETAIL_KINDS: Record<string, string> = { "global-race": "race", "grid-race": "race" };
 
 after(() => configureSimulator({ sanitize: false, deadline: Infinity, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true, uninitializedShared: "warn", warn: (t: string) => void process.stderr.write(t) }));
 
@@ -72,7 +76,7 @@ for (const [label, sanitize, workers] of [["sanitizer on", true, 1], ["sanitizer
         }
         assert.ok(e instanceof CudaScriptError, `expected a CudaScriptError, got ${String(e)}`);
         assert.equal(e.code, CODES[kind], e.message);
-        assert.equal(e.details?.kind, kind, e.message);
+        assert.equal(e.details?.kind, DETAIL_KINDS[kind] ?? kind, e.message);
         assert.equal(e.details?.kernel, bug.kernel, e.message);
         if (kind !== "timeout" || sanitize) {
           assert.equal(e.details?.line, line, e.message);
