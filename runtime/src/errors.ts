@@ -31,6 +31,10 @@ export const ErrorCodes = {
   UninitializedShared: "CSR023",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
+  /** `--sanitize`: two threads of one block access a global element, one a plain write, with no barrier between (simulator/sanitizer/global-races.ts). */
+  GlobalRaceInBlock: "CSR066",
+  /** `--sanitize`: threads of two blocks access a global element, one a plain write, with no grid barrier or threadfence+atomic ordering them. */
+  GlobalRaceBetweenBlocks: "CSR067",
   /** A c64/c128 kernel parameter given something else than `{ re, im }` / a Complex64Array / Complex128Array (host/complex-args.ts). */
   ComplexArgument: "CSR029",
   Internal: "CSR030",

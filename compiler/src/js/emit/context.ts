@@ -27,14 +27,14 @@ import type { SyncEmitter } from "./sync";
 import type { IntrinsicEmitter } from "./intrinsic";
 import { INT64_HELPERS, usesInt64Helpers } from "../int64";
 import { HALF_TABLES, HALF_TABLES_NAME } from "../f16";
-import { GLOBAL_REFRESH, GLOBAL_THREAD } from "./sanitize-global";
+import { GLOBAL_REFRESH } from "./sanitize-global";
 
 /** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
 export const SAN_REFRESH = `$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; ${GLOBAL_REFRESH}`;
 /** A block's start under the sanitizer: the shared and the global detectors' (sanitize-global.ts) epochs. */
 export const SAN_BEGIN = `$S.beginBlock($bx, $by, $bz); $G.block($b); ${SAN_REFRESH}`;
 /** Where this thread's writer ([M1, M2)) and reader ([M2, M3)) values of the current epoch start (see Shadow in the runtime). */
-export const SAN_THREAD = `$M1 = $E + ($t + 1) * $SS; $M2 = $M1 + $SS; $M3 = $M2 + $SS; ${GLOBAL_THREAD}`;
+export const SAN_THREAD = "$M1 = $E + ($t + 1) * $SS; $M2 = $M1 + $SS; $M3 = $M2 + $SS;";
 
 /** The status of a thread that returned from the kernel (fission kernels: `$st[$t]`). */
 export const EXIT = 1;
@@ -77,6 +77,8 @@ export interface Seg {
   rangeBody?: string[];
   /** Uses the sanitizer's inline fast path (needs this thread's epoch values). */
   sanFast?: boolean;
+  /** Uses the global race detector's inline fast path (needs this thread's bands: sanitize-global.ts GLOBAL_THREAD). */
+  globalFast?: boolean;
 }
 export interface SyncItem {
   readonly k: "sync";

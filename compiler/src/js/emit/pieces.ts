@@ -6,6 +6,7 @@
 import type * as IR from "../../ir/nodes";
 import { forEachVarExpr } from "../remat";
 import { SAN_THREAD, type EmitContext, type Item, type Seg } from "./context";
+import { GLOBAL_THREAD } from "./sanitize-global";
 
 /** The thread loops of a fission kernel. */
 export class PiecePrinter {
@@ -44,6 +45,7 @@ export class PiecePrinter {
     }
     const inner: string[] = [];
     if (run.some((r) => r.sanFast)) inner.push(SAN_THREAD);
+    if (run.some((r) => r.globalFast)) inner.push(GLOBAL_THREAD);
     // Rematerialised locals (and what they depend on), in declaration order.
     const need = new Set<IR.Var>();
     const addRemat = (v: IR.Var) => {

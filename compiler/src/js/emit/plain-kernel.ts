@@ -8,6 +8,7 @@ import { inRangeCondition, planInRange } from "../in-range";
 import { planFlatGrid } from "../flat-grid";
 import { forEachArrayDecl } from "./arrays";
 import { SAN_BEGIN, SAN_THREAD, type EmitContext } from "./context";
+import { GLOBAL_THREAD, usesGlobalInline } from "./sanitize-global";
 import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
 
 /** The loop-nest form of a kernel. */
@@ -39,7 +40,8 @@ export class PlainKernelEmitter {
       "const $r = ($tz * $bdy + $ty) * $bdx;",
       "$thr: for ($tx = 0; $tx < $bdx; $tx++) {",
       "$t = $r + $tx;",
-      this.cx.san ? SAN_THREAD : "",
+      this.cx.memory.usesSharedSan() ? SAN_THREAD : "",
+      usesGlobalInline(this.cx) ? GLOBAL_THREAD : "",
       ...resetParams,
       ...b,
       "}",

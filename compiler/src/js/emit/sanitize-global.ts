@@ -10,7 +10,9 @@
  * up by storage). Barriers, warp synchronisations and block starts advance `$G`'s epoch next to the shared
  * sanitizer's (sync.ts, context.ts SAN_BEGIN/SAN_REFRESH); `cuda.threadfence()` records a release.
  */
+import type * as IR from "../../ir/nodes";
 import type { SimKernelInfo } from "../artifact-types";
+import { forEachRootExpr, forEachStmt, visitExpr } from "../../ir/visit";
 import { DTYPES } from "../../dtypes/table";
 import type { ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
@@ -25,22 +27,57 @@ export const GLOBAL_THREAD = "$GM1 = $GE + ($t + 1) * $GS; $GM2 = $GM1 + $GS; $G
 /** The fast paths' locals (declared with the shared sanitizer's). */
 export const GLOBAL_LETS = "$gw = 0, $gr = 0, $GE = 0, $GE1 = 0, $GBS = 0, $GEB = 0, $GLB = 0, $GM1 = 0, $GM2 = 0, $GM3 = 0";
 
-/** Kernel data names whose shadows the setup declared, per function emission. */
-const tracked = new WeakMap<EmitContext, Set<string>>();
+/** Kernel data names whose shadows the setup declared, per function emission: true for a parameter the kernel only reads. */
+const tracked = new WeakMap<EmitContext, Map<string, boolean>>();
 
-/** The setup of a kernel under the sanitizer: this launch's detector and each global array parameter's shadow. */
+/**
+ * The array parameters a kernel may write: stored to, updated atomically, drawn from (`cuda.random`), or
+ * passed to a device function (counted as written without looking inside). A parameter the kernel only
+ * reads cannot race in a launch unless it shares memory with a written one: its accesses are checked
+ * only then (`<data>$GT`, decided per launch), which spares most of the cost on read-only inputs.
+ */
+function writtenParams(fn: IR.IrFunction): Set<IR.Var> {
+  const out = new Set<IR.Var>();
+  forEachStmt(fn.body, (s) => {
+    if (s.k === "assign" && s.target.k === "index") out.add(s.target.array.v);
+  });
+  forEachRootExpr(fn.body, (e) =>
+    visitExpr(e, (x) => {
+      if (x.k === "atomic") out.add(x.array.v);
+      else if (x.k === "random") out.add(x.states.v);
+      else if (x.k === "call") for (const a of x.args) visitExpr(a, (y) => y.k === "var" && y.type.kind === "array" && out.add(y.v));
+    }),
+  );
+  return out;
+}
+
+/** The setup of a kernel under the sanitizer: this launch's detector and each global array parameter's shadow (written ones first). */
 export function globalSanSetup(cx: EmitContext, info: SimKernelInfo): string[] {
-  const names = new Set<string>();
+  const names = new Map<string, boolean>();
   tracked.set(cx, names);
   const out = [`const $G = rt.races.launch(L, $sites, ${JSON.stringify(info.name)}, L.grid, L.block, ${cx.cooperative}), $GS = $G.S;`];
-  cx.fn.params.forEach((p, i) => {
+  const written = writtenParams(cx.fn);
+  const params = cx.fn.params.map((p, i) => ({ p, i })).sort((x, y) => Number(written.has(y.p)) - Number(written.has(x.p)));
+  for (const { p, i } of params) {
     const a = cx.arrays.get(p);
-    if (p.type.kind !== "array" || !a || a.record || a.space !== "global") return;
+    if (p.type.kind !== "array" || !a || a.record || a.space !== "global") continue;
     const h = `${a.data}$GH`;
-    names.add(a.data);
-    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GX = ${h}.X;`);
-  });
+    const readOnly = !written.has(p);
+    names.set(a.data, readOnly);
+    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}, ${!readOnly}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GX = ${h}.X${readOnly ? `, ${a.data}$GT = ${h}.on` : ""};`);
+  }
   return out;
+}
+
+const inlineUsers = new WeakSet<EmitContext>();
+/** An inline check was emitted: the piece (or the plain kernel's thread loop) computes this thread's bands. */
+function inlineUsed(cx: EmitContext): void {
+  inlineUsers.add(cx);
+  if (cx.seg) cx.seg.globalFast = true;
+}
+/** Whether this kernel emitted inline global checks (a plain kernel then computes the bands per thread). */
+export function usesGlobalInline(cx: EmitContext): boolean {
+  return inlineUsers.has(cx);
 }
 
 /** Whether accesses of `a` in this function are checked for global races (and how: inline or through rt.races). */
@@ -48,6 +85,11 @@ function mode(cx: EmitContext, a: ArrayInfo): "inline" | "call" | undefined {
   if (!cx.san || a.record) return undefined;
   if (cx.mode === "device") return a.shId === "param" ? "call" : undefined;
   return a.space === "global" && tracked.get(cx)?.has(a.data) ? "inline" : undefined;
+}
+
+/** A read-only parameter's checks run only when the launch binds it to memory a written parameter shares. */
+function readOnlyGuard(cx: EmitContext, a: ArrayInfo, checks: string): string {
+  return tracked.get(cx)?.get(a.data) ? `(!${a.data}$GT || (${checks}))` : checks;
 }
 
 const ordered = (v: string) => `${v} < $GLB || (${v} >= $GEB && ${v} < $GBS)`;
@@ -69,11 +111,12 @@ export function globalRead(cx: EmitContext, a: ArrayInfo, flat: string, site: nu
     pre.push(`rt.races.r(${a.data}, ${flat}, $t, ${s})`);
     return flat;
   }
-  if (cx.seg) cx.seg.sanFast = true;
+  inlineUsed(cx);
   const x = temp(flat, pre);
   const d = a.data;
-  pre.push(`(${readOk(`${d}$GW`, x)} || $G.rs(${d}$GH, ${x}, $t, ${s}))`);
-  pre.push(`(($gr = ${d}$GR[${x}]) >= $GE ? ($gr < $GE1 || ($gr >= $GM2 && $gr < $GM3) || ((${d}$GR[${x}] = $GE + ${s}), true)) : (${ordered("$gr")}) ? ((${d}$GR[${x}] = $GM2 + ${s}), true) : $G.rr(${d}$GH, ${x}, $t, ${s}))`);
+  const writer = `(${readOk(`${d}$GW`, x)} || $G.rs(${d}$GH, ${x}, $t, ${s}))`;
+  const reader = `(($gr = ${d}$GR[${x}]) >= $GE ? ($gr < $GE1 || ($gr >= $GM2 && $gr < $GM3) || ((${d}$GR[${x}] = $GE + ${s}), true)) : (${ordered("$gr")}) ? ((${d}$GR[${x}] = $GM2 + ${s}), true) : $G.rr(${d}$GH, ${x}, $t, ${s}))`;
+  pre.push(readOnlyGuard(cx, a, `${writer} && ${reader}`));
   return x;
 }
 
@@ -86,12 +129,12 @@ export function globalWrite(cx: EmitContext, a: ArrayInfo, flat: string, site: n
   if (mode(cx, a) !== "inline") return undefined;
   const s = Math.min(site, MAX_SITE);
   const pre = checks.length ? `${checks.join(", ")}; ` : "";
-  if (cx.seg) cx.seg.sanFast = true;
+  inlineUsed(cx);
   const idx: string[] = [];
   const x = temp(flat, idx);
   const d = a.data;
   const fast = `${writerOk(`${d}$GW`, x)} && ${readersOk(d, x)}`;
-  return `{ ${pre}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${value}; if (${fast}) { ${d}$GW[${x}] = $GM1 + ${s}; ${d}$GR[${x}] = 0; } else $G.ws(${d}$GH, ${x}, $t, ${s}, ${changed(x)}); ${write(x)}; }`;
+  return `{ ${pre}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${value}; if (${fast}) { ${d}$GW[${x}] = $GM1 + ${s}; if ($gr !== 0) ${d}$GR[${x}] = 0; } else $G.ws(${d}$GH, ${x}, $t, ${s}, ${changed(x)}); ${write(x)}; }`;
 }
 
 /** A device function's write of an array parameter (the runtime looks the storage up): the call and a `;`, or "". */
@@ -108,7 +151,7 @@ export function globalAtomic(cx: EmitContext, a: ArrayInfo, flat: string, site: 
     pre.push(`rt.races.a(${a.data}, ${flat}, $t, ${s})`);
     return flat;
   }
-  if (cx.seg) cx.seg.sanFast = true;
+  inlineUsed(cx);
   const x = temp(flat, pre);
   const d = a.data;
   // Reads never race with atomics (see GlobalRaces): only the last plain write is checked.

@@ -43,6 +43,8 @@ const Q = GLOBAL_CODES * GLOBAL_S;
 /** Largest epoch whose packed values stay exact doubles. */
 const MAX_EPOCH = Math.floor(Number.MAX_SAFE_INTEGER / Q) - 4;
 
+const NO_SHADOW = new Float64Array(0);
+
 /** What a block knows of another block's accesses: all below `bs`, and a releasing thread's own up to `thr.get(t)`. */
 interface BlockKnowledge {
   bs: number;
@@ -62,6 +64,8 @@ export interface GlobalShadow {
   readonly X: Float64Array;
   readonly shape?: readonly number[];
   readonly strides?: readonly number[];
+  /** Checked in this launch: a written parameter, or a read-only one sharing memory with a written one. */
+  readonly on: boolean;
 }
 
 interface BufferShadow {
@@ -88,9 +92,9 @@ class BlockState {
   }
   reset(): void {
     this.wsync.fill(0);
-    this.K.clear();
-    this.pending.clear();
-    this.rel.clear();
+    if (this.K.size) this.K.clear();
+    if (this.pending.size) this.pending.clear();
+    if (this.rel.size) this.rel.clear();
   }
 }
 
@@ -142,6 +146,8 @@ export class GlobalRaces {
   private buffers = new WeakMap<object, Map<number, BufferShadow>>();
   private nextBid = 1;
   private readonly byData = new Map<object, GlobalShadow>();
+  /** Allocations a written parameter of this launch is bound to. */
+  private readonly writtenBuffers = new Set<object>();
 
   /** Called by every kernel run's setup: a new launch when `L` is not the last one seen. */
   launch(L: unknown, sites: readonly SimSite[], kernel: string, grid: readonly number[], block: readonly number[], cooperative: boolean): this {
@@ -156,6 +162,7 @@ export class GlobalRaces {
     this.phase = 0;
     this.loc.clear();
     this.byData.clear();
+    this.writtenBuffers.clear();
     this.segStart = [];
     this.segBlock = [];
     this.F = 0;
@@ -171,10 +178,18 @@ export class GlobalRaces {
     return this;
   }
 
-  /** The shadow of a global array argument (a typed array, or `{ data, shape, strides }`), `bytes` per element. */
-  shadow(arg: unknown, bytes: number, name: string): GlobalShadow {
+  /**
+   * The shadow of a global array argument (a typed array, or `{ data, shape, strides }`), `bytes` per
+   * element; `written`: the kernel may write it (the emitted setup registers those first, so a read-only
+   * parameter knows whether it shares memory with one).
+   */
+  shadow(arg: unknown, bytes: number, name: string, written = true): GlobalShadow {
     const nd = arg as { data?: ArrayBufferView; shape?: number[]; strides?: number[] };
     const data = (nd.data ?? arg) as ArrayBufferView;
+    if (written) this.writtenBuffers.add(data.buffer);
+    const on = written || this.writtenBuffers.has(data.buffer);
+    // A read-only parameter alone in its memory is not checked (the emitted code tests `on`): no shadow.
+    if (!on) return { bid: 0, name, base: 0, W: NO_SHADOW, R: NO_SHADOW, X: NO_SHADOW, on };
     let byBytes = this.buffers.get(data.buffer);
     if (!byBytes) this.buffers.set(data.buffer, (byBytes = new Map()));
     let bs = byBytes.get(bytes);
@@ -184,8 +199,8 @@ export class GlobalRaces {
       byBytes.set(bytes, bs);
     }
     const base = Math.floor(data.byteOffset / bytes);
-    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), X: bs.X.subarray(base), shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined };
-    this.byData.set(data, h);
+    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), X: bs.X.subarray(base), shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined, on };
+    if (on) this.byData.set(data, h);
     return h;
   }
 
@@ -247,8 +262,10 @@ export class GlobalRaces {
   sync(): void {
     const s = this.cur;
     s.bsync = this.next();
-    for (const k of s.pending.values()) join(s.K, k);
-    s.pending.clear();
+    if (s.pending.size) {
+      for (const k of s.pending.values()) join(s.K, k);
+      s.pending.clear();
+    }
     this.refresh();
   }
 
