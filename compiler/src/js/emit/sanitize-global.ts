@@ -2,7 +2,7 @@
  * The sanitizer's global-memory race hooks in the emitted code (the runtime side is
  * runtime/src/simulator/sanitizer/global-races.ts, `rt.races`, `$G` in a kernel).
  *
- * A kernel's global array parameters get their shadow arrays at setup (`<data>$GW/$GR/$GX`, the handle
+ * A kernel's global array parameters get their shadow arrays at setup (`<data>$GW/$GR`, the witness count `<data>$GXN`, the handle
  * `<data>$GH`); every access checks inline, with a load and comparisons, whether the element's last write
  * and reader are trivially ordered before it — before this launch or grid phase (`$GLB`), in this block
  * before its last barrier (`$GEB` ≤ … < `$GBS`), or this thread's own in this epoch (`$GM1`…`$GM3`) — and
@@ -64,7 +64,7 @@ export function globalSanSetup(cx: EmitContext, info: SimKernelInfo): string[] {
     const h = `${a.data}$GH`;
     const readOnly = !written.has(p);
     names.set(a.data, readOnly);
-    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}, ${!readOnly}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GX = ${h}.X${readOnly ? `, ${a.data}$GT = ${h}.on` : ""};`);
+    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}, ${!readOnly}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GXN = ${h}.XN${readOnly ? `, ${a.data}$GT = ${h}.on` : ""};`);
   }
   return out;
 }
@@ -97,7 +97,7 @@ const ordered = (v: string) => `${v} < $GLB || (${v} >= $GEB && ${v} < $GBS)`;
 const readOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB || ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
 /** A write's check of the last write: as a read's, but an atomic of this launch goes to the slow path. */
 const writerOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB ? $gw >= 0 : ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
-const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GX[${x}] < $GLB`;
+const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GXN[0] === 0`;
 
 /**
  * A read of a global element: pushes its checks to `pre` and returns the flat index to read at (a

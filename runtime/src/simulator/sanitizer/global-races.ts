@@ -27,7 +27,9 @@
  *   W: last write, `epoch · Q + (thread + 1) · S + site`, negated for an atomic (0: none);
  *   R: reader since then, `epoch · Q + (thread + 2) · S + site`, code 0 for several readers of one
  *      epoch of one block (as the shared detector);
- *   X: the first reader of another block that R replaced (a witness kept for a later write).
+ *   X: the first reader of another block that R replaced (a witness kept for a later write), sparse:
+ *      a map per allocation, with a count (`XN[0]`) the emitted write check reads instead (0: none
+ *      in this launch or grid phase, the common case), so a plain write loads two shadows, not three.
  * The emitted fast paths (compiler/src/js/emit/sanitize-global.ts) decide the common cases with loads
  * and comparisons against `LB`, `EB` (this block's first epoch), `BS` (its last barrier) and this
  * thread's bands; everything else comes here.
@@ -44,6 +46,7 @@ const Q = GLOBAL_CODES * GLOBAL_S;
 const MAX_EPOCH = Math.floor(Number.MAX_SAFE_INTEGER / Q) - 4;
 
 const NO_SHADOW = new Float64Array(0);
+const NO_WITNESS = new Int32Array(1);
 
 /** What a block knows of another block's accesses: all below `bs`, and a releasing thread's own up to `thr.get(t)`. */
 interface BlockKnowledge {
@@ -61,7 +64,9 @@ export interface GlobalShadow {
   readonly base: number;
   readonly W: Float64Array;
   readonly R: Float64Array;
-  readonly X: Float64Array;
+  /** Witnesses kept in this launch or phase on this allocation (0: none; see BufferShadow). */
+  readonly XN: Int32Array;
+  readonly buf: BufferShadow | undefined;
   readonly shape?: readonly number[];
   readonly strides?: readonly number[];
   /** Checked in this launch: a written parameter, or a read-only one sharing memory with a written one. */
@@ -72,7 +77,10 @@ interface BufferShadow {
   readonly id: number;
   readonly W: Float64Array;
   readonly R: Float64Array;
-  readonly X: Float64Array;
+  /** Witness readers by element of the allocation, valid from epoch `xFrom` (the launch or phase start). */
+  readonly X: Map<number, number>;
+  readonly XN: Int32Array;
+  xFrom: number;
 }
 
 class BlockState {
@@ -148,6 +156,8 @@ export class GlobalRaces {
   private readonly byData = new Map<object, GlobalShadow>();
   /** Allocations a written parameter of this launch is bound to. */
   private readonly writtenBuffers = new Set<object>();
+  /** The shadows of this launch's allocations (their witnesses are dropped when a grid phase starts). */
+  private readonly launchBuffers = new Set<BufferShadow>();
 
   /** Called by every kernel run's setup: a new launch when `L` is not the last one seen. */
   launch(L: unknown, sites: readonly SimSite[], kernel: string, grid: readonly number[], block: readonly number[], cooperative: boolean): this {
@@ -163,6 +173,7 @@ export class GlobalRaces {
     this.loc.clear();
     this.byData.clear();
     this.writtenBuffers.clear();
+    this.launchBuffers.clear();
     this.segStart = [];
     this.segBlock = [];
     this.F = 0;
@@ -189,19 +200,33 @@ export class GlobalRaces {
     if (written) this.writtenBuffers.add(data.buffer);
     const on = written || this.writtenBuffers.has(data.buffer);
     // A read-only parameter alone in its memory is not checked (the emitted code tests `on`): no shadow.
-    if (!on) return { bid: 0, name, base: 0, W: NO_SHADOW, R: NO_SHADOW, X: NO_SHADOW, on };
+    if (!on) return { bid: 0, name, base: 0, W: NO_SHADOW, R: NO_SHADOW, XN: NO_WITNESS, buf: undefined, on };
     let byBytes = this.buffers.get(data.buffer);
     if (!byBytes) this.buffers.set(data.buffer, (byBytes = new Map()));
     let bs = byBytes.get(bytes);
     if (!bs) {
       const n = Math.floor(data.buffer.byteLength / bytes);
-      bs = { id: this.nextBid++, W: new Float64Array(n), R: new Float64Array(n), X: new Float64Array(n) };
+      bs = { id: this.nextBid++, W: new Float64Array(n), R: new Float64Array(n), X: new Map(), XN: new Int32Array(1), xFrom: 0 };
       byBytes.set(bytes, bs);
     }
     const base = Math.floor(data.byteOffset / bytes);
-    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), X: bs.X.subarray(base), shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined, on };
+    this.freshWitnesses(bs);
+    this.launchBuffers.add(bs);
+    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), XN: bs.XN, buf: bs, shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined, on };
     if (on) this.byData.set(data, h);
     return h;
+  }
+
+  /** Drops an allocation's witnesses from before this launch or phase. */
+  private freshWitnesses(bs: BufferShadow): void {
+    if (bs.xFrom === this.lbe) return;
+    bs.xFrom = this.lbe;
+    if (bs.X.size) bs.X.clear();
+    bs.XN[0] = 0;
+  }
+
+  private witness(h: GlobalShadow, x: number): number {
+    return h.XN[0] === 0 ? 0 : (h.buf!.X.get(h.base + x) ?? 0);
   }
 
   private refresh(): void {
@@ -252,6 +277,7 @@ export class GlobalRaces {
       this.phase = s.phase;
       this.lbe = this.ep + 1;
       this.loc.clear();
+      for (const bs of this.launchBuffers) this.freshWitnesses(bs);
     }
     s.reset();
     this.startSegment(b);
@@ -366,7 +392,10 @@ export class GlobalRaces {
     const [e, code] = decode(r);
     if (e < this.cur.seg) {
       // A reader of another block: keep the first one as a witness for a later write.
-      if (h.X[x]! < this.LB) h.X[x] = r;
+      if (this.witness(h, x) === 0) {
+        h.buf!.X.set(h.base + x, r);
+        h.XN[0]++;
+      }
       h.R[x] = me;
       return true;
     }
@@ -383,7 +412,7 @@ export class GlobalRaces {
     this.checkReaders(h, x, t, site, "writes it");
     h.W[x] = this.E + (t + 1) * GLOBAL_S + Math.min(site, GLOBAL_S - 1);
     h.R[x] = 0;
-    h.X[x] = 0;
+    if (h.XN[0] !== 0) h.buf!.X.delete(h.base + x);
     return true;
   }
 
@@ -406,7 +435,7 @@ export class GlobalRaces {
   }
 
   private checkReaders(h: GlobalShadow, x: number, t: number, site: number, what: string): void {
-    for (const r of [h.R[x]!, h.X[x]!]) {
+    for (const r of [h.R[x]!, this.witness(h, x)]) {
       if (r < this.LB) continue;
       const [e, code, rs] = decode(r);
       const u = code === 0 ? -1 : code - 2;
