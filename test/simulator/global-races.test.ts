@@ -8,6 +8,7 @@
 import * as assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { configureSimulator, CudaScriptError } from "cudascript";
+import { lastLaunch } from "cudascript/dist/simulator/executor";
 import { compileSource, kernel } from "./helpers";
 
 after(() => configureSimulator({ sanitize: false, workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
@@ -200,6 +201,51 @@ export const k = cuda.jit((out: Int32Array) => {
     const d = cuda_toDevice(new Float32Array(64));
     const e = run(src, "k", 2, 32, [d, d]);
     expectRace(e, "CSR067", src, "@write", "@read");
+  });
+});
+
+describe("global-memory races: where and how launches run", () => {
+  const src = `${HEAD}export const k = cuda.jit((out: Int32Array) => {
+  if (cuda.threadIdx.x === 0) out[0] = cuda.blockIdx.x; // @write
+});`;
+
+  it("with several workers configured, a sanitized launch runs on one executor and still sees every block", () => {
+    const e = run(src, "k", 64, 32, [new Int32Array(1)], true, 2);
+    expectRace(e, "CSR067", src, "@write", "@write");
+    assert.equal(lastLaunch()?.executors, 1);
+  });
+
+  it("under a deadline (cudascript run --timeout) it runs in one worker, which can be stopped", () => {
+    configureSimulator({ sanitize: true, workers: 2, inProcessThreshold: 0, mainThreadExecutes: true, deadline: Date.now() + 60_000, warn: () => {} });
+    try {
+      const k = kernel(compileSource(src), "k");
+      assert.throws(() => k.launch(64, 32)(new Int32Array(1)), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR067");
+      assert.equal(lastLaunch()?.executors, 1);
+    } finally {
+      configureSimulator({ deadline: Infinity });
+    }
+  });
+
+  it("a 2-D array's element is named by its indices", () => {
+    const src2 = `${HEAD}export const k = cuda.jit((m: Float32Array2D) => {
+  m[1][cuda.threadIdx.x] = cuda.blockIdx.x; // @write
+});`.replace("Float32Array2D", "Array2D<f32>").replace("import { cuda, f32, i32, u32 }", "import { cuda, f32, i32, u32, type Array2D }");
+    const d = (require("cudascript") as typeof import("cudascript")).cuda.deviceArray([2, 32], (require("cudascript") as typeof import("cudascript")).f32);
+    const e = run(src2, "k", 2, 32, [d]);
+    expectRace(e, "CSR067", src2, "@write", "@write");
+    assert.match(e!.message, /'m\[1\]\[0\]'/);
+  });
+
+  it("within a warp, cuda.syncwarp() orders global accesses; across warps only a barrier does", () => {
+    const body = (sync: string, other: string) => `${HEAD}export const k = cuda.jit((a: Int32Array, out: Int32Array) => {
+  const t = cuda.threadIdx.x;
+  a[t] = t;
+  ${sync}
+  out[t] = a[${other}]; // @read
+});`;
+    assert.equal(run(body("cuda.syncwarp(0xffffffff);", "t ^ 1"), "k", 1, 64, [new Int32Array(64), new Int32Array(64)]), undefined);
+    const e = run(body("cuda.syncwarp(0xffffffff);", "(t + 32) % 64"), "k", 1, 64, [new Int32Array(64), new Int32Array(64)]);
+    expectRace(e, "CSR066", body("cuda.syncwarp(0xffffffff);", "(t + 32) % 64"), "@read");
   });
 });
 
