@@ -17,9 +17,6 @@ import { DTYPES } from "../../dtypes/table";
 import type { ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
 
-/** The most site slots the runtime packs (GLOBAL_S − 1): a site past it is recorded as this one. */
-const MAX_SITE = (1 << 16) - 1;
-
 /** Reloads `$G`'s bounds after it advanced (appended to SAN_REFRESH). */
 export const GLOBAL_REFRESH = "$GE = $G.E; $GE1 = $G.E1; $GBS = $G.BS; $GEB = $G.EB; $GLB = $G.LB;";
 /** This thread's writer ([GM1, GM2)) and reader ([GM2, GM3)) bands of the current epoch (appended to SAN_THREAD). */
@@ -106,7 +103,7 @@ const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($
 export function globalRead(cx: EmitContext, a: ArrayInfo, flat: string, site: number, pre: string[], temp: (flat: string, pre: string[]) => string): string | undefined {
   const m = mode(cx, a);
   if (!m) return undefined;
-  const s = Math.min(site, MAX_SITE);
+  const s = site; // below the runtime's site slots, which are sized from the module's site table
   if (m === "call") {
     pre.push(`rt.races.r(${a.data}, ${flat}, $t, ${s})`);
     return flat;
@@ -127,7 +124,7 @@ export function globalRead(cx: EmitContext, a: ArrayInfo, flat: string, site: nu
  */
 export function globalWrite(cx: EmitContext, a: ArrayInfo, flat: string, site: number, checks: string[], value: string, temp: (flat: string, pre: string[]) => string, write: (x: string) => string, changed: (x: string) => string): string | undefined {
   if (mode(cx, a) !== "inline") return undefined;
-  const s = Math.min(site, MAX_SITE);
+  const s = site; // below the runtime's site slots, which are sized from the module's site table
   const pre = checks.length ? `${checks.join(", ")}; ` : "";
   inlineUsed(cx);
   const idx: string[] = [];
@@ -139,14 +136,14 @@ export function globalWrite(cx: EmitContext, a: ArrayInfo, flat: string, site: n
 
 /** A device function's write of an array parameter (the runtime looks the storage up): the call and a `;`, or "". */
 export function globalWriteCall(cx: EmitContext, a: ArrayInfo, flat: string, site: number, changed: string): string {
-  return mode(cx, a) === "call" ? `rt.races.w(${a.data}, ${flat}, $t, ${Math.min(site, MAX_SITE)}, ${changed}); ` : "";
+  return mode(cx, a) === "call" ? `rt.races.w(${a.data}, ${flat}, $t, ${site}, ${changed}); ` : "";
 }
 
 /** An atomic on a global element: pushes its checks (and release/acquire) to `pre`; returns the flat index, or undefined. */
 export function globalAtomic(cx: EmitContext, a: ArrayInfo, flat: string, site: number, pre: string[], temp: (flat: string, pre: string[]) => string): string | undefined {
   const m = mode(cx, a);
   if (!m) return undefined;
-  const s = Math.min(site, MAX_SITE);
+  const s = site; // below the runtime's site slots, which are sized from the module's site table
   if (m === "call") {
     pre.push(`rt.races.a(${a.data}, ${flat}, $t, ${s})`);
     return flat;

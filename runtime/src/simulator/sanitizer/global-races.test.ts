@@ -145,6 +145,26 @@ describe("global race detector", () => {
     next.g.ws(next.h, 1, 9, WRITE, true);
   });
 
+  it("a module with more sites packs with a larger quantum, and what earlier launches recorded stays before the new launch", () => {
+    const g = new GlobalRaces();
+    const data = new Float32Array(new SharedArrayBuffer(64));
+    g.launch({}, SITES, "k", [2, 1, 1], [64, 1, 1], false);
+    let h = g.shadow(data, 4, "a");
+    g.block(0);
+    g.ws(h, 0, 3, WRITE, true);
+    const many = Array.from({ length: 300 }, (_, i) => site(i + 1, "write"));
+    g.launch({}, many, "k2", [2, 1, 1], [64, 1, 1], false);
+    assert.equal(g.S, 512);
+    h = g.shadow(data, 4, "a");
+    g.block(1);
+    g.rs(h, 0, 0, 299);
+    g.ws(h, 0, 0, 299, true);
+    g.block(0);
+    const f = race(() => g.rs(h, 0, 1, 5));
+    assert.equal(f.other.line, 300);
+    assert.deepEqual(f.other.block, [1, 0, 0]);
+  });
+
   it("a grid barrier starts a phase: what came before is ordered for every block", () => {
     const { g, h } = launch(new GlobalRaces(), 2, true);
     g.block(0);

@@ -37,13 +37,18 @@
 import type { FaultDetails } from "../../errors";
 import { displayPath, KernelFault, type SimSite } from "../fault";
 
-/** Site slots per code: a module's sites beyond this are recorded as "unknown line". */
-export const GLOBAL_S = 1 << 16;
 /** Codes per epoch: thread + 2 < 1026. */
 export const GLOBAL_CODES = 2048;
-const Q = GLOBAL_CODES * GLOBAL_S;
-/** Largest epoch whose packed values stay exact doubles. */
-const MAX_EPOCH = Math.floor(Number.MAX_SAFE_INTEGER / Q) - 4;
+/**
+ * Site slots S of a launch's module: a power of two above its site count (at least 64), so that the
+ * epochs left (2^53 / (2048 · S)) are as many as the module allows: billions for a module of a few
+ * hundred sites.
+ */
+function siteSlots(sites: number): number {
+  let s = 64;
+  while (s <= sites) s *= 2;
+  return s;
+}
 
 const NO_SHADOW = new Float64Array(0);
 const NO_WITNESS = new Int32Array(1);
@@ -133,7 +138,12 @@ export class GlobalRaces {
   BS = 0;
   EB = 0;
   LB = 0;
-  readonly S = GLOBAL_S;
+  /** Site slots and epoch quantum of the current launch's module (see siteSlots). */
+  S = 64;
+  private Q = GLOBAL_CODES * 64;
+  private maxEpoch = Math.floor(Number.MAX_SAFE_INTEGER / (GLOBAL_CODES * 64)) - 4;
+  /** The epochs ran out inside one launch (tens of millions of barriers): the rest of it is not checked. */
+  private saturated = false;
   /** Threadfences seen in this launch (atomics then release and acquire). */
   F = 0;
   private launchData: unknown = undefined;
@@ -177,10 +187,20 @@ export class GlobalRaces {
     this.segStart = [];
     this.segBlock = [];
     this.F = 0;
+    this.saturated = false;
     const threads = block[0]! * block[1]! * block[2]!;
     if (this.cur.wsync.length !== (threads >> 5) + 1) this.cur = new BlockState(threads);
+    const S = siteSlots(sites.length);
+    if (S !== this.S) {
+      // Another quantum: the next epoch is chosen so that every value recorded so far stays below it.
+      const v = (this.ep + 1) * this.Q;
+      this.S = S;
+      this.Q = GLOBAL_CODES * S;
+      this.maxEpoch = Math.floor(Number.MAX_SAFE_INTEGER / this.Q) - 4;
+      this.ep = Math.ceil(v / this.Q);
+    }
     // Past half the exact range, start again: drop every shadow (nothing of an earlier launch matters).
-    if (this.ep > MAX_EPOCH / 2) {
+    if (this.ep > this.maxEpoch / 2) {
       this.buffers = new WeakMap();
       this.ep = 0;
     }
@@ -230,20 +250,19 @@ export class GlobalRaces {
   }
 
   private refresh(): void {
+    const Q = this.Q;
     this.E = this.ep * Q;
-    this.E1 = this.E + GLOBAL_S;
+    this.E1 = this.E + this.S;
     this.BS = this.cur.bsync * Q;
     this.EB = this.cur.seg * Q;
     this.LB = this.lbe * Q;
   }
 
   private next(): number {
-    if (this.ep + 1 > MAX_EPOCH) {
-      // Out of exact epochs inside one launch (tens of millions of barriers): forget everything so far.
-      this.buffers = new WeakMap();
-      this.byData.clear();
-      this.ep = 0;
-      this.lbe = 1;
+    // Out of exact epochs inside one launch: stop checking it (the next launch starts afresh).
+    if (this.ep + 1 > this.maxEpoch) {
+      this.saturated = true;
+      return this.ep;
     }
     return ++this.ep;
   }
@@ -345,6 +364,14 @@ export class GlobalRaces {
 
   // ───────────────────────── ordering ─────────────────────────
 
+  /** A shadow value's [epoch, code, site]. */
+  private decode(v: number): [number, number, number] {
+    const e = Math.floor(v / this.Q);
+    const rem = v - e * this.Q;
+    const code = Math.floor(rem / this.S);
+    return [e, code, rem - code * this.S];
+  }
+
   private blockOf(e: number): number {
     const a = this.segStart;
     let lo = 0, hi = a.length - 1;
@@ -374,9 +401,10 @@ export class GlobalRaces {
 
   /** Slow path of a read's writer check. */
   rs(h: GlobalShadow, x: number, t: number, site: number): boolean {
+    if (this.saturated) return true;
     const w = h.W[x]!;
     if (w <= 0) return true; // none, or an atomic (reads do not race with atomics)
-    const [e, code, ws] = decode(w);
+    const [e, code, ws] = this.decode(w);
     if (e >= this.lbe && !this.ordered(e, code - 1, t)) this.race(h, x, t, site, "reads it", e, code - 1, ws, "wrote it");
     return true;
   }
@@ -384,12 +412,12 @@ export class GlobalRaces {
   /** Slow path of a read's reader record. */
   rr(h: GlobalShadow, x: number, t: number, site: number): boolean {
     const r = h.R[x]!;
-    const me = this.E + (t + 2) * GLOBAL_S + Math.min(site, GLOBAL_S - 1);
+    const me = this.E + (t + 2) * this.S + Math.min(site, this.S - 1);
     if (r < this.LB) {
       h.R[x] = me;
       return true;
     }
-    const [e, code] = decode(r);
+    const [e, code] = this.decode(r);
     if (e < this.cur.seg) {
       // A reader of another block: keep the first one as a witness for a later write.
       if (this.witness(h, x) === 0) {
@@ -402,15 +430,16 @@ export class GlobalRaces {
     const u = code === 0 ? -1 : code - 2;
     if (e === this.ep && code === 0) return true;
     const alone = u === t || (u >= 0 ? this.ordered(e, u, t) : this.cur.bsync > e);
-    h.R[x] = alone ? me : this.E + Math.min(site, GLOBAL_S - 1);
+    h.R[x] = alone ? me : this.E + Math.min(site, this.S - 1);
     return true;
   }
 
   /** Slow path of a write: every earlier access must be ordered before it (a same-value write after a plain write is not a race). */
   ws(h: GlobalShadow, x: number, t: number, site: number, differs: boolean): boolean {
+    if (this.saturated) return true;
     this.checkWriter(h, x, t, site, differs, "writes it");
     this.checkReaders(h, x, t, site, "writes it");
-    h.W[x] = this.E + (t + 1) * GLOBAL_S + Math.min(site, GLOBAL_S - 1);
+    h.W[x] = this.E + (t + 1) * this.S + Math.min(site, this.S - 1);
     h.R[x] = 0;
     if (h.XN[0] !== 0) h.buf!.X.delete(h.base + x);
     return true;
@@ -418,9 +447,10 @@ export class GlobalRaces {
 
   /** Slow path of an atomic: a plain write before it must be ordered; atomics and reads never race with it. */
   as(h: GlobalShadow, x: number, t: number, site: number): boolean {
+    if (this.saturated) return true;
     const w = h.W[x]!;
     if (w > 0) this.checkWriter(h, x, t, site, true, "updates it atomically");
-    h.W[x] = -(this.E + (t + 1) * GLOBAL_S + Math.min(site, GLOBAL_S - 1));
+    h.W[x] = -(this.E + (t + 1) * this.S + Math.min(site, this.S - 1));
     return true;
   }
 
@@ -429,7 +459,7 @@ export class GlobalRaces {
     if (w === 0) return;
     const atomic = w < 0;
     if (atomic) w = -w;
-    const [e, code, ws] = decode(w);
+    const [e, code, ws] = this.decode(w);
     if (e < this.lbe) return;
     if ((atomic || differs) && !this.ordered(e, code - 1, t)) this.race(h, x, t, site, what === "writes it" && !atomic ? "writes a different value to it" : what, e, code - 1, ws, atomic ? "updated it atomically" : "wrote it");
   }
@@ -437,7 +467,7 @@ export class GlobalRaces {
   private checkReaders(h: GlobalShadow, x: number, t: number, site: number, what: string): void {
     for (const r of [h.R[x]!, this.witness(h, x)]) {
       if (r < this.LB) continue;
-      const [e, code, rs] = decode(r);
+      const [e, code, rs] = this.decode(r);
       const u = code === 0 ? -1 : code - 2;
       if (!this.ordered(e, u, t)) this.race(h, x, t, site, what, e, u, rs, "read it");
     }
@@ -449,9 +479,9 @@ export class GlobalRaces {
     if (!h) return;
     this.rs(h, x, t, site);
     const r = h.R[x]!;
-    const mine = this.E + (t + 2) * GLOBAL_S;
-    if (r >= this.E && (r < this.E1 || (r >= mine && r < mine + GLOBAL_S))) return;
-    if (r < this.LB || (r >= this.EB && r < this.BS)) h.R[x] = mine + Math.min(site, GLOBAL_S - 1);
+    const mine = this.E + (t + 2) * this.S;
+    if (r >= this.E && (r < this.E1 || (r >= mine && r < mine + this.S))) return;
+    if (r < this.LB || (r >= this.EB && r < this.BS)) h.R[x] = mine + Math.min(site, this.S - 1);
     else this.rr(h, x, t, site);
   }
   w(data: object, x: number, t: number, site: number, differs: boolean): void {
@@ -514,12 +544,6 @@ export class GlobalRaces {
   }
 }
 
-function decode(v: number): [number, number, number] {
-  const e = Math.floor(v / Q);
-  const rem = v - e * Q;
-  const code = Math.floor(rem / GLOBAL_S);
-  return [e, code, rem - code * GLOBAL_S];
-}
 
 function known(K: Knowledge | undefined, A: number, u: number, e: number): boolean {
   const k = K?.get(A);
