@@ -249,6 +249,24 @@ describe("global-memory races: where and how launches run", () => {
   });
 });
 
+describe("global-memory races: parameters the kernel only reads or only writes", () => {
+  const src = `${HEAD}export const k = cuda.jit((a: Float32Array, b: Float32Array) => {
+  const i = cuda.grid(1);
+  let v: f32 = 0;
+  if (cuda.blockIdx.x === 0) v = b[i + 32]; // @read
+  a[i] = v + 1; // @write
+});`;
+  it("a write-only parameter bound to the memory of a read one: block 1's write after block 0's read is found", () => {
+    const d = cuda_toDevice(new Float32Array(64));
+    const e = run(src, "k", 2, 32, [d, d]);
+    const other = expectRace(e, "CSR067", src, "@write", "@read");
+    assert.deepEqual(other.block, [0, 0, 0]);
+  });
+  it("the same kernel on separate arrays is clean (neither parameter is checked against the other)", () => {
+    assert.equal(run(src, "k", 2, 32, [cuda_toDevice(new Float32Array(64)), cuda_toDevice(new Float32Array(64))]), undefined);
+  });
+});
+
 describe("global-memory races: correct programs give no finding", () => {
   it("CUDA's threadFenceReduction: partial sums, threadfence, atomicInc ticket, the last block sums them", () => {
     const src = `${HEAD}const TPB = 64;

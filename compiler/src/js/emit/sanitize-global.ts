@@ -24,8 +24,13 @@ export const GLOBAL_THREAD = "$GM1 = $GE + ($t + 1) * $GS; $GM2 = $GM1 + $GS; $G
 /** The fast paths' locals (declared with the shared sanitizer's). */
 export const GLOBAL_LETS = "$gw = 0, $gr = 0, $GE = 0, $GE1 = 0, $GBS = 0, $GEB = 0, $GLB = 0, $GM1 = 0, $GM2 = 0, $GM3 = 0";
 
-/** Kernel data names whose shadows the setup declared, per function emission: true for a parameter the kernel only reads. */
-const tracked = new WeakMap<EmitContext, Map<string, boolean>>();
+/** How the kernel uses a tracked parameter: only reads it, or writes it and never reads it plainly. */
+interface Use {
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+}
+/** Kernel data names whose shadows the setup declared, per function emission. */
+const tracked = new WeakMap<EmitContext, Map<string, Use>>();
 
 /**
  * The array parameters a kernel may write: stored to, updated atomically, drawn from (`cuda.random`), or
@@ -48,21 +53,46 @@ function writtenParams(fn: IR.IrFunction): Set<IR.Var> {
   return out;
 }
 
+/**
+ * The array parameters a kernel may read plainly (an element read, `a[i] += …` included, or passed to a
+ * device function or drawn from). A written parameter it never reads has no reader in a launch unless a
+ * read parameter shares its memory: its writes then skip the reader check (`<data>$GNR`, per launch).
+ */
+function readParams(fn: IR.IrFunction): Set<IR.Var> {
+  const out = new Set<IR.Var>();
+  const targets = new Set<IR.Expr>();
+  forEachStmt(fn.body, (s) => {
+    if (s.k === "assign" && s.target.k === "index") targets.add(s.target);
+  });
+  forEachRootExpr(fn.body, (e) =>
+    visitExpr(e, (x) => {
+      if (x.k === "index" && !targets.has(x)) out.add(x.array.v);
+      else if (x.k === "random") out.add(x.states.v);
+      else if (x.k === "call") for (const a of x.args) visitExpr(a, (y) => y.k === "var" && y.type.kind === "array" && out.add(y.v));
+    }),
+  );
+  return out;
+}
+
 /** The setup of a kernel under the sanitizer: this launch's detector and each global array parameter's shadow (written ones first). */
 export function globalSanSetup(cx: EmitContext, info: SimKernelInfo): string[] {
-  const names = new Map<string, boolean>();
+  const names = new Map<string, Use>();
   tracked.set(cx, names);
   const out = [`const $G = rt.races.launch(L, $sites, ${JSON.stringify(info.name)}, L.grid, L.block, ${cx.cooperative}), $GS = $G.S;`];
-  const written = writtenParams(cx.fn);
+  const written = writtenParams(cx.fn), read = readParams(cx.fn);
   const params = cx.fn.params.map((p, i) => ({ p, i })).sort((x, y) => Number(written.has(y.p)) - Number(written.has(x.p)));
+  const unread: string[] = [];
   for (const { p, i } of params) {
     const a = cx.arrays.get(p);
     if (p.type.kind !== "array" || !a || a.record || a.space !== "global") continue;
     const h = `${a.data}$GH`;
-    const readOnly = !written.has(p);
-    names.set(a.data, readOnly);
-    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}, ${!readOnly}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GXN = ${h}.XN${readOnly ? `, ${a.data}$GT = ${h}.on` : ""};`);
+    const use = { readOnly: !written.has(p), writeOnly: written.has(p) && !read.has(p) };
+    names.set(a.data, use);
+    out.push(`const ${h} = $G.shadow($A[${i}], ${DTYPES[a.dtype].bytes}, ${JSON.stringify(a.name)}, ${!use.readOnly}, ${read.has(p)}), ${a.data}$GW = ${h}.W, ${a.data}$GR = ${h}.R, ${a.data}$GXN = ${h}.XN${use.readOnly ? `, ${a.data}$GT = ${h}.on` : ""};`);
+    if (use.writeOnly) unread.push(`${a.data}$GNR = $G.unread(${h})`);
   }
+  // After every parameter is registered: whether a read one shares a write-only one's memory.
+  if (unread.length) out.push(`const ${unread.join(", ")};`);
   return out;
 }
 
@@ -86,7 +116,7 @@ function mode(cx: EmitContext, a: ArrayInfo): "inline" | "call" | undefined {
 
 /** A read-only parameter's checks run only when the launch binds it to memory a written parameter shares. */
 function readOnlyGuard(cx: EmitContext, a: ArrayInfo, checks: string): string {
-  return tracked.get(cx)?.get(a.data) ? `(!${a.data}$GT || (${checks}))` : checks;
+  return tracked.get(cx)?.get(a.data)?.readOnly ? `(!${a.data}$GT || (${checks}))` : checks;
 }
 
 const ordered = (v: string) => `${v} < $GLB || (${v} >= $GEB && ${v} < $GBS)`;
@@ -95,6 +125,8 @@ const readOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB || ($gw >= 
 /** A write's check of the last write: as a read's, but an atomic of this launch goes to the slow path. */
 const writerOk = (W: string, x: string) => `(($gw = ${W}[${x}]) < $GLB ? $gw >= 0 : ($gw >= $GEB && $gw < $GBS) || ($gw >= $GM1 && $gw < $GM2))`;
 const readersOk = (a: string, x: string) => `(($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GXN[0] === 0`;
+/** The same for a parameter the kernel never reads: no reader load when no read parameter shares its memory. */
+const unreadOk = (a: string, x: string) => `(${a}$GNR || ($gr = ${a}$GR[${x}]) < $GLB || ($gr >= $GEB && $gr < $GBS) || ($gr >= $GM2 && $gr < $GM3)) && ${a}$GXN[0] === 0`;
 
 /**
  * A read of a global element: pushes its checks to `pre` and returns the flat index to read at (a
@@ -130,8 +162,10 @@ export function globalWrite(cx: EmitContext, a: ArrayInfo, flat: string, site: n
   const idx: string[] = [];
   const x = temp(flat, idx);
   const d = a.data;
-  const fast = `${writerOk(`${d}$GW`, x)} && ${readersOk(d, x)}`;
-  return `{ ${pre}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${value}; if (${fast}) { ${d}$GW[${x}] = $GM1 + ${s}; if ($gr !== 0) ${d}$GR[${x}] = 0; } else $G.ws(${d}$GH, ${x}, $t, ${s}, ${changed(x)}); ${write(x)}; }`;
+  const writeOnly = tracked.get(cx)?.get(d)?.writeOnly === true;
+  const fast = `${writerOk(`${d}$GW`, x)} && ${writeOnly ? unreadOk(d, x) : readersOk(d, x)}`;
+  const clearReader = writeOnly ? `if (!${d}$GNR && $gr !== 0) ${d}$GR[${x}] = 0;` : `if ($gr !== 0) ${d}$GR[${x}] = 0;`;
+  return `{ ${pre}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${value}; if (${fast}) { ${d}$GW[${x}] = $GM1 + ${s}; ${clearReader} } else $G.ws(${d}$GH, ${x}, $t, ${s}, ${changed(x)}); ${write(x)}; }`;
 }
 
 /** A device function's write of an array parameter (the runtime looks the storage up): the call and a `;`, or "". */

@@ -72,6 +72,8 @@ export interface GlobalShadow {
   /** Witnesses kept in this launch or phase on this allocation (0: none; see BufferShadow). */
   readonly XN: Int32Array;
   readonly buf: BufferShadow | undefined;
+  /** The allocation's memory. */
+  readonly mem: object;
   readonly shape?: readonly number[];
   readonly strides?: readonly number[];
   /** Checked in this launch: a written parameter, or a read-only one sharing memory with a written one. */
@@ -164,8 +166,9 @@ export class GlobalRaces {
   private buffers = new WeakMap<object, Map<number, BufferShadow>>();
   private nextBid = 1;
   private readonly byData = new Map<object, GlobalShadow>();
-  /** Allocations a written parameter of this launch is bound to. */
+  /** Allocations a written parameter of this launch is bound to, and those a read one is. */
   private readonly writtenBuffers = new Set<object>();
+  private readonly readBuffers = new Set<object>();
   /** The shadows of this launch's allocations (their witnesses are dropped when a grid phase starts). */
   private readonly launchBuffers = new Set<BufferShadow>();
 
@@ -183,6 +186,7 @@ export class GlobalRaces {
     this.loc.clear();
     this.byData.clear();
     this.writtenBuffers.clear();
+    this.readBuffers.clear();
     this.launchBuffers.clear();
     this.segStart = [];
     this.segBlock = [];
@@ -214,13 +218,14 @@ export class GlobalRaces {
    * element; `written`: the kernel may write it (the emitted setup registers those first, so a read-only
    * parameter knows whether it shares memory with one).
    */
-  shadow(arg: unknown, bytes: number, name: string, written = true): GlobalShadow {
+  shadow(arg: unknown, bytes: number, name: string, written = true, read = true): GlobalShadow {
     const nd = arg as { data?: ArrayBufferView; shape?: number[]; strides?: number[] };
     const data = (nd.data ?? arg) as ArrayBufferView;
     if (written) this.writtenBuffers.add(data.buffer);
+    if (read) this.readBuffers.add(data.buffer);
     const on = written || this.writtenBuffers.has(data.buffer);
     // A read-only parameter alone in its memory is not checked (the emitted code tests `on`): no shadow.
-    if (!on) return { bid: 0, name, base: 0, W: NO_SHADOW, R: NO_SHADOW, XN: NO_WITNESS, buf: undefined, on };
+    if (!on) return { bid: 0, name, base: 0, W: NO_SHADOW, R: NO_SHADOW, XN: NO_WITNESS, buf: undefined, mem: data.buffer, on };
     let byBytes = this.buffers.get(data.buffer);
     if (!byBytes) this.buffers.set(data.buffer, (byBytes = new Map()));
     let bs = byBytes.get(bytes);
@@ -232,9 +237,18 @@ export class GlobalRaces {
     const base = Math.floor(data.byteOffset / bytes);
     this.freshWitnesses(bs);
     this.launchBuffers.add(bs);
-    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), XN: bs.XN, buf: bs, shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined, on };
+    const h: GlobalShadow = { bid: bs.id, name, base, W: bs.W.subarray(base), R: bs.R.subarray(base), XN: bs.XN, buf: bs, mem: data.buffer, shape: nd.data ? nd.shape : undefined, strides: nd.data ? nd.strides : undefined, on };
     if (on) this.byData.set(data, h);
     return h;
+  }
+
+  /**
+   * Whether no parameter the kernel reads is bound to this (write-only) parameter's memory in this
+   * launch: its elements then have no reader, and its writes skip the reader check. Call after every
+   * parameter is registered.
+   */
+  unread(h: GlobalShadow): boolean {
+    return !this.readBuffers.has(h.mem);
   }
 
   /** Drops an allocation's witnesses from before this launch or phase. */
