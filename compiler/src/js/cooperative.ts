@@ -15,6 +15,8 @@
  * belongs to whichever block ran last, so each block restores its own after every barrier.
  */
 
+import { GLOBAL_REFRESH } from "./emit/sanitize-global";
+
 /**
  * The code of one `g.sync()`. The block arrives when any of its threads is still running there (threads
  * that returned earlier sit at `$st` 1 even outside masked code); a block none of whose threads reaches it
@@ -52,7 +54,7 @@ export function resumeCode(shared: readonly string[], sanitize: boolean): string
   for (const s of shared) parts.push(`${s} = ${s}$own;`);
   // A grid barrier is also a block barrier: every access before it is ordered before every access after it.
   // The global race detector starts the block's next grid phase (emit/sanitize-global.ts).
-  if (sanitize) parts.push("$san = $S; $S.sync(); $G.gridResume($b); $E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; $GE = $G.E; $GE1 = $G.E1; $GBS = $G.BS; $GEB = $G.EB; $GLB = $G.LB;");
+  if (sanitize) parts.push(`$san = $S; $S.sync(); $G.gridResume($b); $E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; ${GLOBAL_REFRESH}`);
   return parts.join(" ");
 }
 
