@@ -10,6 +10,7 @@
 // Targets (issue #4): ≥ 20M threads/s vector add, ≥ 5M threads/s reduction, within 3× of the
 // hand-written loop, ≥ 1.6× on 2 workers, sanitizer ≤ 3×; (issue 13) the i64 kernel within 4× of its
 // i32 twin; (issue 17) within 1.5× of the hand-written loop on every kernel. Nothing here asserts; it reports.
+// The sanitizer's cost with global race tracking, in CPU time (steadier on a shared machine): bench/sanitize.mjs.
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
