@@ -158,6 +158,27 @@ describe("global-memory races: seeded bugs", () => {
     assert.deepEqual(other.block, [0, 0, 0]);
   });
 
+  it("the last-block pattern with the fence before the write instead of after it is a race on the partial sums", () => {
+    const src = `${HEAD}export const k = cuda.jit((partial: Float32Array, count: Uint32Array, out: Float32Array) => {
+  const isLast = cuda.shared.array(1, i32);
+  const b = cuda.blockIdx.x;
+  if (cuda.threadIdx.x === 0) {
+    cuda.threadfence();
+    partial[b] = b + 1; // @write
+    const ticket = cuda.atomic.inc(count, 0, cuda.gridDim.x);
+    isLast[0] = ticket === cuda.gridDim.x - 1 ? 1 : 0;
+  }
+  cuda.syncthreads();
+  if (isLast[0] === 1 && cuda.threadIdx.x === 0) {
+    let s: f32 = 0;
+    for (let j = 0; j < cuda.gridDim.x; j++) s += partial[j]; // @read
+    out[0] = s;
+  }
+});`;
+    const e = run(src, "k", 4, 32, [new Float32Array(4), new Uint32Array(1), new Float32Array(1)]);
+    expectRace(e, "CSR067", src, "@read", "@write");
+  });
+
   it("a plain write of a counter other blocks update atomically is a race; atomics among themselves, and plain reads, are not", () => {
     const src = `${HEAD}export const k = cuda.jit((count: Int32Array, out: Int32Array) => {
   cuda.atomic.add(count, 0, 1); // @atomic

@@ -194,5 +194,6 @@ export function globalAtomic(cx: EmitContext, a: ArrayInfo, flat: string, site: 
 /** `cuda.threadfence()` (device or system scope) under the sanitizer: a release; undefined otherwise. */
 export function globalFence(cx: EmitContext, name: string): string | undefined {
   if (!cx.san || (name !== "threadfence" && name !== "threadfenceSystem")) return undefined;
-  return cx.mode === "device" ? "rt.races.fence($t)" : "$G.fence($t)";
+  // In a kernel the fence advances the epoch: reload the bounds and this thread's bands (a statement).
+  return cx.mode === "device" ? "rt.races.fence($t)" : `$G.fence($t); ${GLOBAL_REFRESH} ${GLOBAL_THREAD.replace(/;$/, "")}`;
 }

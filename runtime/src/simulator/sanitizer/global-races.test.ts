@@ -88,6 +88,21 @@ describe("global race detector", () => {
     assert.deepEqual(f.other.thread, [5, 0, 0]);
   });
 
+  it("a fence releases the thread's accesses before it, not those after it", () => {
+    const { g, h } = launch();
+    g.block(0);
+    g.ws(h, 2, 0, WRITE, true);
+    g.fence(0);
+    g.ws(h, 3, 0, WRITE, true);
+    g.as(h, 15, 0, ATOMIC);
+    g.sa(h, 15, 0);
+    g.block(1);
+    g.as(h, 15, 0, ATOMIC);
+    g.sa(h, 15, 0);
+    g.rs(h, 2, 0, READ);
+    assert.equal(race(() => g.rs(h, 3, 0, READ)).code, "CSR067");
+  });
+
   it("an atomic without a fence before it releases nothing; a fence without an atomic neither", () => {
     const { g, h } = launch();
     g.block(0);

@@ -342,7 +342,11 @@ export class GlobalRaces {
     this.refresh();
   }
 
-  /** `cuda.threadfence()`: thread t's release, carried by its atomics on global memory from now on. */
+  /**
+   * `cuda.threadfence()`: thread t's release, carried by its atomics on global memory from now on. It
+   * covers t's accesses up to this epoch, and the epoch advances, so that its accesses after the fence are
+   * not covered (the emitted code reloads the bounds after the call).
+   */
   fence(t: number): void {
     this.F = 1;
     const s = this.cur;
@@ -352,6 +356,8 @@ export class GlobalRaces {
     if (p) join(rel, p);
     join(rel, new Map([[s.b, { bs: s.bsync, thr: new Map([[t, this.ep]]) }]]));
     s.rel.set(t, rel);
+    this.next();
+    this.refresh();
   }
 
   /** An atomic on global element x after a threadfence somewhere in the launch: acquire, then release. */
