@@ -18,9 +18,10 @@ Options:
   --backend auto|gpu|simulator   where kernels run (default auto, or CUDASCRIPT_BACKEND: the GPU when
                                  the CUDA driver loads, cuInit succeeds and a device exists, else the
                                  simulator, saying why; 'cudascript doctor' shows what is missing)
-  --sanitize                     simulator: detect shared-memory races, uninitialised shared reads,
+  --sanitize                     simulator: detect races in shared and global memory (between the
+                                 threads of a block and between blocks), uninitialised shared reads,
                                  divergent barriers and runaway loops (out-of-bounds is always on);
-                                 runs on the simulator even where a GPU is present
+                                 runs on the simulator even where a GPU is present, on one core
   --uninitialized-shared warn|error
                                  with --sanitize: a read of shared memory no thread wrote is a
                                  warning and the run goes on (warn, the default) or stops it (error)
