@@ -270,6 +270,23 @@ describe("global-memory races: where and how launches run", () => {
   });
 });
 
+describe("global-memory races: views of one allocation", () => {
+  it("a device array and a slice of it are the same elements: a write through one races with a read through the other", () => {
+    const src = `${HEAD}export const k = cuda.jit((a: Float32Array, b: Float32Array) => {
+  const i = cuda.grid(1);
+  a[i] = 1; // @write
+  const v = b[cuda.threadIdx.x]; // @read
+  if (v > 5) a[i] = v;
+});`;
+    const d = cuda_toDevice(new Float32Array(64)) as { slice(b: number, e: number): unknown };
+    // b is d[32..64): block 0 reads d[32..63] through it, then block 1 writes them through a.
+    const e = run(src, "k", 2, 32, [d, d.slice(32, 64)]);
+    const other = expectRace(e, "CSR067", src, "@write", "@read");
+    assert.deepEqual(e!.details?.block, [1, 0, 0]);
+    assert.deepEqual(other.block, [0, 0, 0]);
+  });
+});
+
 describe("global-memory races: parameters the kernel only reads or only writes", () => {
   const src = `${HEAD}export const k = cuda.jit((a: Float32Array, b: Float32Array) => {
   const i = cuda.grid(1);
