@@ -180,6 +180,22 @@ describe("global race detector", () => {
     assert.deepEqual(f.other.block, [1, 0, 0]);
   });
 
+  it("a launch that runs out of exact epochs stops checking instead of reporting on wrapped numbers; the next launch checks again", () => {
+    const { g, h } = launch();
+    (g as unknown as { maxEpoch: number }).maxEpoch = (g as unknown as { ep: number }).ep + 3;
+    g.block(0);
+    g.ws(h, 0, 0, WRITE, true);
+    for (let k = 0; k < 10; k++) g.sync();
+    g.block(1);
+    g.rs(h, 0, 0, READ); // unordered, but the epochs ran out: not reported
+    (g as unknown as { maxEpoch: number }).maxEpoch = 1e6;
+    const next = launch(g);
+    next.g.block(0);
+    next.g.ws(next.h, 1, 0, WRITE, true);
+    next.g.block(1);
+    assert.equal(race(() => next.g.rs(next.h, 1, 0, READ)).code, "CSR067");
+  });
+
   it("a grid barrier starts a phase: what came before is ordered for every block", () => {
     const { g, h } = launch(new GlobalRaces(), 2, true);
     g.block(0);
