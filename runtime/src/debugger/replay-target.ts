@@ -115,5 +115,8 @@ export function checkFaultDescriptor(v: unknown): FaultDescriptor | true | undef
 
 /** CSR089: the replay did not meet the fault the run reported (the simulator should be deterministic: a bug, please report it). */
 export function didNotRecur(what: string): CudaScriptError {
-  return new CudaScriptError("CSR089", `the fault did not recur on replay: ${what}. The simulator is deterministic, so this is a bug of CudaScript (please report it with the program); run it again with --sanitize to see the fault`);
+  return new CudaScriptError(
+    "CSR089",
+    `the fault did not recur on replay: ${what}. The simulator is deterministic: unless the program itself is not (its inputs, a random seed or the time changed since the run), this is a bug of CudaScript — please report it with the program`,
+  );
 }

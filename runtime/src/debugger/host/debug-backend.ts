@@ -15,6 +15,8 @@ import { CudaScriptError } from "../../errors";
 import { SimulatorBackend } from "../../simulator/backend";
 import { DebugSession, type BreakpointSpec, type DebugEvent, type StopEvent } from "../session";
 import type { LogEvent } from "../breakpoints";
+import type { HostReplay } from "../replay-host";
+import type { ReplayTarget } from "../replay-target";
 
 export interface DebugBackendOptions {
   /** Stop at the first statement of the first launch. */
@@ -34,6 +36,8 @@ export interface DebugBackendOptions {
   readonly log: (e: LogEvent) => void;
   /** A launch stopped: serve the adapter until a command ends the launch; returns that end. */
   readonly stopped: (session: DebugSession, stop: StopEvent) => DebugEvent;
+  /** Replay to a fault (replay-host.ts): launches run on the simulator first; the first that faults is debugged to its fault. */
+  readonly replay?: HostReplay;
 }
 
 export class DebuggingSimulatorBackend extends SimulatorBackend {
@@ -43,7 +47,7 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
   private stopOnEntry: boolean;
 
   constructor(private readonly debug: DebugBackendOptions) {
-    super("simulator (debugging)");
+    super("simulator (debugging)", debug.replay?.simulatorOptions);
     this.stopOnEntry = debug.stopOnEntry;
   }
 
@@ -51,10 +55,14 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
     const artifact = module.artifact;
     if (artifact.kernels[kernel]?.simulator.cooperative) return super.launch(module, kernel, config, args);
     this.debug.beforeLaunch();
-    const session = new DebugSession(
-      { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) },
-      { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log },
-    );
+    const launch = { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) };
+    let replay: ReplayTarget | undefined;
+    if (this.debug.replay?.pending) {
+      const r = this.debug.replay.launch(launch, () => super.launch(module, kernel, config, args));
+      if (r.clean) return;
+      replay = r.target;
+    }
+    const session = new DebugSession(launch, { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log, ...(replay ? { replay } : {}) });
     this.stopOnEntry = false;
     for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));
     let e = this.firstStop(session);

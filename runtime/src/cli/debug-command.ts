@@ -1,0 +1,117 @@
+/**
+ * `cudascript debug --on-fault [--sanitize] [--uninitialized-shared warn|error] <file.ts> [args...]`:
+ * replay to a fault from the command line (docs/debugging.md, "Replay to a fault"). The program runs
+ * again as `cudascript run` ran it, on the simulator, in the debugger's host-program thread
+ * (debugger/host/host-program.ts); at its first kernel fault the launch is replayed and stops at the
+ * faulting thread, before the statement that faults. The stop is printed (debugger/replay-report.ts):
+ * the fault, the thread and its line with the source around it, its locals, shared memory, and a race's
+ * other thread with its line and locals. On a terminal a prompt then lets you look further (another
+ * thread, an expression); otherwise the program goes on at once and ends with the fault, as it did.
+ */
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { CudaScriptError } from "../errors";
+import { printUsageError, startCommand, type Command } from "./args";
+
+const USAGE = `Usage: cudascript debug --on-fault [options] <file.ts> [program args...]
+
+Runs the program again on the simulator and stops at its first kernel fault — an out-of-bounds access,
+a sanitizer finding, a thrown error — at the faulting thread, before the statement that faults runs;
+prints the thread, its line and locals, shared memory and, for a race, the other thread. The simulator
+is deterministic: the run stops where \`cudascript run\` faulted. Give the options the run had.
+
+Options:
+  --on-fault                     replay to the program's first kernel fault (required)
+  --sanitize                     with the sanitizer, as 'cudascript run --sanitize' (races, divergence,
+                                 uninitialised reads are faults only with it)
+  --uninitialized-shared <mode>  warn | error, as 'cudascript run'
+  --no-prompt                    print the stop and go on, even on a terminal
+  -h, --help                     this text
+
+On a terminal, at the stop:  p <expr>  evaluate in the thread   t <x> [y] [z]  another thread of the block
+                             o  the other access of a race     l  the stop again     c  go on (the program ends with the fault)`;
+
+export const debugCommand: Command = async (argv) => {
+  const args = startCommand(argv, { "on-fault": { type: "boolean" }, sanitize: { type: "boolean" }, "uninitialized-shared": { type: "string" }, "no-prompt": { type: "boolean" } }, USAGE, { program: true });
+  if (typeof args === "number") return args;
+  const file = args.positional[0];
+  if (!args.flags.has("on-fault")) return printUsageError("'cudascript debug' replays a run to its fault: give --on-fault (an editor debugs through 'cudascript debug-adapter')", USAGE);
+  if (!file) return printUsageError("no program: give the .ts file 'cudascript run' ran", USAGE);
+  const uninit = args.flags.get("uninitialized-shared");
+  if (uninit !== undefined && uninit !== "warn" && uninit !== "error") return printUsageError(`--uninitialized-shared takes warn or error, not '${String(uninit)}'`, USAGE);
+  const sanitize = args.flags.has("sanitize");
+  if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize", USAGE);
+  const { HostProgram } = require("../debugger/host/host-program") as typeof import("../debugger/host/host-program");
+  const { formatStop } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !args.flags.has("no-prompt");
+  return new Promise<number>((resolve) => {
+    const host: InstanceType<typeof HostProgram> = new HostProgram(
+      {
+        program: path.resolve(file),
+        args: args.programArgs,
+        env: {},
+        stopOnEntry: false,
+        breakOnFault: true,
+        breakpoints: new Map(),
+        replay: { fault: true, sanitize, ...(uninit ? { uninitializedShared: uninit as "warn" | "error" } : {}) },
+      },
+      {
+        output: (text, category) => void (category === "stderr" ? process.stderr : process.stdout).write(text),
+        verified: () => {},
+        // Answered outside the message handler: the calls into the program's thread wait for it.
+        stopped: (stop) =>
+          setImmediate(() => {
+            process.stdout.write(formatStop(stop, host.target.replayOther()));
+            if (interactive) void prompt(host.target, () => void host.target.continue());
+            else host.target.continue();
+          }),
+        exited: (code, error) => {
+          if (error) process.stderr.write(`cudascript: ${error.message}\n`);
+          resolve(code);
+        },
+      },
+    );
+  });
+};
+
+type Target = InstanceType<typeof import("../debugger/host/host-program").HostProgram>["target"];
+
+/** The terminal prompt at a stop: looks around (nothing it does runs the kernel), `c` goes on. */
+function prompt(target: Target, goOn: () => void): Promise<void> {
+  const { formatStop } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "(cudascript debug) " });
+  return new Promise((resolve) => {
+    let finished = false;
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
+      rl.close();
+      goOn();
+      resolve();
+    };
+    rl.on("line", (line) => {
+      const [cmd, ...rest] = line.trim().split(/\s+/);
+      try {
+        if (cmd === "c" || cmd === "continue" || cmd === "q" || cmd === "quit") return done();
+        if (cmd === "p" || cmd === "print") console.log(target.evaluate(rest.join(" ")).result);
+        else if (cmd === "t" || cmd === "thread") {
+          const [x = 0, y = 0, z = 0] = rest.map(Number);
+          const v = target.focus([x, y, z]);
+          console.log(formatStop({ kind: "stop", reason: "exception", file: v.frames[0]?.file ?? "", line: v.frames[0]?.line ?? 0, block: v.block, thread: v.thread, frames: v.frames }, undefined).replace(/^.*\n/, `thread (${v.thread.join(", ")}) — ${v.status}\n`));
+        } else if (cmd === "o" || cmd === "other") {
+          const o = target.replayOther();
+          console.log(o ? `the other access: thread (${o.thread.join(", ")}) of block (${o.block.join(", ")}) at line ${o.frames[0]?.line}` : "no other access: the fault is not a race");
+        } else if (cmd === "l" || cmd === "list") {
+          const v = target.focusView();
+          console.log(formatStop({ kind: "stop", reason: "exception", file: v.frames[0]?.file ?? "", line: v.frames[0]?.line ?? 0, block: v.block, thread: v.thread, frames: v.frames }, target.replayOther()));
+        } else if (cmd) console.log("p <expr> | t <x> [y] [z] | o | l | c");
+      } catch (e) {
+        console.log(e instanceof CudaScriptError ? e.message : (e as Error).message);
+      }
+      rl.prompt();
+    });
+    // End of input (Ctrl-D) goes on too: the program must end.
+    rl.on("close", done);
+    rl.prompt();
+  });
+}
