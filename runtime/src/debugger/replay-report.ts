@@ -47,7 +47,11 @@ function frameLines(f: FrameView, fault: { array?: string; index?: number } | un
   for (const v of f.variables) {
     if (v.kind === "scalar") out.push(`    ${v.name} = ${formatValue(v.value)}`);
     // Only the arrays worth reading here: the fault's, and shared memory (the block's own, small).
-    else if (v.name === fault?.array) out.push(`    ${v.name}: ${arrayText(v, fault.index)}   (element ${fault.index} is the fault's)`);
+    else if (v.name === fault?.array) {
+      const n = (v.value as { shape: number[] }).shape.reduce((a, b) => a * b, 1);
+      const i = fault.index;
+      out.push(`    ${v.name}: ${arrayText(v, i)}${i === undefined ? "" : i >= 0 && i < n ? `   (element ${i} is the fault's)` : `   (the fault's index ${i} is outside it)`}`);
+    }
     else if (v.space === "shared") out.push(`    ${v.name}: ${arrayText(v, undefined)}`);
     else {
       const { shape } = v.value as { shape: number[] };
