@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { findCli } from "./cli";
 import { failureLine } from "./failure";
+import { DEBUG_THIS_FAULT, debugThisFault, runFault } from "./fault-replay";
 import { runSettings } from "./config";
 import { start } from "./processes";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
@@ -163,7 +164,12 @@ export class Runner {
         const why = code === null ? (signal ? `was killed by ${signal}` : "could not be started") : `exited with code ${code}`;
         const reason = failureLine(output);
         const msg = `${why}${reason ? `: ${reason.slice(0, 300)}` : ""}`;
-        void vscode.window.showErrorMessage(`CudaScript: ${path.basename(req.program)} ${msg}`, "Show Output").then((a) => a && this.channel.show(true));
+        // A kernel fault can be replayed in the debugger, stopped at its thread and line (fault-replay.ts).
+        const fault = runFault(output);
+        void vscode.window.showErrorMessage(`CudaScript: ${path.basename(req.program)} ${msg}`, ...(fault ? [DEBUG_THIS_FAULT] : []), "Show Output").then((a) => {
+          if (a === DEBUG_THIS_FAULT) void debugThisFault({ program: req.program, cwd, sanitize: settings.sanitize }, fault!);
+          else if (a) this.channel.show(true);
+        });
         return finish("failed", code, msg, output);
       },
     );
