@@ -63,6 +63,9 @@ export function firstFault(launch: ReplayedLaunch, run: () => void): CudaScriptE
  */
 export function replayTarget(launch: ReplayedLaunch, error: CudaScriptError): { target?: ReplayTarget; problem?: CudaScriptError } {
   const d = error.details;
+  // A loop that never ends would not end in the counting run either: the session pauses in it (CSD019).
+  if (d?.kind === "timeout")
+    return { problem: new CudaScriptError(error.code, `a runaway loop is not counted to its pass: the launch is debugged and pauses in the loop at the debugger's time limit (CSD019), the thread in focus — ${error.message}`) };
   if (!d?.file || !d.line || !d.block || !d.thread) return { problem: didNotRecur(`${error.code} names no thread and line to stop at (${error.message})`) };
   const fault = count(launch, d.file, d.line, d.col ?? 1, d.block as Dim3, d.thread as Dim3);
   if (!fault) return { problem: didNotRecur(`line ${d.line} of ${d.file} has no statement the debugger can stop at`) };
@@ -71,7 +74,7 @@ export function replayTarget(launch: ReplayedLaunch, error: CudaScriptError): { 
     return { problem: didNotRecur(`the launch replayed ${again ? `faults with ${again.message}` : "runs clean"}, the run faulted with ${error.message}`) };
   if (fault.point.hits === 0) return { problem: didNotRecur(`thread (${d.thread.join(", ")}) faulted before reaching a statement of line ${fault.point.line}`) };
   const o = otherAccessOf(error);
-  const other = o ? count(launch, o.file ?? d.file, o.line, Number.MAX_SAFE_INTEGER, o.block, o.thread) : undefined;
+  const other = o ? count(launch, o.file ?? d.file, o.line, o.col ?? Number.MAX_SAFE_INTEGER, o.block, o.thread) : undefined;
   return { target: { fault: fault.point, error, ...(other && other.point.hits > 0 ? { other: other.point } : {}) } };
 }
 

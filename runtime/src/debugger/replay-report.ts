@@ -79,7 +79,8 @@ export function formatStop(stop: StopEvent, other: FocusView | undefined, read: 
   const fault = d ? { ...(d.array !== undefined ? { array: d.array } : {}), ...(d.index !== undefined ? { index: d.index } : {}) } : undefined;
   const lines: string[] = [];
   lines.push(stop.error ? `cudascript debug: stopped at the fault ${stop.error.message}` : `cudascript debug: stopped (${stop.reason})`);
-  if (stop.description) lines.push(`  (${stop.description})`);
+  if (stop.description?.startsWith("replayed")) lines.push("  (replayed: stopped before the statement that faults runs; going on ends the launch with the fault, as the run did)");
+  else if (stop.description) lines.push(`  (${stop.description})`);
   lines.push("");
   lines.push(`Thread (${stop.thread.join(", ")}) of block (${stop.block.join(", ")}):`);
   lines.push(...threadBlock(stop.frames, read, fault));

@@ -35,6 +35,7 @@ export interface OtherAccess {
   readonly thread: Dim3;
   readonly file?: string;
   readonly line: number;
+  readonly col?: number;
 }
 
 /**
@@ -57,16 +58,17 @@ function dim3(v: unknown): Dim3 | undefined {
 }
 
 /**
- * The other access of a race fault: the structured `details.other` ({ block?, thread, file?, line })
+ * The other access of a race fault: the structured `details.other` ({ block?, thread, file?, line, col? },
+ * as the global race findings give it)
  * where the finding gives one; else, for a shared-memory race (CSR021: same block), the thread and
  * line its message names ("… after thread (3, 0, 0) wrote it (line 12) …").
  */
 export function otherAccessOf(error: CudaScriptError): OtherAccess | undefined {
-  const d = error.details as (CudaScriptError["details"] & { other?: { block?: unknown; thread?: unknown; file?: unknown; line?: unknown } }) | undefined;
+  const d = error.details as (CudaScriptError["details"] & { other?: { block?: unknown; thread?: unknown; file?: unknown; line?: unknown; col?: unknown } }) | undefined;
   if (!d?.block || !d.thread) return undefined;
   const o = d.other;
   if (o && dim3(o.thread) && typeof o.line === "number")
-    return { block: dim3(o.block) ?? (d.block as Dim3), thread: dim3(o.thread)!, line: o.line, ...(typeof o.file === "string" ? { file: o.file } : {}) };
+    return { block: dim3(o.block) ?? (d.block as Dim3), thread: dim3(o.thread)!, line: o.line, ...(typeof o.file === "string" ? { file: o.file } : {}), ...(typeof o.col === "number" ? { col: o.col } : {}) };
   if (d.kind !== "race") return undefined;
   // The detail after the placement ("…, block (0, 0, 0), thread (4, 0, 0): <detail>") names the other thread.
   const place = `thread (${d.thread.join(", ")}): `;

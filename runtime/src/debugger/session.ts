@@ -550,7 +550,8 @@ export class DebugSession {
     this.timedOut = false;
     this.data.hit = undefined;
     const st = this.step.statements[site]!;
-    const description = `replayed to ${error.code}: stopped before the statement that faults runs; the next command ends the launch with the fault`;
+    // Short: an editor shows it as the thread's state (VS Code's Call Stack).
+    const description = `replayed to ${error.code}`;
     return { kind: "stop", reason: "exception", description, file: st.file, line: st.line, block: this.active!.idx, thread: th.idx, frames: this.frames(th), error };
   }
 

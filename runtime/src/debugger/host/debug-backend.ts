@@ -40,6 +40,9 @@ export interface DebugBackendOptions {
   readonly replay?: HostReplay;
 }
 
+/** Replay to a fault: how long a launch may run on the simulator before it is debugged (then it is a runaway loop, CSR024). */
+const REPLAY_LAUNCH_MS = 60_000;
+
 export class DebuggingSimulatorBackend extends SimulatorBackend {
   private readonly checker = new KernelChecker();
   /** Each kernel file's IR, checked once: the stepping backend is generated from the IR, which a bundle holds only in serialised form. */
@@ -58,7 +61,16 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
     const launch = { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) };
     let replay: ReplayTarget | undefined;
     if (this.debug.replay?.pending) {
-      const r = this.debug.replay.launch(launch, () => super.launch(module, kernel, config, args));
+      const r = this.debug.replay.launch(launch, () => {
+        // A kernel that never ends must not hang the replay: the run's watchdog stops it (CSR024).
+        const { deadline, deadlineLabel } = this.options;
+        this.configure({ deadline: Math.min(deadline, Date.now() + REPLAY_LAUNCH_MS), deadlineLabel: `the replay's ${REPLAY_LAUNCH_MS / 1000} s per launch` });
+        try {
+          super.launch(module, kernel, config, args);
+        } finally {
+          this.configure({ deadline, deadlineLabel });
+        }
+      });
       if (r.clean) return;
       replay = r.target;
     }
