@@ -107,6 +107,28 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
     assert.match(r.stderr, /error CSR020/);
   });
 
+  it("--kernel: a kernel from its @run tag (a thrown error in block 1)", () => {
+    fs.writeFileSync(
+      path.join(DIR, "tagged.ts"),
+      `import { cuda, i32 } from "cudascript";
+/** @run grid=2 block=4 args=[zeros(8, i32), scalar(6)] */
+export const raising = cuda.jit((out: Int32Array, bad: i32) => {
+  const t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
+  for (let k = 0; k < 3; k++) {
+    out[t] += k;
+    if (t === bad && k === 1) throw new Error("bad thread"); // raise
+  }
+});
+`,
+    );
+    const r = cli("debug", "--on-fault", "--kernel", "raising", "tagged.ts");
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /stopped at the fault CSR085: kernel raised an error/);
+    assert.match(r.stdout, /Thread \(2, 0, 0\) of block \(1, 0, 0\):\n {2}in raising at tagged\.ts:7\n/);
+    assert.match(r.stdout, /\n {4}k = 1\n/);
+    assert.equal(cli("debug", "--on-fault", "--kernel", "nope", "tagged.ts").status, 1);
+  });
+
   it("refuses what it cannot do with a usage error (exit 2)", () => {
     assert.equal(cli("debug", "race.ts").status, 2);
     assert.equal(cli("debug", "--on-fault").status, 2);

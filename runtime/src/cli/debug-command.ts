@@ -14,6 +14,7 @@ import { CudaScriptError } from "../errors";
 import { printUsageError, startCommand, type Command } from "./args";
 
 const USAGE = `Usage: cudascript debug --on-fault [options] <file.ts> [program args...]
+       cudascript debug --on-fault [options] --kernel <name> <kernels.ts>
 
 Runs the program again on the simulator and stops at its first kernel fault — an out-of-bounds access,
 a sanitizer finding, a thrown error — at the faulting thread, before the statement that faults runs;
@@ -25,6 +26,7 @@ Options:
   --sanitize                     with the sanitizer, as 'cudascript run --sanitize' (races, divergence,
                                  uninitialised reads are faults only with it)
   --uninitialized-shared <mode>  warn | error, as 'cudascript run'
+  --kernel <name>                a kernel of the file, launched as its @run tag says (as Run Kernel)
   --no-prompt                    print the stop and go on, even on a terminal
   -h, --help                     this text
 
@@ -32,7 +34,7 @@ On a terminal, at the stop:  p <expr>  evaluate in the thread   t <x> [y] [z]  a
                              o  the other access of a race     l  the stop again     c  go on (the program ends with the fault)`;
 
 export const debugCommand: Command = async (argv) => {
-  const args = startCommand(argv, { "on-fault": { type: "boolean" }, sanitize: { type: "boolean" }, "uninitialized-shared": { type: "string" }, "no-prompt": { type: "boolean" } }, USAGE, { program: true });
+  const args = startCommand(argv, { "on-fault": { type: "boolean" }, sanitize: { type: "boolean" }, "uninitialized-shared": { type: "string" }, kernel: { type: "string" }, "no-prompt": { type: "boolean" } }, USAGE, { program: true });
   if (typeof args === "number") return args;
   const file = args.positional[0];
   if (!args.flags.has("on-fault")) return printUsageError("'cudascript debug' replays a run to its fault: give --on-fault (an editor debugs through 'cudascript debug-adapter')", USAGE);
@@ -41,13 +43,26 @@ export const debugCommand: Command = async (argv) => {
   if (uninit !== undefined && uninit !== "warn" && uninit !== "error") return printUsageError(`--uninitialized-shared takes warn or error, not '${String(uninit)}'`, USAGE);
   const sanitize = args.flags.has("sanitize");
   if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize", USAGE);
+  let program = path.resolve(file);
+  const kernel = args.flags.get("kernel");
+  if (typeof kernel === "string") {
+    if (args.programArgs.length) return printUsageError("a kernel from its @run tag takes no program arguments", USAGE);
+    try {
+      const { runTagProgram } = require("../debugger/host/host-launch") as typeof import("../debugger/host/host-launch");
+      program = runTagProgram(program, kernel);
+    } catch (e) {
+      if (!(e instanceof CudaScriptError)) throw e;
+      console.error(`cudascript: error ${e.message}`);
+      return 1;
+    }
+  }
   const { HostProgram } = require("../debugger/host/host-program") as typeof import("../debugger/host/host-program");
   const { formatStop } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !args.flags.has("no-prompt");
   return new Promise<number>((resolve) => {
     const host: InstanceType<typeof HostProgram> = new HostProgram(
       {
-        program: path.resolve(file),
+        program,
         args: args.programArgs,
         env: {},
         stopOnEntry: false,
