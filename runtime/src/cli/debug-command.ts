@@ -76,8 +76,9 @@ export const debugCommand: Command = async (argv) => {
         // Answered outside the message handler: the calls into the program's thread wait for it.
         stopped: (stop) =>
           setImmediate(() => {
-            process.stdout.write(formatStop(stop, host.target.replayOther()));
-            if (interactive) void prompt(host.target, () => void host.target.continue());
+            const report = formatStop(stop, host.target.replayOther());
+            process.stdout.write(report);
+            if (interactive) void prompt(host.target, report, () => void host.target.continue());
             else host.target.continue();
           }),
         exited: (code, error) => {
@@ -92,8 +93,8 @@ export const debugCommand: Command = async (argv) => {
 type Target = InstanceType<typeof import("../debugger/host/host-program").HostProgram>["target"];
 
 /** The terminal prompt at a stop: looks around (nothing it does runs the kernel), `c` goes on. */
-function prompt(target: Target, goOn: () => void): Promise<void> {
-  const { formatStop } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
+function prompt(target: Target, stop: string, goOn: () => void): Promise<void> {
+  const { formatThread } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "(cudascript debug) " });
   return new Promise((resolve) => {
     let finished = false;
@@ -111,14 +112,12 @@ function prompt(target: Target, goOn: () => void): Promise<void> {
         if (cmd === "p" || cmd === "print") console.log(target.evaluate(rest.join(" ")).result);
         else if (cmd === "t" || cmd === "thread") {
           const [x = 0, y = 0, z = 0] = rest.map(Number);
-          const v = target.focus([x, y, z]);
-          console.log(formatStop({ kind: "stop", reason: "exception", file: v.frames[0]?.file ?? "", line: v.frames[0]?.line ?? 0, block: v.block, thread: v.thread, frames: v.frames }, undefined).replace(/^.*\n/, `thread (${v.thread.join(", ")}) — ${v.status}\n`));
+          process.stdout.write(formatThread(target.focus([x, y, z])));
         } else if (cmd === "o" || cmd === "other") {
           const o = target.replayOther();
           console.log(o ? `the other access: thread (${o.thread.join(", ")}) of block (${o.block.join(", ")}) at line ${o.frames[0]?.line}` : "no other access: the fault is not a race");
         } else if (cmd === "l" || cmd === "list") {
-          const v = target.focusView();
-          console.log(formatStop({ kind: "stop", reason: "exception", file: v.frames[0]?.file ?? "", line: v.frames[0]?.line ?? 0, block: v.block, thread: v.thread, frames: v.frames }, target.replayOther()));
+          process.stdout.write(stop);
         } else if (cmd) console.log("p <expr> | t <x> [y] [z] | o | l | c");
       } catch (e) {
         console.log(e instanceof CudaScriptError ? e.message : (e as Error).message);

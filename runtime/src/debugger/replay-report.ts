@@ -61,10 +61,10 @@ function frameLines(f: FrameView, fault: { array?: string; index?: number } | un
   return out;
 }
 
-function threadBlock(frames: readonly FrameView[], read: (file: string) => string | undefined, fault: { array?: string; index?: number } | undefined): string[] {
+function threadBlock(frames: readonly FrameView[], read: (file: string) => string | undefined, fault: { array?: string; index?: number } | undefined, none = "(no variables: this block ran on the fast simulator)"): string[] {
   const top = frames[0];
   const out: string[] = [];
-  if (!top) return ["  (no variables: this block ran on the fast simulator)"];
+  if (!top) return [`  ${none}`];
   out.push(`  in ${top.function} at ${path.basename(top.file)}:${top.line}`);
   out.push(...sourceExcerpt(top.file, top.line, read));
   out.push("  locals:");
@@ -90,6 +90,15 @@ export function formatStop(stop: StopEvent, other: FocusView | undefined, read: 
     // The other access is to the same element: show it there too.
     lines.push(...threadBlock(other.frames, read, fault));
   }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Another thread of the stopped block (the prompt's `t`), where it is and its locals. */
+export function formatThread(view: FocusView, read: (file: string) => string | undefined = readSource): string {
+  const status = view.status === "running" ? "paused" : view.status;
+  const lines = [`Thread (${view.thread.join(", ")}) of block (${view.block.join(", ")}) — ${status}:`];
+  const why = status === "not started" ? "it has not started yet" : status === "exited" ? "it has exited" : `it is ${status}`;
+  lines.push(...threadBlock(view.frames, read, undefined, `(no frames: ${why})`));
   return `${lines.join("\n")}\n`;
 }
 
