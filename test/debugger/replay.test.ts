@@ -7,6 +7,7 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { replayLaunch, replayTarget, type ReplayedLaunch } from "cudascript/dist/debugger/replay-launch";
+import { DebugSession } from "cudascript/dist/debugger/session";
 import { otherAccessOf } from "cudascript/dist/debugger/replay-target";
 import type { StopEvent, VariableView } from "cudascript/dist/debugger/session";
 import { argDesc, compileKernels, lineOf } from "cudascript/dist/debugger/test-helpers";
@@ -39,6 +40,16 @@ export const raising = cuda.jit((out: Int32Array, bad: i32) => {
     out[t] += k;
     if (t === bad && k === 1) throw new Error("bad thread"); // raise
   }
+});
+export const crossBlock = cuda.jit((data: Float32Array, out: Float32Array) => {
+  const t = cuda.threadIdx.x;
+  const b = cuda.blockIdx.x;
+  let x: f32 = 0;
+  for (let k = 0; k < 2; k++) {
+    if (b === 0 && t === 2) data[5] = k + 10; // write 5
+    x += data[5]; // read 5
+  }
+  out[b * 4 + t] = x;
 });
 `;
 
@@ -117,6 +128,48 @@ describe("debugger: replay to a fault", () => {
     assert.equal(scalar(e.frames[0]!, "t"), 6);
     assert.equal(r.session!.steppedBlocks, 1);
     assert.deepEqual([...out.slice(0, 4)], [3, 3, 3, 3]); // block 0 ran whole: 0 + 1 + 2
+  });
+
+  it("any finding with a block, thread, line and details.other replays generically: a race between blocks shows the other block's thread at its access", () => {
+    // What the global race detector reports (CSR066/CSR067): the other access in details.other.
+    const error = new CudaScriptError("CSR067", "global-memory race on 'data[5]'", {
+      kind: "race",
+      kernel: "crossBlock",
+      file,
+      line: L("read 5"),
+      col: 10,
+      block: [1, 0, 0],
+      thread: [1, 0, 0],
+      array: "data",
+      index: 5,
+      other: { block: [0, 0, 0], thread: [2, 0, 0], access: "write", file, line: L("write 5"), col: 29 },
+    } as CudaScriptError["details"]);
+    assert.deepEqual(otherAccessOf(error), { block: [0, 0, 0], thread: [2, 0, 0], file, line: L("write 5"), col: 29 });
+    const data = new Float32Array(8);
+    const out = new Float32Array(8);
+    // The passes as the counting run would find them: block 1 thread 1's second read; block 0 thread 2's second write (its line holds the if and the write).
+    const s = new DebugSession(
+      { module: ir, kernel: "crossBlock", grid: [2, 1, 1], block: [4, 1, 1], args: [argDesc(data), argDesc(out)] },
+      {
+        print: () => {},
+        replay: {
+          error,
+          fault: { file, line: L("read 5"), block: [1, 0, 0], thread: [1, 0, 0], hits: 2 },
+          other: { file, line: L("write 5"), block: [0, 0, 0], thread: [2, 0, 0], hits: 4 },
+        },
+      },
+    );
+    const e = s.continue() as StopEvent;
+    assert.equal(e.reason, "exception");
+    assert.equal(e.error?.code, "CSR067");
+    assert.deepEqual([e.line, e.block, e.thread], [L("read 5"), [1, 0, 0], [1, 0, 0]]);
+    assert.equal(scalar(e.frames[0]!, "k"), 1);
+    assert.equal(scalar(e.frames[0]!, "x"), 11); // data[5] after block 0: 11, read once at k = 0
+    const other = s.replayOther()!;
+    assert.deepEqual([other.block, other.thread, other.frames[0]!.line], [[0, 0, 0], [2, 0, 0], L("write 5")]);
+    assert.equal(scalar(other.frames[0]!, "k"), 1);
+    assert.equal(s.steppedBlocks, 2);
+    assert.equal(s.continue().kind, "end");
   });
 
   it("a fault that does not recur on replay is CSR089, never a stop at the wrong place", () => {
