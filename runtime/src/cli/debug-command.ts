@@ -12,6 +12,7 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { CudaScriptError } from "../errors";
 import { printUsageError, startCommand, type Command } from "./args";
+import type { DebugTarget } from "../debugger/host/target";
 
 const USAGE = `Usage: cudascript debug --on-fault [options] <file.ts> [program args...]
        cudascript debug --on-fault [options] --kernel <name> <kernels.ts>
@@ -90,10 +91,9 @@ export const debugCommand: Command = async (argv) => {
   });
 };
 
-type Target = InstanceType<typeof import("../debugger/host/host-program").HostProgram>["target"];
 
 /** The terminal prompt at a stop: looks around (nothing it does runs the kernel), `c` goes on. */
-function prompt(target: Target, stop: string, goOn: () => void): Promise<void> {
+function prompt(target: DebugTarget, stop: string, goOn: () => void): Promise<void> {
   const { formatThread } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "(cudascript debug) " });
   return new Promise((resolve) => {

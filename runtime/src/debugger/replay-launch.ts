@@ -9,6 +9,7 @@
 import { writtenArrayParams, type IrModule } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
 import type { Dim3 } from "./expressions";
+import { copyWritten, putBack } from "./fast-blocks";
 import { DebugSession } from "./session";
 import type { DebugOptions } from "./session-types";
 import { countPasses, statementLine, type CountedLaunch } from "./replay-count";
@@ -21,22 +22,10 @@ export interface ReplayedLaunch extends CountedLaunch {
   readonly uninitializedShared: "warn" | "error";
 }
 
-type Snapshot = Map<ArrayBufferLike, Uint8Array>;
-
-/** A copy of the device memory the kernel may write (each such array argument's buffer). */
-function snapshot(launch: ReplayedLaunch): Snapshot {
+/** A copy of the device memory the kernel may write (as the debugger's speculative fast runs take it). */
+function snapshot(launch: ReplayedLaunch): ReturnType<typeof copyWritten> {
   const k = launch.module.kernels.find((f) => f.name === launch.kernel);
-  const written = k ? writtenArrayParams(k) : launch.args.map((_, i) => i);
-  const out: Snapshot = new Map();
-  for (const i of written) {
-    const a = launch.args[i];
-    if (a?.kind === "array" && !out.has(a.buffer)) out.set(a.buffer, new Uint8Array(a.buffer).slice());
-  }
-  return out;
-}
-
-function restore(saved: Snapshot): void {
-  for (const [buf, bytes] of saved) new Uint8Array(buf).set(bytes);
+  return copyWritten(launch.args, k ? writtenArrayParams(k) : launch.args.map((_, i) => i));
 }
 
 /**
@@ -51,7 +40,7 @@ export function firstFault(launch: ReplayedLaunch, run: () => void): CudaScriptE
     return undefined;
   } catch (e) {
     if (!(e instanceof CudaScriptError) || !e.details) throw e;
-    restore(saved);
+    putBack(saved);
     return e;
   }
 }
@@ -108,6 +97,6 @@ function count(launch: ReplayedLaunch, file: string, line: number, col: number, 
     const c = countPasses(launch.module, launch, { file, line: at, block, thread }, { sanitize: launch.sanitize, uninitializedShared: launch.uninitializedShared });
     return c && { point: { file, line: at, block, thread, hits: c.hits }, error: c.error };
   } finally {
-    restore(saved);
+    putBack(saved);
   }
 }

@@ -35,11 +35,6 @@ export class ReplayStops {
     for (const p of this.points()) this.step.lines.forEach((l, id) => l.file === p.file && l.line === p.line && (lines[id] = 1));
   }
 
-  /** Whether a line the replay watches is in a device function (then calls run their stepping form). */
-  get inDevice(): boolean {
-    return this.points().some((p) => this.step.statements.some((st) => st.file === p.file && st.line === p.line && this.step.functions[st.fn]!.kind === "device"));
-  }
-
   /** Whether linear block `b` must run on the stepping backend (the fault's or the other access's block). */
   steps(b: number): boolean {
     if (this.done) return false;

@@ -141,8 +141,7 @@ export class DebugSession {
     this.bpLines = new Uint8Array(this.step.lines.length);
     if (options.replay) {
       this.replay = new ReplayStops(options.replay, this.step, launch.grid);
-      this.replay.mark(this.bpLines);
-      this.bpInDevice = this.replay.inDevice;
+      this.linesChanged();
     }
   }
 
@@ -204,10 +203,15 @@ export class DebugSession {
     this.bpLines.fill(0);
     for (const bps of this.breakpoints.values())
       for (const bp of bps) this.step.lines.forEach((l, id) => l.file === bp.file && l.line === bp.line && (this.bpLines[id] = 1));
-    this.replay?.mark(this.bpLines);
-    this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
+    this.linesChanged();
     this.fastBlocks.setProbes(this.probeLines());
     return results;
+  }
+
+  /** The breakpoint lines changed: the replay's lines are flagged too, and whether any is in a device function. */
+  private linesChanged(): void {
+    this.replay?.mark(this.bpLines);
+    this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
   }
 
   /** The breakpoints as probes in the fast simulator (those with a function condition cannot be: then none is). */
