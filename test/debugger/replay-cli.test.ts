@@ -91,7 +91,7 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
     const r = cli("debug", "--on-fault", "race.ts");
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /clean 3,5,8,11,14,17,20,23\n/);
-    assert.match(r.stderr, /ran to its end without a kernel fault: nothing to replay; if the run's fault was a sanitizer finding, debug with the sanitizer on/);
+    assert.match(r.stderr, /ended without a kernel fault: nothing to replay; if the run's fault was a sanitizer finding, debug with the sanitizer on/);
   });
 
   it("CSR020 in a device function, second launch, block 1: the launch before runs clean; the stop has the call stack", () => {

@@ -142,7 +142,7 @@ describe("debug adapter: replay to a fault (onFault)", { timeout: 180_000 }, () 
         .drain("output")
         .map((e) => e.body.output)
         .join("");
-      assert.match(stderr, /CSR089: the fault did not recur on replay: the program ran to its end without a kernel fault \(the run reported CSR021 \(kernel 'racy'\)\); if the run's fault was a sanitizer finding, debug with the sanitizer on/);
+      assert.match(stderr, /CSR089: the fault did not recur on replay: the program ended without a kernel fault \(the run reported CSR021 \(kernel 'racy'\)\); if the run's fault was a sanitizer finding, debug with the sanitizer on/);
     } finally {
       c.close();
     }

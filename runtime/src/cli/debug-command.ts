@@ -8,6 +8,7 @@
  * other thread with its line and locals. On a terminal a prompt then lets you look further (another
  * thread, an expression); otherwise the program goes on at once and ends with the fault, as it did.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { CudaScriptError } from "../errors";
@@ -45,6 +46,11 @@ export const debugCommand: Command = async (argv) => {
   const sanitize = args.flags.has("sanitize");
   if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize", USAGE);
   let program = path.resolve(file);
+  const stat = fs.statSync(program, { throwIfNoEntry: false });
+  if (!stat?.isFile()) {
+    console.error(`cudascript: ${stat ? `cannot debug ${file}: not a regular file; give a TypeScript file` : `no such file: ${file}`}`);
+    return 2;
+  }
   const kernel = args.flags.get("kernel");
   if (typeof kernel === "string") {
     if (args.programArgs.length) return printUsageError("a kernel from its @run tag takes no program arguments", USAGE);

@@ -60,8 +60,8 @@ export class HostReplay {
   finish(): string | undefined {
     if (this.met) return undefined;
     const hint = this.options.sanitize ? "" : "; if the run's fault was a sanitizer finding, debug with the sanitizer on (--sanitize, \"sanitize\": true)";
-    if (this.options.fault === true) return `cudascript debug: the program ran to its end without a kernel fault: nothing to replay${hint}\n`;
-    return `cudascript debug: ${didNotRecur(`the program ran to its end without a kernel fault (the run reported ${describe(this.options.fault)})${hint}`).message}\n`;
+    if (this.options.fault === true) return `cudascript debug: the program ended without a kernel fault: nothing to replay${hint}\n`;
+    return `cudascript debug: ${didNotRecur(`the program ended without a kernel fault (the run reported ${describe(this.options.fault)})${hint}`).message}\n`;
   }
 }
 

@@ -64,9 +64,10 @@ for (const [stream, category] of [
 }
 
 // An adapter waiting for an answer learns that none will come.
-process.on("exit", () => {
-  // The program's end (it runs on after runCommand returns): a replay that met no fault says so.
-  const note = replay?.finish();
+process.on("exit", (code) => {
+  // The program's end (it runs on after runCommand returns): a replay that met no fault says so
+  // (not when the program never ran: a usage error, code 2).
+  const note = code === 2 ? undefined : replay?.finish();
   if (note) process.stderr.write(note);
   Atomics.store(control, Slot.Ended, 1);
   Atomics.notify(control, Slot.Answers);
