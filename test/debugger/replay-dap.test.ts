@@ -132,6 +132,43 @@ describe("debug adapter: replay to a fault (onFault)", { timeout: 180_000 }, () 
     }
   });
 
+  it("a kernel launch written out in the configuration: replayed in the adapter itself; a clean launch has nothing to replay", async () => {
+    const launch = { type: "cudascript", request: "launch", program: KERNEL_FILE, kernel: "racy", grid: 1, block: 8, args: [{ dtype: "f32", zeros: 8 }], onFault: true };
+    const { c, launched } = await start({ ...launch, sanitize: true });
+    try {
+      assert.equal((await launched).success, true);
+      const stopped = await c.event("stopped");
+      assert.equal(stopped.body.reason, "exception");
+      assert.equal(stopped.body.threadId, 2);
+      const threads = (await c.request("threads")).body.threads as { id: number; name: string }[];
+      assert.ok(threads.some((t) => t.id === 9 && t.name.startsWith("other access of the race: thread (0, 0, 0)")), JSON.stringify(threads));
+      assert.equal((await locals(c, 9)).line, line("write own"));
+      await c.request("continue", { threadId: 2 });
+      await c.event("terminated");
+      const stderr = c
+        .drain("output")
+        .filter((e) => e.body.category === "stderr")
+        .map((e) => e.body.output)
+        .join("");
+      assert.match(stderr, /^CSR021: shared-memory race/m);
+    } finally {
+      c.close();
+    }
+    const clean = await start(launch);
+    try {
+      assert.equal((await clean.launched).success, true);
+      await clean.c.event("terminated");
+      const out = clean.c
+        .drain("output")
+        .map((e) => e.body.output)
+        .join("");
+      assert.match(out, /the launch ran without a kernel fault: nothing to replay \(sanitizer findings are faults only with "sanitize": true\)/);
+      assert.equal(clean.c.drain("stopped").length, 0);
+    } finally {
+      clean.c.close();
+    }
+  });
+
   it("a fault the replay does not meet is said (CSR089), and a bad onFault is CSD014", async () => {
     const { c, launched } = await start({ type: "cudascript", request: "launch", program: MAIN_FILE, cwd: DIR, onFault: { code: "CSR021", kernel: "racy" } });
     try {

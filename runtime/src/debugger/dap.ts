@@ -35,6 +35,8 @@ import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 import { DapFrameGuard } from "./dap-framing";
 import { kernelLaunch, launchError, type KernelLaunchArguments } from "./launch-config";
+import { replayForConfiguration } from "./replay-launch";
+import { checkFaultDescriptor } from "./replay-target";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 export type { KernelLaunchArguments, LaunchArgument } from "./launch-config";
@@ -128,18 +130,25 @@ export class KernelDebugAdapter extends DapSession {
       const timeLimit = args.timeLimit;
       if (timeLimit !== undefined && (typeof timeLimit !== "number" || !(timeLimit > 0) || !Number.isFinite(timeLimit))) throw launchError(`"timeLimit" is seconds > 0 a command may run without a stop (default 30), got ${JSON.stringify(timeLimit)}`);
       this.kernel = args.kernel;
-      this.session = new DebugSession(
-        { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) },
-        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) },
-      );
-      for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
+      const launch = { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) };
+      const options = { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text: string) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e: LogEvent) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) };
+      const onFault = checkFaultDescriptor(args.onFault);
+      if (onFault) {
+        // Replay to a fault (replay-launch.ts): the launch runs first; a clean one leaves nothing to debug.
+        const uninit = args.uninitializedShared === "error" ? "error" : "warn";
+        const r = replayForConfiguration({ ...launch, sanitize: args.sanitize === true, uninitializedShared: uninit }, onFault, options);
+        for (const note of r.notes) this.sendEvent(new OutputEvent(`${note}\n`, "stderr"));
+        this.session = r.session;
+      } else this.session = new DebugSession(launch, options);
+      if (this.session) for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {
       this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
     await this.configurationDone;
-    this.drive("continue");
+    if (this.session) this.drive("continue");
+    else this.sendEvent(new TerminatedEvent());
   }
 
   /** A host program (or a kernel's @run tag): its launches stop in its thread, whose end ends the session. */

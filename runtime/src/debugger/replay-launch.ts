@@ -13,7 +13,7 @@ import { copyWritten, putBack } from "./fast-blocks";
 import { DebugSession } from "./session";
 import type { DebugOptions } from "./session-types";
 import { countPasses, statementLine, type CountedLaunch } from "./replay-count";
-import { didNotRecur, otherAccessOf, type ReplayPoint, type ReplayTarget } from "./replay-target";
+import { didNotRecur, faultMatches, otherAccessOf, type FaultDescriptor, type ReplayPoint, type ReplayTarget } from "./replay-target";
 
 export interface ReplayedLaunch extends CountedLaunch {
   readonly module: IrModule;
@@ -86,6 +86,20 @@ export function replayLaunch(launch: ReplayedLaunch, options: Omit<DebugOptions,
     { ...options, ...(target ? { replay: target } : {}) },
   );
   return { fault, session, ...(problem ? { problem } : {}) };
+}
+
+/**
+ * `replayLaunch` for a debug configuration's `onFault` (a kernel launch written out): the session, or
+ * none when the launch ran clean; and what the debugger has to say (no fault, another fault than the
+ * one named, a CSR089), as lines for the client's console.
+ */
+export function replayForConfiguration(launch: ReplayedLaunch, descriptor: FaultDescriptor | true, options: Omit<DebugOptions, "replay">): { session?: DebugSession; notes: string[] } {
+  const r = replayLaunch(launch, options);
+  const notes: string[] = [];
+  if (!r.fault) notes.push(`cudascript debug: the launch ran without a kernel fault: nothing to replay${launch.sanitize ? "" : ' (sanitizer findings are faults only with "sanitize": true)'}`);
+  else if (!faultMatches(r.fault, descriptor)) notes.push(`cudascript debug: ${didNotRecur(`the launch faulted with ${r.fault.message}, not with the fault named in "onFault"`).message}. Stopping at the fault the replay met.`);
+  if (r.problem) notes.push(`cudascript debug: ${r.problem.message}`);
+  return { ...(r.session ? { session: r.session } : {}), notes };
 }
 
 /** The passes of a thread over the statement line of (line, col) up to the fault, with the fault (memory put back). */
