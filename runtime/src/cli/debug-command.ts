@@ -33,7 +33,8 @@ Options:
   -h, --help                     this text
 
 On a terminal, at the stop:  p <expr>  evaluate in the thread   t <x> [y] [z]  another thread of the block
-                             o  the other access of a race     l  the stop again     c  go on (the program ends with the fault)`;
+                             o  the other access of a race     l  the stop again     c  go on (the program ends with the fault)
+                             q  stop the program here`;
 
 export const debugCommand: Command = async (argv) => {
   const args = startCommand(argv, { "on-fault": { type: "boolean" }, sanitize: { type: "boolean" }, "uninitialized-shared": { type: "string" }, kernel: { type: "string" }, "no-prompt": { type: "boolean" } }, USAGE, { program: true });
@@ -66,6 +67,7 @@ export const debugCommand: Command = async (argv) => {
   const { HostProgram } = require("../debugger/host/host-program") as typeof import("../debugger/host/host-program");
   const { formatStop } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !args.flags.has("no-prompt");
+  let stoppedByUs = false;
   return new Promise<number>((resolve) => {
     const host: InstanceType<typeof HostProgram> = new HostProgram(
       {
@@ -85,12 +87,19 @@ export const debugCommand: Command = async (argv) => {
           setImmediate(() => {
             const report = formatStop(stop, host.target.replayOther());
             process.stdout.write(report);
-            if (interactive) void prompt(host.target, report, () => void host.target.continue());
-            else host.target.continue();
+            // A pause is a runaway loop's (CSD019): going on would only loop again, so the program is stopped.
+            const stopProgram = (): void => {
+              process.stderr.write("cudascript debug: the program is stopped in its runaway loop\n");
+              stoppedByUs = true;
+              void host.terminate();
+            };
+            const goOn = (): void => void (stop.reason === "pause" ? stopProgram() : host.target.continue());
+            if (interactive) void prompt(host.target, report, goOn, stopProgram);
+            else goOn();
           }),
         exited: (code, error) => {
           if (error) process.stderr.write(`cudascript: ${error.message}\n`);
-          resolve(code);
+          resolve(stoppedByUs ? 1 : code);
         },
       },
     );
@@ -99,22 +108,23 @@ export const debugCommand: Command = async (argv) => {
 
 
 /** The terminal prompt at a stop: looks around (nothing it does runs the kernel), `c` goes on. */
-function prompt(target: DebugTarget, stop: string, goOn: () => void): Promise<void> {
+function prompt(target: DebugTarget, stop: string, goOn: () => void, quit: () => void): Promise<void> {
   const { formatThread } = require("../debugger/replay-report") as typeof import("../debugger/replay-report");
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, prompt: "(cudascript debug) " });
   return new Promise((resolve) => {
     let finished = false;
-    const done = (): void => {
+    const done = (then: () => void): void => {
       if (finished) return;
       finished = true;
       rl.close();
-      goOn();
+      then();
       resolve();
     };
     rl.on("line", (line) => {
       const [cmd, ...rest] = line.trim().split(/\s+/);
       try {
-        if (cmd === "c" || cmd === "continue" || cmd === "q" || cmd === "quit") return done();
+        if (cmd === "c" || cmd === "continue") return done(goOn);
+        if (cmd === "q" || cmd === "quit") return done(quit);
         if (cmd === "p" || cmd === "print") console.log(target.evaluate(rest.join(" ")).result);
         else if (cmd === "t" || cmd === "thread") {
           const [x = 0, y = 0, z = 0] = rest.map(Number);
@@ -131,7 +141,7 @@ function prompt(target: DebugTarget, stop: string, goOn: () => void): Promise<vo
       rl.prompt();
     });
     // End of input (Ctrl-D) goes on too: the program must end.
-    rl.on("close", done);
+    rl.on("close", () => done(goOn));
     rl.prompt();
   });
 }

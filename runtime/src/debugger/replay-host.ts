@@ -9,6 +9,7 @@
  */
 import type { SimulatorOptions } from "../simulator/options";
 import type { CudaScriptError } from "../errors";
+import type { DebugOptions } from "./session-types";
 import { firstFault, replayTarget, type ReplayedLaunch } from "./replay-launch";
 import { didNotRecur, faultMatches, type FaultDescriptor, type ReplayTarget } from "./replay-target";
 
@@ -19,6 +20,9 @@ export interface HostReplayOptions {
   readonly sanitize: boolean;
   readonly uninitializedShared?: "warn" | "error";
 }
+
+/** How long a replayed launch that ran away runs in the debugger before it pauses in its loop (CSD019). */
+const RUNAWAY_PAUSE_MS = 1000;
 
 export class HostReplay {
   private met: CudaScriptError | undefined;
@@ -44,7 +48,7 @@ export class HostReplay {
    * without a fault (its results kept: nothing to debug), else the memory is as before it and
    * `target` is where its session stops (none when it cannot: then break on fault stops where it can).
    */
-  launch(launch: Omit<ReplayedLaunch, "sanitize" | "uninitializedShared">, run: () => void): { readonly clean: true } | { readonly clean: false; readonly target?: ReplayTarget } {
+  launch(launch: Omit<ReplayedLaunch, "sanitize" | "uninitializedShared">, run: () => void): { readonly clean: true } | { readonly clean: false; readonly target?: ReplayTarget; readonly options?: Pick<DebugOptions, "fastBlocks" | "timeLimitMs"> } {
     const full: ReplayedLaunch = { ...launch, sanitize: this.options.sanitize, uninitializedShared: this.options.uninitializedShared ?? "warn" };
     const fault = firstFault(full, run);
     if (!fault) return { clean: true };
@@ -53,7 +57,9 @@ export class HostReplay {
       this.warn(`cudascript debug: ${didNotRecur(`the run reported ${describe(this.options.fault)}, the replay met ${fault.message}`).message}. Stopping at the fault the replay met.\n`);
     const { target, problem } = replayTarget(full, fault);
     if (problem) this.warn(`cudascript debug: ${problem.message}\n`);
-    return { clean: false, ...(target ? { target } : {}) };
+    // A runaway loop is known to run forever: every block is stepped (no fast run to time out first) and
+    // the session pauses in the loop after a short while, not the usual 30 s.
+    return { clean: false, ...(target ? { target } : {}), ...(fault.details?.kind === "timeout" ? { options: { fastBlocks: false, timeLimitMs: RUNAWAY_PAUSE_MS } } : {}) };
   }
 
   /** At the program's end: what to say when the replay never met a fault (CSR089), else nothing. */

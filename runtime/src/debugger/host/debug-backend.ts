@@ -13,7 +13,7 @@ import { KernelChecker, type IrModule } from "@cudascript/compiler";
 import type { KernelArg, LaunchConfig, ModuleHandle } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SimulatorBackend } from "../../simulator/backend";
-import { DebugSession, type BreakpointSpec, type DebugEvent, type StopEvent } from "../session";
+import { DebugSession, type BreakpointSpec, type DebugEvent, type DebugOptions, type StopEvent } from "../session";
 import type { LogEvent } from "../breakpoints";
 import type { HostReplay } from "../replay-host";
 import type { ReplayTarget } from "../replay-target";
@@ -60,6 +60,7 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
     this.debug.beforeLaunch();
     const launch = { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) };
     let replay: ReplayTarget | undefined;
+    let more: Partial<DebugOptions> | undefined;
     if (this.debug.replay?.pending) {
       const r = this.debug.replay.launch(launch, () => {
         // A kernel that never ends must not hang the replay: the run's watchdog stops it (CSR024).
@@ -73,8 +74,9 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
       });
       if (r.clean) return;
       replay = r.target;
+      more = r.options;
     }
-    const session = new DebugSession(launch, { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log, ...(replay ? { replay } : {}) });
+    const session = new DebugSession(launch, { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log, ...(replay ? { replay } : {}), ...more });
     this.stopOnEntry = false;
     for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));
     let e = this.firstStop(session);
