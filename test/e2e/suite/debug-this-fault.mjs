@@ -3,7 +3,7 @@
  * whose kernel races on shared memory fails with CSR021; the failure's notification offers "Debug this
  * fault"; clicking it starts a debug session that replays the run and stops at the racing thread on the
  * racy line, with its locals, and the other access of the race as a thread of its own in Call Stack.
- * Its screenshot is docs/images/debug-this-fault.png.
+ * Its screenshot (test/e2e/out/ui-debug-this-fault.png) is docs/images/debug-this-fault.png.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
