@@ -9,24 +9,13 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
+import { IMPORTS, lineIn, RACY, RAISING } from "./replay-fixtures";
 
 const BIN = path.join(__dirname, "..", "..", "..", "runtime", "bin", "cudascript.js");
 const DIR = fs.mkdtempSync(path.join(__dirname, `__replay_cli_${process.pid}_`));
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
-const KERNELS = `import { cuda, f32, i32 } from "cudascript";
-export const racy = cuda.jit((out: Float32Array) => {
-  const s = cuda.shared.array(8, f32);
-  const t = cuda.threadIdx.x;
-  let acc: f32 = 0;
-  for (let k = 0; k < 3; k++) {
-    s[t] = t + k; // write own
-    const v = s[k === 2 && t > 0 ? t - 1 : t]; // racy read
-    acc += v;
-  }
-  out[t] = acc;
-});
-const pick = cuda.device((a: Float32Array, i: i32): f32 => {
+const KERNELS = `${IMPORTS}${RACY}const pick = cuda.device((a: Float32Array, i: i32): f32 => {
   return a[i]; // device read
 });
 export const gather = cuda.jit((a: Float32Array, idx: Int32Array, out: Float32Array) => {
@@ -58,7 +47,7 @@ gather.launch(2, 8)(a, idx, out);
 console.log("not reached");
 `,
 );
-const line = (marker: string) => KERNELS.split("\n").findIndex((l) => l.includes(marker)) + 1;
+const line = (marker: string) => lineIn(KERNELS, marker);
 
 function cli(...args: string[]) {
   return spawnSync(process.execPath, [BIN, ...args], { cwd: DIR, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
@@ -73,7 +62,7 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
     assert.equal(r.status, 1, r.stderr);
     const out = r.stdout;
     assert.match(out, /stopped at the fault CSR021: shared-memory race on 's\[0\]'/);
-    assert.match(out, /Thread \(1, 0, 0\) of block \(0, 0, 0\):\n {2}in racy at kernels\.ts:8\n/);
+    assert.ok(out.includes(`Thread (1, 0, 0) of block (0, 0, 0):\n  in racy at kernels.ts:${line("racy read")}\n`), out);
     assert.ok(out.includes(`  >  ${line("racy read")} |     const v = s[k === 2 && t > 0 ? t - 1 : t]; // racy read`), out);
     assert.match(out, /\n {4}k = 2\n/);
     assert.match(out, /\n {4}acc = 3\n/);
@@ -100,7 +89,7 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
     assert.match(r.stdout, /first 150\n/);
     assert.match(r.stdout, /stopped at the fault CSR020: out-of-bounds read of array 'a' at kernels\.ts:14:10 in kernel 'gather' \(device function 'pick'\), block \(1, 0, 0\), thread \(5, 0, 0\): index 99 is outside 0\.\.15/);
     assert.match(r.stdout, /a: f32\[16\] = \[0, 10, .*, 150\] {3}\(the fault's index 99 is outside it\)/);
-    assert.match(r.stdout, /Thread \(5, 0, 0\) of block \(1, 0, 0\):\n {2}in pick at kernels\.ts:14\n/);
+    assert.ok(r.stdout.includes(`Thread (5, 0, 0) of block (1, 0, 0):\n  in pick at kernels.ts:${line("device read")}\n`), r.stdout);
     assert.match(r.stdout, /\n {4}i = 99\n/);
     assert.match(r.stdout, new RegExp(`call stack: pick \\(kernels\\.ts:${line("device read")}\\) ← gather \\(kernels\\.ts:${line("// gather")}\\)`));
     assert.doesNotMatch(r.stdout, /not reached/);
@@ -110,21 +99,12 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
   it("--kernel: a kernel from its @run tag (a thrown error in block 1)", () => {
     fs.writeFileSync(
       path.join(DIR, "tagged.ts"),
-      `import { cuda, i32 } from "cudascript";
-/** @run grid=2 block=4 args=[zeros(8, i32), scalar(6)] */
-export const raising = cuda.jit((out: Int32Array, bad: i32) => {
-  const t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
-  for (let k = 0; k < 3; k++) {
-    out[t] += k;
-    if (t === bad && k === 1) throw new Error("bad thread"); // raise
-  }
-});
-`,
+      `${IMPORTS}${RAISING}`,
     );
     const r = cli("debug", "--on-fault", "--kernel", "raising", "tagged.ts");
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /stopped at the fault CSR085: kernel raised an error/);
-    assert.match(r.stdout, /Thread \(2, 0, 0\) of block \(1, 0, 0\):\n {2}in raising at tagged\.ts:7\n/);
+    assert.ok(r.stdout.includes(`Thread (2, 0, 0) of block (1, 0, 0):\n  in raising at tagged.ts:${lineIn(IMPORTS + RAISING, "// raise")}\n`), r.stdout);
     assert.match(r.stdout, /\n {4}k = 1\n/);
     assert.equal(cli("debug", "--on-fault", "--kernel", "nope", "tagged.ts").status, 1);
   });

@@ -10,32 +10,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { DapClient, type DapMessage } from "cudascript/dist/debugger/test-helpers";
+import { IMPORTS, lineIn, RACY, RAISING } from "./replay-fixtures";
 
 const BIN = path.join(__dirname, "..", "..", "..", "runtime", "bin", "cudascript.js");
 const DIR = fs.mkdtempSync(path.join(__dirname, `__replay_dap_${process.pid}_`));
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
-const KERNELS = `import { cuda, f32, i32 } from "cudascript";
-export const racy = cuda.jit((out: Float32Array) => {
-  const s = cuda.shared.array(8, f32);
-  const t = cuda.threadIdx.x;
-  let acc: f32 = 0;
-  for (let k = 0; k < 3; k++) {
-    s[t] = t + k; // write own
-    const v = s[k === 2 && t > 0 ? t - 1 : t]; // racy read
-    acc += v;
-  }
-  out[t] = acc;
-});
-/** @run grid=2 block=4 args=[zeros(8, i32), scalar(6)] */
-export const raising = cuda.jit((out: Int32Array, bad: i32) => {
-  const t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
-  for (let k = 0; k < 3; k++) {
-    out[t] += k;
-    if (t === bad && k === 1) throw new Error("bad thread"); // raise
-  }
-});
-`;
+const KERNELS = `${IMPORTS}${RACY}${RAISING}`;
 const KERNEL_FILE = path.join(DIR, "kernels.ts");
 const MAIN_FILE = path.join(DIR, "main.ts");
 fs.writeFileSync(KERNEL_FILE, KERNELS);
@@ -48,7 +29,7 @@ racy.launch(1, 8)(out);
 console.log("not reached");
 `,
 );
-const line = (marker: string) => KERNELS.split("\n").findIndex((l) => l.includes(marker)) + 1;
+const line = (marker: string) => lineIn(KERNELS, marker);
 
 async function start(launch: object): Promise<{ c: DapClient; launched: Promise<DapMessage> }> {
   const c = new DapClient(process.execPath, [BIN, "debug-adapter"]);

@@ -12,9 +12,9 @@ import { otherAccessOf } from "cudascript/dist/debugger/replay-target";
 import type { StopEvent, VariableView } from "cudascript/dist/debugger/session";
 import { argDesc, compileKernels, lineOf } from "cudascript/dist/debugger/test-helpers";
 import { CudaScriptError } from "cudascript";
+import { IMPORTS, RACY, RAISING } from "./replay-fixtures";
 
-const SOURCE = `import { cuda, f32, i32 } from "cudascript";
-export const oob = cuda.jit((a: Float32Array, out: Float32Array) => {
+const SOURCE = `${IMPORTS}export const oob = cuda.jit((a: Float32Array, out: Float32Array) => {
   const t = cuda.threadIdx.x;
   let acc = 0;
   for (let k = 0; k < 4; k++) {
@@ -23,25 +23,7 @@ export const oob = cuda.jit((a: Float32Array, out: Float32Array) => {
   }
   out[t] = acc;
 });
-export const racy = cuda.jit((out: Float32Array) => {
-  const s = cuda.shared.array(8, f32);
-  const t = cuda.threadIdx.x;
-  let acc: f32 = 0;
-  for (let k = 0; k < 3; k++) {
-    s[t] = t + k; // write own
-    const v = s[k === 2 && t > 0 ? t - 1 : t]; // racy read
-    acc += v;
-  }
-  out[t] = acc;
-});
-export const raising = cuda.jit((out: Int32Array, bad: i32) => {
-  const t = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
-  for (let k = 0; k < 3; k++) {
-    out[t] += k;
-    if (t === bad && k === 1) throw new Error("bad thread"); // raise
-  }
-});
-export const crossBlock = cuda.jit((data: Float32Array, out: Float32Array) => {
+${RACY}${RAISING}export const crossBlock = cuda.jit((data: Float32Array, out: Float32Array) => {
   const t = cuda.threadIdx.x;
   const b = cuda.blockIdx.x;
   let x: f32 = 0;
