@@ -62,6 +62,12 @@ export class HostReplay {
     return { clean: false, ...(target ? { target } : {}), ...(fault.details?.kind === "timeout" ? { options: { fastBlocks: false, timeLimitMs: RUNAWAY_PAUSE_MS } } : {}) };
   }
 
+  /** The first fault is one the debugger cannot replay (a cooperative kernel's): said, and the program ends with it. */
+  notReplayed(fault: CudaScriptError, why: string): void {
+    this.met = fault;
+    this.warn(`cudascript debug: not replayed: ${why}\n`);
+  }
+
   /** At the program's end: what to say when the replay never met a fault (CSR089), else nothing. */
   finish(): string | undefined {
     if (this.met) return undefined;

@@ -56,7 +56,16 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
 
   override launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const artifact = module.artifact;
-    if (artifact.kernels[kernel]?.simulator.cooperative) return super.launch(module, kernel, config, args);
+    if (artifact.kernels[kernel]?.simulator.cooperative) {
+      if (!this.debug.replay?.pending) return super.launch(module, kernel, config, args);
+      try {
+        return super.launch(module, kernel, config, args);
+      } catch (e) {
+        // Its fault is the one to replay, but the stepping backend runs one block at a time.
+        if (e instanceof CudaScriptError && e.details) this.debug.replay.notReplayed(e, `kernel '${kernel}' calls g.sync(): the debugger cannot run cooperative kernels (CSD012), so the fault is reported as the run reported it`);
+        throw e;
+      }
+    }
     this.debug.beforeLaunch();
     const launch = { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) };
     let replay: ReplayTarget | undefined;
