@@ -24,10 +24,18 @@ export interface RunFault {
   readonly line?: number;
   readonly block: [number, number, number];
   readonly thread: [number, number, number];
+  /**
+   * The run was on a GPU (not "running … on the simulator"): the replay (on the simulator) meets the
+   * same fault at the same line, but which thread a GPU reports first (of several that fault, or raise)
+   * is its scheduling's, so the replay is not held to the thread.
+   */
+  readonly gpu: boolean;
 }
 
 const FAULT_LINE = /\berror (CSR\d{3}): .*? in kernel '([^']+)'(?: \(device function '[^']+'\))?, block \((\d+), (\d+), (\d+)\), thread \((\d+), (\d+), (\d+)\)/;
 const AT = / at (.+?):(\d+):\d+ in kernel '/;
+/** The CLI's line naming the backend: `cudascript: running main.ts on the simulator (--sanitize), sanitizer on`, or `cudascript: running on the simulator: no GPU driver — …`. */
+const ON_SIMULATOR = /^cudascript: running (.* )?on the simulator/m;
 
 /** The first kernel fault (with a block and a thread: one the debugger can stop at) the run's output reports. */
 export function runFault(output: string): RunFault | undefined {
@@ -36,7 +44,7 @@ export function runFault(output: string): RunFault | undefined {
     if (!m) continue;
     const at = AT.exec(l);
     const n = (i: number) => Number(m[i]);
-    return { code: m[1]!, kernel: m[2]!, ...(at ? { file: at[1]!, line: Number(at[2]) } : {}), block: [n(3), n(4), n(5)], thread: [n(6), n(7), n(8)] };
+    return { code: m[1]!, kernel: m[2]!, ...(at ? { file: at[1]!, line: Number(at[2]) } : {}), block: [n(3), n(4), n(5)], thread: [n(6), n(7), n(8)], gpu: !ON_SIMULATOR.test(output) };
   }
   return undefined;
 }
@@ -51,7 +59,7 @@ export function faultDebugConfiguration(run: { program: string; cwd: string; san
     program: run.program,
     cwd: run.cwd,
     sanitize: run.sanitize,
-    onFault: { code: fault.code, kernel: fault.kernel, ...(file ? { file } : {}), ...(fault.line ? { line: fault.line } : {}), block: fault.block, thread: fault.thread },
+    onFault: { code: fault.code, kernel: fault.kernel, ...(file ? { file } : {}), ...(fault.line ? { line: fault.line } : {}), ...(fault.gpu ? {} : { block: fault.block, thread: fault.thread }) },
   };
 }
 
