@@ -73,12 +73,15 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
     if (this.debug.replay?.pending) {
       const r = this.debug.replay.launch(launch, () => {
         // A kernel that never ends must not hang the replay: the run's watchdog stops it (CSR024).
-        const { deadline, deadlineLabel } = this.options;
-        this.configure({ deadline: Math.min(deadline, Date.now() + REPLAY_LAUNCH_MS), deadlineLabel: `the replay's ${REPLAY_LAUNCH_MS / 1000} s per launch` });
+        // Its console.log output is held back: a launch that faults prints it again when it is debugged.
+        const { deadline, deadlineLabel, print } = this.options;
+        const held: string[] = [];
+        this.configure({ deadline: Math.min(deadline, Date.now() + REPLAY_LAUNCH_MS), deadlineLabel: `the replay's ${REPLAY_LAUNCH_MS / 1000} s per launch`, print: (text) => void held.push(text) });
         try {
           super.launch(module, kernel, config, args);
+          for (const text of held) print(text);
         } finally {
-          this.configure({ deadline, deadlineLabel });
+          this.configure({ deadline, deadlineLabel, print });
         }
       });
       if (r.clean) return;
