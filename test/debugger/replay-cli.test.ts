@@ -21,6 +21,7 @@ const KERNELS = `${IMPORTS}${RACY}const pick = cuda.device((a: Float32Array, i: 
 export const gather = cuda.jit((a: Float32Array, idx: Int32Array, out: Float32Array) => {
   const i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
   const j = idx[i];
+  if (i === 0) console.log("gather block", cuda.blockIdx.x);
   out[i] = pick(a, j); // gather
 });
 `;
@@ -93,6 +94,8 @@ describe("cudascript debug --on-fault", { timeout: 180_000 }, () => {
     assert.match(r.stdout, /\n {4}i = 99\n/);
     assert.match(r.stdout, new RegExp(`call stack: pick \\(kernels\\.ts:${line("device read")}\\) ← gather \\(kernels\\.ts:${line("// gather")}\\)`));
     assert.doesNotMatch(r.stdout, /not reached/);
+    // Kernel output once per launch: the faulting launch's first run holds it back, its replay prints it.
+    assert.equal(r.stdout.split("\n").filter((l) => l === "gather block 0").length, 2, r.stdout);
     assert.match(r.stderr, /error CSR020/);
   });
 
