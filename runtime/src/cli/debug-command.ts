@@ -80,7 +80,8 @@ export const debugCommand: Command = async (argv) => {
         replay: { fault: true, sanitize, ...(uninit ? { uninitializedShared: uninit as "warn" | "error" } : {}) },
       },
       {
-        output: (text, category) => void (category === "stderr" ? process.stderr : process.stdout).write(text),
+        // "console" is the debugger's summary of the arrays the program reported: `cudascript run` prints none.
+        output: (text, category) => void (category === "stderr" ? process.stderr.write(text) : category === "stdout" ? process.stdout.write(text) : undefined),
         verified: () => {},
         // Answered outside the message handler: the calls into the program's thread wait for it.
         stopped: (stop) =>
