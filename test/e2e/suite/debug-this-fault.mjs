@@ -1,8 +1,9 @@
 /**
  * UI test (run by test/e2e/ui.mjs): "Debug this fault". With the sanitizer on, Run File on a program
- * whose kernel races on shared memory fails with CSR021; the failure's notification offers "Debug this
- * fault"; clicking it starts a debug session that replays the run and stops at the racing thread on the
- * racy line, with its locals, and the other access of the race as a thread of its own in Call Stack.
+ * whose kernel races on shared memory fails with CSR021; the failure's notification (and the results
+ * panel's status) offers "Debug this fault"; clicking the notification's button starts a debug session
+ * that replays the run and stops at the racing thread on the racy line, with its locals, and the other
+ * access of the race as a thread of its own in Call Stack.
  * Its screenshot (test/e2e/out/ui-debug-this-fault.png) is docs/images/debug-this-fault.png.
  */
 import { readFileSync } from "node:fs";
@@ -22,6 +23,14 @@ export async function debugThisFaultTest({ page, ws, test, runCommand, openFile,
       const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "CSR021" }).first();
       await toast.waitFor({ timeout: 120_000 });
       log(`  toast: ${JSON.stringify((await toast.locator(".notification-list-item-message").innerText()).slice(0, 120))}`);
+      // The results panel's status offers it too (its webview is a frame of its own).
+      const pend = Date.now() + 30_000;
+      let inPanel = false;
+      while (!inPanel && Date.now() < pend) {
+        for (const f of page.frames()) inPanel ||= await f.evaluate(() => !!document.querySelector("[data-testid=debug-fault]")).catch(() => false);
+        if (!inPanel) await sleep(250);
+      }
+      if (!inPanel) throw new Error("the results panel's status has no 'Debug this fault' button");
       await toast.locator(".monaco-button", { hasText: "Debug this fault" }).first().click();
       await page.locator(".debug-toolbar").waitFor({ state: "visible", timeout: 60_000 });
 
