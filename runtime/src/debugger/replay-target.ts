@@ -58,10 +58,10 @@ function dim3(v: unknown): Dim3 | undefined {
 }
 
 /**
- * The other access of a race fault: the structured `details.other` ({ block?, thread, file?, line, col? },
- * as the global race findings give it)
- * where the finding gives one; else, for a shared-memory race (CSR021: same block), the thread and
- * line its message names ("… after thread (3, 0, 0) wrote it (line 12) …").
+ * The other access of a race fault: the structured `details.other` ({ block?, thread, file?, line,
+ * col? }) where the finding gives one, as the global race findings do; else, for a shared-memory race
+ * (CSR021: same block), the thread and line its message names ("… after thread (3, 0, 0) wrote it
+ * (line 12) …").
  */
 export function otherAccessOf(error: CudaScriptError): OtherAccess | undefined {
   const d = error.details as (CudaScriptError["details"] & { other?: { block?: unknown; thread?: unknown; file?: unknown; line?: unknown; col?: unknown } }) | undefined;
