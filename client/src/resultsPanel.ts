@@ -138,6 +138,9 @@ export class ResultsPanel {
     this.post({ type: "output", text, stream });
   }
 
+  /** What the status's "Debug this fault" button does (runner.ts sets it for a run that ended with a kernel fault). */
+  debugFault: (() => void) | undefined;
+
   setStatus(status: RunStatus): void {
     this.status = status;
     this.post({ type: "status", status });
@@ -168,6 +171,10 @@ export class ResultsPanel {
       this.lastSummary = m.summary;
       ResultsPanel.renderedEmitter.fire({ panel: this, summary: m.summary });
     } else if (m.type === "open") void this.openSource(m.file, m.line);
+    else if (m.type === "debugFault") {
+      if (this.debugFault) this.debugFault();
+      else void vscode.window.showInformationMessage("CudaScript: run the program again to debug its fault (this panel was restored, the run is gone).");
+    }
   }
 
   private async openSource(file: unknown, line: unknown): Promise<void> {

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { findCli } from "./cli";
 import { failureLine } from "./failure";
+import { DEBUG_THIS_FAULT, debugThisFault, runFault } from "./fault-replay";
 import { runSettings } from "./config";
 import { start } from "./processes";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
@@ -80,9 +81,10 @@ export class Runner {
     panel.reset({ title: req.headerTitle, program: req.program, command: commandText, startedAt: new Date().toISOString() }, resultsFile);
 
     const t0 = Date.now();
+    panel.debugFault = undefined;
     const finish = (state: RunState, exitCode: number | null, message: string, output: string): RunResult => {
       const durationMs = Date.now() - t0;
-      panel.setStatus({ state, exitCode, durationMs, message });
+      panel.setStatus({ state, exitCode, durationMs, message, ...(panel.debugFault ? { debugFault: true as const } : {}) });
       const icon = state === "ok" ? "✔" : state === "cancelled" ? "■" : "✖";
       this.channel.appendLine(`${icon} ${message} (${(durationMs / 1000).toFixed(2)} s)`);
       this.channel.appendLine("");
@@ -163,7 +165,14 @@ export class Runner {
         const why = code === null ? (signal ? `was killed by ${signal}` : "could not be started") : `exited with code ${code}`;
         const reason = failureLine(output);
         const msg = `${why}${reason ? `: ${reason.slice(0, 300)}` : ""}`;
-        void vscode.window.showErrorMessage(`CudaScript: ${path.basename(req.program)} ${msg}`, "Show Output").then((a) => a && this.channel.show(true));
+        // A kernel fault can be replayed in the debugger, stopped at its thread and line (fault-replay.ts).
+        const fault = runFault(output);
+        const debug = fault && (() => void debugThisFault({ program: req.program, cwd, sanitize: settings.sanitize }, fault));
+        panel.debugFault = debug; // the results panel's status offers it too
+        void vscode.window.showErrorMessage(`CudaScript: ${path.basename(req.program)} ${msg}`, ...(debug ? [DEBUG_THIS_FAULT] : []), "Show Output").then((a) => {
+          if (a === DEBUG_THIS_FAULT) debug?.();
+          else if (a) this.channel.show(true);
+        });
         return finish("failed", code, msg, output);
       },
     );

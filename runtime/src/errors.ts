@@ -54,6 +54,8 @@ export const ErrorCodes = {
   KernelRaised: "CSR085",
   /** A recursive device function nested deeper than its kernel's recursionDepth (simulator; a GPU faults at an illegal address). */
   RecursionTooDeep: "CSR086",
+  /** Replay to a fault (debugger): the replayed run did not meet the fault the run reported — a determinism bug of the simulator (debugger/replay-target.ts). */
+  FaultDidNotRecur: "CSR089",
   SourceNotFound: "CSR051",
   SourceDoesNotCompile: "CSR052",
   KernelNotIdentified: "CSR053",

@@ -351,6 +351,8 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (await page.locator(".statusbar-item", { hasText: "thread (" }).count()) throw new Error("the focus status item is still shown after the session ended");
   });
 
+  await (await import("./suite/debug-this-fault.mjs")).debugThisFaultTest({ page, ws, test, runCommand, openFile, closeEditors, log });
+
   if (consoleErrors.length) results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: false, error: consoleErrors.slice(0, 5).join("\n") });
   else results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: true });
   await page.close();

@@ -97,6 +97,11 @@ function renderHeader(): void {
   if (status?.exitCode !== undefined && status.exitCode !== null) st.append(` · exit code ${status.exitCode}`);
   if (status?.durationMs !== undefined) st.append(` · ${(status.durationMs / 1000).toFixed(2)} s`);
   if (status?.message) st.append(h("div", { class: "status-message" }, status.message));
+  if (status?.debugFault && s === "failed") {
+    const b = h("button", { class: "debug-fault", "data-testid": "debug-fault" }, "Debug this fault");
+    b.addEventListener("click", () => vscode.postMessage({ type: "debugFault" }));
+    st.append(b);
+  }
 }
 
 // ---------------------------------------------------------------- launches

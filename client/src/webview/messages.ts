@@ -18,6 +18,8 @@ export interface RunStatus {
   readonly exitCode?: number | null;
   readonly durationMs?: number;
   readonly message?: string;
+  /** The run ended with a kernel fault the debugger can replay: the status offers "Debug this fault" (fault-replay.ts). */
+  readonly debugFault?: true;
 }
 
 export type ToWebview =
@@ -37,7 +39,8 @@ export interface RenderedSummary {
 export type FromWebview =
   | { readonly type: "ready" }
   | { readonly type: "open"; readonly file: string; readonly line: number }
-  | { readonly type: "rendered"; readonly summary: RenderedSummary };
+  | { readonly type: "rendered"; readonly summary: RenderedSummary }
+  | { readonly type: "debugFault" };
 
 /** What the webview persists with setState (small: the data is re-read from the results file). */
 export interface PanelState {

@@ -13,7 +13,7 @@
 import type * as IR from "../ir/nodes";
 import { scalar } from "../ir/types";
 import { forEachRootExpr, forEachStmt, visitExpr } from "../ir/visit";
-import { emitSimulatorModule, type SimModule } from "../js/emit";
+import { emitSimulatorModule, type SimEmitOptions, type SimModule } from "../js/emit";
 import { scopes } from "./emit-step";
 
 /** The text a probe prints (then its block index): the debugger's rt recognises it. */
@@ -29,8 +29,12 @@ export interface ProbeLine {
   condition(fn: number, visible: readonly number[]): IR.Expr | boolean;
 }
 
-/** The fast simulator's module with the probes, or undefined when a breakpoint cannot be probed. */
-export function emitProbedSimulatorModule(module: IR.IrModule, probes: readonly ProbeLine[]): SimModule | undefined {
+/**
+ * The fast simulator's module with the probes, or undefined when a breakpoint cannot be probed. With
+ * `{ sanitize: true }` the sanitizer's module (replay to a fault counts the faulting thread's passes
+ * there: runtime/src/debugger/replay-count.ts).
+ */
+export function emitProbedSimulatorModule(module: IR.IrModule, probes: readonly ProbeLine[], options: SimEmitOptions = {}): SimModule | undefined {
   const fns = [...module.deviceFunctions, ...module.kernels];
   let ok = true;
   const rewrite = (f: IR.IrFunction, index: number): IR.IrFunction => {
@@ -68,7 +72,7 @@ export function emitProbedSimulatorModule(module: IR.IrModule, probes: readonly 
   const rewritten = fns.map(rewrite);
   if (!ok) return undefined;
   const n = module.deviceFunctions.length;
-  return emitSimulatorModule({ ...module, deviceFunctions: rewritten.slice(0, n), kernels: rewritten.slice(n) });
+  return emitSimulatorModule({ ...module, deviceFunctions: rewritten.slice(0, n), kernels: rewritten.slice(n) }, options);
 }
 
 function probe(span: IR.Span, c: IR.Expr | true): IR.Stmt {

@@ -18,6 +18,7 @@ const commands: Record<string, () => Command> = {
   launch: () => require("./launch-command").launchCommand as Command,
   doctor: () => require("./doctor-command").doctorCommand as Command,
   devices: () => require("./devices-command").devicesCommand as Command,
+  debug: () => require("./debug-command").debugCommand as Command,
   "debug-adapter": () => require("./debug-adapter-command").debugAdapterCommand as Command,
 };
 
@@ -33,6 +34,8 @@ Commands:
                                        (--launcher local|slurm|kubernetes, -n ranks)
   doctor [--json]                      driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it
   devices [--json]                     list the CUDA devices (or why kernels run on the simulator)
+  debug --on-fault [options] <file.ts> replay a run to its first kernel fault and show the faulting
+                                       thread, its line and locals (--sanitize as the run had it)
   debug-adapter                        the kernel debugger's Debug Adapter (DAP over stdin/stdout)
 
 Options:

@@ -26,22 +26,25 @@ import { BreakpointEvent, DebugSession as DapSession, ErrorDestination, Event, E
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { KernelChecker } from "@cudascript/compiler";
 import { CudaScriptError } from "../errors";
-import { halfTables } from "../simulator/f16-table";
 import { DebugSession, type Command, type DebugEvent, type Dim3, type FocusView, type LogEvent, type StopEvent, type VariableView, type WarpWatch } from "./session";
 import { logpointLine } from "./breakpoints";
 import { formatValue } from "./expressions";
+import { element } from "./values";
 import type { DebugTarget } from "./host/target";
 import { HostProgram } from "./host/host-program";
 import { hostProgramOptions, isHostLaunch, type HostLaunchArguments } from "./host/host-launch";
 import { DapFrameGuard } from "./dap-framing";
 import { kernelLaunch, launchError, type KernelLaunchArguments } from "./launch-config";
+import { replayForConfiguration } from "./replay-launch";
+import { checkFaultDescriptor } from "./replay-target";
 import { FOCUS_EVENT, FOCUS_REQUEST, focusBody, moveFocus, type FocusRequestArgs } from "./dap-focus";
 
 export type { KernelLaunchArguments, LaunchArgument } from "./launch-config";
 
 type Ref =
-  | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number }
-  | { readonly kind: "cuda"; readonly thread: Dim3 }
+  /** `other`: the frames of a replayed race's other thread, as it was at its access (replay-stops.ts). */
+  | { readonly kind: "locals"; readonly thread: Dim3; readonly frame: number; readonly other?: true }
+  | { readonly kind: "cuda"; readonly thread: Dim3; readonly other?: true }
   /** `at`: the variable it pages (thread, frame, name) and the indices of this page's row, for data breakpoints. */
   | { readonly kind: "array"; readonly v: VariableView; readonly first: number; readonly dims: readonly number[]; readonly strides: readonly number[]; readonly at?: { readonly thread: Dim3; readonly frame: number; readonly index: readonly number[] } }
   | { readonly kind: "lanes"; readonly watch: WarpWatch };
@@ -65,16 +68,6 @@ function unknownReference(id: unknown): CudaScriptError {
 function codedMessage(e: unknown, command: string): string {
   const message = e instanceof Error ? e.message : String(e);
   return /^CS[A-Z]*\d+: /.test(message) ? message : `CSR030: the debugger failed on a '${command}' request: ${message} (a request without the arguments DAP gives it, or a bug of the debugger: please report it)`;
-}
-
-/** Element `i` (flat, from the array's first element) of an array variable. */
-function element(v: VariableView, i: number): unknown {
-  const { data, offset } = v.value as { data: ArrayLike<number | bigint>; offset: number };
-  const k = offset + i;
-  if (v.dtype === "c64" || v.dtype === "c128") return { re: data[2 * k], im: data[2 * k + 1] };
-  if (v.dtype === "f16") return halfTables().h2f[data[k] as number];
-  if (v.dtype === "bool") return data[k] !== 0;
-  return data[k];
 }
 
 export class KernelDebugAdapter extends DapSession {
@@ -137,18 +130,25 @@ export class KernelDebugAdapter extends DapSession {
       const timeLimit = args.timeLimit;
       if (timeLimit !== undefined && (typeof timeLimit !== "number" || !(timeLimit > 0) || !Number.isFinite(timeLimit))) throw launchError(`"timeLimit" is seconds > 0 a command may run without a stop (default 30), got ${JSON.stringify(timeLimit)}`);
       this.kernel = args.kernel;
-      this.session = new DebugSession(
-        { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) },
-        { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) },
-      );
-      for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
+      const launch = { module: check.module, ...kernelLaunch(check.module, check.staticSharedBytes, args) };
+      const options = { stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, print: (text: string) => this.sendEvent(new OutputEvent(text, "stdout")), log: (e: LogEvent) => this.logpoint(e), ...(timeLimit ? { timeLimitMs: timeLimit * 1000 } : {}) };
+      const onFault = checkFaultDescriptor(args.onFault);
+      if (onFault) {
+        // Replay to a fault (replay-launch.ts): the launch runs first; a clean one leaves nothing to debug.
+        const uninit = args.uninitializedShared === "error" ? "error" : "warn";
+        const r = replayForConfiguration({ ...launch, sanitize: args.sanitize === true, uninitializedShared: uninit }, onFault, options);
+        for (const note of r.notes) this.sendEvent(new OutputEvent(`${note}\n`, "stderr"));
+        this.session = r.session;
+      } else this.session = new DebugSession(launch, options);
+      if (this.session) for (const [file, bps] of this.pendingBreakpoints) this.applyBreakpoints(file, bps);
     } catch (e) {
       this.sendErrorResponse(response, { id: 1, format: codedMessage(e, response.command), showUser: true });
       return;
     }
     this.sendResponse(response);
     await this.configurationDone;
-    this.drive("continue");
+    if (this.session) this.drive("continue");
+    else this.sendEvent(new TerminatedEvent());
   }
 
   /** A host program (or a kernel's @run tag): its launches stop in its thread, whose end ends the session. */
@@ -236,6 +236,9 @@ export class KernelDebugAdapter extends DapSession {
       : stop
         ? [new Thread(this.threadId(stop.thread), `thread (${stop.thread.join(", ")}) of block (${stop.block.join(", ")})`)]
         : [new Thread(1, "kernel")];
+    // A replayed race: its other thread, as it was at its access, is a thread of its own (after the block's).
+    const other = stop?.reason === "exception" ? s?.replayOther() : undefined;
+    if (other) threads.push(new Thread(this.otherThreadId(), `other access of the race: thread (${other.thread.join(", ")}) of block (${other.block.join(", ")}) at line ${other.frames[0]?.line ?? "?"}`));
     response.body = { threads };
     this.sendResponse(response);
   }
@@ -247,7 +250,8 @@ export class KernelDebugAdapter extends DapSession {
     } catch (e) {
       return this.fail(response, e);
     }
-    const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
+    const other = args.threadId === this.otherThreadId() ? ({ other: true } as const) : {};
+    const frames = (view?.frames ?? []).map((f, i) => new StackFrame(this.handles.create({ kind: "locals", thread: view!.thread, frame: i, ...other }), f.function, new Source(path.basename(f.file), f.file), f.line, f.col));
     // A fault in a block the fast simulator ran: its location, without variables.
     const stop = this.lastStop;
     if (!view && stop?.file) frames.push(new StackFrame(0, stop.error?.details?.kernel ?? this.kernel, new Source(path.basename(stop.file), stop.file), stop.line, 1));
@@ -262,7 +266,7 @@ export class KernelDebugAdapter extends DapSession {
     const scopes: Scope[] = [];
     if (ref?.kind === "locals") {
       scopes.push(new Scope("Locals", this.handles.create(ref), false));
-      scopes.push(new Scope("CUDA", this.handles.create({ kind: "cuda", thread: ref.thread }), false));
+      scopes.push(new Scope("CUDA", this.handles.create({ kind: "cuda", thread: ref.thread, ...(ref.other ? { other: true as const } : {}) }), false));
     }
     response.body = { scopes };
     this.sendResponse(response);
@@ -328,6 +332,7 @@ export class KernelDebugAdapter extends DapSession {
       if (!s?.inBlock) throw new CudaScriptError("CSD011", "no block is being debugged: expressions are evaluated while the launch is stopped in a block");
       const ref = args.frameId !== undefined ? this.handles.get(args.frameId) : undefined;
       if (args.frameId !== undefined && ref?.kind !== "locals") throw unknownFrame(args.frameId);
+      if (ref?.kind === "locals" && ref.other) throw new CudaScriptError("CSD011", "the other access of the race is a record of its thread at that access: its variables are shown; expressions are evaluated in the threads of the stopped block");
       const frame = ref?.kind === "locals" ? ref.frame : 0;
       const thread = ref?.kind === "locals" ? ref.thread : undefined;
       if (WARP_PREFIX.test(args.expression)) {
@@ -410,8 +415,9 @@ export class KernelDebugAdapter extends DapSession {
     const s = this.session;
     if (!s) return this.sendResponse(response); // a host program between launches: nothing to step
     try {
-      const thread = this.threadIndex(threadId);
-      if (s.inBlock) s.focus(thread);
+      // The other access of a replayed race is a record, not a thread that can run: a step goes on from the stop.
+      const thread = threadId === this.otherThreadId() ? this.lastStop?.thread : this.threadIndex(threadId);
+      if (s.inBlock && thread) s.focus(thread);
     } catch (e) {
       return this.fail(response, e);
     }
@@ -485,7 +491,24 @@ export class KernelDebugAdapter extends DapSession {
     return this.session ? this.session.blockDim : [1, 1, 1];
   }
 
+  /** The DAP id of a replayed race's other thread: after every thread of the block. */
+  private otherThreadId(): number {
+    const [bx, by, bz] = this.blockDim();
+    return bx * by * bz + 1;
+  }
+
+  /** A thread's view: one of the stopped block, or (ref `other`) a replayed race's other thread at its access. */
+  private threadView(thread: Dim3, other?: boolean): FocusView {
+    const v = other ? this.session!.replayOther() : this.session!.view(thread);
+    if (!v) throw unknownFrame(thread);
+    return v;
+  }
+
   private view(threadId: unknown): FocusView | undefined {
+    if (threadId === this.otherThreadId() && this.lastStop?.reason === "exception") {
+      const other = this.session?.replayOther();
+      if (other) return other;
+    }
     const thread = this.threadIndex(threadId);
     const s = this.session;
     return s?.inBlock ? s.view(thread) : undefined;
@@ -507,16 +530,17 @@ export class KernelDebugAdapter extends DapSession {
 
   private variables(ref: Ref, start: number, count: number | undefined): DebugProtocol.Variable[] {
     if (ref.kind === "cuda") {
-      const v = this.session!.view(ref.thread);
+      const v = this.threadView(ref.thread, ref.other);
       const xyz = (name: string, d: Dim3) => ({ name, value: `{ x: ${d[0]}, y: ${d[1]}, z: ${d[2]} }`, variablesReference: 0 });
       return [xyz("threadIdx", v.thread), xyz("blockIdx", v.block), xyz("blockDim", this.session!.blockDim), xyz("gridDim", this.session!.gridDim)];
     }
     if (ref.kind === "locals") {
-      const frame = this.session!.view(ref.thread).frames[ref.frame];
+      const frame = this.threadView(ref.thread, ref.other).frames[ref.frame];
       return (frame?.variables ?? []).map((v) => {
         if (v.kind === "scalar") return { name: v.name, value: formatValue(v.value), type: v.dtype, variablesReference: 0 };
         const { shape, strides } = v.value as { shape: number[]; strides: number[] };
-        return this.arrayVariable(v.name, v, 0, shape, strides, { thread: ref.thread, frame: ref.frame, index: [] });
+        // The other access's arrays are shown, not watched: a data breakpoint is on the stopped block's threads.
+        return this.arrayVariable(v.name, v, 0, shape, strides, ref.other ? undefined : { thread: ref.thread, frame: ref.frame, index: [] });
       });
     }
     if (ref.kind === "lanes") {

@@ -89,11 +89,11 @@ export class FastBlocks {
   /** Blocks [b0, b1) at the fast simulator's speed, with the probes if `probes`. */
   run(b0: number, b1: number, probes: boolean): FastRun {
     const mod = probes && this.probing ? this.probed! : (this.plain ??= new Function("rt", emitSimulatorModule(this.module).source)(this.rt) as FastModule);
-    const saved = this.snapshot();
+    const saved = copyWritten(this.args, this.written);
     this.held = [];
     this.probeHit = undefined;
     const restore = (): void => {
-      for (const [buf, bytes] of saved) new Uint8Array(buf).set(bytes);
+      putBack(saved);
       this.held = undefined;
     };
     try {
@@ -125,15 +125,21 @@ export class FastBlocks {
     }
   }
 
-  /** A copy of the device memory the kernel may write (each such argument's buffer). */
-  private snapshot(): Map<ArrayBufferLike, Uint8Array> {
-    const out = new Map<ArrayBufferLike, Uint8Array>();
-    for (const i of this.written) {
-      const a = this.args[i];
-      if (a?.kind === "array" && !out.has(a.buffer)) out.set(a.buffer, new Uint8Array(a.buffer).slice());
-    }
-    return out;
+}
+
+/** A copy of the device memory a kernel may write: the buffer of each argument in `written` (writtenArrayParams). */
+export function copyWritten(args: readonly ArgDesc[], written: readonly number[]): Map<ArrayBufferLike, Uint8Array> {
+  const out = new Map<ArrayBufferLike, Uint8Array>();
+  for (const i of written) {
+    const a = args[i];
+    if (a?.kind === "array" && !out.has(a.buffer)) out.set(a.buffer, new Uint8Array(a.buffer).slice());
   }
+  return out;
+}
+
+/** Puts device memory back as `copyWritten` copied it. */
+export function putBack(saved: ReadonlyMap<ArrayBufferLike, Uint8Array>): void {
+  for (const [buf, bytes] of saved) new Uint8Array(buf).set(bytes);
 }
 
 /** The linear block of a fault thrown by the fast simulator (rt.threadError records it). */

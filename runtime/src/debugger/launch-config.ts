@@ -38,6 +38,10 @@ export interface KernelLaunchArguments extends DebugProtocol.LaunchRequestArgume
   readonly breakOnFault?: boolean;
   /** Seconds a command may run without a stop before the debugger pauses it (default 30). */
   readonly timeLimit?: number;
+  /** Replay to a fault: run the launch, and if it faults debug it again stopped at the fault (docs/debugging.md). */
+  readonly onFault?: unknown;
+  readonly sanitize?: boolean;
+  readonly uninitializedShared?: "warn" | "error";
 }
 
 /** The dtypes an array argument can be filled (`range`, `data`) in: numbers stored as they are. */

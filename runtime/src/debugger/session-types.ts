@@ -5,6 +5,7 @@ import type { ArgDesc } from "../simulator/executor";
 import type { LogEvent } from "./breakpoints";
 import type { ThreadStatus } from "./block-scheduler";
 import type { Dim3 } from "./expressions";
+import type { ReplayTarget } from "./replay-target";
 
 export interface DebugLaunch {
   readonly module: IrModule;
@@ -37,6 +38,12 @@ export interface DebugOptions {
    * and run again on the stepping backend, where a pause can stop a loop that never ends.
    */
   readonly fastBlockTimeoutMs?: number;
+  /**
+   * Replay to a fault (replay-launch.ts makes it): the faulting thread stops, reason "exception", at the
+   * pass over the fault's line where it faulted, before the statement runs; `replayOther()` is a race's
+   * other thread as it was at its access.
+   */
+  readonly replay?: ReplayTarget;
 }
 
 /** A variable of a frame: scalars as their values (i64 as bigints, complex as { re, im }), arrays as their storage and shape. */

@@ -30,12 +30,13 @@ import { DataWatches, type DataBreakpointInfo, type DataBreakpointResult } from 
 import { Expressions, formatValue, type Dim3 } from "./expressions";
 import { convertValue } from "./values";
 import { FastBlocks } from "./fast-blocks";
+import { ReplayStops } from "./replay-stops";
 
 export type { Dim3 } from "./expressions";
 export type { BreakpointResult, BreakpointSpec, ConditionContext, LogEvent, Xyz } from "./breakpoints";
 export type { DataBreakpointInfo, DataBreakpointResult } from "./data-breakpoints";
 export type { Command, DebugEvent, DebugLaunch, DebugOptions, EndEvent, EvaluateResult, FocusView, FrameView, LaneValue, RunningEvent, StopEvent, VariableView, WarpWatch } from "./session-types";
-import type { Command, DebugEvent, DebugLaunch, DebugOptions, EndEvent, EvaluateResult, FocusView, FrameView, LaneValue, RunningEvent, VariableView, WarpWatch } from "./session-types";
+import type { Command, DebugEvent, DebugLaunch, DebugOptions, EndEvent, EvaluateResult, FocusView, FrameView, LaneValue, RunningEvent, StopEvent, VariableView, WarpWatch } from "./session-types";
 
 type Step = { readonly kind: "in" | "over" | "out"; readonly depth: number; readonly site: number; readonly line: number; acrossBarrier: boolean };
 
@@ -103,6 +104,8 @@ export class DebugSession {
   /** A fast-simulator run ran out of time: every further block runs on the stepping backend. */
   private stepAll = false;
   private readonly print: (text: string) => void;
+  /** Replay to a fault (replay-stops.ts): where the launch stops as the fault, and the race's other thread. */
+  private readonly replay: ReplayStops | undefined;
 
   constructor(
     private readonly launch: DebugLaunch,
@@ -136,6 +139,15 @@ export class DebugSession {
     this.nBlocks = launch.grid[0] * launch.grid[1] * launch.grid[2];
     this.allLines = new Uint8Array(this.step.lines.length).fill(1);
     this.bpLines = new Uint8Array(this.step.lines.length);
+    if (options.replay) {
+      this.replay = new ReplayStops(options.replay, this.step, launch.grid);
+      this.linesChanged();
+    }
+  }
+
+  /** A replayed launch (DebugOptions.replay): the other thread of the race, as it was at its access; undefined otherwise. */
+  replayOther(): FocusView | undefined {
+    return this.replay?.other;
   }
 
   /** How many blocks ran on the stepping backend so far (the others ran on the fast simulator). */
@@ -191,9 +203,15 @@ export class DebugSession {
     this.bpLines.fill(0);
     for (const bps of this.breakpoints.values())
       for (const bp of bps) this.step.lines.forEach((l, id) => l.file === bp.file && l.line === bp.line && (this.bpLines[id] = 1));
-    this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
+    this.linesChanged();
     this.fastBlocks.setProbes(this.probeLines());
     return results;
+  }
+
+  /** The breakpoint lines changed: the replay's lines are flagged too, and whether any is in a device function. */
+  private linesChanged(): void {
+    this.replay?.mark(this.bpLines);
+    this.bpInDevice = this.step.statements.some((st) => this.bpLines[st.lineId] === 1 && this.step.functions[st.fn]!.kind === "device");
   }
 
   /** The breakpoints as probes in the fast simulator (those with a function condition cannot be: then none is). */
@@ -408,6 +426,7 @@ export class DebugSession {
       }
       const r = this.active.scheduler.run();
       if (r.kind === "slice" && !this.pausing) return { kind: "running" };
+      if (r.kind === "stop" && this.replay?.reached) return this.replayStop(r.thread, r.site);
       if (r.kind === "stop" || r.kind === "slice") {
         this.focusT = r.thread.t;
         const data = this.data.hit && r.kind === "stop" && !this.pausing;
@@ -454,6 +473,7 @@ export class DebugSession {
    * (`cuda.blockIdx.x === 3`) lets every other block run on the fast simulator.
    */
   private blockMayStop(b: number): boolean {
+    if (this.replay?.steps(b)) return true;
     if (this.stepping || this.data.any) return true;
     // Probed breakpoints are found by running the block fast first (runFast).
     if (this.fastBlocks.probing) return false;
@@ -523,6 +543,22 @@ export class DebugSession {
     return { kind: "stop", reason: "exception", file: error.details.file ?? "", line: error.details.line ?? 0, block: error.details.block, thread: t, frames: [], error };
   }
 
+  /** The replayed fault's stop: the faulting thread before the statement that faults; the next command ends the launch with the fault. */
+  private replayStop(th: ThreadState, site: number): StopEvent {
+    const error = this.replay!.target.error;
+    this.replay!.reached = false;
+    this.pendingFault = error;
+    this.focusT = th.t;
+    this.stepping = undefined;
+    this.pausing = false;
+    this.timedOut = false;
+    this.data.hit = undefined;
+    const st = this.step.statements[site]!;
+    // Short: an editor shows it as the thread's state (VS Code's Call Stack).
+    const description = `replayed to ${error.code}`;
+    return { kind: "stop", reason: "exception", description, file: st.file, line: st.line, block: this.active!.idx, thread: th.idx, frames: this.frames(th), error };
+  }
+
   private end(error: CudaScriptError | undefined): EndEvent {
     this.active = undefined;
     this.pendingFault = undefined;
@@ -570,6 +606,8 @@ export class DebugSession {
   }
 
   private stopAt(th: ThreadState, site: number, block: Dim3): boolean {
+    // Counted first: a pause or a step stopping here must not skip a pass the replay counts.
+    if (this.replay?.at(th, site, block, () => this.frames(th))) return true;
     if (this.pausing) return true;
     const st = this.step.statements[site]!;
     const s = this.stepping;

@@ -1,7 +1,19 @@
-/** Values the debugger writes into a thread's variables (set variable). */
+/** Values the debugger writes into a thread's variables (set variable), and reads from its arrays. */
 import { wrapNumber } from "@cudascript/compiler/dtypes";
 import { CudaScriptError } from "../errors";
 import { f16round } from "../float16";
+import { halfTables } from "../simulator/f16-table";
+import type { VariableView } from "./session-types";
+
+/** Element `i` (flat, from the array's first element) of an array variable (the DAP pager, the CLI's stop report). */
+export function element(v: VariableView, i: number): unknown {
+  const { data, offset } = v.value as { data: ArrayLike<number | bigint>; offset: number };
+  const k = offset + i;
+  if (v.dtype === "c64" || v.dtype === "c128") return { re: data[2 * k], im: data[2 * k + 1] };
+  if (v.dtype === "f16") return halfTables().h2f[data[k] as number];
+  if (v.dtype === "bool") return data[k] !== 0;
+  return data[k];
+}
 
 /** A value for a scalar of `dtype`, as an assignment in the kernel converts it. */
 export function convertValue(x: number | bigint | boolean, dtype: string, name: string): unknown {

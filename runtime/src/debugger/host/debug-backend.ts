@@ -13,8 +13,10 @@ import { KernelChecker, type IrModule } from "@cudascript/compiler";
 import type { KernelArg, LaunchConfig, ModuleHandle } from "../../backend";
 import { CudaScriptError } from "../../errors";
 import { SimulatorBackend } from "../../simulator/backend";
-import { DebugSession, type BreakpointSpec, type DebugEvent, type StopEvent } from "../session";
+import { DebugSession, type BreakpointSpec, type DebugEvent, type DebugOptions, type StopEvent } from "../session";
 import type { LogEvent } from "../breakpoints";
+import type { HostReplay } from "../replay-host";
+import type { ReplayTarget } from "../replay-target";
 
 export interface DebugBackendOptions {
   /** Stop at the first statement of the first launch. */
@@ -34,7 +36,12 @@ export interface DebugBackendOptions {
   readonly log: (e: LogEvent) => void;
   /** A launch stopped: serve the adapter until a command ends the launch; returns that end. */
   readonly stopped: (session: DebugSession, stop: StopEvent) => DebugEvent;
+  /** Replay to a fault (replay-host.ts): launches run on the simulator first; the first that faults is debugged to its fault. */
+  readonly replay?: HostReplay;
 }
+
+/** Replay to a fault: how long a launch may run on the simulator before it is debugged (then it is a runaway loop, CSR024). */
+const REPLAY_LAUNCH_MS = 60_000;
 
 export class DebuggingSimulatorBackend extends SimulatorBackend {
   private readonly checker = new KernelChecker();
@@ -43,18 +50,45 @@ export class DebuggingSimulatorBackend extends SimulatorBackend {
   private stopOnEntry: boolean;
 
   constructor(private readonly debug: DebugBackendOptions) {
-    super("simulator (debugging)");
+    super("simulator (debugging)", debug.replay?.simulatorOptions);
     this.stopOnEntry = debug.stopOnEntry;
   }
 
   override launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
     const artifact = module.artifact;
-    if (artifact.kernels[kernel]?.simulator.cooperative) return super.launch(module, kernel, config, args);
+    if (artifact.kernels[kernel]?.simulator.cooperative) {
+      if (!this.debug.replay?.pending) return super.launch(module, kernel, config, args);
+      try {
+        return super.launch(module, kernel, config, args);
+      } catch (e) {
+        // Its fault is the one to replay, but the stepping backend runs one block at a time.
+        if (e instanceof CudaScriptError && e.details) this.debug.replay.notReplayed(e, `kernel '${kernel}' calls g.sync(): the debugger cannot run cooperative kernels (CSD012), so the fault is reported as the run reported it`);
+        throw e;
+      }
+    }
     this.debug.beforeLaunch();
-    const session = new DebugSession(
-      { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) },
-      { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log },
-    );
+    const launch = { module: this.irOf(artifact.file), kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: this.argDescs(args) };
+    let replay: ReplayTarget | undefined;
+    let more: Partial<DebugOptions> | undefined;
+    if (this.debug.replay?.pending) {
+      const r = this.debug.replay.launch(launch, () => {
+        // A kernel that never ends must not hang the replay: the run's watchdog stops it (CSR024).
+        // Its console.log output is held back: a launch that faults prints it again when it is debugged.
+        const { deadline, deadlineLabel, print } = this.options;
+        const held: string[] = [];
+        this.configure({ deadline: Math.min(deadline, Date.now() + REPLAY_LAUNCH_MS), deadlineLabel: `the replay's ${REPLAY_LAUNCH_MS / 1000} s per launch`, print: (text) => void held.push(text) });
+        try {
+          super.launch(module, kernel, config, args);
+          for (const text of held) print(text);
+        } finally {
+          this.configure({ deadline, deadlineLabel, print });
+        }
+      });
+      if (r.clean) return;
+      replay = r.target;
+      more = r.options;
+    }
+    const session = new DebugSession(launch, { stopOnEntry: this.stopOnEntry, breakOnFault: this.debug.breakOnFault, print: this.options.print, log: this.debug.log, ...(replay ? { replay } : {}), ...more });
     this.stopOnEntry = false;
     for (const [file, specs] of this.debug.breakpoints) this.debug.verified(file, this.usable(session, file, specs));
     let e = this.firstStop(session);

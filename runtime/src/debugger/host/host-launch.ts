@@ -15,6 +15,7 @@ import { CudaScriptError } from "../../errors";
 import { generateHostProgram, parseRunTag, RunTagError, suggestRunTag, type KernelInfo, type KernelParam } from "../../run-tag/index";
 import type { BreakpointSpec } from "../session";
 import type { HostProgramOptions } from "./host-program";
+import { checkFaultDescriptor, type FaultDescriptor } from "../replay-target";
 
 export interface HostLaunchArguments extends DebugProtocol.LaunchRequestArguments {
   readonly program: string;
@@ -26,6 +27,15 @@ export interface HostLaunchArguments extends DebugProtocol.LaunchRequestArgument
   readonly env?: Readonly<Record<string, string>>;
   readonly stopOnEntry?: boolean;
   readonly breakOnFault?: boolean;
+  /**
+   * Replay to a fault (docs/debugging.md): run the program again and stop at its first kernel fault —
+   * `true`, or the fault the run reported ({ code, kernel, file, line, block, thread }), checked against it.
+   */
+  readonly onFault?: boolean | FaultDescriptor;
+  /** The run's `--sanitize`: sanitizer findings are faults only with it. */
+  readonly sanitize?: boolean;
+  /** The run's `--uninitialized-shared`. */
+  readonly uninitializedShared?: "warn" | "error";
 }
 
 /** A configuration that writes out a kernel's launch (grid, block) debugs that one launch in the adapter; any other runs a host program. */
@@ -56,7 +66,12 @@ export function hostProgramOptions(args: HostLaunchArguments, breakpoints: Reado
   if (typeof env !== "object" || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) throw configError(`"env" is an object of strings: { "N": "1024" }; got ${JSON.stringify(args.env)}`);
   let program = path.resolve(args.program);
   if (args.kernel !== undefined) program = runTagProgram(program, args.kernel);
-  return { program, args: programArgs, env, stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, breakpoints };
+  const fault = checkFaultDescriptor(args.onFault);
+  if (args.sanitize !== undefined && typeof args.sanitize !== "boolean") throw configError(`"sanitize" is true or false (the run's --sanitize), got ${JSON.stringify(args.sanitize)}`);
+  const uninit = args.uninitializedShared;
+  if (uninit !== undefined && uninit !== "warn" && uninit !== "error") throw configError(`"uninitializedShared" is "warn" or "error" (the run's --uninitialized-shared), got ${JSON.stringify(uninit)}`);
+  const replay = fault ? { replay: { fault, sanitize: args.sanitize === true, ...(uninit ? { uninitializedShared: uninit } : {}) } } : {};
+  return { program, args: programArgs, env, stopOnEntry: args.stopOnEntry === true, breakOnFault: args.breakOnFault !== false, breakpoints, ...replay };
 }
 
 /** Writes the host program "Run Kernel" would for `kernel` of `file` (from its @run tag) and returns its path. */

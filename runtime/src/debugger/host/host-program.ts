@@ -18,6 +18,7 @@ import type { BreakpointSpec, DebugEvent, StopEvent } from "../session";
 import { CONTROL_WORDS, decode, SyncCaller } from "./rpc";
 import { remoteSession, type DebugTarget } from "./target";
 import type { HostMessage, HostWorkerData } from "./host-worker";
+import type { HostReplayOptions } from "../replay-host";
 
 export interface HostProgramOptions {
   /** The host program (.ts), an absolute path. */
@@ -28,6 +29,8 @@ export interface HostProgramOptions {
   readonly stopOnEntry: boolean;
   readonly breakOnFault: boolean;
   readonly breakpoints: ReadonlyMap<string, readonly BreakpointSpec[]>;
+  /** Replay to a fault (replay-host.ts): the program runs again and stops at its first kernel fault. */
+  readonly replay?: HostReplayOptions;
 }
 
 export interface HostProgramEvents {
@@ -77,6 +80,7 @@ export class HostProgram {
       stopOnEntry: options.stopOnEntry,
       breakOnFault: options.breakOnFault,
       breakpoints: [...options.breakpoints].map(([file, specs]) => [file, [...specs]] as const),
+      ...(options.replay ? { replay: options.replay } : {}),
       port: channel.port2,
       control,
     };

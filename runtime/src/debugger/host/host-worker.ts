@@ -12,6 +12,7 @@ import type { BreakpointSpec, DebugEvent } from "../session";
 import { DebuggingSimulatorBackend } from "./debug-backend";
 import { logpointLine } from "../breakpoints";
 import { serveCalls, Slot, encode } from "./rpc";
+import { HostReplay, type HostReplayOptions } from "../replay-host";
 
 export interface HostWorkerData {
   readonly program: string;
@@ -19,6 +20,8 @@ export interface HostWorkerData {
   readonly stopOnEntry: boolean;
   readonly breakOnFault: boolean;
   readonly breakpoints: readonly (readonly [string, readonly BreakpointSpec[]])[];
+  /** Replay to a fault (replay-host.ts). */
+  readonly replay?: HostReplayOptions;
   readonly port: MessagePort;
   readonly control: Int32Array;
 }
@@ -61,7 +64,11 @@ for (const [stream, category] of [
 }
 
 // An adapter waiting for an answer learns that none will come.
-process.on("exit", () => {
+process.on("exit", (code) => {
+  // The program's end (it runs on after runCommand returns): a replay that met no fault says so
+  // (not when the program never ran: a usage error, code 2).
+  const note = code === 2 ? undefined : replay?.finish();
+  if (note) process.stderr.write(note);
   Atomics.store(control, Slot.Ended, 1);
   Atomics.notify(control, Slot.Answers);
 });
@@ -71,8 +78,11 @@ function takeMessage(m: unknown): void {
   if (msg.type === "breakpoints") breakpoints.set(msg.file, msg.specs);
 }
 
+const replay = data.replay ? new HostReplay(data.replay, (text) => process.stderr.write(text)) : undefined;
+
 useBackend(
   new DebuggingSimulatorBackend({
+    ...(replay ? { replay } : {}),
     stopOnEntry: data.stopOnEntry,
     breakOnFault: data.breakOnFault,
     breakpoints,
@@ -112,7 +122,7 @@ useBackend(
 
 // As `cudascript run --backend simulator <program> [args…]`.
 const { runCommand } = require("../../cli/run-command") as typeof import("../../cli/run-command");
-runCommand(["--backend", "simulator", data.program, ...data.args]).then(
+runCommand(["--backend", "simulator", ...(data.replay?.sanitize ? ["--sanitize"] : []), ...(data.replay?.sanitize && data.replay.uninitializedShared ? ["--uninitialized-shared", data.replay.uninitializedShared] : []), data.program, ...data.args]).then(
   (code) => {
     if (code !== undefined) process.exitCode = code;
   },
