@@ -4,18 +4,25 @@
  * - a field of an element, `ps[i].x`, read or written, is an IndexExpr with `field` set;
  * - a record local, `const p = ps[i]` (a copy: value semantics), is one scalar local per field, so
  *   `p.x` is a plain variable and no backend knows record values;
- * - a whole-record store, `ps[j] = p` or `ps[j] = ps[i]`, is one field store per field.
+ * - a whole-record store, `ps[j] = p` or `ps[j] = ps[i]`, is one field store per field;
+ * - a shared or local array of records, `cuda.shared.array(n, Particle)`, is one array per field (a
+ *   structure of arrays): kernels never see a record's bytes, so the layout of memory no host reads is
+ *   free, and every backend (and the shared-memory sanitizer, which names `sh[i].x`) sees plain arrays;
+ * - a record parameter of a device function, `(p: Particle)`, is one scalar parameter per field (by
+ *   value, as Numba passes records), and a call passes the fields of a record element or local.
  * Anything else that would need a record as a value is CS2044 with what to write instead.
  */
 import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
-import type { RecordField } from "../dtypes/records";
+import { recordFieldsText, sameRecordFields, type RecordField } from "../dtypes/records";
+import type { FunctionDecl } from "./module-info";
 import type * as IR from "../ir/nodes";
 import { forEachRootExpr, visitExpr } from "../ir/visit";
 import { makeDiagnostic } from "../diagnostics/diagnostic";
 import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
 import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
+import { readRecordType } from "./type-annotations";
 import type { LoweringContext } from "./lower-context";
 
 /** A record local: its type and one scalar variable per field. */
@@ -25,9 +32,19 @@ export interface RecordLocal {
   readonly mutable: boolean;
 }
 
+/** A shared or local array of records: one array per field, all of the declared shape. */
+export interface RecordFieldArrays {
+  readonly record: RecordType;
+  readonly fields: ReadonlyMap<string, IR.Var>;
+  readonly shape: readonly number[];
+  readonly space: "shared" | "local";
+}
+
 export class RecordLowerer {
   /** Record locals (and record parameters by value) by the variable their name is bound to. */
   private readonly locals = new Map<IR.Var, RecordLocal>();
+  /** Shared and local arrays of records by the placeholder variable their name is bound to (never emitted). */
+  private readonly fieldArrays = new Map<IR.Var, RecordFieldArrays>();
 
   constructor(private readonly ctx: LoweringContext) {}
 
@@ -56,6 +73,8 @@ export class RecordLowerer {
   lowerFieldAccess(e: ts.PropertyAccessExpression): IR.Expr | undefined {
     const obj = stripParensAndNonNull(e.expression);
     const name = e.name.text;
+    const soa = this.fieldArraysOf(obj);
+    if (soa && name === "length") return { k: "const", type: scalar("i32"), value: soa.shape[0]!, span: this.ctx.span(e) };
     const local = this.recordLocalOf(obj);
     if (local) {
       const v = local.fields.get(name);
@@ -116,6 +135,66 @@ export class RecordLowerer {
       this.locals.set(p, { record: t.record, fields, mutable: true });
     }
     return out;
+  }
+
+  /**
+   * A device function's record parameter `p: Particle`: by value, as Numba passes records, so one scalar
+   * parameter per field (`p_x`, `p_y`, …, in field order; changing `p.x` changes no caller's record);
+   * `p` is then a record local over them. Calls pass the fields (recordArgument).
+   */
+  declareFieldParams(name: string, record: RecordType, p: ts.ParameterDeclaration): IR.Var[] {
+    const fields = new Map<string, IR.Var>();
+    const vars = record.layout.fields.map((f) => {
+      // Not bound to a name: the body reaches it only as `p.x`.
+      const v: IR.Var = { id: this.ctx.nextVarId++, name: `${name}_${f.name}`, type: scalar(f.dtype), isParam: true, mutable: true, span: this.ctx.span(p.name) };
+      this.ctx.vars.push(v);
+      fields.set(f.name, v);
+      return v;
+    });
+    const self = this.ctx.newVar(name, scalar("i32"), false, false, p.name);
+    this.locals.set(self, { record, fields, mutable: true });
+    return vars;
+  }
+
+  /** Per parameter of a device function, the record it takes by value (undefined: not a record); undefined when it takes none. */
+  recordParamsOf(fn: FunctionDecl): (RecordType | undefined)[] | undefined {
+    const module = this.ctx.host.front.moduleInfo(fn.file);
+    if (!module || !fn.fn) return undefined;
+    const recs = fn.fn.parameters.map((p) => {
+      const r = p.type && ts.isTypeReferenceNode(p.type) ? readRecordType(this.ctx.host.front, module, p.type) : undefined;
+      return r && !("problem" in r) ? r : undefined;
+    });
+    return recs.some((r) => r) ? recs : undefined;
+  }
+
+  /**
+   * The field values of a record argument `a` for parameter `param` (a `record`) of device function
+   * `fnName`, in field order: the fields of an element (`f(ps[i])`, `f(sh[j])`) or of a record local
+   * (`f(p)`). Undefined (reported) for anything else.
+   */
+  recordArgument(a: ts.Expression, record: RecordType, param: string, fnName: string): IR.Expr[] | undefined {
+    const r = stripParensAndNonNull(a);
+    const local = this.recordLocalOf(r);
+    const given = local ? local.record : this.isRecordElement(r) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(r).base)!.record : undefined;
+    if (!given) {
+      this.ctx.report(Codes.RecordArgument, a, `parameter '${param}' of '${fnName}' takes a ${record.name} record: pass an element (ps[i]) or a record local (const p = ps[i]; ${fnName}(p))`);
+      this.ctx.expr.lowerExpr(a);
+      return undefined;
+    }
+    if (given.name !== record.name || !sameRecordFields(given.layout, record.layout)) {
+      this.ctx.report(Codes.RecordArgument, a, `parameter '${param}' of '${fnName}' takes a ${record.name} record ${recordFieldsText(record.layout)}, but '${a.getText(this.ctx.sf)}' is a ${given.name} ${recordFieldsText(given.layout)}: copy the fields into a ${record.name} local record array (cuda.local.array(1, ${record.name})) and pass its element`);
+      return undefined;
+    }
+    const span = this.ctx.span(a);
+    if (local) return record.layout.fields.map((f) => ({ k: "var", type: scalar(f.dtype), v: local.fields.get(f.name)!, span }) as IR.VarExpr);
+    const el = this.element(r as ts.ElementAccessExpression);
+    if (!el) return undefined;
+    // Each field is read with the element's indices: an index that calls or updates something would run once per field.
+    if (el.indices.some((ix) => { let effect = false; visitExpr(ix, (e) => { if (e.k === "call" || e.k === "atomic") effect = true; }); return effect; })) {
+      this.ctx.report(Codes.RecordUnsupported, a, `'${a.getText(this.ctx.sf)}' computes its index with a call or an atomic: copy the record into a local first (const p = ${a.getText(this.ctx.sf)}; ${fnName}(p))`);
+      return undefined;
+    }
+    return record.layout.fields.map((f) => this.fieldOf(el, f, a));
   }
 
   /** `ps[j] = p`, `ps[j] = qs[i]`: one store per field. `p.x = v` on a `let` record local. */
@@ -182,8 +261,9 @@ export class RecordLowerer {
       this.ctx.report(Codes.WrongDType, last, `cuda.atomic.${op} works on fields of ${ATOMIC_DTYPES[op].join(", ")}, not on the ${field.dtype} field '${field.name}'`);
       return this.ctx.error(call);
     }
-    if (arr.type.rank > 1 || arr.type.space !== "global") {
-      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays in this version`);
+    const soa = this.fieldArrays.get(arr.v);
+    if (!soa && (arr.type.rank > 1 || arr.type.space !== "global")) {
+      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays and on shared/local arrays of records in this version`);
       return this.ctx.error(call);
     }
     const indices = elements.slice(0, -1).map((n) => this.ctx.expr.lowerIndex(n));
@@ -193,6 +273,10 @@ export class RecordLowerer {
     };
     const value = operand(call.arguments[op === "compareAndSwap" ? 3 : 2]!);
     const expected = op === "compareAndSwap" ? operand(call.arguments[2]!) : undefined;
+    if (soa) {
+      const v = soa.fields.get(field.name)!;
+      return { k: "atomic", type: scalar(field.dtype), op, array: { k: "var", type: v.type, v, span: arr.span }, indices, value, expected, span };
+    }
     return { k: "atomic", type: scalar(field.dtype), op, array: arr, indices, value, expected, field, span };
   }
 
@@ -204,6 +288,14 @@ export class RecordLowerer {
     const seen = new Set<string>();
     forEachRootExpr(body, (root) =>
       visitExpr(root, (e) => {
+        // A shared/local array of records is only reached through its elements (its fields are arrays of their own).
+        if (e.k === "var" && this.fieldArrays.has(e.v)) {
+          const key = `${e.span.start}:${e.span.end}`;
+          if (seen.has(key)) return;
+          seen.add(key);
+          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, fieldArraysMessage(e.v.name, this.fieldArrays.get(e.v)!)));
+          return;
+        }
         // A view of a record array passed to a device function would address its bytes, not its records.
         if (e.k === "intrinsic" && e.name === "arrayView" && e.type.kind === "array" && e.type.record) {
           this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, `views of record arrays are not compiled in this version: pass the whole record array and an index`));
@@ -220,8 +312,13 @@ export class RecordLowerer {
     );
   }
 
+  /** The function declares a record result (CS2041, reported once): its returned records are not reported again. */
+  returnsRecord = false;
+
   /** CS2044 for a record element or local used where a value is needed. */
   reportRecordValue(e: ts.Expression): IR.Expr {
+    const parent = e.parent;
+    if (this.returnsRecord && (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === e))) return this.ctx.error(e);
     const arr = ts.isElementAccessExpression(e) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(e).base) : undefined;
     const rec = arr?.record ?? this.recordLocalOf(e)?.record;
     const field = rec?.layout.fields[0]?.name ?? "x";
@@ -247,6 +344,7 @@ export class RecordLowerer {
       this.ctx.report(Codes.RecordUnsupported, e, `'${e.getText(this.ctx.sf)}' is a row of records: index every dimension to reach one record`);
       return undefined;
     }
+    if (this.fieldArrays.has(r.arr.v)) return { arr: r.arr, indices: r.indices, record };
     if (r.arr.type.rank > 1 || r.arr.type.space !== "global") {
       this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.rank}-D ${r.arr.type.space} array of records, which this version does not compile yet: kernels take 1-D global record arrays (Array1D<${record.name}>)`);
       return undefined;
@@ -254,8 +352,76 @@ export class RecordLowerer {
     return { arr: r.arr, indices: r.indices, record };
   }
 
+  /** Field `field` of an element: of the record array's bytes, or an element of a shared/local array's field array. */
   private fieldOf(el: { arr: IR.VarExpr; indices: readonly IR.Expr[] }, field: RecordField, node: ts.Node): IR.IndexExpr {
+    const soa = this.fieldArrays.get(el.arr.v);
+    if (soa) {
+      const v = soa.fields.get(field.name)!;
+      const array: IR.VarExpr = { k: "var", type: v.type, v, span: el.arr.span };
+      return { k: "index", type: scalar(field.dtype), array, indices: el.indices, span: this.ctx.span(node) };
+    }
     return { k: "index", type: scalar(field.dtype), array: el.arr, indices: el.indices, field, span: this.ctx.span(node) };
+  }
+
+  /** The field arrays a name is bound to (`sh` of `const sh = cuda.shared.array(n, Particle)`). */
+  fieldArraysOf(e: ts.Expression): RecordFieldArrays | undefined {
+    const x = stripParensAndNonNull(e);
+    if (!ts.isIdentifier(x)) return undefined;
+    const b = this.ctx.lookup(x.text);
+    return b?.k === "var" ? this.fieldArrays.get(b.v) : undefined;
+  }
+
+  /** CS2041 for a shared/local array of records used as a whole (`f(sh)`): it is only reached through its elements. */
+  reportFieldArrays(e: ts.Expression): IR.Expr {
+    const name = e.getText(this.ctx.sf), soa = this.fieldArraysOf(e)!;
+    this.ctx.report(Codes.RecordUnsupported, e, fieldArraysMessage(name, soa));
+    return this.ctx.error(e);
+  }
+
+  /** The record of a dtype argument naming a record interface (`cuda.shared.array(n, Particle)`), reported if it is no plain record. */
+  recordDTypeArg(e: ts.Expression): RecordType | "reported" | undefined {
+    const x = stripParensAndNonNull(e);
+    if (!ts.isIdentifier(x) || this.ctx.module.cudascript.has(x.text) || this.ctx.lookup(x.text)) return undefined;
+    const rec = readRecordType(this.ctx.host.front, this.ctx.module, ts.factory.createTypeReferenceNode(x.text));
+    if (!rec) return undefined;
+    if ("problem" in rec) {
+      this.ctx.report(Codes.WrongDType, e, rec.problem);
+      return "reported";
+    }
+    return rec;
+  }
+
+  /**
+   * `const sh = cuda.shared.array(n, Particle)` / `cuda.local.array(n, Particle)`: one array per field
+   * (`sh.x`, `sh.y`, … of the same shape), declared in field order; `sh` is bound to a placeholder
+   * through which only elements' fields, copies and stores reach the field arrays.
+   */
+  declareFieldArrays(d: ts.VariableDeclaration, name: string, space: "shared" | "local", shape: number[], record: RecordType, call: ts.CallExpression): IR.Stmt[] {
+    const span = this.ctx.span(d);
+    if (space === "shared" && shape.length === 1 && shape[0] === 0) {
+      // Dynamic shared arrays all start at the one dynamic buffer: field arrays there would overlap.
+      this.ctx.report(Codes.RecordUnsupported, call, `dynamic shared memory (cuda.shared.array(0, ${record.name})) cannot hold records: give the array a constant size (cuda.shared.array(TPB, ${record.name}) with a module const TPB), or declare one dynamic array per field`);
+      this.ctx.bind(name, { k: "poison" });
+      return [];
+    }
+    const rank = Math.min(Math.max(shape.length, 1), 3) as 1 | 2 | 3;
+    if (space === "local") {
+      const bytes = shape.reduce((a, b) => a * b, 1) * record.layout.size;
+      if (bytes > 16 * 1024)
+        this.ctx.report(Codes.LocalArrayTooLarge, call, `this local array takes ${bytes} bytes per thread; local memory is slow and large arrays spill: use shared memory or tile the work`);
+    }
+    const out: IR.Stmt[] = [];
+    const fields = new Map<string, IR.Var>();
+    for (const f of record.layout.fields) {
+      const arrayType: ArrayType = { kind: "array", dtype: f.dtype, rank, space, shape };
+      // Named `sh.x`: the sanitizer and the debugger show the field (every backend makes it an identifier).
+      const v = this.hiddenVar(`${name}.${f.name}`, arrayType, d);
+      fields.set(f.name, v);
+      out.push({ k: "arrayDecl", span, v, arrayType });
+    }
+    const self = this.ctx.newVar(name, { kind: "array", dtype: "u8", rank, space, shape, record }, false, false, d.name);
+    this.fieldArrays.set(self, { record, fields, shape, space });
+    return out;
   }
 
   private unknownField(e: ts.PropertyAccessExpression, record: RecordType): IR.Expr {
@@ -269,4 +435,10 @@ export class RecordLowerer {
     this.ctx.vars.push(v);
     return v;
   }
+}
+
+/** What to write instead of using a shared/local array of records as a whole. */
+function fieldArraysMessage(name: string, soa: RecordFieldArrays): string {
+  const f = soa.record.layout.fields[0]!.name;
+  return `'${name}' is a ${soa.space} array of records, used through its elements (${name}[i].${f}, const p = ${name}[i], ${name}[i] = p): pass an element's record (f(${name}[i])) or its fields to a device function, not the whole array`;
 }
