@@ -113,6 +113,7 @@ export const Codes = {
   RecordAsValue: def("CS2044", "error", "Record used as a value"),
   // CS2046–CS2049 — records, second part
   RecordArgument: def("CS2046", "error", "A record parameter gets no record of its type"),
+  RecordLaunchMismatch: def("CS2047", "error", "Launch passes records whose fields differ from the kernel's record type"),
 
   // CS5xxx — warnings and hints
   DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),
