@@ -262,8 +262,8 @@ export class RecordLowerer {
       return this.ctx.error(call);
     }
     const soa = this.fieldArrays.get(arr.v);
-    if (!soa && (arr.type.rank > 1 || arr.type.space !== "global")) {
-      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on 1-D global record arrays and on shared/local arrays of records in this version`);
+    if (!soa && arr.type.space !== "global") {
+      this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on global record arrays and on shared/local arrays of records in this version`);
       return this.ctx.error(call);
     }
     const indices = elements.slice(0, -1).map((n) => this.ctx.expr.lowerIndex(n));
@@ -345,8 +345,8 @@ export class RecordLowerer {
       return undefined;
     }
     if (this.fieldArrays.has(r.arr.v)) return { arr: r.arr, indices: r.indices, record };
-    if (r.arr.type.rank > 1 || r.arr.type.space !== "global") {
-      this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.rank}-D ${r.arr.type.space} array of records, which this version does not compile yet: kernels take 1-D global record arrays (Array1D<${record.name}>)`);
+    if (r.arr.type.space !== "global") {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.space} array of records, which this version does not compile: kernels take global record arrays (Array1D<${record.name}>, Array2D<${record.name}>) and shared/local ones (cuda.shared.array(n, ${record.name}))`);
       return undefined;
     }
     return { arr: r.arr, indices: r.indices, record };
