@@ -75,3 +75,20 @@ export function recordNdParamSetup(n: string, arg: string, record: RecordType, r
   const strideDecls = strides.slice(0, last).map((s, k) => `${s} = ${arg}.strides[${k}] / ${size}`);
   return { setup: `const ${n} = ${arg}.data${decls.map((x) => `, ${x}`).join("")}, ${[...extents, ...strideDecls].join(", ")};`, dims, strides };
 }
+
+/**
+ * The same for an N-D record array parameter of the stepping backend's kernel functions, which get its
+ * bytes, an offset (0), the bytes' extents and strides (`${n}$b0`…, `${n}$bs0`…): the extents and strides
+ * in records and the field views.
+ */
+export function recordDeviceNdParamSetup(n: string, record: RecordType, rank: number): { params: string[]; setup: string; dims: string[]; strides: string[] } {
+  const views = [...new Set(record.layout.fields.map((f) => DTYPES[f.dtype].simArray))];
+  const decls = views.map((ctor) => `${n}$r${ctor} = new ${ctor}(${n}.buffer, ${n}.byteOffset, Math.floor(${n}.length / ${ctor}.BYTES_PER_ELEMENT))`);
+  const size = record.layout.size, last = rank - 1;
+  const bytes = Array.from({ length: rank }, (_, d) => `${n}$b${d}`), byteStrides = Array.from({ length: rank }, (_, d) => `${n}$bs${d}`);
+  const dims = Array.from({ length: rank }, (_, d) => `${n}$${d}`);
+  const strides = Array.from({ length: rank }, (_, d) => (d === last ? "1" : `${n}$s${d}`));
+  const extents = dims.map((d, k) => `${d} = ${k === last ? `Math.floor(${bytes[k]} / ${size})` : bytes[k]}`);
+  const strideDecls = strides.slice(0, last).map((s, k) => `${s} = ${byteStrides[k]} / ${size}`);
+  return { params: [n, `${n}$o`, ...bytes, ...byteStrides], setup: `const ${[...decls, ...extents, ...strideDecls].join(", ")};`, dims, strides };
+}
