@@ -23,6 +23,7 @@ import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
 import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
 import { readRecordType } from "./type-annotations";
+import { viewType } from "../ir/views";
 import type { LoweringContext } from "./lower-context";
 
 /** A record local: its type and one scalar variable per field. */
@@ -51,14 +52,25 @@ export class RecordLowerer {
   /** The record array type of an array name (`ps`), else undefined. Looks the name up without lowering it. */
   recordArrayOf(base: ts.Expression): (ArrayType & { record: RecordType }) | undefined {
     const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
-    return b?.k === "var" && b.v.type.kind === "array" && b.v.type.record ? (b.v.type as ArrayType & { record: RecordType }) : undefined;
+    if (b?.k !== "var") return undefined;
+    // An array variable (`const w = flag ? ps : qs`) holds arrays of its declared type.
+    const t = b.arrayVar ? b.arrayVar.type : b.v.type;
+    return t.kind === "array" && t.record ? (t as ArrayType & { record: RecordType }) : undefined;
   }
 
-  /** True for `ps[i]` (or `m[i][j]`) of a record array: an element that is a whole record. */
+  /**
+   * True for `ps[i]` (or `m[i][j]`, `v[j]` of a view) of a record array: an element that is a whole
+   * record. A row of an N-D record array (`g[r]`, fewer indices than dimensions) is a view, not a record.
+   */
   isRecordElement(e: ts.Expression): e is ts.ElementAccessExpression {
     const x = stripParensAndNonNull(e);
     if (!ts.isElementAccessExpression(x)) return false;
-    return this.recordArrayOf(this.ctx.expr.splitElementAccess(x).base) !== undefined;
+    const { base, indexNodes } = this.ctx.expr.splitElementAccess(x);
+    const arr = this.recordArrayOf(base);
+    if (!arr) return false;
+    const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
+    const rank = b?.k === "var" && b.view ? viewType(b.view).rank : arr.rank;
+    return indexNodes.length >= rank;
   }
 
   /** The record local a name is bound to. */
@@ -244,6 +256,12 @@ export class RecordLowerer {
    */
   lowerFieldAtomic(op: IR.AtomicOp, call: ts.CallExpression, arr: IR.VarExpr & { type: ArrayType }, span: IR.Span): IR.Expr {
     const record = arr.type.record!;
+    const target = stripParensAndNonNull(call.arguments[0]!);
+    const tb = ts.isIdentifier(target) ? this.ctx.lookup(target.text) : undefined;
+    if (!ts.isIdentifier(target) || (tb?.k === "var" && (tb.view || tb.arrayVar))) {
+      this.ctx.report(Codes.RecordUnsupported, call.arguments[0]!, `atomics on record fields take the record array itself: cuda.atomic.${op}(ps, [i, "${record.layout.fields[0]!.name}"], value), with the view's offset added to i`);
+      return this.ctx.error(call);
+    }
     const idxNode = stripParensAndNonNull(call.arguments[1]!);
     const elements = ts.isArrayLiteralExpression(idxNode) ? idxNode.elements : [];
     const last = elements[elements.length - 1];
@@ -298,7 +316,7 @@ export class RecordLowerer {
         }
         // A view of a record array passed to a device function would address its bytes, not its records.
         if (e.k === "intrinsic" && e.name === "arrayView" && e.type.kind === "array" && e.type.record) {
-          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, `views of record arrays are not compiled in this version: pass the whole record array and an index`));
+          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, `a view of a record array cannot be passed to a device function in this version: pass the whole record array and an index (the view's offset added), or the element itself (f(v[i]))`));
           return;
         }
         if ((e.k !== "index" && e.k !== "atomic") || e.field || e.array.type.kind !== "array" || !e.array.type.record) return;
@@ -333,9 +351,18 @@ export class RecordLowerer {
   private element(e: ts.ElementAccessExpression): { arr: IR.VarExpr & { type: ArrayType }; indices: readonly IR.Expr[]; record: RecordType } | undefined {
     const base = this.ctx.expr.splitElementAccess(e).base;
     const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
-    if (b?.k === "var" && (b.view || b.arrayVar)) {
-      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' is a view or an array variable of records, which this version does not compile: index the record array itself`);
+    if (b?.k === "var" && b.arrayVar) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' is an array variable of records (let src = ps, or ?: over record arrays), which this version does not compile: index the record arrays themselves (if (flag) … ps[i].x … else … qs[i].x …)`);
       return undefined;
+    }
+    if (b?.k === "var" && b.view) {
+      // A view (`ps.subarray(a, b)`, a row `g[r]`): the element of the base it stands for (lower-views.ts).
+      const r = this.ctx.expr.lowerElementAccess(e);
+      if (!r || r.k !== "index" || r.array.type.kind !== "array" || !r.array.type.record) {
+        if (r && r.type.kind === "array") this.ctx.report(Codes.RecordUnsupported, e, `'${e.getText(this.ctx.sf)}' is a row of records: index every dimension to reach one record`);
+        return undefined;
+      }
+      return { arr: r.array as IR.VarExpr & { type: ArrayType }, indices: r.indices, record: r.array.type.record };
     }
     const r = this.ctx.expr.elementAccessArray(e);
     if (!r) return undefined;
