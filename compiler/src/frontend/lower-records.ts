@@ -405,6 +405,20 @@ export class RecordLowerer {
     return this.ctx.error(e);
   }
 
+  /** `sh.shape[d]` of a shared/local array of records: its constant extent; undefined for anything else. */
+  fieldArraysShape(e: ts.ElementAccessExpression): IR.Expr | undefined {
+    const base = stripParensAndNonNull(e.expression);
+    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape") return undefined;
+    const soa = this.fieldArraysOf(base.expression);
+    if (!soa) return undefined;
+    const d = this.ctx.foldConst(e.argumentExpression);
+    if (!d || typeof d.value !== "number" || !Number.isInteger(d.value) || d.value < 0 || d.value >= soa.shape.length) {
+      this.ctx.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${soa.shape.length - 1}`);
+      return this.ctx.error(e);
+    }
+    return { k: "const", type: scalar("i32"), value: soa.shape[d.value]!, span: this.ctx.span(e) };
+  }
+
   /** The record of a dtype argument naming a record interface (`cuda.shared.array(n, Particle)`), reported if it is no plain record. */
   recordDTypeArg(e: ts.Expression): RecordType | "reported" | undefined {
     const x = stripParensAndNonNull(e);

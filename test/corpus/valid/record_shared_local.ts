@@ -78,6 +78,6 @@ export const sharedGrid = cuda.jit((xs: Float32Array, out: Float32Array) => {
   g[1][t] = g[0][t];
   g[1][t].x = -x;
   cuda.syncthreads();
-  const r = g[1][TPB - 1 - t];
+  const r = g[1][g.shape[1] - 1 - t];
   if (i < xs.length) out[i] = r.x * r.v + g[0][t].x + r.id;
 });
