@@ -4,7 +4,9 @@
  * copies, whole-record stores in both directions, `.length`), lowered to the base array as every view
  * is. The simulator matches plain TypeScript; the g++ emulation of the generated C++ leaves the
  * simulator's bytes; the C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80). An
- * element past a view's end is the simulator's out-of-bounds fault, as for any view.
+ * element past a view's end is the simulator's out-of-bounds fault, as for any view. Array variables
+ * and `?:` over record arrays (a buffer swap) likewise: fields, copies, whole stores, `+=` on a field
+ * and elements passed to a device function's record parameter, through the chosen record array.
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
@@ -37,6 +39,25 @@ export const views = cuda.jit((ps: Array1D<P>, g: Array2D<P>, src: Array1D<P>, q
     qs[i] = row[i];
     row[i] = src[i];
   }
+});
+
+// Array variables and ?: over record arrays (Numba's buffer swap): a selector over the candidates.
+const weight = cuda.device((c: P): f32 => c.x * 2 + c.id);
+export const pingpong = cuda.jit((a: Array1D<P>, b: Array1D<P>, steps: i32, out: Array1D<f32>) => {
+  const i = cuda.grid(1);
+  if (i >= a.length) return;
+  let src = a, dst = b;
+  for (let s = 0; s < steps; s++) {
+    const p = src[i];
+    dst[i] = p;
+    dst[i].x += 1;
+    dst[i].id = s;
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  const pick = steps % 2 === 0 ? a : b;
+  out[i] = pick[i].x + weight(pick[i]) + (steps > 10 ? a : b)[i].y;
 });
 `;
 
@@ -96,17 +117,51 @@ describe("views of record arrays", () => {
     assert.ok(v.out[2]! !== 0 && v.out[3] === 0);
   });
 
+  it("array variables and ?: over record arrays (a buffer swap) on the simulator match plain TypeScript", () => {
+    for (const steps of [3, 4]) {
+      const a = cuda.recordArray(P, N), b = cuda.recordArray(P, N), out = new Float32Array(N);
+      for (let i = 0; i < N; i++) a.set(i, { x: i / 4, y: 10 - i, id: -1 });
+      const wa = cuda.recordArray(P, N), wb = cuda.recordArray(P, N), want = new Float32Array(N);
+      wa.bytes.set(a.bytes);
+      for (let i = 0; i < N; i++) {
+        let src = wa, dst = wb;
+        for (let s = 0; s < steps; s++) {
+          const p = src.get(i);
+          dst.set(i, { ...p, x: f(p.x + 1), id: s });
+          [src, dst] = [dst, src];
+        }
+        const pick = (steps % 2 === 0 ? wa : wb).get(i);
+        want[i] = f(f(pick.x + f(f(pick.x * 2) + pick.id)) + wb.get(i).y);
+      }
+      kernel(art(), "pingpong").launch(1, 32)(a, b, steps, out);
+      assert.deepEqual(a.bytes, wa.bytes, `a, steps=${steps}`);
+      assert.deepEqual(b.bytes, wb.bytes, `b, steps=${steps}`);
+      assert.deepEqual(out, want, `out, steps=${steps}`);
+    }
+  });
+
   it("the g++ emulation of the generated C++ leaves the simulator's bytes", async (t) => {
     const gxx = findGxx();
     if (!gxx) return t.skip("g++ not found");
     const gen = generateCuda(check.module);
     const h = inputs();
     const values: Record<string, HostValue> = { ps: h.ps.bytes, g: { data: h.g.bytes, shape: [R, C * P.itemsize] }, src: h.src.bytes, qs: h.qs.bytes, out: h.out, off: OFF };
-    const c: CorpusCase = { name: "record views", setup: () => values, launches: [{ kernel: "views", grid: 1, block: 32, args: ["ps", "g", "src", "qs", "out", "off"] }], reference: () => ({}) };
+    const pa = cuda.recordArray(P, N);
+    for (let i = 0; i < N; i++) pa.set(i, { x: i / 4, y: 10 - i, id: -1 });
+    Object.assign(values, { pa: pa.bytes, pb: new Uint8Array(N * P.itemsize), steps: 3, pout: new Float32Array(N) });
+    const launches = [
+      { kernel: "views", grid: 1, block: 32, args: ["ps", "g", "src", "qs", "out", "off"] },
+      { kernel: "pingpong", grid: 1, block: 32, args: ["pa", "pb", "steps", "pout"] },
+    ];
+    const c: CorpusCase = { name: "record views", setup: () => values, launches, reference: () => ({}) };
     const { outputs } = await emulateCase(gxx, "record-views", gen, c, values);
     const s = inputs();
     run(s);
-    for (const [k, sim] of [["ps", s.ps.bytes], ["g", s.g.bytes], ["qs", s.qs.bytes], ["out", s.out]] as const) assert.equal(compareArrays(k, sim, outputs.get(k)!), undefined);
+    const sa = cuda.recordArray(P, N), sb = cuda.recordArray(P, N), sout = new Float32Array(N);
+    sa.bytes.set(pa.bytes);
+    kernel(art(), "pingpong").launch(1, 32)(sa, sb, 3, sout);
+    const pairs = [["ps", s.ps.bytes], ["g", s.g.bytes], ["qs", s.qs.bytes], ["out", s.out], ["pa", sa.bytes], ["pb", sb.bytes], ["pout", sout]] as const;
+    for (const [k, sim] of pairs) assert.equal(compareArrays(k, sim, outputs.get(k)!), undefined);
   });
 
   it("the generated C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80)", (t) => {

@@ -33,6 +33,17 @@ export interface RecordLocal {
   readonly mutable: boolean;
 }
 
+/** One record of a record array: the array (a choice's first candidate), its indices, its record type. */
+interface RecordElement {
+  readonly arr: IR.VarExpr & { type: ArrayType };
+  readonly indices: readonly IR.Expr[];
+  readonly record: RecordType;
+  /** Set for an element of an array variable or `?:` of record arrays (lower-array-vars.ts). */
+  readonly choice?: ArrayChoice;
+}
+
+type ArrayChoice = NonNullable<ReturnType<LoweringContext["arrayVars"]["choiceOfExpr"]>>;
+
 /** A shared or local array of records: one array per field, all of the declared shape. */
 export interface RecordFieldArrays {
   readonly record: RecordType;
@@ -51,7 +62,10 @@ export class RecordLowerer {
 
   /** The record array type of an array name (`ps`), else undefined. Looks the name up without lowering it. */
   recordArrayOf(base: ts.Expression): (ArrayType & { record: RecordType }) | undefined {
-    const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
+    const x = stripParensAndNonNull(base);
+    // `(flag ? ps : qs)[i]`: a choice between record arrays (lower-array-vars.ts).
+    if (ts.isConditionalExpression(x)) return this.recordArrayOf(x.whenTrue) ?? this.recordArrayOf(x.whenFalse);
+    const b = ts.isIdentifier(x) ? this.ctx.lookup(x.text) : undefined;
     if (b?.k !== "var") return undefined;
     // An array variable (`const w = flag ? ps : qs`) holds arrays of its declared type.
     const t = b.arrayVar ? b.arrayVar.type : b.v.type;
@@ -226,11 +240,16 @@ export class RecordLowerer {
       return undefined;
     }
     const from = local ? undefined : this.element(r as ts.ElementAccessExpression);
-    const body: IR.Stmt[] = el.record.layout.fields.map((f) => {
-      const value: IR.Expr = local ? { k: "var", type: scalar(f.dtype), v: local.fields.get(f.name)!, span } : this.fieldOf(from!, f, rhs);
-      return { k: "assign", span, target: this.fieldOf(el, f, target), value };
+    if (!local && !from) return undefined;
+    const values = el.record.layout.fields.map((f): IR.Expr => (local ? { k: "var", type: scalar(f.dtype), v: local.fields.get(f.name)!, span } : this.fieldOf(from!, f, rhs)));
+    const stores = (to: { arr: IR.VarExpr; indices: readonly IR.Expr[] }): IR.Stmt => ({
+      k: "block",
+      span,
+      body: el.record.layout.fields.map((f, k) => ({ k: "assign", span, target: this.fieldIndex(to, f, target), value: values[k]! })),
     });
-    return { k: "block", span, body };
+    // Into an array variable's element: the chosen candidate's fields (an if/else over the candidates).
+    if (el.choice) return this.ctx.arrayVars.chooseStmt(el.choice, (a) => stores({ arr: a, indices: el.indices }), span);
+    return stores(el);
   }
 
   /** The field variable of `p.x` as an assignment target (a `let` record local). */
@@ -348,13 +367,10 @@ export class RecordLowerer {
     return this.ctx.error(e);
   }
 
-  private element(e: ts.ElementAccessExpression): { arr: IR.VarExpr & { type: ArrayType }; indices: readonly IR.Expr[]; record: RecordType } | undefined {
-    const base = this.ctx.expr.splitElementAccess(e).base;
+  private element(e: ts.ElementAccessExpression): RecordElement | undefined {
+    const { base, indexNodes } = this.ctx.expr.splitElementAccess(e);
     const b = ts.isIdentifier(base) ? this.ctx.lookup(base.text) : undefined;
-    if (b?.k === "var" && b.arrayVar) {
-      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' is an array variable of records (let src = ps, or ?: over record arrays), which this version does not compile: index the record arrays themselves (if (flag) … ps[i].x … else … qs[i].x …)`);
-      return undefined;
-    }
+    if (this.ctx.arrayVars.namesChoice(base)) return this.choiceElement(e, base, indexNodes);
     if (b?.k === "var" && b.view) {
       // A view (`ps.subarray(a, b)`, a row `g[r]`): the element of the base it stands for (lower-views.ts).
       const r = this.ctx.expr.lowerElementAccess(e);
@@ -379,8 +395,52 @@ export class RecordLowerer {
     return { arr: r.arr, indices: r.indices, record };
   }
 
+  /**
+   * `src[i]` of an array variable or `(flag ? ps : qs)[i]` (lower-array-vars.ts): the element of the
+   * chosen record array, all of whose candidates must be record arrays of one record type.
+   */
+  private choiceElement(e: ts.ElementAccessExpression, base: ts.Expression, indexNodes: readonly ts.Expression[]): RecordElement | undefined {
+    const choice = this.ctx.arrayVars.choiceOfExpr(this.ctx.expr.lowerExpr(base));
+    if (!choice) return undefined;
+    const types = choice.candidates.map((c) => c.type as ArrayType);
+    const record = types[0]!.record;
+    if (!record || types.some((t) => !t.record || t.record.name !== record.name || !sameRecordFields(t.record.layout, record.layout))) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${base.getText(this.ctx.sf)}' may hold arrays of different record types (or arrays that hold no records): an array variable of records holds record arrays of one type`);
+      return undefined;
+    }
+    if (indexNodes.length !== types[0]!.rank) {
+      this.ctx.report(Codes.RecordUnsupported, e, `'${e.getText(this.ctx.sf)}' is a row of records: index every dimension to reach one record`);
+      return undefined;
+    }
+    const indices = indexNodes.map((n) => this.ctx.expr.lowerIndex(n));
+    return { arr: choice.candidates[0]! as IR.VarExpr & { type: ArrayType }, indices, record, choice };
+  }
+
+  /**
+   * `src[i].x = v` (and `op=`) through an array variable of records: an if/else of the candidates'
+   * field stores, `store` making each; undefined when `t` is no such field.
+   */
+  lowerChoiceFieldStore(t: ts.PropertyAccessExpression, store: (target: IR.IndexExpr) => IR.Stmt | undefined, node: ts.Node): { stmt: IR.Stmt | undefined } | undefined {
+    const obj = stripParensAndNonNull(t.expression);
+    if (!ts.isElementAccessExpression(obj) || !this.ctx.arrayVars.namesChoice(this.ctx.expr.splitElementAccess(obj).base)) return undefined;
+    const el = this.element(obj);
+    if (!el?.choice) return { stmt: undefined };
+    const field = el.record.layout.fields.find((f) => f.name === t.name.text);
+    if (!field) {
+      this.unknownField(t, el.record);
+      return { stmt: undefined };
+    }
+    return { stmt: this.ctx.arrayVars.chooseStmt(el.choice, (a) => store(this.fieldIndex({ arr: a, indices: el.indices }, field, t)), this.ctx.span(node)) };
+  }
+
+  /** Field `field` of an element (of the chosen candidate when the element is a choice). */
+  private fieldOf(el: RecordElement, field: RecordField, node: ts.Node): IR.Expr {
+    if (!el.choice) return this.fieldIndex(el, field, node);
+    return this.ctx.arrayVars.chooseExpr(el.choice, (a) => this.fieldIndex({ arr: a, indices: el.indices }, field, node), this.ctx.span(node));
+  }
+
   /** Field `field` of an element: of the record array's bytes, or an element of a shared/local array's field array. */
-  private fieldOf(el: { arr: IR.VarExpr; indices: readonly IR.Expr[] }, field: RecordField, node: ts.Node): IR.IndexExpr {
+  private fieldIndex(el: { arr: IR.VarExpr; indices: readonly IR.Expr[] }, field: RecordField, node: ts.Node): IR.IndexExpr {
     const soa = this.fieldArrays.get(el.arr.v);
     if (soa) {
       const v = soa.fields.get(field.name)!;
