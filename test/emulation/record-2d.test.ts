@@ -2,7 +2,8 @@
  * 2-D and 3-D record arrays (docs/kernel-language.md#records): `Array2D<Cell>` / `Array3D<Cell>` kernel
  * parameters over host record arrays with a shape (`cuda.recordArray(Cell, [rows, cols])`, `get(r, c)`,
  * `set(r, c, value)`), passed directly or through `cuda.toDevice`: field reads and writes, record copies,
- * `.shape`/`.length`, a field atomic, and an element passed to a device function's record parameter.
+ * `.shape`/`.length`, a field atomic, an element passed to a device function's record parameter, and the
+ * 2-D record array passed to a device function.
  * The simulator matches plain TypeScript; the g++ emulation of the generated C++ leaves the simulator's
  * bytes; the C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80). A record array of
  * the wrong rank is CSR081 at the launch.
@@ -25,13 +26,18 @@ interface Cell { w: f32; n: i32; flag: bool }
 const Cell = cuda.record({ w: f32, n: i32, flag: bool });
 
 const weight = cuda.device((c: Cell, k: f32): f32 => (c.flag ? c.w * k : c.w) + c.n);
+const rowSum = cuda.device((g: Array2D<Cell>, r: i32): f32 => {
+  let s: f32 = 0;
+  for (let c = 0; c < g.shape[1]; c++) s += g[r][c].w;
+  return s;
+});
 
 export const relax = cuda.jit((g: Array2D<Cell>, out: Array2D<f32>, tally: Array2D<Cell>) => {
   const [r, c] = cuda.grid(2);
   if (r < g.shape[0] && c < g.shape[1]) {
     const me = g[r][c];
     const right = c + 1 < g.shape[1] ? g[r][c + 1].w : 0;
-    out[r][c] = weight(me, 2) + right + g.length;
+    out[r][c] = weight(me, 2) + right + g.length + rowSum(g, r);
     g[r][c].n = r * 100 + c;
     if (me.flag) cuda.atomic.add(tally, [0, 0, "n"], 1);
   }
@@ -68,7 +74,9 @@ function relaxReference() {
     for (let c = 0; c < C; c++) {
       const me = g.get(r, c);
       const weight = f((me.flag ? f(me.w * 2) : me.w) + me.n);
-      out[r * C + c] = f(f(weight + (c + 1 < C ? g.get(r, c + 1).w : 0)) + R);
+      let rowSum = 0;
+      for (let k = 0; k < C; k++) rowSum = f(rowSum + g.get(r, k).w);
+      out[r * C + c] = f(f(f(weight + (c + 1 < C ? g.get(r, c + 1).w : 0)) + R) + rowSum);
     }
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) g.set(r, c, { ...g.get(r, c), n: r * 100 + c });
   let flagged = 0;

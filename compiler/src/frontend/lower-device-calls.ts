@@ -7,6 +7,7 @@ import ts from "typescript";
 import { Codes } from "../diagnostics/codes";
 import type * as IR from "../ir/nodes";
 import { typeToString, type RecordType } from "../ir/types";
+import { sameRecordFields } from "../dtypes/records";
 import type { DeviceSignature } from "./lower-base";
 import { stripParensAndNonNull } from "./constants";
 import type { FunctionDecl } from "./module-info";
@@ -52,6 +53,9 @@ export class DeviceCallLowerer {
     if (pt.kind === "array") {
       if (v.type.kind !== "array" || v.k !== "var") {
         this.ctx.report(Codes.TypeMismatch, a, `parameter '${param}' of '${fn.name}' takes ${typeToString(pt)}`);
+      } else if ((pt.record || v.type.record) && (pt.record?.name !== v.type.record?.name || !pt.record || !v.type.record || !sameRecordFields(pt.record.layout, v.type.record.layout) || v.type.rank !== pt.rank)) {
+        // Record arrays travel as bytes: only the same record type (and rank) reads the same fields.
+        this.ctx.report(Codes.RecordArgument, a, `parameter '${param}' of '${fn.name}' takes ${typeToString(pt)}, but this is ${typeToString({ ...v.type, space: "global" })}: pass a record array of that record type`);
       } else if (v.type.dtype !== pt.dtype || v.type.rank !== pt.rank) {
         this.ctx.report(Codes.WrongDType, a, `parameter '${param}' of '${fn.name}' takes ${typeToString(pt)}, but this is ${typeToString({ ...v.type, space: "global" })}`);
       }

@@ -201,10 +201,7 @@ class FunctionLowerer {
       } else type = { kind: "array", dtype: "u8", rank: 1, space: "global", record: rec, byValue: true };
     } else {
       const r = readTypeAnnotation(this.ctx.host.front, this.ctx.module, p.type);
-      if (r.ok && r.type.kind === "array" && r.type.record && r.type.rank > 1 && this.ctx.decl.kind !== "kernel") {
-        this.ctx.report(Codes.RecordUnsupported, p.type, `device functions take 1-D record arrays in this version: pass the 2-D/3-D record array's element (f(ps[i][j]), a record by value) or its fields, or index it in the kernel`);
-        reported = true;
-      } else if (r.ok) type = r.type;
+      if (r.ok) type = r.type;
       else {
         this.ctx.report(Codes.UnsupportedParameterType, p.type, r.message);
         reported = true;

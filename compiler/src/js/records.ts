@@ -92,3 +92,9 @@ export function recordDeviceNdParamSetup(n: string, record: RecordType, rank: nu
   const strideDecls = strides.slice(0, last).map((s, k) => `${s} = ${byteStrides[k]} / ${size}`);
   return { params: [n, `${n}$o`, ...bytes, ...byteStrides], setup: `const ${[...decls, ...extents, ...strideDecls].join(", ")};`, dims, strides };
 }
+
+/** The (extents, strides) of an N-D record array's bytes, from its extents and strides in records: what a callee's recordDeviceNdParamSetup takes. */
+export function recordNdCallArgs(dims: readonly string[], strides: readonly string[], size: number): string[] {
+  const last = dims.length - 1;
+  return [...dims.map((d, k) => (k === last ? `(${d}) * ${size}` : d)), ...strides.map((s, k) => (k === last ? "1" : `(${s}) * ${size}`))];
+}

@@ -41,12 +41,13 @@ const SOURCE_2D = `import { cuda, f32, i32, type Array1D, type Array2D } from "c
 interface Cell { w: f32; n: i32 }
 const Cell = cuda.record({ w: f32, n: i32 });
 const twice = cuda.device((c: Cell): f32 => c.w * 2 + c.n); // inner
+const lastW = cuda.device((g: Array2D<Cell>, r: i32): f32 => g[r][g.shape[1] - 1].w);
 export const grid2 = cuda.jit((g: Array2D<Cell>, out: Array1D<f32>) => {
   const t = cuda.threadIdx.x;
   const sh = cuda.shared.array(4, Cell);
   sh[t] = g[1][t];
   cuda.syncthreads();
-  out[t] = twice(sh[t]) + g[0][t].w; // sum
+  out[t] = twice(sh[t]) + g[0][t].w + lastW(g, 0); // sum
 });
 `;
 
@@ -74,6 +75,14 @@ describe("debugger: 2-D record arrays, shared record arrays, record parameters",
     const shw = e.frames[0]!.variables.find((x) => x.name === "sh.w");
     assert.ok(shw, `variables: ${e.frames[0]!.variables.map((x) => x.name).join(", ")}`);
     assert.equal((shw.value as { data: Float32Array }).data[2], 12.5);
+  });
+
+  it("runs to the end with the values of the fast simulator (2-D record array through a device function)", () => {
+    out.fill(0);
+    const s = new DebugSession({ module: ir2, kernel: "grid2", grid: [1, 1, 1], block: [4, 1, 1], args: args() }, { print: () => {} });
+    assert.equal(s.continue().kind, "end");
+    // out[t] = (g[1][t].w * 2 + g[1][t].n) + g[0][t].w + g[0][3].w
+    assert.deepEqual([...out], [0, 1, 2, 3].map((t) => Math.fround(Math.fround(Math.fround((10 + t + 0.5) * 2) + (1 - t)) + (t + 0.5)) + 3.5));
   });
 
   it("a device function's record parameter is shown as its fields", () => {
