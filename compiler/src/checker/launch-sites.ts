@@ -179,7 +179,7 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       const isArray = p.type.kind === "array";
       // Record parameters: the fields of the record array (or record) passed, where this file shows them (record-launch.ts).
       if (p.type.kind === "array" && p.type.record) {
-        const d = checkRecordLaunchArgument(host.front, module, fn.name, p.name, p.type.record, !!p.type.byValue, a, span(a));
+        const d = checkRecordLaunchArgument(host.front, module, fn.name, p.name, { ...p.type.record, rank: p.type.rank }, !!p.type.byValue, a, span(a));
         if (d) diagnostics.push(d);
         if (d || (p.type.byValue && ts.isObjectLiteralExpression(x))) return;
       }

@@ -19,7 +19,7 @@ import { stripParensAndNonNull } from "../frontend/constants";
 import { recordDtypeCall, recordDtypeFields } from "./record-dtypes";
 
 /** The diagnostic for argument `a` of record parameter `param` (record `record`, `byValue` or an array) of kernel `kernel`, if any. */
-export function checkRecordLaunchArgument(front: FrontEnd, module: ModuleInfo, kernel: string, param: string, record: RecordType, byValue: boolean, a: ts.Expression, span: Span): Diagnostic | undefined {
+export function checkRecordLaunchArgument(front: FrontEnd, module: ModuleInfo, kernel: string, param: string, record: RecordType & { rank: number }, byValue: boolean, a: ts.Expression, span: Span): Diagnostic | undefined {
   const x = stripParensAndNonNull(a);
   const want = record.layout;
   if (byValue && ts.isObjectLiteralExpression(x)) {
@@ -35,7 +35,14 @@ export function checkRecordLaunchArgument(front: FrontEnd, module: ModuleInfo, k
     );
   }
   const given = dtypeOfArgument(front, module, x, byValue, 0);
-  if (!given || sameRecordFields(given.layout, want)) return undefined;
+  if (!given) return undefined;
+  if (!byValue && given.rank !== undefined && given.rank !== record.rank)
+    return makeDiagnostic(
+      Codes.RecordLaunchMismatch,
+      span,
+      `parameter '${param}' of '${kernel}' is Array${record.rank}D<${record.name}>, but '${a.getText(module.sourceFile)}' is a ${given.rank}-D record array: make it with cuda.recordArray(${record.name}, ${record.rank === 1 ? "n" : record.rank === 2 ? "[rows, cols]" : "[d0, d1, d2]"}) (the launch would throw CSR081)`,
+    );
+  if (sameRecordFields(given.layout, want)) return undefined;
   return makeDiagnostic(
     Codes.RecordLaunchMismatch,
     span,
@@ -44,7 +51,7 @@ export function checkRecordLaunchArgument(front: FrontEnd, module: ModuleInfo, k
 }
 
 /** The record dtype an argument was made with, where this file shows it. */
-function dtypeOfArgument(front: FrontEnd, module: ModuleInfo, e: ts.Expression, byValue: boolean, depth: number): { name?: string; layout: RecordLayout } | undefined {
+function dtypeOfArgument(front: FrontEnd, module: ModuleInfo, e: ts.Expression, byValue: boolean, depth: number): { name?: string; layout: RecordLayout; rank?: number } | undefined {
   if (depth > 8) return undefined;
   const x = stripParensAndNonNull(e);
   if (ts.isIdentifier(x)) {
@@ -57,7 +64,13 @@ function dtypeOfArgument(front: FrontEnd, module: ModuleInfo, e: ts.Expression, 
   if (byValue && method === "get" && !isCudaReference(target, module.cudascript)) return dtypeOfArgument(front, module, target, false, depth + 1);
   if (!isCudaReference(target, module.cudascript)) return undefined;
   if (method === "toDevice" && !byValue && x.arguments[0]) return dtypeOfArgument(front, module, x.arguments[0], false, depth + 1);
-  if (method === "recordArray" && !byValue && x.arguments[0]) return dtype(front, module, x.arguments[0]);
+  if (method === "recordArray" && !byValue && x.arguments[0]) {
+    const d = dtype(front, module, x.arguments[0]);
+    // The rank where the shape shows it: a number literal (1-D) or an array literal ([rows, cols]).
+    const shape = x.arguments[1] && stripParensAndNonNull(x.arguments[1]);
+    const rank = shape && ts.isNumericLiteral(shape) ? 1 : shape && ts.isArrayLiteralExpression(shape) ? shape.elements.length : undefined;
+    return d && { ...d, rank };
+  }
   return undefined;
 }
 
