@@ -45,7 +45,7 @@ export const sharedBodies = cuda.jit((xs: Float32Array, vs: Float32Array, out: F
     ids[i] = n.id;
   }
   cuda.syncthreads();
-  if (t === 0) counts[cuda.blockIdx.x] = tally[0].id;
+  if (t === 0) counts[cuda.blockIdx.x] = tally[0].id + (tally[0].x === tally[0].v ? 0 : 1);
 });
 
 /** Per-thread scratch records in a local array: element copies, whole-record stores, fields, length. */
