@@ -207,10 +207,10 @@ export class DeclarationLowerer {
     const [shapeArg, dtypeArg] = call.arguments;
     if (call.arguments.length !== 2) this.ctx.report(Codes.WrongArgumentCount, call, `cuda.${space}.array takes a shape and a dtype: cuda.${space}.array(128, f32)`);
     // `cuda.shared.array(n, Particle)`: one array per field (lower-records.ts).
-    const record = dtypeArg ? this.ctx.records.recordDTypeArg(dtypeArg) : undefined;
+    const record = dtypeArg ? this.ctx.records.fieldArrays.recordDTypeArg(dtypeArg) : undefined;
     if (record) {
       const shape = shapeArg ? this.readShape(shapeArg, space) : [1];
-      if (record !== "reported") return this.ctx.records.declareFieldArrays(d, name, space, shape, record, call);
+      if (record !== "reported") return this.ctx.records.fieldArrays.declare(d, name, space, shape, record, call);
       this.ctx.bind(name, { k: "poison" });
       return [];
     }

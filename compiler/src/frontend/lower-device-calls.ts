@@ -47,7 +47,7 @@ export class DeviceCallLowerer {
   /** The argument `a` for a parameter of type `pt` (its zero or an error when missing). */
   private argument(fn: FunctionDecl, pt: IR.IrFunction["params"][number]["type"], param: string, a: ts.Expression | undefined, call: ts.CallExpression): IR.Expr {
     if (!a) return pt.kind === "scalar" ? { k: "const", type: pt, value: 0, span: this.ctx.span(call) } : this.ctx.error(call);
-    if (this.ctx.records.fieldArraysOf(a)) return this.ctx.records.reportFieldArrays(a);
+    if (this.ctx.records.fieldArrays.of(a)) return this.ctx.records.fieldArrays.reportWhole(a);
     const v = pt.kind === "array" ? this.ctx.views.lowerArrayValue(a) : this.ctx.expr.lowerExpr(a);
     if (POISON.has(v)) return v;
     if (pt.kind === "array") {

@@ -6,8 +6,9 @@
  *   `p.x` is a plain variable and no backend knows record values;
  * - a whole-record store, `ps[j] = p` or `ps[j] = ps[i]`, is one field store per field;
  * - a shared or local array of records, `cuda.shared.array(n, Particle)`, is one array per field (a
- *   structure of arrays): kernels never see a record's bytes, so the layout of memory no host reads is
- *   free, and every backend (and the shared-memory sanitizer, which names `sh[i].x`) sees plain arrays;
+ *   structure of arrays, lower-record-storage.ts): kernels never see a record's bytes, so the layout of
+ *   memory no host reads is free, and every backend (and the shared-memory sanitizer, which names
+ *   `sh[i].x`) sees plain arrays;
  * - a record parameter of a device function, `(p: Particle)`, is one scalar parameter per field (by
  *   value, as Numba passes records), and a call passes the fields of a record element or local.
  * Anything else that would need a record as a value is CS2044 with what to write instead.
@@ -24,6 +25,7 @@ import { ATOMIC_DTYPES } from "./lower-atomics";
 import { stripParensAndNonNull } from "./constants";
 import { readRecordType } from "./type-annotations";
 import { viewType } from "../ir/views";
+import { fieldArraysMessage, RecordFieldArrayLowerer } from "./lower-record-storage";
 import type { LoweringContext } from "./lower-context";
 
 /** A record local: its type and one scalar variable per field. */
@@ -44,21 +46,16 @@ interface RecordElement {
 
 type ArrayChoice = NonNullable<ReturnType<LoweringContext["arrayVars"]["choiceOfExpr"]>>;
 
-/** A shared or local array of records: one array per field, all of the declared shape. */
-export interface RecordFieldArrays {
-  readonly record: RecordType;
-  readonly fields: ReadonlyMap<string, IR.Var>;
-  readonly shape: readonly number[];
-  readonly space: "shared" | "local";
-}
 
 export class RecordLowerer {
   /** Record locals (and record parameters by value) by the variable their name is bound to. */
   private readonly locals = new Map<IR.Var, RecordLocal>();
-  /** Shared and local arrays of records by the placeholder variable their name is bound to (never emitted). */
-  private readonly fieldArrays = new Map<IR.Var, RecordFieldArrays>();
+  /** Shared and local arrays of records (lower-record-storage.ts). */
+  readonly fieldArrays: RecordFieldArrayLowerer;
 
-  constructor(private readonly ctx: LoweringContext) {}
+  constructor(private readonly ctx: LoweringContext) {
+    this.fieldArrays = new RecordFieldArrayLowerer(ctx);
+  }
 
   /** The record array type of an array name (`ps`), else undefined. Looks the name up without lowering it. */
   recordArrayOf(base: ts.Expression): (ArrayType & { record: RecordType }) | undefined {
@@ -99,7 +96,7 @@ export class RecordLowerer {
   lowerFieldAccess(e: ts.PropertyAccessExpression): IR.Expr | undefined {
     const obj = stripParensAndNonNull(e.expression);
     const name = e.name.text;
-    const soa = this.fieldArraysOf(obj);
+    const soa = this.fieldArrays.of(obj);
     if (soa && name === "length") return { k: "const", type: scalar("i32"), value: soa.shape[0]!, span: this.ctx.span(e) };
     const local = this.recordLocalOf(obj);
     if (local) {
@@ -298,7 +295,7 @@ export class RecordLowerer {
       this.ctx.report(Codes.WrongDType, last, `cuda.atomic.${op} works on fields of ${ATOMIC_DTYPES[op].join(", ")}, not on the ${field.dtype} field '${field.name}'`);
       return this.ctx.error(call);
     }
-    const soa = this.fieldArrays.get(arr.v);
+    const soa = this.fieldArrays.byVar(arr.v);
     if (!soa && arr.type.space !== "global") {
       this.ctx.report(Codes.RecordUnsupported, call, `atomics on record fields work on global record arrays and on shared/local arrays of records in this version`);
       return this.ctx.error(call);
@@ -326,11 +323,11 @@ export class RecordLowerer {
     forEachRootExpr(body, (root) =>
       visitExpr(root, (e) => {
         // A shared/local array of records is only reached through its elements (its fields are arrays of their own).
-        if (e.k === "var" && this.fieldArrays.has(e.v)) {
+        if (e.k === "var" && this.fieldArrays.isPlaceholder(e.v)) {
           const key = `${e.span.start}:${e.span.end}`;
           if (seen.has(key)) return;
           seen.add(key);
-          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, fieldArraysMessage(e.v.name, this.fieldArrays.get(e.v)!)));
+          this.ctx.diags.add(makeDiagnostic(Codes.RecordUnsupported, e.span, fieldArraysMessage(e.v.name, this.fieldArrays.byVar(e.v)!)));
           return;
         }
         // A view of a record array passed to a device function would address its bytes, not its records.
@@ -387,7 +384,7 @@ export class RecordLowerer {
       this.ctx.report(Codes.RecordUnsupported, e, `'${e.getText(this.ctx.sf)}' is a row of records: index every dimension to reach one record`);
       return undefined;
     }
-    if (this.fieldArrays.has(r.arr.v)) return { arr: r.arr, indices: r.indices, record };
+    if (this.fieldArrays.isPlaceholder(r.arr.v)) return { arr: r.arr, indices: r.indices, record };
     if (r.arr.type.space !== "global") {
       this.ctx.report(Codes.RecordUnsupported, e, `'${r.arr.v.name}' is a ${r.arr.type.space} array of records, which this version does not compile: kernels take global record arrays (Array1D<${record.name}>, Array2D<${record.name}>) and shared/local ones (cuda.shared.array(n, ${record.name}))`);
       return undefined;
@@ -441,88 +438,13 @@ export class RecordLowerer {
 
   /** Field `field` of an element: of the record array's bytes, or an element of a shared/local array's field array. */
   private fieldIndex(el: { arr: IR.VarExpr; indices: readonly IR.Expr[] }, field: RecordField, node: ts.Node): IR.IndexExpr {
-    const soa = this.fieldArrays.get(el.arr.v);
+    const soa = this.fieldArrays.byVar(el.arr.v);
     if (soa) {
       const v = soa.fields.get(field.name)!;
       const array: IR.VarExpr = { k: "var", type: v.type, v, span: el.arr.span };
       return { k: "index", type: scalar(field.dtype), array, indices: el.indices, span: this.ctx.span(node) };
     }
     return { k: "index", type: scalar(field.dtype), array: el.arr, indices: el.indices, field, span: this.ctx.span(node) };
-  }
-
-  /** The field arrays a name is bound to (`sh` of `const sh = cuda.shared.array(n, Particle)`). */
-  fieldArraysOf(e: ts.Expression): RecordFieldArrays | undefined {
-    const x = stripParensAndNonNull(e);
-    if (!ts.isIdentifier(x)) return undefined;
-    const b = this.ctx.lookup(x.text);
-    return b?.k === "var" ? this.fieldArrays.get(b.v) : undefined;
-  }
-
-  /** CS2041 for a shared/local array of records used as a whole (`f(sh)`): it is only reached through its elements. */
-  reportFieldArrays(e: ts.Expression): IR.Expr {
-    const name = e.getText(this.ctx.sf), soa = this.fieldArraysOf(e)!;
-    this.ctx.report(Codes.RecordUnsupported, e, fieldArraysMessage(name, soa));
-    return this.ctx.error(e);
-  }
-
-  /** `sh.shape[d]` of a shared/local array of records: its constant extent; undefined for anything else. */
-  fieldArraysShape(e: ts.ElementAccessExpression): IR.Expr | undefined {
-    const base = stripParensAndNonNull(e.expression);
-    if (!ts.isPropertyAccessExpression(base) || base.name.text !== "shape") return undefined;
-    const soa = this.fieldArraysOf(base.expression);
-    if (!soa) return undefined;
-    const d = this.ctx.foldConst(e.argumentExpression);
-    if (!d || typeof d.value !== "number" || !Number.isInteger(d.value) || d.value < 0 || d.value >= soa.shape.length) {
-      this.ctx.report(Codes.NotConstant, e.argumentExpression, `index .shape with a constant dimension from 0 to ${soa.shape.length - 1}`);
-      return this.ctx.error(e);
-    }
-    return { k: "const", type: scalar("i32"), value: soa.shape[d.value]!, span: this.ctx.span(e) };
-  }
-
-  /** The record of a dtype argument naming a record interface (`cuda.shared.array(n, Particle)`), reported if it is no plain record. */
-  recordDTypeArg(e: ts.Expression): RecordType | "reported" | undefined {
-    const x = stripParensAndNonNull(e);
-    if (!ts.isIdentifier(x) || this.ctx.module.cudascript.has(x.text) || this.ctx.lookup(x.text)) return undefined;
-    const rec = readRecordType(this.ctx.host.front, this.ctx.module, ts.factory.createTypeReferenceNode(x.text));
-    if (!rec) return undefined;
-    if ("problem" in rec) {
-      this.ctx.report(Codes.WrongDType, e, rec.problem);
-      return "reported";
-    }
-    return rec;
-  }
-
-  /**
-   * `const sh = cuda.shared.array(n, Particle)` / `cuda.local.array(n, Particle)`: one array per field
-   * (`sh.x`, `sh.y`, … of the same shape), declared in field order; `sh` is bound to a placeholder
-   * through which only elements' fields, copies and stores reach the field arrays.
-   */
-  declareFieldArrays(d: ts.VariableDeclaration, name: string, space: "shared" | "local", shape: number[], record: RecordType, call: ts.CallExpression): IR.Stmt[] {
-    const span = this.ctx.span(d);
-    if (space === "shared" && shape.length === 1 && shape[0] === 0) {
-      // Dynamic shared arrays all start at the one dynamic buffer: field arrays there would overlap.
-      this.ctx.report(Codes.RecordUnsupported, call, `dynamic shared memory (cuda.shared.array(0, ${record.name})) cannot hold records: give the array a constant size (cuda.shared.array(TPB, ${record.name}) with a module const TPB), or declare one dynamic array per field`);
-      this.ctx.bind(name, { k: "poison" });
-      return [];
-    }
-    const rank = Math.min(Math.max(shape.length, 1), 3) as 1 | 2 | 3;
-    if (space === "local") {
-      const bytes = shape.reduce((a, b) => a * b, 1) * record.layout.size;
-      if (bytes > 16 * 1024)
-        this.ctx.report(Codes.LocalArrayTooLarge, call, `this local array takes ${bytes} bytes per thread; local memory is slow and large arrays spill: use shared memory or tile the work`);
-    }
-    const out: IR.Stmt[] = [];
-    const fields = new Map<string, IR.Var>();
-    for (const f of record.layout.fields) {
-      const arrayType: ArrayType = { kind: "array", dtype: f.dtype, rank, space, shape };
-      // Named `sh.x`: the sanitizer and the debugger show the field (every backend makes it an identifier).
-      const v = this.hiddenVar(`${name}.${f.name}`, arrayType, d);
-      fields.set(f.name, v);
-      out.push({ k: "arrayDecl", span, v, arrayType });
-    }
-    const self = this.ctx.newVar(name, { kind: "array", dtype: "u8", rank, space, shape, record }, false, false, d.name);
-    this.fieldArrays.set(self, { record, fields, shape, space });
-    return out;
   }
 
   private unknownField(e: ts.PropertyAccessExpression, record: RecordType): IR.Expr {
@@ -536,10 +458,4 @@ export class RecordLowerer {
     this.ctx.vars.push(v);
     return v;
   }
-}
-
-/** What to write instead of using a shared/local array of records as a whole. */
-function fieldArraysMessage(name: string, soa: RecordFieldArrays): string {
-  const f = soa.record.layout.fields[0]!.name;
-  return `'${name}' is a ${soa.space} array of records, used through its elements (${name}[i].${f}, const p = ${name}[i], ${name}[i] = p): pass an element's record (f(${name}[i])) or its fields to a device function, not the whole array`;
 }
