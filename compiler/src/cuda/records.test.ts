@@ -93,9 +93,10 @@ test("record diagnostics: unknown fields, whole records as values, object-array 
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, 0, 1); });`), ["CS2044"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, [0, "z"], 1); });`), ["CS2042"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ms: Array1D<Mixed>) => { cuda.atomic.add(ms, [0, "a"], 1); });`), ["CS2003"]);
-  // Record parameters of device functions are by value (one parameter per field); returning a record is CS2041.
+  // Record parameters and results of device functions (one parameter / result array per field); a result used in an expression is CS2041.
   assert.deepEqual(codes(`const f = cuda.device((p: Particle): f32 => p.x);`), []);
-  assert.deepEqual(codes(`const f = cuda.device((p: Particle): Particle => p);`), ["CS2041"]);
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): Particle => p);`), []);
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): Particle => p);\nexport const k = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { out[0] = f(ps[0]).x; });`), ["CS2041"]);
   // Record arrays reached through array variables, ?: or views are used through their elements' fields, never read as bytes.
   const indirect = check(`export const k = cuda.jit((a: Array1D<Particle>, b: Array1D<Particle>, flag: bool, out: Array1D<f32>) => {
   const i = cuda.grid(1);

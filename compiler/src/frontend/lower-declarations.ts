@@ -82,8 +82,10 @@ export class DeclarationLowerer {
       this.ctx.bind(name, { k: "poison" });
       return [];
     }
-    // `const p = ps[i]`: a copy of a record (lower-records.ts).
+    // `const p = ps[i]`: a copy of a record; `const q = f(p)`: a device function's record result (lower-records.ts).
     if (this.ctx.records.isRecordElement(init)) return this.ctx.records.declareRecordCopy(d, name, init, isConst);
+    const recordResult = this.ctx.records.declareRecordResult(d, name, init, isConst);
+    if (recordResult) return recordResult;
     const viewTemps: IR.Stmt[] = [];
     const value = this.ctx.views.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {

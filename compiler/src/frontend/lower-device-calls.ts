@@ -20,8 +20,26 @@ const KERNEL_LAUNCH_METHODS = new Set<string>(["launch", "forall"]);
 export class DeviceCallLowerer {
   constructor(private readonly ctx: LoweringContext) {}
 
-  lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression): IR.Expr {
-    const sig = this.ctx.host.deviceSignature(fn);
+  /**
+   * `resultArrays`: for a function with a record result, the caller's one-element arrays (one per
+   * field) it returns the record through, passed after the arguments (lower-records.ts callForRecord).
+   */
+  lowerDeviceCall(fn: FunctionDecl, call: ts.CallExpression, resultArrays?: readonly IR.VarExpr[]): IR.Expr {
+    const full = this.ctx.host.deviceSignature(fn);
+    const result = typeof full === "object" ? this.ctx.records.recordResultOf(fn) : undefined;
+    if (result && !resultArrays) {
+      this.ctx.report(Codes.RecordUnsupported, call, `'${fn.name}' returns a ${result.name} record, which kernels only copy: store it in a local first (const q = ${call.getText(this.ctx.sf)}; then q.${result.layout.fields[0]!.name}) or into an element (ps[i] = ${call.getText(this.ctx.sf)})`);
+      // The other arguments are still checked; a record argument is what the function takes.
+      for (const a of call.arguments) if (!this.ctx.records.isRecordElement(a) && !this.ctx.records.recordLocalOf(a)) this.ctx.expr.lowerExpr(a);
+      return this.ctx.error(call);
+    }
+    const n = result ? result.layout.fields.length : 0;
+    const sig = typeof full === "object" && n ? { ...full, params: full.params.slice(0, -n), paramNames: full.paramNames.slice(0, -n) } : full;
+    const e = this.lowerDeviceCallWith(fn, sig, call);
+    return resultArrays && e.k === "call" ? { ...e, args: [...e.args, ...resultArrays] } : e;
+  }
+
+  private lowerDeviceCallWith(fn: FunctionDecl, sig: DeviceSignature | "recursive" | "broken", call: ts.CallExpression): IR.Expr {
     if (sig === "recursive") {
       this.ctx.report(Codes.Recursion, call, `'${fn.name}' is called recursively, so its result type must be written (TypeScript asks the same, TS7023): annotate it, e.g. cuda.device((n: i32): i32 => …)`);
       for (const a of call.arguments) this.ctx.expr.lowerExpr(a);

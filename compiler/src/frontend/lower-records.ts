@@ -18,7 +18,7 @@ import { Codes } from "../diagnostics/codes";
 import { recordFieldsText, sameRecordFields, type RecordField } from "../dtypes/records";
 import type { FunctionDecl } from "./module-info";
 import type * as IR from "../ir/nodes";
-import { forEachRootExpr, visitExpr } from "../ir/visit";
+import { forEachRootExpr, isPure, visitExpr } from "../ir/visit";
 import { makeDiagnostic } from "../diagnostics/diagnostic";
 import { isInt64, scalar, type ArrayType, type RecordType } from "../ir/types";
 import { ATOMIC_DTYPES } from "./lower-atomics";
@@ -226,6 +226,18 @@ export class RecordLowerer {
     if (!el) return undefined;
     const span = this.ctx.span(node);
     const r = stripParensAndNonNull(rhs);
+    // `ps[j] = f(…)` of a device function with a record result.
+    const resultCall = this.recordResultCall(r);
+    if (resultCall) {
+      if (resultCall.record.name !== el.record.name || !sameRecordFields(resultCall.record.layout, el.record.layout)) {
+        this.ctx.report(Codes.RecordAsValue, rhs, `'${rhs.getText(this.ctx.sf)}' is a ${resultCall.record.name} record, not a ${el.record.name}: copy the fields one by one`);
+        return undefined;
+      }
+      const { stmts, fields } = this.callForRecord(resultCall, `${resultCall.fn.name}$result`, node);
+      const store = (to: { arr: IR.VarExpr; indices: readonly IR.Expr[] }): IR.Stmt => ({ k: "block", span, body: el.record.layout.fields.map((f, k) => ({ k: "assign", span, target: this.fieldIndex(to, f, target), value: fields[k]! })) });
+      const into = el.choice ? this.ctx.arrayVars.chooseStmt(el.choice, (a) => store({ arr: a, indices: el.indices }), span) : store(el);
+      return { k: "block", span, body: into ? [...stmts, into] : stmts };
+    }
     const local = this.recordLocalOf(r);
     const source = local ? local.record : this.isRecordElement(r) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(r).base)!.record : undefined;
     if (!source) {
@@ -346,13 +358,126 @@ export class RecordLowerer {
     );
   }
 
-  /** The function declares a record result (CS2041, reported once): its returned records are not reported again. */
-  returnsRecord = false;
+  /** A device function's record result: its type and one result array per field (declareResultParams). */
+  private result: { record: RecordType; arrays: readonly IR.Var[] } | undefined;
+
+  /** Whether the function being lowered returns a record. */
+  get returnsRecord(): boolean {
+    return this.result !== undefined;
+  }
+
+  /**
+   * `(…): Particle => …`: a device function's record result, returned through one one-element array
+   * per field that the caller passes after the arguments (its own local arrays: recordResultCall), so
+   * every backend sees a void function writing arrays. `return q` stores q's fields there.
+   */
+  declareResultParams(record: RecordType, node: ts.Node): IR.Var[] {
+    const arrays = record.layout.fields.map((f): IR.Var => {
+      const v: IR.Var = { id: this.ctx.nextVarId++, name: `result.${f.name}`, type: { kind: "array", dtype: f.dtype, rank: 1, space: "local" }, isParam: true, mutable: false, span: this.ctx.span(node) };
+      this.ctx.vars.push(v);
+      return v;
+    });
+    this.result = { record, arrays };
+    return arrays;
+  }
+
+  /** `return q` / `return ps[i]` in a function with a record result: the fields into the result arrays, then return. */
+  lowerRecordReturn(expr: ts.Expression | undefined, node: ts.Node): IR.Stmt {
+    const span = this.ctx.span(node);
+    const r = this.result!;
+    if (!expr) {
+      this.ctx.report(Codes.MissingReturn, node, `this device function returns a ${r.record.name} record: return one (return p, return ps[i])`);
+      return { k: "return", span };
+    }
+    const values = this.recordArgument(expr, r.record, "the result", this.ctx.decl.name);
+    const zero: IR.ConstExpr = { k: "const", type: scalar("i32"), value: 0, span };
+    const stores: IR.Stmt[] = (values ?? []).map((value, k) => {
+      const arr = r.arrays[k]!;
+      return { k: "assign", span, target: { k: "index", type: scalar(r.record.layout.fields[k]!.dtype), array: { k: "var", type: arr.type, v: arr, span }, indices: [zero], span }, value };
+    });
+    return { k: "block", span, body: [...stores, { k: "return", span }] };
+  }
+
+  /** The device function `e` calls and the record it returns, when `e` is such a call (`f(p)`). */
+  private recordResultCall(e: ts.Expression): { fn: FunctionDecl; call: ts.CallExpression; record: RecordType } | undefined {
+    const x = stripParensAndNonNull(e);
+    if (!ts.isCallExpression(x) || !ts.isIdentifier(x.expression) || this.ctx.lookup(x.expression.text)) return undefined;
+    const sym = this.ctx.host.front.resolveName(this.ctx.module, x.expression.text);
+    if (sym?.kind !== "function" || sym.fn.kind !== "device") return undefined;
+    const record = this.recordResultOf(sym.fn);
+    return record ? { fn: sym.fn, call: x, record } : undefined;
+  }
+
+  /** The record a device function returns, if it returns one. */
+  recordResultOf(fn: FunctionDecl): RecordType | undefined {
+    const module = this.ctx.host.front.moduleInfo(fn.file);
+    const t = fn.fn?.type;
+    if (!module || !t || !ts.isTypeReferenceNode(t)) return undefined;
+    const r = readRecordType(this.ctx.host.front, module, t);
+    return r && !("problem" in r) ? r : undefined;
+  }
+
+  /**
+   * A call of a function with a record result, made as a statement: one-element local arrays per field
+   * (`q.x`, … named after `name`), the call with them after its arguments, and the field reads of the
+   * result (each `arrays[k][0]`).
+   */
+  private callForRecord(c: { fn: FunctionDecl; call: ts.CallExpression; record: RecordType }, name: string, node: ts.Node): { stmts: IR.Stmt[]; fields: IR.Expr[] } {
+    const span = this.ctx.span(node);
+    const stmts: IR.Stmt[] = [];
+    const arrays = c.record.layout.fields.map((f) => {
+      const arrayType: ArrayType = { kind: "array", dtype: f.dtype, rank: 1, space: "local", shape: [1] };
+      const v = this.hiddenVar(`${name}.${f.name}`, arrayType, node);
+      stmts.push({ k: "arrayDecl", span, v, arrayType });
+      return { k: "var", type: arrayType, v, span } as IR.VarExpr;
+    });
+    stmts.push({ k: "expr", span, expr: this.ctx.devices.lowerDeviceCall(c.fn, c.call, arrays) });
+    const zero: IR.ConstExpr = { k: "const", type: scalar("i32"), value: 0, span };
+    const fields = c.record.layout.fields.map((f, k): IR.Expr => ({ k: "index", type: scalar(f.dtype), array: arrays[k]!, indices: [zero], span }));
+    return { stmts, fields };
+  }
+
+  /** `const q = f(…)` of a device function with a record result: q is a record local holding the result. */
+  declareRecordResult(d: ts.VariableDeclaration, name: string, init: ts.Expression, isConst: boolean): IR.Stmt[] | undefined {
+    const c = this.recordResultCall(init);
+    if (!c) return undefined;
+    const { stmts, fields: values } = this.callForRecord(c, `${name}$result`, d);
+    const fields = new Map<string, IR.Var>();
+    c.record.layout.fields.forEach((f, k) => {
+      const v = this.hiddenVar(`${name}_${f.name}`, scalar(f.dtype), d, !isConst);
+      fields.set(f.name, v);
+      stmts.push({ k: "decl", span: this.ctx.span(d), v, init: values[k]! });
+    });
+    const self = this.ctx.newVar(name, scalar("i32"), false, false, d.name);
+    this.locals.set(self, { record: c.record, fields, mutable: !isConst });
+    return stmts;
+  }
+
+  /**
+   * The body without the field copies no statement uses (`const p = ps[i]` that reads only `p.x`):
+   * C++ compilers warn about such locals (NVRTC #177), and their reads change nothing (another field's
+   * read of the same element is bounds-checked the same way).
+   */
+  dropUnusedFieldCopies(body: readonly IR.Stmt[]): IR.Stmt[] {
+    const fieldVars = new Set<IR.Var>();
+    for (const l of this.locals.values()) for (const v of l.fields.values()) fieldVars.add(v);
+    if (!fieldVars.size) return [...body];
+    const used = new Set<IR.Var>();
+    forEachRootExpr(body, (root) => visitExpr(root, (e) => void (e.k === "var" && used.add(e.v))));
+    const keep = (list: readonly IR.Stmt[]): IR.Stmt[] =>
+      list
+        .filter((st) => !(st.k === "decl" && fieldVars.has(st.v) && !used.has(st.v) && (!st.init || isPure(st.init))))
+        .map((st): IR.Stmt => {
+          if (st.k === "if") return { ...st, then: keep(st.then), else: st.else && keep(st.else) };
+          if (st.k === "loop") return { ...st, init: keep(st.init), body: keep(st.body), update: keep(st.update) };
+          if (st.k === "block") return { ...st, body: keep(st.body) };
+          return st;
+        });
+    return keep(body);
+  }
 
   /** CS2044 for a record element or local used where a value is needed. */
   reportRecordValue(e: ts.Expression): IR.Expr {
-    const parent = e.parent;
-    if (this.returnsRecord && (ts.isReturnStatement(parent) || (ts.isArrowFunction(parent) && parent.body === e))) return this.ctx.error(e);
     const arr = ts.isElementAccessExpression(e) ? this.recordArrayOf(this.ctx.expr.splitElementAccess(e).base) : undefined;
     const rec = arr?.record ?? this.recordLocalOf(e)?.record;
     const field = rec?.layout.fields[0]?.name ?? "x";

@@ -74,8 +74,12 @@ class FunctionLowerer {
       const r = readTypeAnnotation(this.ctx.host.front, this.ctx.module, fnNode.type);
       if (fnNode.type.kind === ts.SyntaxKind.VoidKeyword) returnType = VOID;
       else if (r.ok && r.type.kind === "scalar") returnType = this.ctx.declaredReturn = r.type;
-      else if (ts.isTypeReferenceNode(fnNode.type) && readRecordType(this.ctx.host.front, this.ctx.module, fnNode.type) && (this.ctx.records.returnsRecord = true))
-        this.ctx.report(Codes.RecordUnsupported, fnNode.type, `device functions do not return records in this version: take a record array and an index and store the result there (out[i] = p), or return one field per function`);
+      else if (ts.isTypeReferenceNode(fnNode.type) && readRecordType(this.ctx.host.front, this.ctx.module, fnNode.type)) {
+        // A record result: one result array per field after the parameters (lower-records.ts declareResultParams).
+        const rec = readRecordType(this.ctx.host.front, this.ctx.module, fnNode.type)!;
+        if ("problem" in rec) this.ctx.report(Codes.UnsupportedParameterType, fnNode.type, rec.problem);
+        else params.push(...this.ctx.records.declareResultParams(rec, fnNode.type));
+      }
       else this.ctx.report(Codes.UnsupportedParameterType, fnNode.type, r.ok ? "device functions return scalars (f32, i32, …) or nothing; write results into an array parameter instead" : r.message);
     }
     // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
@@ -100,6 +104,7 @@ class FunctionLowerer {
     }
     this.ctx.popScope();
     this.ctx.records.checkRecordAccesses(body);
+    body = this.ctx.records.dropUnusedFieldCopies(body);
 
     if (decl.kind === "device") {
       if (!fnNode.type) {
@@ -107,7 +112,7 @@ class FunctionLowerer {
         returnType = inferred ? scalar(inferred) : VOID;
         this.reportAmbiguousResult(inferred, params);
       }
-      if (returnType.kind !== "void" && ts.isBlock(fnNode.body) && !alwaysReturns(body))
+      if ((returnType.kind !== "void" || this.ctx.records.returnsRecord) && ts.isBlock(fnNode.body) && !alwaysReturns(body))
         this.ctx.report(Codes.MissingReturn, decl.nameNode, `device function '${decl.name}' returns ${typeToString(returnType)} but can reach its end without returning: add a return at the end`);
     }
     body = this.convertReturns(body, returnType);

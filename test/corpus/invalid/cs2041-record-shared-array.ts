@@ -17,5 +17,12 @@ export const tile = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
   out[t] = firstX(s[t]) + s.length;
 });
 
-/** Records are returned by storing them, not from device functions. */
-const moved = cuda.device((p: Particle): Particle => p); // @expect CS2041
+/** A record result is copied into a local or an element first, not used in an expression. */
+const moved = cuda.device((p: Particle): Particle => p);
+export const useResult = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => {
+  const i = cuda.grid(1);
+  if (i >= ps.length) return;
+  const q = moved(ps[i]);
+  ps[i] = moved(q);
+  out[i] = moved(ps[i]).x + q.y; // @expect CS2041
+});

@@ -40,7 +40,9 @@ function localCase(n: number, seed: number): CorpusCase {
         recs[3] = { ...recs[0]! };
         let s = 0;
         for (const r of recs) s = f(s + energy(r.x, r.v, r.id, 1));
-        out[i] = f(f(f(f(s + 100) + recs[1]!.x) + 101) + recs[3]!.id);
+        const before = f(f(f(f(s + 100) + recs[1]!.x) + 101) + recs[3]!.id);
+        // scaled(loc[2], 3): x · 3, id + 1; scaled(p, 0.5) into loc[0]: 100 · 0.5.
+        out[i] = f(f(f(before + f(recs[2]!.x * 3)) + (recs[2]!.id + 1)) + 50);
       }
       return { out };
     },

@@ -17,6 +17,13 @@ const nudged = cuda.device((b: Body): f32 => {
   return b.x;
 });
 
+/** A record result (Numba's device functions return records too): b is a copy, returned changed. */
+const scaled = cuda.device((b: Body, k: f32): Body => {
+  b.x = b.x * k;
+  b.id = b.id + 1;
+  return b;
+});
+
 /** Bodies staged in a shared array of records; each thread reads its neighbour's record after the barrier. */
 export const sharedBodies = cuda.jit((xs: Float32Array, vs: Float32Array, out: Float32Array, ids: Int32Array, counts: Int32Array) => {
   const sh = cuda.shared.array(TPB, Body);
@@ -48,7 +55,7 @@ export const sharedBodies = cuda.jit((xs: Float32Array, vs: Float32Array, out: F
   if (t === 0) counts[cuda.blockIdx.x] = tally[0].id + (tally[0].x === tally[0].v ? 0 : 1);
 });
 
-/** Per-thread scratch records in a local array: element copies, whole-record stores, fields, length. */
+/** Per-thread scratch records in a local array: element copies, whole-record stores, fields, length, record results. */
 export const localBodies = cuda.jit((xs: Float32Array, out: Float32Array) => {
   const i = cuda.grid(1);
   if (i >= xs.length) return;
@@ -63,7 +70,9 @@ export const localBodies = cuda.jit((xs: Float32Array, out: Float32Array) => {
   p.x = 100;
   let s: f32 = 0;
   for (let k = 0; k < loc.length; k++) s += energy(loc[k], 1);
-  out[i] = s + p.x + loc[1].x + nudged(p) + loc[3].id;
+  const s2 = scaled(loc[2], 3);
+  loc[0] = scaled(p, 0.5);
+  out[i] = s + p.x + loc[1].x + nudged(p) + loc[3].id + s2.x + s2.id + loc[0].x;
 });
 
 /** A 2-D shared array of records (rows × TPB), read across rows after the barrier. */
