@@ -12,6 +12,7 @@ import ts from "typescript";
 export { ts };
 export { jsDocAbove, runTagBlockThreads, runTagText } from "./frontend/kernel-doc";
 export { FrontEnd } from "./frontend/program";
+export { readRecordType } from "./frontend/type-annotations";
 export { HOST_CUDA_NAMES, KERNEL_ROOTS } from "./frontend/cuda-names";
 export { KernelChecker, STATIC_SHARED_LIMIT, type FileCheck } from "./checker/checker";
 export type { LaunchSite } from "./checker/launch-sites";

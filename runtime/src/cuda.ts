@@ -51,7 +51,7 @@ export interface HostApi {
    * with the same fields in the same order as the kernel-side `interface` (docs/host-api.md#records).
    */
   record: typeof record;
-  /** `n` records of a record dtype, zeroed: `a.get(i)`, `a.set(i, { … })`, `a.length`, `a.bytes`. */
+  /** `n` records of a record dtype, zeroed: `a.get(i)`, `a.set(i, { … })`, `a.length`, `a.bytes`; or a 2-D/3-D array of them (`cuda.recordArray(P, [rows, cols])`, `a.get(r, c)`). */
   recordArray: typeof recordArray;
   /** A new device array of zeros on every backend (Numba's `cuda.to_device(np.zeros(n))`; docs/host-api.md#new-arrays-start-zeroed). */
   deviceArray: typeof deviceArray;

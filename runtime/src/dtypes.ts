@@ -162,7 +162,7 @@ export interface Array2D<T extends number | boolean | bigint | ComplexValue | ob
 }
 
 /** A 3-D array indexed `a[i][j][k]`, row-major, with `.shape`. */
-export interface Array3D<T extends number | boolean | bigint | ComplexValue = number> {
+export interface Array3D<T extends number | boolean | bigint | ComplexValue | object = number> {
   readonly shape: readonly [number, number, number];
   readonly length: number;
   /** `a[i][j][k]` reads are `any` (see above); the element type is `T`. */

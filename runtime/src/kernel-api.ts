@@ -9,7 +9,7 @@ import type { CudaArrayInterface } from "./host/array-interface-export";
 import type { Array1D, Array2D, Array3D, c128, c64, ComplexDType, ComplexValue, DType, DTypeName, NumberTypedArray, TypedArrayOf } from "./dtypes";
 import type { Complex128Array, Complex64Array } from "./complex-array";
 import type { IntrinsicFunctions, LibdeviceFunctions } from "./kernel-intrinsics";
-import type { RecordArray } from "./records";
+import type { RecordArray, RecordDtype, RecordFields, RecordValue } from "./records";
 
 export interface Dim3 {
   readonly x: number;
@@ -88,6 +88,8 @@ export interface SharedMemory {
   array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
   /** A shared array of complex numbers (c64 / c128). */
   array<const S extends Shape>(shape: S, dtype: ComplexDType): ComplexArrayForShape<S>;
+  /** A shared array of records (`cuda.record` dtype; docs/kernel-language.md#records): `sh[i].x`, `const p = sh[i]`, `sh[i] = p`. */
+  array<F extends RecordFields, const S extends Shape>(shape: S, dtype: RecordDtype<F>): RecordArrayForShape<S, RecordValue<F>>;
 }
 
 export interface LocalMemory {
@@ -95,7 +97,11 @@ export interface LocalMemory {
   array<N extends DTypeName, const S extends Shape>(shape: S, dtype: DType<N>): ArrayForShape<S, N>;
   /** A per-thread array of complex numbers (c64 / c128). */
   array<const S extends Shape>(shape: S, dtype: ComplexDType): ComplexArrayForShape<S>;
+  /** A per-thread array of records (`cuda.record` dtype; docs/kernel-language.md#records). */
+  array<F extends RecordFields, const S extends Shape>(shape: S, dtype: RecordDtype<F>): RecordArrayForShape<S, RecordValue<F>>;
 }
+
+type RecordArrayForShape<S, T extends object> = S extends number | readonly [number] ? Array1D<T> : S extends readonly [number, number] ? Array2D<T> : Array3D<T>;
 
 type ComplexArrayForShape<S> = S extends number | readonly [number] ? Array1D<ComplexValue> : S extends readonly [number, number] ? Array2D<ComplexValue> : Array3D<ComplexValue>;
 
@@ -122,7 +128,8 @@ export interface ConstMemory {
 export type AtomicArray = NumberTypedArray | Array1D<number> | Array2D<number> | Array3D<number>;
 /** An i64/u64 array: its atomics take and return bigints. */
 export type BigIntAtomicArray = BigInt64Array | BigUint64Array | Array1D<bigint> | Array2D<bigint> | Array3D<bigint>;
-export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number];
+/** An element's index; on a record array, the index and then the field's name (`[i, "x"]`, `[r, c, "x"]`: docs/kernel-language.md#records). */
+export type AtomicIndex = number | readonly [number, number] | readonly [number, number, number] | readonly [number, string] | readonly [number, number, string];
 
 export interface Atomics {
   /** `array[index] += value` atomically; returns the old value. */

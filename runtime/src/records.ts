@@ -55,45 +55,76 @@ export function record<F extends RecordFields>(fields: F): RecordDtype<F> {
 
 type FieldView = { [i: number]: number | bigint };
 
-/** `n` records of one record dtype in one buffer, laid out as the C struct array a kernel reads. */
+/**
+ * Records of one record dtype in one buffer, laid out as the C struct array a kernel reads: `n` records
+ * (`cuda.recordArray(P, n)`, for `Array1D<P>`) or a C-order 2-D / 3-D array of them
+ * (`cuda.recordArray(P, [rows, cols])`, for `Array2D<P>`), read and written a record at a time.
+ */
 export class RecordArray<F extends RecordFields = RecordFields> {
-  /** The records' bytes (what is copied to and from the device). */
+  /** The records' bytes (what is copied to and from the device), row-major. */
   readonly bytes: Uint8Array;
+  /** The extents in records: `[n]`, `[rows, cols]` or `[d0, d1, d2]`. */
+  readonly shape: readonly number[];
+  /** The first extent (the number of records of a 1-D array, of rows of a 2-D one: numpy's `len`). */
   readonly length: number;
+  /** The number of records. */
+  readonly size: number;
   private readonly views = new Map<string, FieldView>();
 
-  constructor(readonly dtype: RecordDtype<F>, length: number) {
+  constructor(readonly dtype: RecordDtype<F>, shape: number | readonly number[]) {
     if (!(dtype instanceof RecordDtype)) throw new CudaScriptError("CSR083", `cuda.recordArray takes a record dtype (cuda.record({ … })) first, got ${describe(dtype)}`);
-    if (!Number.isInteger(length) || length < 0) throw new CudaScriptError("CSR083", `cuda.recordArray: the number of records must be a whole number ≥ 0, got ${describe(length)}`);
-    this.length = length;
-    this.bytes = new Uint8Array(length * dtype.itemsize);
+    const dims = typeof shape === "number" ? [shape] : Array.isArray(shape) ? [...(shape as readonly number[])] : undefined;
+    if (!dims || dims.length < 1 || dims.length > 3 || dims.some((d) => !Number.isInteger(d) || d < 0))
+      throw new CudaScriptError("CSR083", `cuda.recordArray: the shape is a number of records ≥ 0, or [rows, cols] / [d0, d1, d2] of them, got ${describe(shape)}`);
+    this.shape = Object.freeze(dims);
+    this.length = dims[0]!;
+    this.size = dims.reduce((a, b) => a * b, 1);
+    this.bytes = new Uint8Array(this.size * dtype.itemsize);
   }
 
-  /** A copy of record `i` as a plain object. */
-  get(i: number): RecordValue<F> {
-    const base = this.byteIndex(i, "get");
+  /** The number of dimensions (1 to 3). */
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  /** A copy of a record as a plain object: `get(i)`, `get(i, j)`, `get(i, j, k)` by the array's rank. */
+  get(...index: number[]): RecordValue<F> {
+    const base = this.byteIndex(index, "get");
     const out: Record<string, unknown> = {};
     for (const f of this.dtype.layout.fields) out[f.name] = this.readField(f.dtype, base + f.offset);
     return out as RecordValue<F>;
   }
 
-  /** Stores every field of `value` into record `i` (each converted as a typed-array store converts). */
-  set(i: number, value: RecordValue<F>): void {
-    const base = this.byteIndex(i, "set");
-    if (typeof value !== "object" || value === null) throw new CudaScriptError("CSR084", `set(${i}, …) takes an object with the fields ${recordFieldsText(this.dtype.layout)}, got ${describe(value)}`);
+  /**
+   * Stores every field of `value` into a record (each converted as a typed-array store converts):
+   * `set(i, value)`, `set(i, j, value)`, `set(i, j, k, value)` by the array's rank.
+   */
+  set(...args: [...index: number[], value: RecordValue<F>]): void {
+    const value = args[args.length - 1] as RecordValue<F>;
+    const index = args.slice(0, -1) as number[];
+    const base = this.byteIndex(index, "set");
+    const at = index.join(", ");
+    if (typeof value !== "object" || value === null) throw new CudaScriptError("CSR084", `set(${at}, …) takes an object with the fields ${recordFieldsText(this.dtype.layout)}, got ${describe(value)}`);
     for (const f of this.dtype.layout.fields) {
       const v = (value as Record<string, unknown>)[f.name];
       const kind = DTYPES[f.dtype].kind, int64 = f.dtype === "i64" || f.dtype === "u64";
       const ok = kind === "complex" ? typeof v === "object" && v !== null && typeof (v as ComplexValue).re === "number" && typeof (v as ComplexValue).im === "number" : kind === "bool" ? typeof v === "boolean" || typeof v === "number" : int64 ? typeof v === "bigint" : typeof v === "number";
       if (!ok)
-        throw new CudaScriptError("CSR084", `set(${i}, …): field '${f.name}' is ${f.dtype}, so it needs ${kind === "complex" ? "{ re, im }" : kind === "bool" ? "a boolean" : int64 ? "a bigint" : "a number"}, got ${describe(v)}`);
+        throw new CudaScriptError("CSR084", `set(${at}, …): field '${f.name}' is ${f.dtype}, so it needs ${kind === "complex" ? "{ re, im }" : kind === "bool" ? "a boolean" : int64 ? "a bigint" : "a number"}, got ${describe(v)}`);
       this.writeField(f.dtype, base + f.offset, v);
     }
   }
 
-  private byteIndex(i: number, what: string): number {
-    if (!Number.isInteger(i) || i < 0 || i >= this.length) throw new CudaScriptError("CSR084", `${what}(${describe(i)}): the index must be a whole number in 0 … ${this.length - 1}`);
-    return i * this.dtype.itemsize;
+  private byteIndex(index: readonly number[], what: string): number {
+    if (index.length !== this.shape.length)
+      throw new CudaScriptError("CSR084", `${what}(${index.map(describe).join(", ")}): this record array has ${this.shape.length} dimension${this.shape.length > 1 ? "s" : ""} [${this.shape.join(", ")}]: give one index per dimension`);
+    let flat = 0;
+    index.forEach((i, d) => {
+      const n = this.shape[d]!;
+      if (!Number.isInteger(i) || i < 0 || i >= n) throw new CudaScriptError("CSR084", `${what}(${index.map(describe).join(", ")}): index ${d} must be a whole number in 0 … ${n - 1}`);
+      flat = flat * n + i;
+    });
+    return flat * this.dtype.itemsize;
   }
 
   /** The typed view of the bytes that holds fields of `d` (a complex field through its part's view). */
@@ -125,8 +156,16 @@ export class RecordArray<F extends RecordFields = RecordFields> {
   }
 }
 
-export function recordArray<F extends RecordFields>(dtype: RecordDtype<F>, length: number): RecordArray<F> {
-  return new RecordArray(dtype, length);
+export function recordArray<F extends RecordFields>(dtype: RecordDtype<F>, shape: number | readonly [number] | readonly [number, number] | readonly [number, number, number]): RecordArray<F> {
+  return new RecordArray(dtype, shape);
+}
+
+/**
+ * The shape of a record array's bytes as kernels receive them (docs/abi.md): its extents, the last one
+ * counting bytes (records × itemsize), C order.
+ */
+export function recordByteShape(shape: readonly number[], itemsize: number): number[] {
+  return shape.map((d, k) => (k === shape.length - 1 ? d * itemsize : d));
 }
 
 function describe(v: unknown): string {

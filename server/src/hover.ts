@@ -1,11 +1,12 @@
 /**
  * Hovers: occupancy on a kernel's name (declaration or any reference) and on a `kernel.launch(...)`
- * site; documentation for `cuda.*`, `Math.*` inside kernels and the dtypes.
+ * site; documentation for `cuda.*`, `Math.*` inside kernels and the dtypes; record layouts (record-hover.ts).
  */
 import type { FileCheck, IrFunction } from "@cudascript/compiler";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import { CUDA_API_DOCS, DTYPE_DOCS, renderApiDoc, renderMathDoc } from "./api-docs";
 import { cudaPathAt, enclosingFunction, mathMemberAt, nodeAt, type ModuleInfo } from "./ast";
+import { recordHover } from "./record-hover";
 import { kernelFacts, launchFacts, occupancyReport, renderOccupancyMarkdown, type LaunchFacts, type OccupancyReport } from "./occupancy-view";
 import type { ResourceService } from "./resources";
 import { ts, type TS } from "./tsapi";
@@ -56,6 +57,10 @@ export function hover(ctx: HoverContext, uri: string, position: Position): Hover
   // dtypes imported from cudascript
   const cs = info.cudascript.get(node.text);
   if (cs?.kind === "dtype" && DTYPE_DOCS[cs.dtype]) return md(`\`${cs.dtype}\` (from "cudascript"): ${DTYPE_DOCS[cs.dtype]}`, node);
+
+  // A record type or field: its layout (record-hover.ts).
+  const record = recordHover(ctx.ws.checker.front, info, node);
+  if (record) return md(record, node);
 
   // A kernel's name: its declaration, or a reference in host code.
   const kernel = kernelNamed(ctx, info, checked.result, node);

@@ -163,4 +163,26 @@ describe("results panel", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a 2-D record array is published as one 2-D array per field, row-major", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "records-report-2d-"));
+    try {
+      const results = path.join(dir, "results.jsonl");
+      const script = `
+        const { cuda, f32, i32, report } = require(${JSON.stringify(require.resolve("cudascript"))});
+        const C = cuda.record({ w: f32, n: i32 });
+        const g = cuda.recordArray(C, [2, 3]);
+        for (let r = 0; r < 2; r++) for (let c = 0; c < 3; c++) g.set(r, c, { w: r + c / 4, n: 10 * r + c });
+        report("g", g);`;
+      const r = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, CUDASCRIPT_RESULTS_FILE: results }, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      const arrays = fs.readFileSync(results, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.type === "array");
+      assert.deepEqual(arrays.map((x) => [x.name, x.shape, x.data]), [
+        ["g.w", [2, 3], [0, 0.25, 0.5, 1, 1.25, 1.5]],
+        ["g.n", [2, 3], [0, 1, 2, 10, 11, 12]],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { forEachRootExpr, visitExpr } from "../ir/visit";
 import { ConstantFolder, stripParensAndNonNull } from "../frontend/constants";
 import type { ModuleInfo } from "../frontend/module-info";
 import type { FrontEnd } from "../frontend/program";
+import { checkRecordLaunchArgument } from "./record-launch";
 
 export interface LaunchSite {
   readonly kernel: string;
@@ -176,6 +177,12 @@ export function checkLaunchSites(host: LaunchCheckHost, module: ModuleInfo): { d
       if (!p) return;
       const x = stripParensAndNonNull(a);
       const isArray = p.type.kind === "array";
+      // Record parameters: the fields of the record array (or record) passed, where this file shows them (record-launch.ts).
+      if (p.type.kind === "array" && p.type.record) {
+        const d = checkRecordLaunchArgument(host.front, module, fn.name, p.name, { ...p.type.record, rank: p.type.rank }, !!p.type.byValue, a, span(a));
+        if (d) diagnostics.push(d);
+        if (d || (p.type.byValue && ts.isObjectLiteralExpression(x))) return;
+      }
       if (p.type.kind === "scalar" && isComplex(p.type.dtype) && ts.isObjectLiteralExpression(x)) {
         // A complex scalar takes { re, im } (docs/host-api.md); the runtime checks the values (CSR029).
         if (!isComplexLiteral(x))

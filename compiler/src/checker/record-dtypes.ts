@@ -21,13 +21,34 @@ function spanOf(module: ModuleInfo, node: ts.Node): Span {
   return { file: module.file, start, end: node.end, line: lc.line + 1, col: lc.character + 1 };
 }
 
+/** `cuda.record({ … })` (parentheses and `as` around it allowed), else undefined. */
+export function recordDtypeCall(module: ModuleInfo, e: ts.Expression | undefined): ts.CallExpression | undefined {
+  let init = e;
+  while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
+  if (!init || !ts.isCallExpression(init) || !ts.isPropertyAccessExpression(init.expression) || init.expression.name.text !== "record") return undefined;
+  return isCudaReference(init.expression.expression, module.cudascript) ? init : undefined;
+}
+
+/** The fields of `cuda.record({ x: f32, … })` in order, when every one is a dtype imported from "cudascript". */
+export function recordDtypeFields(module: ModuleInfo, call: ts.CallExpression): [string, DType][] | undefined {
+  const arg = call.arguments[0];
+  if (!arg || !ts.isObjectLiteralExpression(arg)) return undefined;
+  const fields: [string, DType][] = [];
+  for (const p of arg.properties) {
+    const key = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined;
+    const value = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+    const cs = value && ts.isIdentifier(value) ? module.cudascript.get(value.text) : undefined;
+    if (key === undefined || cs?.kind !== "dtype") return undefined;
+    fields.push([key, cs.dtype]);
+  }
+  return fields.length ? fields : undefined;
+}
+
 export function checkRecordDtypes(front: FrontEnd, module: ModuleInfo): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const [name, decl] of module.consts) {
-    let init = decl.initializer;
-    while (init && (ts.isParenthesizedExpression(init) || ts.isAsExpression(init) || ts.isSatisfiesExpression(init))) init = init.expression;
-    if (!init || !ts.isCallExpression(init) || !ts.isPropertyAccessExpression(init.expression) || init.expression.name.text !== "record") continue;
-    if (!isCudaReference(init.expression.expression, module.cudascript)) continue;
+    const init = recordDtypeCall(module, decl.initializer);
+    if (!init) continue;
     const arg = init.arguments[0];
     if (!arg || !ts.isObjectLiteralExpression(arg)) continue;
     const fields: [string, DType][] = [];

@@ -796,7 +796,8 @@ class FunctionGen {
         let lin: Out | undefined;
         idx.forEach((i, d) => {
           if (i.t === "0") return;
-          const stride = info.strides[d]!;
+          // An N-D record array's strides count bytes, its last dimension contiguous (docs/abi.md): in records, stride / size and 1.
+          const stride = info.record && info.rank > 1 ? (d === info.rank - 1 ? "1" : `(${info.strides[d]!} / ${info.record.layout.size})`) : info.strides[d]!;
           const term = stride === "1" ? i : bin(i, "*", { t: stride, p: P.primary }, P.mul);
           lin = lin ? bin(lin, "+", term, P.add) : term;
         });

@@ -63,9 +63,12 @@ export function isReservedAtModuleScope(name: string): boolean {
   return isReserved(name) || PROBED_MODULE_SCOPE.has(name);
 }
 
-/** A valid C++ identifier close to `name` (JavaScript also allows `$` and non-ASCII letters). */
+/**
+ * A valid C++ identifier close to `name` (JavaScript also allows `$` and non-ASCII letters; a field
+ * array of a shared/local record array is named `sh.x`: frontend/lower-records.ts, here `sh_x`).
+ */
 export function sanitize(name: string): string {
-  let s = name.replace(/\$/g, "_S").replace(/[^A-Za-z0-9_]/g, (c) => `_u${c.codePointAt(0)!.toString(16)}`);
+  let s = name.replace(/\$/g, "_S").replace(/\./g, "_").replace(/[^A-Za-z0-9_]/g, (c) => `_u${c.codePointAt(0)!.toString(16)}`);
   if (s === "" || /^[0-9]/.test(s)) s = `v${s}`;
   return s;
 }

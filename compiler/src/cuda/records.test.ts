@@ -93,8 +93,11 @@ test("record diagnostics: unknown fields, whole records as values, object-array 
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, 0, 1); });`), ["CS2044"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ps: Array1D<Particle>) => { cuda.atomic.add(ps, [0, "z"], 1); });`), ["CS2042"]);
   assert.deepEqual(codes(`export const k = cuda.jit((ms: Array1D<Mixed>) => { cuda.atomic.add(ms, [0, "a"], 1); });`), ["CS2003"]);
-  assert.deepEqual(codes(`const f = cuda.device((p: Particle): f32 => 1);`), ["CS2041"]);
-  // Record arrays reached through array variables, ?: or views are refused, never read as bytes.
+  // Record parameters and results of device functions (one parameter / result array per field); a result used in an expression is CS2041.
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): f32 => p.x);`), []);
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): Particle => p);`), []);
+  assert.deepEqual(codes(`const f = cuda.device((p: Particle): Particle => p);\nexport const k = cuda.jit((ps: Array1D<Particle>, out: Array1D<f32>) => { out[0] = f(ps[0]).x; });`), ["CS2041"]);
+  // Record arrays reached through array variables, ?: or views are used through their elements' fields, never read as bytes.
   const indirect = check(`export const k = cuda.jit((a: Array1D<Particle>, b: Array1D<Particle>, flag: bool, out: Array1D<f32>) => {
   const i = cuda.grid(1);
   let src = a;
@@ -105,7 +108,8 @@ test("record diagnostics: unknown fields, whole records as values, object-array 
   const w = flag ? a : b;
   w[i] = 3;
 });`).diagnostics.filter((d) => d.severity === "error");
-  assert.deepEqual(indirect.map((d) => `${d.code}@${d.span.line}`), ["CS2041@10", "CS2041@12", "CS2041@14"]);
+  // src[i] is a whole record read as a value, w[i] = 3 a number stored as a record (CS2044); v[i].x reads through a view.
+  assert.deepEqual(indirect.map((d) => `${d.code}@${d.span.line}`), ["CS2044@10", "CS2044@14"]);
   const constCopy = check(`export const k = cuda.jit((ps: Array1D<Particle>) => { const p = ps[0]; p.x = 1; });`).diagnostics;
   assert.equal(constCopy.length, 1);
   assert.match(constCopy[0]!.message, /declare it with let/);

@@ -111,6 +111,9 @@ export const Codes = {
   RecordUnknownField: def("CS2042", "error", "Unknown record field"),
   RecordDtypeMismatch: def("CS2043", "error", "Record dtype differs from the kernel's type"),
   RecordAsValue: def("CS2044", "error", "Record used as a value"),
+  // CS2046–CS2049 — records, second part
+  RecordArgument: def("CS2046", "error", "A record parameter gets no record of its type"),
+  RecordLaunchMismatch: def("CS2047", "error", "Launch passes records whose fields differ from the kernel's record type"),
 
   // CS5xxx — warnings and hints
   DivergentBarrier: def("CS5001", "warning", "`syncthreads` may not be reached by every thread of the block"),

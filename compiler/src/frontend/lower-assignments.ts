@@ -137,6 +137,13 @@ export class AssignmentLowerer {
       return this.storeElement(target, op, rhs(target), node, rhsNode);
     }
     if (ts.isPropertyAccessExpression(t) && this.ctx.records.isRecordElement(stripParensAndNonNull(t.expression))) {
+      // Through an array variable of records: one store per record array it may hold, the value computed once.
+      let once: IR.Expr | undefined;
+      const viaVariable = this.ctx.records.lowerChoiceFieldStore(t, (target) => this.storeElement(target, op, (once ??= rhs(target)), node, rhsNode), node);
+      if (viaVariable) {
+        if (!once) rhs();
+        return viaVariable.stmt;
+      }
       const target = this.ctx.records.lowerFieldAccess(t);
       if (!target || target.k !== "index") {
         rhs();

@@ -82,8 +82,10 @@ export class DeclarationLowerer {
       this.ctx.bind(name, { k: "poison" });
       return [];
     }
-    // `const p = ps[i]`: a copy of a record (lower-records.ts).
+    // `const p = ps[i]`: a copy of a record; `const q = f(p)`: a device function's record result (lower-records.ts).
     if (this.ctx.records.isRecordElement(init)) return this.ctx.records.declareRecordCopy(d, name, init, isConst);
+    const recordResult = this.ctx.records.declareRecordResult(d, name, init, isConst);
+    if (recordResult) return recordResult;
     const viewTemps: IR.Stmt[] = [];
     const value = this.ctx.views.lowerViewInitializer(init, viewTemps);
     if (POISON.has(value)) {
@@ -206,6 +208,14 @@ export class DeclarationLowerer {
     }
     const [shapeArg, dtypeArg] = call.arguments;
     if (call.arguments.length !== 2) this.ctx.report(Codes.WrongArgumentCount, call, `cuda.${space}.array takes a shape and a dtype: cuda.${space}.array(128, f32)`);
+    // `cuda.shared.array(n, Particle)`: one array per field (lower-records.ts).
+    const record = dtypeArg ? this.ctx.records.fieldArrays.recordDTypeArg(dtypeArg) : undefined;
+    if (record) {
+      const shape = shapeArg ? this.readShape(shapeArg, space) : [1];
+      if (record !== "reported") return this.ctx.records.fieldArrays.declare(d, name, space, shape, record, call);
+      this.ctx.bind(name, { k: "poison" });
+      return [];
+    }
     const dtypeOrBad = dtypeArg ? this.readDTypeArg(dtypeArg) : undefined;
     const shape = shapeArg ? this.readShape(shapeArg, space) : [1];
     if (!dtypeOrBad) {

@@ -209,6 +209,8 @@ export class ExpressionLowerer {
 
   /** `a.shape[d]`: of an array variable, of a view, or of an array. */
   lowerShapeAccess(e: ts.ElementAccessExpression): IR.Expr | undefined {
+    const recordShape = this.ctx.records.fieldArrays.shapeAccess(e);
+    if (recordShape) return recordShape;
     return this.ctx.arrayVars.lowerShapeAccess(e, () => this.ctx.views.lowerShapeAccess(e, () => this.lowerShapeAccessDirect(e)));
   }
 

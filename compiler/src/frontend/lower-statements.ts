@@ -123,6 +123,8 @@ export class StatementLowerer {
 
   lowerReturn(expr: ts.Expression | undefined, node: ts.Node): IR.Stmt {
     const span = this.ctx.span(node);
+    // A device function's record result is stored into its result arrays (lower-records.ts).
+    if (this.ctx.records.returnsRecord) return this.ctx.records.lowerRecordReturn(expr, node);
     if (!expr) {
       if (this.ctx.decl.kind === "device" && (this.ctx.returnHint || this.ctx.decl.fn?.type && this.ctx.decl.fn.type.kind !== ts.SyntaxKind.VoidKeyword))
         this.ctx.report(Codes.MissingReturn, node, "this device function returns a value: write return <value>");

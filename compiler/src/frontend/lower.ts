@@ -67,13 +67,19 @@ class FunctionLowerer {
 
     this.ctx.pushScope();
     const params: IR.Var[] = [];
-    for (const p of fnNode.parameters) params.push(this.lowerParam(p));
+    for (const p of fnNode.parameters) params.push(...this.lowerParam(p));
 
     let returnType: Type = VOID;
     if (decl.kind === "device" && fnNode.type) {
       const r = readTypeAnnotation(this.ctx.host.front, this.ctx.module, fnNode.type);
       if (fnNode.type.kind === ts.SyntaxKind.VoidKeyword) returnType = VOID;
       else if (r.ok && r.type.kind === "scalar") returnType = this.ctx.declaredReturn = r.type;
+      else if (ts.isTypeReferenceNode(fnNode.type) && readRecordType(this.ctx.host.front, this.ctx.module, fnNode.type)) {
+        // A record result: one result array per field after the parameters (lower-records.ts declareResultParams).
+        const rec = readRecordType(this.ctx.host.front, this.ctx.module, fnNode.type)!;
+        if ("problem" in rec) this.ctx.report(Codes.UnsupportedParameterType, fnNode.type, rec.problem);
+        else params.push(...this.ctx.records.declareResultParams(rec, fnNode.type));
+      }
       else this.ctx.report(Codes.UnsupportedParameterType, fnNode.type, r.ok ? "device functions return scalars (f32, i32, …) or nothing; write results into an array parameter instead" : r.message);
     }
     // The default float type (for `int / int`, float literals, Math.* on integers) is f64 when the
@@ -98,6 +104,7 @@ class FunctionLowerer {
     }
     this.ctx.popScope();
     this.ctx.records.checkRecordAccesses(body);
+    body = this.ctx.records.dropUnusedFieldCopies(body);
 
     if (decl.kind === "device") {
       if (!fnNode.type) {
@@ -105,7 +112,7 @@ class FunctionLowerer {
         returnType = inferred ? scalar(inferred) : VOID;
         this.reportAmbiguousResult(inferred, params);
       }
-      if (returnType.kind !== "void" && ts.isBlock(fnNode.body) && !alwaysReturns(body))
+      if ((returnType.kind !== "void" || this.ctx.records.returnsRecord) && ts.isBlock(fnNode.body) && !alwaysReturns(body))
         this.ctx.report(Codes.MissingReturn, decl.nameNode, `device function '${decl.name}' returns ${typeToString(returnType)} but can reach its end without returning: add a return at the end`);
     }
     body = this.convertReturns(body, returnType);
@@ -176,7 +183,8 @@ class FunctionLowerer {
     return readKernelOptions(node, { fold: (e) => folder.fold(e), report: (def, n, message) => this.ctx.report(def, n, message) });
   }
 
-  private lowerParam(p: ts.ParameterDeclaration): IR.Var {
+  /** One parameter's variables: one, or one per field of a device function's record parameter. */
+  private lowerParam(p: ts.ParameterDeclaration): IR.Var[] {
     const name = ts.isIdentifier(p.name) ? p.name.text : "_";
     if (!ts.isIdentifier(p.name)) this.ctx.report(Codes.UnsupportedDestructuring, p.name, "kernel parameters cannot be destructured: take each value as its own parameter");
     if (p.dotDotDotToken) this.ctx.report(Codes.UnsupportedExpression, p, "rest parameters are not supported in kernels: list each parameter");
@@ -193,8 +201,8 @@ class FunctionLowerer {
         this.ctx.report(Codes.UnsupportedParameterType, p.type, rec.problem);
         reported = true;
       } else if (this.ctx.decl.kind !== "kernel") {
-        this.ctx.report(Codes.RecordUnsupported, p.type, `device functions cannot take records yet: pass the fields ${rec.layout.fields.map((f) => f.name).join(", ")} as scalars`);
-        reported = true;
+        // By value, one scalar parameter per field (lower-records.ts declareFieldParams).
+        return this.ctx.records.declareFieldParams(name, rec, p);
       } else type = { kind: "array", dtype: "u8", rank: 1, space: "global", record: rec, byValue: true };
     } else {
       const r = readTypeAnnotation(this.ctx.host.front, this.ctx.module, p.type);
@@ -207,7 +215,7 @@ class FunctionLowerer {
     const v = this.ctx.newVar(name, type, true, true, p.name);
     // The placeholder type (i32) is a guess: uses of a parameter whose type was reported stay quiet.
     if (reported) this.ctx.bind(name, { k: "poison" });
-    return v;
+    return [v];
   }
 }
 

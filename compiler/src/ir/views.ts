@@ -25,7 +25,8 @@ export interface View {
 /** The type of a view: the base's dtype and memory space, its rank less the rows taken. */
 export function viewType(v: View): ArrayType {
   const t = v.base.type as ArrayType;
-  return { kind: "array", dtype: t.dtype, space: t.space, rank: (t.rank - v.lead.length) as 1 | 2 | 3 };
+  // A view of a record array is one too (its uses reach fields of the base: frontend/lower-records.ts).
+  return { kind: "array", dtype: t.dtype, space: t.space, rank: (t.rank - v.lead.length) as 1 | 2 | 3, ...(t.record ? { record: t.record } : {}) };
 }
 
 /** The base indices of element `indices` (one per dimension of the view). */

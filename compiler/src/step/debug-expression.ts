@@ -115,7 +115,8 @@ export class DebugExpressionCompiler {
     if (!vars) this.scopeOf.set(f, (vars = scopes(f).vars));
     // The innermost variable of a name: later in `visible` shadows earlier.
     const byName = new Map<string, number>();
-    for (const i of visible) if (annotation(vars[i]!.type)) byName.set(vars[i]!.name, i);
+    // Only names a program can write: a shared/local record array's field arrays (`sh.x`: lower-records.ts) are not.
+    for (const i of visible) if (annotation(vars[i]!.type) && /^[A-Za-z_$][\w$]*$/.test(vars[i]!.name)) byName.set(vars[i]!.name, i);
     const params = [...byName.values()].sort((a, b) => a - b);
     const head = `\nimport * as ${NS} from "cudascript";\nconst ${FN} = ${NS}.cuda.device((${params.map((i) => `${vars![i]!.name}: ${annotation(vars![i]!.type)}`).join(", ")}) => (\n`;
     const exprStart = original.length + head.length;

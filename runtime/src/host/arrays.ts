@@ -2,7 +2,7 @@
  * Host N-D arrays (`cuda.ndarray`) and device arrays (`cuda.toDevice`, `cuda.deviceArray`, …),
  * Numba's host API camelCased.
  */
-import { RecordArray, type RecordDtype, type RecordFields } from "../records";
+import { RecordArray, recordByteShape, type RecordDtype, type RecordFields } from "../records";
 import { DEVICE_ARRAY, type DeviceBuffer, type StreamHandle } from "../backend";
 import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
 import { Complex64Array, isComplexArray, type Complex128Array, type ComplexValue } from "../complex-array";
@@ -252,6 +252,14 @@ export function hostStrides(host: unknown, dev: DeviceNDArray, what: string): nu
   return rowMajorStrides(dev.shape);
 }
 
+/**
+ * A record array's bytes as the u8 array kernels receive (docs/abi.md): 1-D, or for a 2-D/3-D record
+ * array an N-D array whose last extent counts bytes (records × itemsize).
+ */
+export function recordArrayBytes(a: RecordArray): Uint8Array | NDArray<Uint8Array> {
+  return a.shape.length === 1 ? a.bytes : new NDArray(a.bytes, recordByteShape(a.shape, a.dtype.itemsize) as Shape);
+}
+
 export function isHostNDArray(v: unknown): v is { data: TypedArray; shape: readonly number[] } {
   if (v instanceof NDArray) return !isComplexArray(v.data);
   return typeof v === "object" && v !== null && !ArrayBuffer.isView(v) && !(v instanceof DeviceNDArray) && ArrayBuffer.isView((v as { data?: unknown }).data) && Array.isArray((v as { shape?: unknown }).shape);
@@ -419,7 +427,7 @@ export class DeviceNDArray<T = unknown> {
   copyToHost<R = T extends TypedArray ? T : NDArray>(out?: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array | RecordArray, options?: Stream | { stream?: Stream }): R {
     this.checkAlive("copyToHost");
     if (out instanceof RecordArray) {
-      this.copyToHost(out.bytes, options);
+      this.copyToHost(recordArrayBytes(out), options);
       return out as unknown as R;
     }
     const stream = streamOption(options);
@@ -436,7 +444,7 @@ export class DeviceNDArray<T = unknown> {
   /** Copies host data (same size and dtype) into this array. */
   copyToDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | DeviceNDArray | Complex64Array | Complex128Array | RecordArray, options?: Stream | { stream?: Stream }): void {
     this.checkAlive("copyToDevice");
-    if (host instanceof RecordArray) host = host.bytes;
+    if (host instanceof RecordArray) host = recordArrayBytes(host);
     const stream = streamOption(options);
     if (host instanceof DeviceNDArray) {
       host.checkAlive("copyToDevice");
@@ -557,7 +565,7 @@ export function toDevice<F extends RecordFields>(host: RecordArray<F>, options?:
 export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArray> | Complex64Array | Complex128Array | RecordArray, options?: Stream | ToDeviceOptions): DeviceNDArray {
   // A record array goes to the device as its bytes, remembering its dtype for the launch's check (CSR080).
   if (host instanceof RecordArray) {
-    const d = toDevice(host.bytes, options);
+    const d = toDevice(recordArrayBytes(host), options);
     d.recordDtype = host.dtype;
     return d;
   }

@@ -9,7 +9,7 @@ import type { KernelArtifact } from "../backend";
 import { CudaScriptError } from "../errors";
 import { RecordArray, RecordDtype, type RecordFieldDType } from "../records";
 import { complexDtypes, dtypes } from "../dtypes";
-import { describeValue, DeviceNDArray } from "./arrays";
+import { describeValue, DeviceNDArray, recordArrayBytes } from "./arrays";
 
 type ParamSignature = KernelArtifact["kernels"][string]["signature"][number];
 
@@ -29,7 +29,7 @@ export function recordBytes(v: unknown, p: ParamSignature): unknown {
     one.set(0, v as never);
     return one.bytes;
   }
-  return v instanceof RecordArray ? v.bytes : v;
+  return v instanceof RecordArray ? recordArrayBytes(v) : v;
 }
 
 /** The record dtype of a kernel's record parameter (its fields in order). */
@@ -71,6 +71,11 @@ export function checkRecordArg(p: ParamSignature, which: string, v: unknown): vo
       "CSR080",
       `${which} is Array${p.rank}D<${rec.name}> with the fields ${recordFieldsText(want)}, but the record array's fields are ${recordFieldsText(dtype.layout)}: make its dtype with the same fields in the same order, cuda.record(${recordFieldsText(want)})`,
     );
-  if (p.rank !== 1)
-    throw new CudaScriptError("CSR081", `${which} is Array${p.rank}D<${rec.name}>: record arrays are 1-D (cuda.recordArray(dtype, n)) in this version`);
+  // A record array's rank: a host one's shape; a device one's (its bytes' rank: the last extent counts bytes).
+  const rank = v instanceof RecordArray ? v.ndim : (v as DeviceNDArray).ndim;
+  if (rank !== p.rank)
+    throw new CudaScriptError(
+      "CSR081",
+      `${which} is Array${p.rank}D<${rec.name}>, but the record array is ${rank}-D: make it with cuda.recordArray(dtype, ${p.rank === 1 ? "n" : p.rank === 2 ? "[rows, cols]" : "[d0, d1, d2]"})`,
+    );
 }

@@ -52,8 +52,10 @@ function reportRecords(name: string, array: RecordArray, options: ReportOptions)
     for (const f of a.dtype.layout.fields) {
       const parts = f.dtype === "c64" || f.dtype === "c128" ? ["re", "im"] : [undefined];
       for (const part of parts) {
-        const values = Float64Array.from({ length: a.length }, (_, i) => {
-          const v = (a.get(i) as Record<string, unknown>)[f.name];
+        // Row-major over every record (a 2-D/3-D record array's flat index split into its indices).
+        const values = Float64Array.from({ length: a.size }, (_, k) => {
+          const index = a.shape.map((_, d) => Math.floor(k / a.shape.slice(d + 1).reduce((x, y) => x * y, 1)) % a.shape[d]!);
+          const v = (a.get(...index) as Record<string, unknown>)[f.name];
           const x = part ? (v as Record<string, number>)[part] : v;
           return typeof x === "boolean" ? (x ? 1 : 0) : Number(x);
         });
@@ -64,7 +66,7 @@ function reportRecords(name: string, array: RecordArray, options: ReportOptions)
   };
   const refColumns = ref ? columns(ref) : undefined;
   for (const [field, c] of columns(array)) {
-    writeRecord(arrayRecord(`${name}.${field}`, c.dtype, [array.length], c.values, { reference: refColumns?.get(field)?.values, tolerance: options.tolerance }));
+    writeRecord(arrayRecord(`${name}.${field}`, c.dtype, [...array.shape], c.values, { reference: refColumns?.get(field)?.values, tolerance: options.tolerance }));
   }
 }
 

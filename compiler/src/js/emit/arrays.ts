@@ -5,7 +5,7 @@
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
 import { isComplex, isInt64, isNarrowInt, type ArrayType, type DType, type MemorySpace, type RecordType } from "../../ir/types";
-import { recordParamSetup } from "../records";
+import { recordNdParamSetup, recordParamSetup } from "../records";
 import { ZERO64 } from "../int64";
 import type { NStmt } from "../normalize";
 import type { EmitContext } from "./context";
@@ -73,8 +73,12 @@ export class ArrayDeclarations {
   declareKernelParamArray(p: IR.Var, i: number, setup: string[]): void {
     const t = p.type as ArrayType;
     const n = this.cx.vn(p);
-    if (t.record) {
-      // The front end accepts only 1-D record arrays in kernels (lower-records.ts).
+    if (t.record && t.rank > 1) {
+      // An N-D record array (js/records.ts): its bytes' extents and strides, in records.
+      const r = recordNdParamSetup(n, `$A[${i}]`, t.record, t.rank);
+      setup.push(r.setup);
+      this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: r.dims, strides: r.strides, record: t.record });
+    } else if (t.record) {
       setup.push(recordParamSetup(n, `$A[${i}]`, t.record));
       this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims: [`${n}$n`], record: t.record });
     } else if (t.rank === 1) {

@@ -21,7 +21,7 @@ import { FissionEmitter } from "./fission";
 import { PiecePrinter } from "./pieces";
 import { SyncEmitter } from "./sync";
 import { BARRIER_INTRINSICS } from "../../intrinsics";
-import { recordDeviceParamSetup } from "../records";
+import { recordDeviceNdParamSetup, recordDeviceParamSetup } from "../records";
 
 export class FnEmitter {
   /** The state this function's concerns share, and the concerns themselves (`cx.parts`). */
@@ -85,7 +85,13 @@ export class FnEmitter {
     const recordViews: string[] = [];
     for (const p of this.fn.params) {
       const n = this.cx.vn(p);
-      if (p.type.kind === "array" && p.type.record) {
+      if (p.type.kind === "array" && p.type.record && p.type.rank > 1) {
+        // An N-D record array of a kernel in the stepping backend: its bytes' extents and strides, in records (js/records.ts).
+        const r = recordDeviceNdParamSetup(n, p.type.record, p.type.rank);
+        params.push(...r.params);
+        recordViews.push(r.setup);
+        this.cx.arrays.set(p, { name: p.name, dtype: p.type.dtype, space: "global", data: n, dims: r.dims, strides: r.strides, record: p.type.record });
+      } else if (p.type.kind === "array" && p.type.record) {
         // A record array of a device function (or of a kernel in the stepping backend): its bytes, whose
         // extent counts bytes; the records are counted and viewed as in a kernel (js/records.ts).
         params.push(n, `${n}$o`, `${n}$0`, `${n}$s0`);

@@ -13,7 +13,7 @@ import { extentThrough, viewOfArgument } from "../../ir/views";
 import type { PrivatizableParam } from "../artifact-types";
 import { stridesOf, type ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
-import { recordFieldRead, recordFieldTarget, recordFieldWrite } from "../records";
+import { recordFieldRead, recordFieldTarget, recordFieldWrite, recordNdCallArgs } from "../records";
 import { globalAtomic, globalRead, globalWrite, globalWriteCall } from "./sanitize-global";
 
 /** The memory accesses of one function. */
@@ -306,6 +306,8 @@ export class MemoryEmitter {
         const info = this.cx.arrayInfo(a.v);
         this.cx.noteArray(a.v);
         args.push(info.data, info.offset ?? "0");
+        // An N-D record array: its bytes' extents and strides, as a kernel receives them (js/records.ts).
+        if (info.record && p.type.rank > 1) return void args.push(...recordNdCallArgs(info.dims, stridesOf(info), info.record.layout.size));
         // A record array's extent travels in bytes, as a kernel receives it: the callee counts records (js/records.ts).
         if (info.record) args.push(`${info.data}.length`);
         else for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");

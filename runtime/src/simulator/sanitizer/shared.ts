@@ -5,6 +5,7 @@
  */
 import type { FaultDetails } from "../../errors";
 import { KernelFault, type SimSite } from "../fault";
+import { sharedElementText } from "./element-names";
 
 /**
  * What the sanitizer does at a read of shared memory no thread of the block wrote: "error" stops the
@@ -284,7 +285,7 @@ export class Sanitizer {
   /** A read that is not ordered after a write: a race (fault), or of an unwritten element (fault or warning; true: go on). */
   private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): true {
     if (w === -1) {
-      const what = `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`;
+      const what = `uninitialised shared memory read of '${sharedElementText(s.name, i)}': no thread of this block wrote it before`;
       if (this.policy.mode === "error") throw this.fault("CSR023", "uninitialized-shared", what, this.site(site), t, s.name, i);
       const id = this.siteId(site);
       if (!this.warnedSites.has(id)) {
@@ -296,7 +297,7 @@ export class Sanitizer {
     throw this.fault(
       "CSR021",
       "race",
-      `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(ws)} with no cuda.syncthreads() in between`,
+      `shared-memory race on '${sharedElementText(s.name, i)}': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(ws)} with no cuda.syncthreads() in between`,
       this.site(site),
       t,
       s.name,
@@ -318,8 +319,8 @@ export class Sanitizer {
   private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number, r: number, rsite: number): never {
     const what =
       w !== -1
-        ? `shared-memory race on '${s.name}[${i}]': threads ${this.t3(w)}${this.otherSite(ws)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
-        : `shared-memory race on '${s.name}[${i}]': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(rsite)} with no cuda.syncthreads() in between`;
+        ? `shared-memory race on '${sharedElementText(s.name, i)}': threads ${this.t3(w)}${this.otherSite(ws)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
+        : `shared-memory race on '${sharedElementText(s.name, i)}': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(rsite)} with no cuda.syncthreads() in between`;
     throw this.fault("CSR021", "race", what, this.site(site), t, s.name, i);
   }
 
@@ -327,7 +328,7 @@ export class Sanitizer {
     const s = this.shadows[id];
     if (!s) return;
     if (s.WP[i]! < this.EB)
-      throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${s.name}[${i}]': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
+      throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${sharedElementText(s.name, i)}': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
     s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
     s.RP[i] = 0;
   }
