@@ -111,8 +111,8 @@ export interface HostApi {
    * divergence per launch and source line, with a roofline estimate for `gpu`; docs/profiling.md): a
    * promise of it when `work` is async.
    */
-  profile(work: () => void, options?: ProfileOptions): ProfileReport;
   profile(work: () => Promise<unknown>, options?: ProfileOptions): Promise<ProfileReport>;
+  profile(work: () => void, options?: ProfileOptions): ProfileReport;
 }
 
 /** The host half of `cuda.random` (runtime/src/random/host.ts); the draws are kernel-only. */
