@@ -11,18 +11,12 @@
  */
 import type { ProfileSite } from "@cudascript/compiler";
 
-/** One warp-level request being gathered. */
-interface Request {
-  /** Active lanes that took part. */
-  lanes: number;
-  /** Lanes for which the condition was true (branches). */
-  taken: number;
-  /** Distinct units: sectors (global loads/stores), byte addresses (global atomics), group·2³² + word (shared). */
-  readonly units: number[];
-  /** Lanes per unit (atomics only: contention). */
-  readonly counts: number[] | undefined;
-}
-
+/**
+ * The requests being gathered live in typed arrays (a pool reused from block to block; no object per
+ * request): request `r` has `lanes[r]` active lanes, `taken[r]` lanes for which a condition was true, and
+ * `count[r]` units at `units[start[r] …]`, one per lane (a repeat of the previous lane's left out) —
+ * sectors (global loads/stores), byte addresses (atomics), group·2³² + word (shared).
+ */
 /** Per-site totals of a launch. */
 export interface SiteTotals {
   /** Warp-level requests (branches: warp-level executions of the condition). */
@@ -38,8 +32,6 @@ export interface SiteTotals {
   contentionMax: number;
 }
 
-/** Memory kinds whose units are 32-byte sectors. */
-const SECTOR_KINDS = new Set(["gld", "gst"]);
 const TWO32 = 2 ** 32;
 
 /**
@@ -66,14 +58,27 @@ export class LaunchCounters {
   flopsDouble = 0;
   private nT = 0;
   private nW = 0;
+  /** Per (site, thread of the block): how many times the thread executed the site in this block. */
   private kCount = new Int32Array(0);
-  private open: (Request[] | undefined)[] = [];
+  /** Per (site, warp) slot: how many requests are open, and the pool index of each (by k). */
+  private used = new Int32Array(0);
+  private slotReq: Int32Array[] = [];
   private touched: number[] = [];
+  /** The request pool: see above. */
+  private poolUsed = 0;
+  private unitsUsed = 0;
+  private lanes = new Int32Array(256);
+  private taken = new Int32Array(256);
+  private count = new Int32Array(256);
+  private start = new Int32Array(256);
+  private units = new Float64Array(256 * 32);
   private kinds: string[] = [];
-  private bytes: number[] = [];
+  /** Per site: units a request may need (32 lanes × words per lane; 0 for branches). */
+  private capacity = new Int32Array(0);
+  private bytes = new Int32Array(0);
   /** Per site: the last array seen and its base address (a site nearly always sees one array per launch). */
   private lastArray: unknown[] = [];
-  private lastBase: number[] = [];
+  private lastBase = new Float64Array(0);
   private started = false;
   private readonly bankCount = new Int32Array(32);
 
@@ -85,75 +90,76 @@ export class LaunchCounters {
     this.nT = threadsPerBlock;
     this.nW = Math.ceil(threadsPerBlock / 32);
     this.kCount = new Int32Array(sites.length * threadsPerBlock);
-    this.open = new Array<Request[] | undefined>(sites.length * this.nW).fill(undefined);
+    this.used = new Int32Array(sites.length * this.nW);
+    this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
     this.kinds = sites.map((s) => s.kind);
-    this.bytes = sites.map((s) => s.bytes ?? 4);
+    this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
+    this.capacity = Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32));
     this.lastArray = new Array<unknown>(sites.length).fill(undefined);
-    this.lastBase = new Array<number>(sites.length).fill(0);
+    this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
   }
 
-  /** Thread `t` of the block accesses element `flat` of `data` at site `s`. */
-  m(s: number, t: number, data: ArrayBufferView, flat: number): void {
+  // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case);
+  // duplicates are removed, and atomics' lanes per address counted, once per request when it is done
+  // (flush): a sort of at most 32 numbers instead of a search per lane.
+
+  /** Thread `t` of the block loads or stores element `flat` of global array `data` at site `s`. */
+  g(s: number, t: number, data: ArrayBufferView, flat: number): void {
     const r = this.request(s, t);
-    r.lanes++;
-    const kind = this.kinds[s]!;
+    this.lanes[r]++;
+    this.append(r, Math.floor((this.base(s, data) + flat * this.bytes[s]!) / 32));
+  }
+
+  /** A global atomic: its lanes' byte addresses (every lane: flush counts the lanes per address). */
+  ga(s: number, t: number, data: ArrayBufferView, flat: number): void {
+    const r = this.request(s, t);
+    this.lanes[r]++;
+    this.units[this.start[r]! + this.count[r]!++] = this.base(s, data) + flat * this.bytes[s]!;
+  }
+
+  /**
+   * A shared access: words of 4 bytes, bank = word mod 32. 8- and 16-byte accesses are served per
+   * half-warp / quarter-warp (the group in the high part of the unit), each lane's words in turn.
+   */
+  s(s: number, t: number, data: ArrayBufferView, flat: number): void {
+    const r = this.request(s, t);
+    this.lanes[r]++;
     const bytes = this.bytes[s]!;
-    let unit: number;
-    if (kind.charCodeAt(0) === 103 /* g */) {
-      let base: number;
-      if (this.lastArray[s] === data) base = this.lastBase[s]!;
-      else {
-        base = bufferBase(data.buffer) + data.byteOffset;
-        this.lastArray[s] = data;
-        this.lastBase[s] = base;
-      }
-      const addr = base + flat * bytes;
-      if (kind === "gatom") {
-        const i = r.units.indexOf(addr);
-        if (i < 0) {
-          r.units.push(addr);
-          r.counts!.push(1);
-        } else r.counts![i]!++;
-        return;
-      }
-      unit = Math.floor(addr / 32);
-      // The last unit first: consecutive lanes mostly share it.
-      const u = r.units;
-      if (u.length === 0 || (u[u.length - 1] !== unit && u.indexOf(unit) < 0)) u.push(unit);
-      return;
-    }
-    // Shared memory: words of 4 bytes, bank = word mod 32. 8- and 16-byte accesses are served per
-    // half-warp / quarter-warp (the group in the high part of the unit), each lane's words in turn.
-    const addr = data.byteOffset + flat * bytes;
-    const word = Math.floor(addr / 4);
-    if (bytes <= 4) unit = word;
-    else {
-      const group = bytes === 8 ? (t & 31) >> 4 : (t & 31) >> 3;
-      const words = bytes / 4;
-      for (let w = 0; w < words; w++) {
-        const x = group * TWO32 + word + w;
-        if (r.units.indexOf(x) < 0) r.units.push(x);
-      }
-      return;
-    }
-    const u = r.units;
-    if (r.counts) {
-      const i = u.indexOf(unit);
-      if (i < 0) {
-        u.push(unit);
-        r.counts.push(1);
-      } else r.counts[i]!++;
-      return;
-    }
-    if (u.length === 0 || (u[u.length - 1] !== unit && u.indexOf(unit) < 0)) u.push(unit);
+    const word = Math.floor((data.byteOffset + flat * bytes) / 4);
+    if (bytes <= 4) return this.append(r, word);
+    const group = bytes === 8 ? (t & 31) >> 4 : (t & 31) >> 3;
+    for (let w = 0; w < bytes / 4; w++) this.units[this.start[r]! + this.count[r]!++] = group * TWO32 + word + w;
+  }
+
+  /** A shared atomic (4-byte words; every lane: flush counts the lanes per word). */
+  sa(s: number, t: number, data: ArrayBufferView, flat: number): void {
+    const r = this.request(s, t);
+    this.lanes[r]++;
+    this.units[this.start[r]! + this.count[r]!++] = Math.floor((data.byteOffset + flat * this.bytes[s]!) / 4);
+  }
+
+  private append(r: number, unit: number): void {
+    const n = this.count[r]!, at = this.start[r]! + n;
+    if (n > 0 && this.units[at - 1] === unit) return;
+    this.units[at] = unit;
+    this.count[r] = n + 1;
+  }
+
+  /** The modelled address of element 0 of `data` (cached per site: a site nearly always sees one array per launch). */
+  private base(s: number, data: ArrayBufferView): number {
+    if (this.lastArray[s] === data) return this.lastBase[s]!;
+    const b = bufferBase(data.buffer) + data.byteOffset;
+    this.lastArray[s] = data;
+    this.lastBase[s] = b;
+    return b;
   }
 
   /** Thread `t` evaluates the condition of site `s`: `c`. */
   b<T>(s: number, t: number, c: T): T {
     const r = this.request(s, t);
-    r.lanes++;
-    if (c) r.taken++;
+    this.lanes[r]++;
+    if (c) this.taken[r]++;
     return c;
   }
 
@@ -176,46 +182,90 @@ export class LaunchCounters {
     this.flopsDouble += flopsDouble;
   }
 
-  private request(s: number, t: number): Request {
-    const k = this.kCount[s * this.nT + t]++;
+  /** The pool index of thread `t`'s next request at site `s`. */
+  private request(s: number, t: number): number {
+    const ki = s * this.nT + t;
+    const k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
     const slot = s * this.nW + (t >> 5);
-    let list = this.open[slot];
-    if (list === undefined) {
-      list = this.open[slot] = [];
-      this.touched.push(slot);
+    // A lane's k-th execution follows its (k-1)-th: k is at most the number of requests open.
+    if (k < this.used[slot]!) return this.slotReq[slot]![k]!;
+    return this.open(s, slot, k);
+  }
+
+  /** Opens request k of a slot. */
+  private open(s: number, slot: number, k: number): number {
+    if (k === 0) this.touched.push(slot);
+    this.used[slot] = k + 1;
+    let ids = this.slotReq[slot]!;
+    if (k >= ids.length) {
+      const grown = new Int32Array(ids.length * 2);
+      grown.set(ids);
+      this.slotReq[slot] = ids = grown;
     }
-    let r = list[k];
-    if (r === undefined) r = list[k] = { lanes: 0, taken: 0, units: [], counts: this.kinds[s] === "gatom" || this.kinds[s] === "satom" ? [] : undefined };
+    const r = this.poolUsed++;
+    const cap = this.capacity[s]!;
+    if (r >= this.lanes.length) {
+      const grow = <T extends Int32Array | Float64Array>(a: T, n: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(n);
+        b.set(a);
+        return b;
+      };
+      const n = this.lanes.length * 2;
+      this.lanes = grow(this.lanes, n);
+      this.taken = grow(this.taken, n);
+      this.count = grow(this.count, n);
+      this.start = grow(this.start, n);
+    }
+    if (this.unitsUsed + cap > this.units.length) {
+      const n = Math.max(this.units.length * 2, this.unitsUsed + cap);
+      const u = new Float64Array(n);
+      u.set(this.units);
+      this.units = u;
+    }
+    this.lanes[r] = 0;
+    this.taken[r] = 0;
+    this.count[r] = 0;
+    this.start[r] = this.unitsUsed;
+    this.unitsUsed += cap;
+    ids[k] = r;
     return r;
   }
 
   private flush(): void {
     for (const slot of this.touched) {
       const s = Math.floor(slot / this.nW);
-      const list = this.open[slot]!;
-      this.open[slot] = undefined;
+      const ids = this.slotReq[slot]!;
+      const n = this.used[slot]!;
+      this.used[slot] = 0;
       const tot = this.totals[s]!;
       const kind = this.kinds[s]!;
       const bytes = this.bytes[s]!;
-      for (const r of list) {
+      for (let i = 0; i < n; i++) {
+        const r = ids[i]!;
+        const lanes = this.lanes[r]!;
         tot.requests++;
-        tot.lanes += r.lanes;
+        tot.lanes += lanes;
         if (kind === "br") {
-          if (r.taken > 0 && r.taken < r.lanes) tot.units++;
-        } else if (SECTOR_KINDS.has(kind)) {
-          tot.units += r.units.length;
-          tot.ideal += Math.ceil((r.lanes * bytes) / 32);
+          const taken = this.taken[r]!;
+          if (taken > 0 && taken < lanes) tot.units++;
+          continue;
+        }
+        const o = this.start[r]!, end = o + this.count[r]!;
+        sortUnits(this.units, o, end);
+        if (kind === "gld" || kind === "gst") {
+          tot.units += distinct(this.units, o, end, 1);
+          tot.ideal += Math.ceil((lanes * bytes) / 32);
         } else if (kind === "gatom") {
-          const sectors = new Set(r.units.map((a) => Math.floor(a / 32)));
-          tot.units += sectors.size;
-          tot.ideal += Math.ceil((r.lanes * bytes) / 32);
-          const c = Math.max(...r.counts!);
+          tot.units += distinct(this.units, o, end, 32);
+          tot.ideal += Math.ceil((lanes * bytes) / 32);
+          const c = longestRun(this.units, o, end);
           tot.contentionSum += c;
           if (c > tot.contentionMax) tot.contentionMax = c;
         } else {
-          tot.units += this.wavefronts(r.units);
+          tot.units += this.wavefronts(o, end);
           if (kind === "satom") {
-            const c = Math.max(...r.counts!);
+            const c = longestRun(this.units, o, end);
             tot.contentionSum += c;
             if (c > tot.contentionMax) tot.contentionMax = c;
           }
@@ -223,24 +273,67 @@ export class LaunchCounters {
       }
     }
     this.touched.length = 0;
+    this.poolUsed = 0;
+    this.unitsUsed = 0;
     this.kCount.fill(0);
   }
 
-  /** Shared-memory wavefronts of a request: per lane group, the most distinct words one bank serves (at least 1). */
-  private wavefronts(units: readonly number[]): number {
+  /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */
+  private wavefronts(o: number, end: number): number {
+    const u = this.units, bc = this.bankCount;
     let total = 0;
-    for (let g = 0; g < 4; g++) {
-      const bc = this.bankCount;
-      bc.fill(0);
-      let any = false, most = 0;
-      for (const x of units) {
-        if (Math.floor(x / TWO32) !== g) continue;
-        any = true;
-        const bank = (x % TWO32) & 31;
-        if (++bc[bank]! > most) most = bc[bank]!;
+    for (let j = o; j < end; ) {
+      // One group (the high part) at a time: sorted, so its units are contiguous.
+      const g = Math.floor(u[j]! / TWO32);
+      let most = 0, k = j;
+      for (; k < end && Math.floor(u[k]! / TWO32) === g; k++) {
+        if (k > j && u[k] === u[k - 1]) continue; // lanes on one word share it
+        const c = ++bc[u[k]! & 31]!;
+        if (c > most) most = c;
       }
-      if (any) total += Math.max(1, most);
+      for (let m = j; m < k; m++) bc[u[m]! & 31] = 0;
+      total += most;
+      j = k;
     }
     return total;
   }
+}
+
+/** Sorts units[o, end) in place (insertion sort: at most 128 numbers, and often already in order). */
+function sortUnits(u: Float64Array, o: number, end: number): void {
+  for (let i = o + 1; i < end; i++) {
+    const x = u[i]!;
+    if (x >= u[i - 1]!) continue;
+    let j = i - 1;
+    while (j >= o && u[j]! > x) {
+      u[j + 1] = u[j]!;
+      j--;
+    }
+    u[j + 1] = x;
+  }
+}
+
+/** Distinct values of floor(unit / per) in sorted units[o, end). */
+function distinct(u: Float64Array, o: number, end: number, per: number): number {
+  let n = 0, last = NaN;
+  for (let j = o; j < end; j++) {
+    const x = per === 1 ? u[j]! : Math.floor(u[j]! / per);
+    if (x !== last) {
+      n++;
+      last = x;
+    }
+  }
+  return n;
+}
+
+/** The longest run of equal values in sorted units[o, end): the most lanes on one address. */
+function longestRun(u: Float64Array, o: number, end: number): number {
+  let best = 0;
+  for (let j = o; j < end; ) {
+    let k = j + 1;
+    while (k < end && u[k] === u[j]) k++;
+    if (k - j > best) best = k - j;
+    j = k;
+  }
+  return best;
 }

@@ -7,8 +7,8 @@
  * `L.profile`), and `$fl`/`$fd`, the f32/f16 and f64 floating-point operations counted inline (one
  * increment each, read back by the kernel when its blocks are done). Hooks:
  *
- * - `$P.m(site, $t, data, flat)` before a global or shared element access (the k-th call of a site by
- *   a thread forms, with the k-th calls of the other lanes of its warp, one request);
+ * - `$P.g|ga|s|sa(site, $t, data, flat)` before a global (atomic) or shared (atomic) element access (the
+ *   k-th call of a site by a thread forms, with the k-th calls of the other lanes of its warp, one request);
  * - `$P.b(site, $t, cond)` around a per-thread condition (returns it);
  * - `$P.u(site)` at a block-level (block-uniform) condition: one non-divergent branch per warp;
  * - `$P.block()` at the start of every block (the previous block's requests are complete).
@@ -69,7 +69,9 @@ export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic"
   const k = kind === "read" ? (g ? "gld" : "sld") : kind === "write" ? (g ? "gst" : "sst") : g ? "gatom" : "satom";
   const site = ps.add({ kind: k, ...spanOf(span), bytes: DTYPES[a.dtype].bytes, array: a.name, ...(op ? { op } : {}) });
   // The flat index of a device-function parameter already includes its view's offset.
-  return `$P.m(${site}, $t, ${a.data}, ${flat})`;
+  // One small hook per kind (V8 keeps each monomorphic): g global load/store, ga global atomic, s shared, sa shared atomic.
+  const hook = k === "gld" || k === "gst" ? "g" : k === "gatom" ? "ga" : k === "satom" ? "sa" : "s";
+  return `$P.${hook}(${site}, $t, ${a.data}, ${flat})`;
 }
 
 /** A per-thread condition with its hook (the same value). */
