@@ -38,7 +38,7 @@ export function adviceFor(_line: ProfileCounters, sites: readonly SiteOfLine[]):
         const lanes = t.lanes / t.requests;
         let why: string;
         if (per >= lanes * 0.9 && lanes > 1)
-          why = `each lane of a warp touches its own 32-byte sector: the index strides across rows, so consecutive threads (threadIdx.x) do not read consecutive elements; make threadIdx.x the fastest-varying index${site.kind === "gst" ? ", or stage through a shared tile (a transpose)" : ", or load a tile through shared memory"}`;
+          why = `each lane of a warp touches its own 32-byte sector: the index strides across rows, so consecutive threads (threadIdx.x) do not access consecutive elements; make threadIdx.x the fastest-varying index${site.kind === "gst" ? ", or stage through a shared tile (a transpose)" : ", or load a tile through shared memory"}`;
         else if (per - ideal <= 1.05)
           why = "the warp's elements straddle one more 32-byte boundary than needed: the accesses are not aligned (an offset such as `i + 1`, or rows not a multiple of 8 four-byte elements); align the start or pad the rows";
         else why = `the lanes' addresses are spread out (a stride of about ${fmt(per / Math.max(ideal, 1))} elements): have consecutive threads access consecutive elements`;
