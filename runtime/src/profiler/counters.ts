@@ -95,7 +95,7 @@ export class LaunchCounters {
     this.kinds = sites.map((s) => s.kind);
     this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
     this.capacity = Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32));
-    this.lastArray = new Array<unknown>(sites.length).fill(undefined);
+    this.lastArray = Array.from(sites, () => null);
     this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
   }
@@ -104,18 +104,32 @@ export class LaunchCounters {
   // duplicates are removed, and atomics' lanes per address counted, once per request when it is done
   // (flush): a sort of at most 32 numbers instead of a search per lane.
 
-  /** Thread `t` of the block loads or stores element `flat` of global array `data` at site `s`. */
-  g(s: number, t: number, data: ArrayBufferView, flat: number): void {
+  /** The modelled address of element 0 of a kernel's array parameter (its setup asks once per launch). */
+  addr(data: ArrayBufferView): number {
+    return bufferBase(data.buffer) + data.byteOffset;
+  }
+
+  /** Thread `t` of the block loads or stores element `flat` of the global array at `base`, at site `s`. */
+  g(s: number, t: number, base: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.append(r, Math.floor((this.base(s, data) + flat * this.bytes[s]!) / 32));
+    this.append(r, Math.floor((base + flat * this.bytes[s]!) / 32));
+  }
+
+  /** The same from a device function, whose arrays vary: `data` itself. */
+  gv(s: number, t: number, data: ArrayBufferView, flat: number): void {
+    this.g(s, t, this.base(s, data), flat);
   }
 
   /** A global atomic: its lanes' byte addresses (every lane: flush counts the lanes per address). */
-  ga(s: number, t: number, data: ArrayBufferView, flat: number): void {
+  ga(s: number, t: number, base: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = this.base(s, data) + flat * this.bytes[s]!;
+    this.units[this.start[r]! + this.count[r]!++] = base + flat * this.bytes[s]!;
+  }
+
+  gav(s: number, t: number, data: ArrayBufferView, flat: number): void {
+    this.ga(s, t, this.base(s, data), flat);
   }
 
   /**

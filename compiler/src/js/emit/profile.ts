@@ -7,8 +7,10 @@
  * `L.profile`), and `$fl`/`$fd`, the f32/f16 and f64 floating-point operations counted inline (one
  * increment each, read back by the kernel when its blocks are done). Hooks:
  *
- * - `$P.g|ga|s|sa(site, $t, data, flat)` before a global (atomic) or shared (atomic) element access (the
- *   k-th call of a site by a thread forms, with the k-th calls of the other lanes of its warp, one request);
+ * - `$P.g|ga(site, $t, base, flat)` before a global load/store (atomic) of a kernel parameter, whose
+ *   modelled base address the kernel's setup computes once (`$P.addr`); `$P.gv|gav(site, $t, data,
+ *   flat)` in device functions; `$P.s|sa(site, $t, data, flat)` for shared memory. The k-th call of a
+ *   site by a thread forms, with the k-th calls of the other lanes of its warp, one request;
  * - `$P.b(site, $t, cond)` around a per-thread condition (returns it);
  * - `$P.u(site)` at a block-level (block-uniform) condition: one non-divergent branch per warp;
  * - `$P.block()` at the start of every block (the previous block's requests are complete).
@@ -39,6 +41,8 @@ export interface ProfileSite {
 /** The module's profile sites (ModuleEmitter.profile when emitting the profiling variant). */
 export class ProfileSites {
   readonly sites: ProfileSite[] = [];
+  /** Per kernel emission: the global arrays whose modelled base address its setup computes once (`<data>$pb`). */
+  readonly bases = new WeakMap<EmitContext, Set<string>>();
   add(s: ProfileSite): number {
     this.sites.push(s);
     return this.sites.length - 1;
@@ -69,9 +73,18 @@ export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic"
   const k = kind === "read" ? (g ? "gld" : "sld") : kind === "write" ? (g ? "gst" : "sst") : g ? "gatom" : "satom";
   const site = ps.add({ kind: k, ...spanOf(span), bytes: DTYPES[a.dtype].bytes, array: a.name, ...(op ? { op } : {}) });
   // The flat index of a device-function parameter already includes its view's offset.
-  // One small hook per kind (V8 keeps each monomorphic): g global load/store, ga global atomic, s shared, sa shared atomic.
-  const hook = k === "gld" || k === "gst" ? "g" : k === "gatom" ? "ga" : k === "satom" ? "sa" : "s";
-  return `$P.${hook}(${site}, $t, ${a.data}, ${flat})`;
+  if (g) {
+    // A kernel's global arrays are its parameters, constant for the launch: their base address is
+    // computed once in the kernel's setup. A device function's arrays vary: the hook looks it up.
+    const atomic = k === "gatom" ? "a" : "";
+    if (cx.mode === "device" || !/^[A-Za-z_$][\w$]*$/.test(a.data)) return `$P.g${atomic}v(${site}, $t, ${a.data}, ${flat})`;
+    let set = ps.bases.get(cx);
+    if (!set) ps.bases.set(cx, (set = new Set()));
+    set.add(a.data);
+    return `$P.g${atomic}(${site}, $t, ${a.data}$pb, ${flat})`;
+  }
+  // One small hook per kind (V8 keeps each monomorphic): s shared load/store, sa shared atomic.
+  return `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, ${a.data}, ${flat})`;
 }
 
 /** A per-thread condition with its hook (the same value). */
@@ -98,7 +111,10 @@ export function profileFlop(cx: EmitContext, dtype: string, js: string): string 
 
 /** Lines at the start of a kernel function (the launch's counters) and of every block. */
 export function profileKernelSetup(cx: EmitContext): string[] {
-  return sites(cx) ? ["$P = L.profile; $P.begin($psites, $nT); $fl = 0; $fd = 0;"] : [];
+  const ps = sites(cx);
+  if (!ps) return [];
+  const bases = [...(ps.bases.get(cx) ?? [])].map((d) => `const ${d}$pb = $P.addr(${d});`);
+  return ["$P = L.profile; $P.begin($psites, $nT); $fl = 0; $fd = 0;", ...bases];
 }
 export function profileBlockStart(cx: EmitContext): string {
   return sites(cx) ? "$P.block();" : "";
