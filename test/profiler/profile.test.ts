@@ -306,6 +306,37 @@ describe("atomics and other conditionals", () => {
   });
 });
 
+const WIDTHS = `
+import { cuda, f64, f16, type Array1D } from "cudascript";
+export const wide = cuda.jit((x: Array1D<f64>, out: Array1D<f64>) => {
+  const t = cuda.threadIdx.x;
+  const a = cuda.shared.array(64, f64);
+  const h = cuda.shared.array(64, f16);
+  a[t] = x[t]; // F64 UNIT
+  a[2 * t] = x[t]; // F64 STRIDE 2
+  h[t] = 1; // F16
+  cuda.syncthreads();
+  const hv: f64 = h[t];
+  out[t] = a[t] + hv;
+});
+`;
+
+describe("shared accesses of 8 and 2 bytes", () => {
+  it("f64 per half-warp, f16 by the word that holds the element", () => {
+    // One warp. f64 a[t]: lanes 0–15 cover words 0–31 (2 each), one per bank → 1 wavefront per
+    // half-warp, 2 per request. a[2t]: lanes 0–15 cover words 4t, 4t + 1 (t < 16): banks 4t mod 32
+    // and 4t + 1 mod 32, lanes t and t + 8 on the same banks → 2 per half-warp, 4 per request.
+    // f16 h[t]: lanes 2w and 2w + 1 share word w: 16 words in 16 banks → 1 wavefront.
+    const art = compileSource(WIDTHS);
+    const l = profileOne(() => kernel(art, "wide").launch(1, 32)(new Float64Array(32), new Float64Array(32)));
+    assert.deepEqual([lineAt(l, lineOf(WIDTHS, "F64 UNIT")).sharedStoreRequests, lineAt(l, lineOf(WIDTHS, "F64 UNIT")).sharedStoreWavefronts], [1, 2]);
+    assert.equal(lineAt(l, lineOf(WIDTHS, "F64 STRIDE 2")).sharedStoreWavefronts, 4);
+    assert.equal(lineAt(l, lineOf(WIDTHS, "F16")).sharedStoreWavefronts, 1);
+    // Global f64 loads of 32 lanes: 256 bytes = 8 sectors, the ideal for 8-byte elements.
+    assert.deepEqual([l.totals.globalLoadSectors, l.derived.idealLoadSectorsPerRequest], [16, 8]);
+  });
+});
+
 describe("the profiling variant", () => {
   it("is emitted from the artifact's IR: relinked, the plain variant is byte-identical to the embedded one", () => {
     for (const src of [TRANSPOSE, REDUCTIONS, STENCIL, MISC]) {
