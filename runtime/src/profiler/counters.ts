@@ -177,6 +177,27 @@ export class LaunchCounters {
     return c;
   }
 
+  /**
+   * `if (lo <= threadIdx.x < hi)` evaluated by every thread of the block at once (a fission piece that
+   * loops only over the passing threads: emit/profile.ts profileRangeCount): one complete request per
+   * warp, divergent where the warp has lanes on both sides.
+   */
+  bulk(s: number, lo: number, hi: number, bdx: number): void {
+    const tot = this.totals[s]!;
+    const nT = this.nT;
+    for (let w = 0; w < nT; w += 32) {
+      const end = Math.min(nT, w + 32);
+      let taken = 0;
+      for (let t = w; t < end; t++) {
+        const tx = t % bdx;
+        if (tx >= lo && tx < hi) taken++;
+      }
+      tot.requests++;
+      tot.lanes += end - w;
+      if (taken > 0 && taken < end - w) tot.units++;
+    }
+  }
+
   /** A block-level (block-uniform) condition: one branch per warp of the block, none divergent. */
   u(s: number): void {
     const tot = this.totals[s]!;
@@ -252,6 +273,9 @@ export class LaunchCounters {
       const ids = this.slotReq[slot]!;
       const n = this.used[slot]!;
       this.used[slot] = 0;
+      // The warp's per-thread counters of this site (only the sites the block used are cleared).
+      const first = s * this.nT + (slot - s * this.nW) * 32;
+      this.kCount.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
       const tot = this.totals[s]!;
       const kind = this.kinds[s]!;
       const bytes = this.bytes[s]!;
@@ -289,7 +313,6 @@ export class LaunchCounters {
     this.touched.length = 0;
     this.poolUsed = 0;
     this.unitsUsed = 0;
-    this.kCount.fill(0);
   }
 
   /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */
