@@ -337,6 +337,41 @@ describe("shared accesses of 8 and 2 bytes", () => {
   });
 });
 
+const MASKED = `
+import { cuda, f32, type Array1D } from "cudascript";
+export const early = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
+  const tile = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  if (t >= 40) return; // RETURN
+  tile[t] = x[t]; // FILL
+  cuda.syncthreads();
+  if (t < 20) out[t] = tile[t + 20]; // HALF
+});
+`;
+
+describe("threads that returned before a barrier", () => {
+  it("take no part in later requests and branches", () => {
+    // Block of 64 = 2 warps. `t >= 40`: warp 0 all false, warp 1 split (32–39 stay) → 2 branches, 1
+    // divergent. tile[t] = x[t] by threads 0–39: 2 requests; x[t] 4 sectors (warp 0) + 1 (lanes 32–39,
+    // bytes 128–159) = 5, ideal 4 + ceil(8·4/32) = 5. `t < 20` by the 40 remaining threads only: warp 0
+    // split, warp 1 (lanes 32–39) all false → 2 branches, 1 divergent. out[t] by lanes 0–19: bytes 0–79,
+    // 3 sectors, ideal 3; tile[t + 20]: words 20–39, 20 banks → 1 wavefront.
+    const art = compileSource(MASKED);
+    const x = Float32Array.from({ length: 64 }, (_, i) => i);
+    const out = new Float32Array(64);
+    const l = profileOne(() => kernel(art, "early").launch(1, 64)(x, out));
+    assert.deepEqual([...out.slice(0, 20)], [...x.slice(20, 40)]);
+    const ret = lineAt(l, lineOf(MASKED, "RETURN"));
+    assert.deepEqual([ret.branches, ret.divergentBranches], [2, 1]);
+    const fill = lineAt(l, lineOf(MASKED, "FILL"));
+    assert.deepEqual([fill.globalLoadRequests, fill.globalLoadSectors, fill.idealGlobalLoadSectors, fill.sharedStoreRequests, fill.sharedStoreWavefronts], [2, 5, 5, 2, 2]);
+    assert.deepEqual([fill.globalLoadLanes, fill.sharedStoreLanes], [40, 40]);
+    const half = lineAt(l, lineOf(MASKED, "HALF"));
+    assert.deepEqual([half.branches, half.divergentBranches, half.branchLanes], [2, 1, 40]);
+    assert.deepEqual([half.globalStoreRequests, half.globalStoreSectors, half.idealGlobalStoreSectors, half.sharedLoadRequests, half.sharedLoadWavefronts], [1, 3, 3, 1, 1]);
+  });
+});
+
 describe("the profiling variant", () => {
   it("is emitted from the artifact's IR: relinked, the plain variant is byte-identical to the embedded one", () => {
     for (const src of [TRANSPOSE, REDUCTIONS, STENCIL, MISC]) {
