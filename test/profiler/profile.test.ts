@@ -11,6 +11,8 @@ import { cuda, type LaunchProfile, type ProfileLine } from "cudascript";
 import { emitSimulatorModule } from "@cudascript/compiler";
 import { compileFile, compileSource, kernel, REPO } from "../simulator/helpers";
 import { relinkIr } from "cudascript/dist/profiler/variant";
+import { GPUS, gpuSpec } from "cudascript/dist/profiler/gpus";
+import { parseArch } from "@cudascript/compiler/occupancy";
 
 /** The 1-based line of the source line containing `marker`. */
 function lineOf(src: string, marker: string): number {
@@ -396,6 +398,15 @@ describe("the profiling variant", () => {
     const plain = cuda.ndarray(new Float32Array(n * n), [n, n]);
     kernel(art, "transposeNaive").launch([2, 2], [32, 32])(a, plain);
     assert.deepEqual([...plain.data], [...out.data]);
+  });
+
+  it("names GPUs by the occupancy calculator's architectures, with their rates", () => {
+    for (const g of GPUS) {
+      assert.equal(parseArch(g.arch).name, g.arch, g.id);
+      assert.ok(g.bandwidth > 1e11 && g.peakSingle > 1e12 && g.peakDouble > 1e11, g.id);
+    }
+    assert.equal(gpuSpec("A100").id, "a100");
+    assert.equal(gpuSpec("a100_80gb").id, "a100-80gb");
   });
 
   it("refuses an unknown GPU with CSR090", () => {
