@@ -4,8 +4,7 @@
  * shows (`lines[].advice` in the JSON). Also the line's severity, which ranks lines: the work wasted
  * — excess global sectors, excess shared wavefronts, divergent branches and serialised atomic lanes.
  */
-import type { ProfileSite } from "@cudascript/compiler";
-import type { SiteTotals } from "./counters";
+import type { ProfileSite, SiteTotals } from "./counters";
 import type { ProfileCounters } from "./report";
 
 export interface SiteOfLine {

@@ -9,7 +9,26 @@
  * outcomes — until the block is done (a lane's k-th execution may come in a later piece of a kernel
  * with barriers). Then the block's requests are added to the site's totals and dropped.
  */
-import type { ProfileSite } from "@cudascript/compiler";
+
+/**
+ * A counted site of a profiling module (its `$psites`, written by compiler/src/js/emit/profile.ts, whose
+ * ProfileSite this mirrors: declared here so that the runtime's public types do not reach the compiler's).
+ */
+export interface ProfileSite {
+  /** gld/gst/gatom: global load, store, atomic; sld/sst/satom: shared; br: a condition. */
+  readonly kind: "gld" | "gst" | "gatom" | "sld" | "sst" | "satom" | "br";
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  /** Source offsets of the access or condition. */
+  readonly start: number;
+  readonly end: number;
+  /** Bytes per lane of an access. */
+  readonly bytes?: number;
+  readonly array?: string;
+  readonly what?: "if" | "loop" | "?:" | "&&" | "||";
+  readonly op?: string;
+}
 
 /**
  * The requests being gathered live in typed arrays (a pool reused from block to block; no object per
