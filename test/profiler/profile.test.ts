@@ -374,6 +374,26 @@ describe("threads that returned before a barrier", () => {
   });
 });
 
+describe("long loops", () => {
+  it("a kernel without barriers keeps exact counts when its warps are added up as they end", () => {
+    // 2 warps × 40,000 iterations: 80,000 requests in one block, past the pool's limit (65,536), so
+    // warp 0's are added up when warp 1 starts. Each request: 32 consecutive f32 at an aligned offset
+    // (i·64 + t) → 4 sectors. The loop test: 40,001 evaluations per lane, none divergent.
+    const art = compileSource(`
+import { cuda, f32, i32, type Array1D } from "cudascript";
+export const sweep = cuda.jit((a: Array1D<f32>, out: Array1D<f32>, n: i32) => {
+  const t = cuda.threadIdx.x;
+  let acc: f32 = 0;
+  for (let i = 0; i < n; i++) acc += a[(i % 16) * 64 + t];
+  out[t] = acc;
+});
+`);
+    const l = profileOne(() => kernel(art, "sweep").launch(1, 64)(new Float32Array(1024).fill(1), new Float32Array(64), 40000));
+    assert.deepEqual([l.totals.globalLoadRequests, l.totals.globalLoadSectors], [80000, 320000]);
+    assert.deepEqual([l.totals.branches, l.totals.divergentBranches], [80002, 0]);
+  });
+});
+
 describe("the profiling variant", () => {
   it("is emitted from the artifact's IR: relinked, the plain variant is byte-identical to the embedded one", () => {
     for (const src of [TRANSPOSE, REDUCTIONS, STENCIL, MISC]) {

@@ -52,6 +52,8 @@ export interface SiteTotals {
 }
 
 const TWO32 = 2 ** 32;
+/** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
+const POOL_LIMIT = 1 << 16;
 
 /**
  * Modelled base addresses of device memory: each buffer (one allocation: the simulator gives every
@@ -101,10 +103,23 @@ export class LaunchCounters {
   private started = false;
   private readonly bankCount = new Int32Array(32);
 
-  /** The kernel function starts (once per launch in one executor). */
-  begin(sites: readonly ProfileSite[], threadsPerBlock: number): void {
+  /**
+   * A kernel without barriers runs each thread to its end, in linear order: a warp's requests are
+   * complete when the next warp starts. Requests are normally added up per block; once a block's pool
+   * passes POOL_LIMIT (long loops), such a kernel's are added up when the next warp starts, so memory
+   * stays bounded. With barriers, a lane's next execution may come after other warps ran: requests
+   * wait for the end of the block.
+   */
+  private perWarp = false;
+  /** The pool passed POOL_LIMIT during warp `fullWarp`: add up when another warp starts. */
+  private full = false;
+  private fullWarp = -1;
+
+  /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
+  begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false): void {
     if (this.started) return;
     this.started = true;
+    this.perWarp = plain;
     this.sites = sites;
     this.nT = threadsPerBlock;
     this.nW = Math.ceil(threadsPerBlock / 32);
@@ -238,13 +253,19 @@ export class LaunchCounters {
 
   /** The pool index of thread `t`'s next request at site `s`. */
   private request(s: number, t: number): number {
+    if (this.full && t >> 5 !== this.fullWarp) this.flush();
     const ki = s * this.nT + t;
     const k = this.kCount[ki]!;
     this.kCount[ki] = k + 1;
     const slot = s * this.nW + (t >> 5);
     // A lane's k-th execution follows its (k-1)-th: k is at most the number of requests open.
     if (k < this.used[slot]!) return this.slotReq[slot]![k]!;
-    return this.open(s, slot, k);
+    const r = this.open(s, slot, k);
+    if (this.perWarp && !this.full && this.poolUsed > POOL_LIMIT) {
+      this.full = true;
+      this.fullWarp = t >> 5;
+    }
+    return r;
   }
 
   /** Opens request k of a slot. */
@@ -332,6 +353,7 @@ export class LaunchCounters {
     this.touched.length = 0;
     this.poolUsed = 0;
     this.unitsUsed = 0;
+    this.full = false;
   }
 
   /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */

@@ -117,7 +117,9 @@ export function profileKernelSetup(cx: EmitContext): string[] {
   const ps = sites(cx);
   if (!ps) return [];
   const bases = [...(ps.bases.get(cx) ?? [])].map((d) => `const ${d}$pb = $P.addr(${d});`);
-  return ["$P = L.profile; $P.begin($psites, $nT); $fl = 0; $fd = 0;", ...bases];
+  // A plain kernel (no barriers) runs each thread to its end in linear order: the counters close a
+  // warp's requests when the next warp starts (counters.ts).
+  return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}); $fl = 0; $fd = 0;`, ...bases];
 }
 export function profileBlockStart(cx: EmitContext): string {
   return sites(cx) ? "$P.block();" : "";
