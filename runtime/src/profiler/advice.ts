@@ -43,6 +43,8 @@ export function adviceFor(_line: ProfileCounters, sites: readonly SiteOfLine[]):
           why = `each lane of a warp touches its own 32-byte sector: the index strides across rows, so consecutive threads (threadIdx.x) do not access consecutive elements; make threadIdx.x the fastest-varying index${site.kind === "gst" ? ", or stage through a shared tile (a transpose)" : ", or load a tile through shared memory"}`;
         else if (per - ideal <= 1.05)
           why = "the warp's elements straddle one more 32-byte boundary than needed: the accesses are not aligned (an offset such as `i + 1`, or rows not a multiple of 8 four-byte elements); align the start or pad the rows";
+        else if (per <= 2 * ideal)
+          why = "the warp's lanes touch a few separate runs of addresses: a block less than 32 threads wide in x puts several rows in one warp, and rows not a multiple of 32 bytes long start mid-sector; make blockDim.x a multiple of 32 and pad the rows";
         else why = `the lanes' addresses are spread out (a stride of about ${fmt(per / Math.max(ideal, 1))} elements): have consecutive threads access consecutive elements`;
         found.push({ waste: (t.units - t.ideal) * 32, message: `${fmt(per)} sectors per request, ideal ${fmt(ideal)}: the ${what}${quoted} — ${why}`, text });
         break;

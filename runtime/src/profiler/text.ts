@@ -60,7 +60,7 @@ export function formatLaunch(l: LaunchProfile, cwd: string): string[] {
       out.push(`    ${where(x.file, x.line, cwd)}`);
       for (const a of x.advice) out.push(`      ${a}`);
     }
-  } else out.push("  no line stands out: coalesced, conflict-free and convergent as counted");
+  } else out.push("  no line stands out: coalesced, conflict-free, little divergence");
   return out;
 }
 
