@@ -374,6 +374,24 @@ describe("threads that returned before a barrier", () => {
   });
 });
 
+describe("FLOPs", () => {
+  it("count + - * / of floats, an fma as two; not % , comparisons, conversions or Math functions", () => {
+    // Per thread: fma (2) + one f32 addition (1) + one f64 multiplication (1, double) + Math.sqrt (0),
+    // 64 threads → 192 single, 64 double.
+    const art = compileSource(`
+import { cuda, f32, f64, type Array1D } from "cudascript";
+export const mix = cuda.jit((a: Array1D<f32>, d: Array1D<f64>) => {
+  const t = cuda.threadIdx.x;
+  const x: f32 = cuda.fma(a[t], a[t], 1) + Math.sqrt(a[t]);
+  a[t] = x;
+  d[t] = d[t] * 2;
+});
+`);
+    const l = profileOne(() => kernel(art, "mix").launch(1, 64)(new Float32Array(64).fill(4), new Float64Array(64)));
+    assert.deepEqual([l.totals.flopsSingle, l.totals.flopsDouble], [192, 64]);
+  });
+});
+
 describe("long loops", () => {
   it("a kernel without barriers keeps exact counts when its warps are added up as they end", () => {
     // 2 warps × 40,000 iterations: 80,000 requests in one block, past the pool's limit (65,536), so
