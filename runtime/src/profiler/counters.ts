@@ -56,9 +56,10 @@ const TWO32 = 2 ** 32;
 const POOL_LIMIT = 1 << 16;
 
 /**
- * Modelled base addresses of device memory: each buffer (one allocation: the simulator gives every
- * device array, and every host array copied for a launch, its own buffer) starts on a 256-byte boundary,
- * as cudaMalloc's allocations do; a view adds its byte offset. Only distinctness and alignment matter.
+ * Base addresses of memory the launch's arguments do not name (a device function's view of another
+ * buffer): modelled, each buffer on a 256-byte boundary, as cudaMalloc's allocations are. A kernel's
+ * arguments use their device addresses (simulator/address-space.ts, also 256-byte aligned); a view
+ * adds its byte offset. Only distinctness and alignment matter for the counts.
  */
 const bases = new WeakMap<ArrayBufferLike, number>();
 let nextBase = 1 << 20;
@@ -138,9 +139,12 @@ export class LaunchCounters {
   // duplicates are removed, and atomics' lanes per address counted, once per request when it is done
   // (flush): a sort of at most 32 numbers instead of a search per lane.
 
-  /** The modelled address of element 0 of a kernel's array parameter (its setup asks once per launch). */
+  /** `addresses`: the device address of each argument's memory (else a modelled 256-byte-aligned one). */
+  constructor(private readonly addresses?: ReadonlyMap<ArrayBufferLike, number>) {}
+
+  /** The device address of element 0 of a kernel's array parameter (its setup asks once per launch). */
   addr(data: ArrayBufferView): number {
-    return bufferBase(data.buffer) + data.byteOffset;
+    return (this.addresses?.get(data.buffer) ?? bufferBase(data.buffer)) + data.byteOffset;
   }
 
   /** Thread `t` of the block loads or stores element `flat` of the global array at `base`, at site `s`. */
@@ -197,7 +201,7 @@ export class LaunchCounters {
   /** The modelled address of element 0 of `data` (cached per site: a site nearly always sees one array per launch). */
   private base(s: number, data: ArrayBufferView): number {
     if (this.lastArray[s] === data) return this.lastBase[s]!;
-    const b = bufferBase(data.buffer) + data.byteOffset;
+    const b = this.addr(data);
     this.lastArray[s] = data;
     this.lastBase[s] = b;
     return b;

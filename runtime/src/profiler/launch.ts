@@ -11,10 +11,11 @@ import { launchProfile } from "./report";
 import { recordLaunch } from "./session";
 import { profileVariantSource } from "./variant";
 
-export function runProfiled(executor: Executor, artifact: KernelArtifact, req: Omit<ExecRequest, "variant">): void {
+/** `addresses`: the device address of each argument's memory (the simulator's address space). */
+export function runProfiled(executor: Executor, artifact: KernelArtifact, req: Omit<ExecRequest, "variant">, addresses?: ReadonlyMap<ArrayBufferLike, number>): void {
   if (req.cooperative)
     throw new CudaScriptError("CSR092", `kernel '${req.kernel}' synchronises its whole grid (g.sync()): the profiler cannot count it yet; profile a version without the grid barrier`);
-  const counters = new LaunchCounters();
+  const counters = new LaunchCounters(addresses);
   executor.run({ ...req, variant: { key: `${artifact.hash}:profile`, source: profileVariantSource(artifact) }, profile: counters });
   recordLaunch((gpu) => launchProfile(req.kernel, req.grid, req.block, counters, gpu));
 }

@@ -364,8 +364,11 @@ export class SimulatorBackend implements Backend {
       if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, "the simulator's modelled device (an A100: sm_80, 108 SMs)");
     }
     const descs = this.argDescs(args);
-    if (profilingGpus())
-      return runProfiled(this.executor, a, { kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: descs, cooperative });
+    if (profilingGpus()) {
+      // Sectors are counted at the arrays' device addresses (256-byte aligned, as cudaMalloc's).
+      const addresses = new Map(args.flatMap((x) => (x.kind === "array" ? [[this.mem(x.buffer), this.own(x.buffer).address] as const] : [])));
+      return runProfiled(this.executor, a, { kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: descs, cooperative }, addresses);
+    }
     this.executor.run({
       variant: { key: `${a.hash}:${sanitize ? "san" : "fast"}`, source: sanitize ? a.simulator.jsSanitize : a.simulator.js },
       kernel,
