@@ -447,6 +447,16 @@ describe("the profiling variant", () => {
     assert.equal(gpuSpec("a100_80gb").id, "a100-80gb");
   });
 
+  it("refuses an artifact built without its IR with CSR092", () => {
+    const art = compileSource(TRANSPOSE);
+    const bare = { ...art, hash: `${art.hash}-noir`, ir: undefined };
+    const a = cuda.ndarray(new Float32Array(1024), [32, 32]);
+    assert.throws(
+      () => cuda.profile(() => kernel(bare, "naive").launch([1, 1], [32, 32])(a, a)),
+      (e: Error & { code?: string }) => e.code === "CSR092" && /includeIr: false/.test(e.message),
+    );
+  });
+
   it("refuses an unknown GPU with CSR090", () => {
     assert.throws(
       () => cuda.profile(() => {}, { gpu: "b9000" }),
