@@ -174,21 +174,22 @@ export class LaunchCounters {
    * A shared access: words of 4 bytes, bank = word mod 32. 8- and 16-byte accesses are served per
    * half-warp / quarter-warp (the group in the high part of the unit), each lane's words in turn.
    */
-  s(s: number, t: number, data: ArrayBufferView, flat: number): void {
+  s(s: number, t: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
     const bytes = this.bytes[s]!;
-    const word = Math.floor((data.byteOffset + flat * bytes) / 4);
+    // Every shared array starts at byte 0 of its storage (emit/profile.ts), at bank 0.
+    const word = Math.floor((flat * bytes) / 4);
     if (bytes <= 4) return this.append(r, word);
     const group = bytes === 8 ? (t & 31) >> 4 : (t & 31) >> 3;
     for (let w = 0; w < bytes / 4; w++) this.units[this.start[r]! + this.count[r]!++] = group * TWO32 + word + w;
   }
 
   /** A shared atomic (4-byte words; every lane: flush counts the lanes per word). */
-  sa(s: number, t: number, data: ArrayBufferView, flat: number): void {
+  sa(s: number, t: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = Math.floor((data.byteOffset + flat * this.bytes[s]!) / 4);
+    this.units[this.start[r]! + this.count[r]!++] = Math.floor((flat * this.bytes[s]!) / 4);
   }
 
   private append(r: number, unit: number): void {

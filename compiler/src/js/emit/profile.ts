@@ -9,7 +9,7 @@
  *
  * - `$P.g|ga(site, $t, base, flat)` before a global load/store (atomic) of a kernel parameter, whose
  *   modelled base address the kernel's setup computes once (`$P.addr`); `$P.gv|gav(site, $t, data,
- *   flat)` in device functions; `$P.s|sa(site, $t, data, flat)` for shared memory. The k-th call of a
+ *   flat)` in device functions; `$P.s|sa(site, $t, flat)` for shared memory. The k-th call of a
  *   site by a thread forms, with the k-th calls of the other lanes of its warp, one request;
  * - `$P.b(site, $t, cond)` around a per-thread condition (returns it);
  * - `$P.u(site)` at a block-level (block-uniform) condition: one non-divergent branch per warp;
@@ -85,8 +85,9 @@ export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic"
     set.add(a.data);
     return `$P.g${atomic}(${site}, $t, ${a.data}$pb, ${flat})`;
   }
-  // One small hook per kind (V8 keeps each monomorphic): s shared load/store, sa shared atomic.
-  return `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, ${a.data}, ${flat})`;
+  // Shared arrays (static, dynamic, a device function's) each start at byte 0 of their storage, at bank 0:
+  // the element index is the address. s: shared load/store, sa: shared atomic.
+  return `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, ${flat})`;
 }
 
 /** A per-thread condition with its hook (the same value). */
