@@ -392,6 +392,54 @@ export const mix = cuda.jit((a: Array1D<f32>, d: Array1D<f64>) => {
   });
 });
 
+const LOOPS = `
+import { cuda, f32, type Array1D } from "cudascript";
+export const counted = cuda.jit((a: Array1D<f32>, out: Array1D<f32>) => {
+  const t = cuda.threadIdx.x;
+  let acc: f32 = 0;
+  if (t < 40) {
+    for (let k = 0; k < 16; k++) acc += a[k]; // COUNTED
+  }
+  out[t] = acc;
+});
+export const broken = cuda.jit((out: Array1D<f32>) => {
+  const t = cuda.threadIdx.x;
+  let n: f32 = 0;
+  for (let k = 0; k < 16; k++) { // BROKEN
+    if (k === t) break; // EXIT
+    n += 1;
+  }
+  out[t] = n;
+});
+`;
+
+describe("loop tests", () => {
+  const art = compileSource(LOOPS);
+  it("a counted loop without early exits: counted once per entry, exactly as at every test", () => {
+    // 64 threads = 2 warps; threads 0–39 enter: 17 tests each (k = 0 … 16). Warp 0: 17 branches, warp 1
+    // (lanes 32–39): 17; none divergent; lanes 40 × 17 = 680.
+    const l = profileOne(() => kernel(art, "counted").launch(1, 64)(new Float32Array(16).fill(1), new Float32Array(64)));
+    const loop = lineAt(l, lineOf(LOOPS, "COUNTED"));
+    assert.deepEqual([loop.branches, loop.divergentBranches, loop.branchLanes], [34, 0, 680]);
+    // a[k]: one request per warp and k, all lanes on one element (1 sector): 2 × 16.
+    assert.deepEqual([loop.globalLoadRequests, loop.globalLoadSectors], [32, 32]);
+  });
+
+  it("a loop that can break is counted at every test", () => {
+    // One warp. Lane t < 16 tests k = 0 … t (t + 1 tests, all true) and breaks at k = t; lanes 16–31
+    // test 17 times. The k-th test: lanes with more than k tests, all true for k < 16, lanes 16–31
+    // false at k = 16: 17 branches, none divergent, lanes 136 + 16 × 17 = 408. `k === t`: the k-th
+    // evaluation (k = 0 … 15) has lane k true and lanes 16–31 false: 16 branches, all divergent.
+    const out = new Float32Array(32);
+    const l = profileOne(() => kernel(art, "broken").launch(1, 32)(out));
+    assert.equal(out[5], 5);
+    const loop = lineAt(l, lineOf(LOOPS, "BROKEN"));
+    assert.deepEqual([loop.branches, loop.divergentBranches, loop.branchLanes], [17, 0, 408]);
+    const exit = lineAt(l, lineOf(LOOPS, "EXIT"));
+    assert.deepEqual([exit.branches, exit.divergentBranches], [16, 16]);
+  });
+});
+
 describe("long loops", () => {
   it("a kernel without barriers keeps exact counts when its warps are added up as they end", () => {
     // 2 warps × 40,000 iterations: 80,000 requests in one block, past the pool's limit (65,536), so

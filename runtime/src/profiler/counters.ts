@@ -86,6 +86,9 @@ export class LaunchCounters {
   private used = new Int32Array(0);
   private slotReq: Int32Array[] = [];
   private touched: number[] = [];
+  /** Counted loops' slots used in this block (bl: per-thread evaluation counts in kCount). */
+  private loopSlots: number[] = [];
+  private loopSeen = new Uint8Array(0);
   /** The request pool: see above. */
   private poolUsed = 0;
   private unitsUsed = 0;
@@ -126,6 +129,7 @@ export class LaunchCounters {
     this.nW = Math.ceil(threadsPerBlock / 32);
     this.kCount = new Int32Array(sites.length * threadsPerBlock);
     this.used = new Int32Array(sites.length * this.nW);
+    this.loopSeen = new Uint8Array(sites.length * this.nW);
     this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
     this.kinds = sites.map((s) => s.kind);
     this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
@@ -237,6 +241,20 @@ export class LaunchCounters {
     }
   }
 
+  /**
+   * Thread `t` enters a counted loop whose test it evaluates `n` times (emit/profile.ts
+   * profileCountedLoop): its lanes' k-th evaluations agree, so a warp's branches are the most
+   * evaluations of one of its lanes, none divergent (added up at flush).
+   */
+  bl(s: number, t: number, n: number): void {
+    this.kCount[s * this.nT + t] += n;
+    const slot = s * this.nW + (t >> 5);
+    if (this.loopSeen[slot] === 0) {
+      this.loopSeen[slot] = 1;
+      this.loopSlots.push(slot);
+    }
+  }
+
   /** A block-level (block-uniform) condition: one branch per warp of the block, none divergent. */
   u(s: number): void {
     const tot = this.totals[s]!;
@@ -246,12 +264,12 @@ export class LaunchCounters {
 
   /** A block starts: the previous block's requests are complete. */
   block(): void {
-    if (this.touched.length) this.flush();
+    if (this.touched.length || this.loopSlots.length) this.flush();
   }
 
   /** The kernel function's blocks are done (or it faulted): the last block's requests, and the FLOPs. */
   end(flopsSingle: number, flopsDouble: number): void {
-    if (this.touched.length) this.flush();
+    if (this.touched.length || this.loopSlots.length) this.flush();
     this.flopsSingle += flopsSingle;
     this.flopsDouble += flopsDouble;
   }
@@ -313,6 +331,22 @@ export class LaunchCounters {
   }
 
   private flush(): void {
+    for (const slot of this.loopSlots) {
+      const s = Math.floor(slot / this.nW);
+      const first = s * this.nT + (slot - s * this.nW) * 32, end = Math.min(first + 32, (s + 1) * this.nT);
+      let most = 0, sum = 0;
+      for (let i = first; i < end; i++) {
+        const k = this.kCount[i]!;
+        sum += k;
+        if (k > most) most = k;
+        this.kCount[i] = 0;
+      }
+      const tot = this.totals[s]!;
+      tot.requests += most;
+      tot.lanes += sum;
+      this.loopSeen[slot] = 0;
+    }
+    this.loopSlots.length = 0;
     for (const slot of this.touched) {
       const s = Math.floor(slot / this.nW);
       const ids = this.slotReq[slot]!;

@@ -18,6 +18,8 @@
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
 import type { ArrayInfo } from "./arrays";
+import type { NLoop, NStmt } from "../normalize";
+import { smallCountedLoop } from "./statements";
 import type { EmitContext } from "./context";
 
 /** A counted source site of the profiling variant. */
@@ -142,4 +144,62 @@ export function profileRangeCount(cx: EmitContext, cond: IR.Expr): string | null
   const site = ps.branchOf.get(cond.span);
   if (site === undefined || cx.threadsLeave) return undefined;
   return `$P.bulk(${site}, $lo, $hi, $bdx);`;
+}
+
+/**
+ * A per-thread counted loop (`for (let k = 0; k < 16; k++)`: constant bounds, the counter assigned only
+ * by its update) whose body cannot leave it early (no break, return or throw): every thread that enters
+ * it evaluates the test exactly n times, true n − 1 times then false, so the lanes' k-th evaluations
+ * always agree. Its branches are counted once per entry (`$P.bl(site, $t, n)`: per warp, the most
+ * evaluations of a lane, none divergent) instead of at every test. Undefined otherwise.
+ */
+export function profileCountedLoop(cx: EmitContext, s: NLoop): string | undefined {
+  const ps = sites(cx);
+  if (!ps || !s.cond || cx.flatGrid || !smallCountedLoop(s) || leavesEarly(s.body)) return undefined;
+  const n = countedTests(s);
+  if (n === undefined) return undefined;
+  const site = ps.add({ kind: "br", ...spanOf(s.cond.span), what: "loop" });
+  return `$P.bl(${site}, $t, ${n});`;
+}
+
+function leavesEarly(body: readonly NStmt[]): boolean {
+  let leaves = false;
+  const walk = (list: readonly NStmt[]): void => {
+    for (const st of list) {
+      if (st.k === "break" || st.k === "return" || st.k === "fnReturn" || st.k === "raise") leaves = true;
+      else if (st.k === "if") {
+        walk(st.then);
+        if (st.else) walk(st.else);
+      } else if (st.k === "loop") {
+        walk(st.init);
+        walk(st.body);
+        walk(st.update);
+      } else if (st.k === "block") walk(st.body);
+    }
+  };
+  walk(body);
+  return leaves;
+}
+
+/** How many times a counted loop (smallCountedLoop) evaluates its test per entry. */
+function countedTests(s: NLoop): number | undefined {
+  const c = s.cond;
+  if (!c || c.k !== "compare") return undefined;
+  let op = c.op;
+  let bound = c.right;
+  if (c.left.k !== "var") {
+    bound = c.left;
+    op = op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
+  }
+  const init = s.init[0], upd = s.update[0];
+  if (init?.k !== "decl" || init.init?.k !== "const" || bound.k !== "const" || upd?.k !== "assign" || upd.value.k !== "binary" || upd.value.right.k !== "const") return undefined;
+  const c0 = Number(init.init.value), C = Number(bound.value);
+  const step = (upd.value.op === "+" ? 1 : -1) * Number(upd.value.right.value);
+  let trips: number;
+  if (op === "<" && step > 0) trips = Math.max(0, Math.ceil((C - c0) / step));
+  else if (op === "<=" && step > 0) trips = Math.max(0, Math.floor((C - c0) / step) + 1);
+  else if (op === ">" && step < 0) trips = Math.max(0, Math.ceil((c0 - C) / -step));
+  else if (op === ">=" && step < 0) trips = Math.max(0, Math.floor((c0 - C) / -step) + 1);
+  else return undefined;
+  return Number.isFinite(trips) ? trips + 1 : undefined;
 }

@@ -8,7 +8,7 @@ import type { NLoop, NStmt } from "../normalize";
 import { zeroOf } from "./arrays";
 import { EXIT, type EmitContext } from "./context";
 import { zeroJs } from "./values";
-import { profileBranch } from "./profile";
+import { profileBranch, profileCountedLoop } from "./profile";
 
 /** The per-thread statements of one function. */
 export class StatementEmitter {
@@ -142,7 +142,10 @@ export class StatementEmitter {
     // Update runs outside the loop's own exits (a break there is not allowed by the language).
     this.tstmts(s.update, upd);
     const wd = this.watchdog(s);
-    const cond = (c: NonNullable<NLoop["cond"]>) => profileBranch(this.cx, this.cx.emit.ex(c), c.span, "loop");
+    // Profiling: a counted loop's tests are counted once per entry (emit/profile.ts), others at each test.
+    const counted = profileCountedLoop(this.cx, s);
+    if (counted) out.push(counted);
+    const cond = (c: NonNullable<NLoop["cond"]>) => (counted ? this.cx.emit.ex(c) : profileBranch(this.cx, this.cx.emit.ex(c), c.span, "loop"));
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
