@@ -47,6 +47,8 @@ export interface ExecRequest {
    * block of it in one order on one clock (sanitizer/global-races.ts).
    */
   readonly sanitize?: boolean;
+  /** Profiling: the launch's counters (profiler/counters.ts); the launch runs in the calling thread. */
+  readonly profile?: unknown;
 }
 
 export interface ExecOptions {
@@ -272,7 +274,7 @@ export class Executor {
     const timed = Number.isFinite(o.deadline);
     const wantWorkers = o.workers > 1 || timed;
     const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable() && workersCanShare(req.args);
-    if (!useWorkers) return this.runHere(req, nBlocks);
+    if (!useWorkers || req.profile) return this.runHere(req, nBlocks);
     // A grid barrier needs every block alive in one executor: one claim of the whole grid. The
     // sanitizer's global race detection needs every block on one clock: one executor too (under a
     // deadline a worker, which can be stopped; else the calling thread).
@@ -302,7 +304,7 @@ export class Executor {
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem) };
+    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), ...(req.profile ? { profile: req.profile } : {}) };
     try {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {

@@ -9,6 +9,7 @@ import type * as IR from "../../ir/nodes";
 import type { ScalarType } from "../../ir/types";
 import type { EmitContext } from "./context";
 import { globalFence } from "./sanitize-global";
+import { profileFlop } from "./profile";
 
 /** Pure intrinsic calls of one function. */
 export class IntrinsicEmitter {
@@ -21,6 +22,13 @@ export class IntrinsicEmitter {
     if (fence) return fence;
     const js = intrinsicRecord(e.name).js;
     if (!js) throw new Error(`CudaScript simulator: '${e.name}' cannot be used here (synchronisation inside an expression was not lifted)`);
+    // Profiling: a fused multiply-add is two floating-point operations, as Nsight Compute counts it.
+    const dt = e.type.kind === "scalar" ? e.type.dtype : "f64";
+    if (e.name === "fma") return profileFlop(this.cx, dt, profileFlop(this.cx, dt, this.lower(e, js)));
+    return this.lower(e, js);
+  }
+
+  private lower(e: IR.IntrinsicExpr, js: NonNullable<ReturnType<typeof intrinsicRecord>["js"]>): string {
     return js({
       args: e.args.map((a) => this.cx.emit.ex(a)),
       dtype: e.type.kind === "scalar" ? e.type.dtype : "f64",

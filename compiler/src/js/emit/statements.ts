@@ -9,6 +9,7 @@ import { zeroOf } from "./arrays";
 import { EXIT, type EmitContext } from "./context";
 import { globalFence } from "./sanitize-global";
 import { zeroJs } from "./values";
+import { profileBranch, profileCountedLoop } from "./profile";
 
 /** The per-thread statements of one function. */
 export class StatementEmitter {
@@ -46,7 +47,7 @@ export class StatementEmitter {
         return;
       }
       case "if": {
-        out.push(`if (${this.cx.emit.ex(s.cond)}) {`);
+        out.push(`if (${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if")}) {`);
         this.tstmts(s.then, out);
         if (s.else && s.else.length) {
           out.push("} else {");
@@ -143,15 +144,19 @@ export class StatementEmitter {
     // Update runs outside the loop's own exits (a break there is not allowed by the language).
     this.tstmts(s.update, upd);
     const wd = this.watchdog(s);
+    // Profiling: a counted loop's tests are counted once per entry (emit/profile.ts), others at each test.
+    const counted = profileCountedLoop(this.cx, s);
+    if (counted) out.push(counted);
+    const cond = (c: NonNullable<NLoop["cond"]>) => (counted ? this.cx.emit.ex(c) : profileBranch(this.cx, this.cx.emit.ex(c), c.span, "loop"));
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
-        out.push(`${label}: for (; ${s.cond ? this.cx.emit.ex(s.cond) : ""}; ${updExpr}) {`);
+        out.push(`${label}: for (; ${s.cond ? cond(s.cond) : ""}; ${updExpr}) {`);
         if (wd) out.push(wd);
         out.push(...body, "}");
       } else {
         out.push(`${label}: for (;;) {`);
-        if (s.cond) out.push(`if (!${this.cx.emit.ex(s.cond)}) break;`);
+        if (s.cond) out.push(`if (!${cond(s.cond)}) break;`);
         if (wd) out.push(wd);
         if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
         else out.push(...body, ...upd);
@@ -162,7 +167,7 @@ export class StatementEmitter {
       if (wd) out.push(wd);
       if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
       else out.push(...body, ...upd);
-      out.push(`} while (${s.cond ? this.cx.emit.ex(s.cond) : "true"});`);
+      out.push(`} while (${s.cond ? cond(s.cond) : "true"});`);
     }
   }
 }
