@@ -48,9 +48,10 @@ describe("CodeLens", () => {
           assert.deepEqual(l.command?.arguments, [{ uri, kernel: k.name }]);
         }
         assert.equal(mine[0]!.command?.title, "▶ Run");
-        assert.equal(mine[1]!.command?.title, "Show CUDA C++");
-        assert.equal(mine[2]!.command?.title, "Show PTX");
-        assert.match(mine[3]!.command?.title ?? "", /^occupancy ≤\d+(\.\d)?% @\d+ threads · regs unknown \(sm_80\)$/);
+        assert.equal(mine[1]!.command?.title, "Profile");
+        assert.equal(mine[2]!.command?.title, "Show CUDA C++");
+        assert.equal(mine[3]!.command?.title, "Show PTX");
+        assert.match(mine[4]!.command?.title ?? "", /^occupancy ≤\d+(\.\d)?% @\d+ threads · regs unknown \(sm_80\)$/);
       }
     });
   }

@@ -1,0 +1,68 @@
+// Profile (issue 34 item 3) in the real extension host: the results panel's Profile section, the
+// editor's heat marks and hovers on the profiled lines, their clearing on an edit, and the Profile
+// command on a kernel of the transpose fixture (test/e2e/workspace/transpose.ts).
+"use strict";
+const assert = require("node:assert/strict");
+const vscode = require("vscode");
+
+/** @param {{ test: Function, api: () => any, until: Function, openTs: Function, fileUri: Function, renderedSummary: Function, hoverText: Function }} t */
+function register({ test, api, until, openTs, fileUri, renderedSummary, hoverText }) {
+  const profiledSummary = (key, timeout) =>
+    until(`the Profile section of ${key}`, async () => {
+      const s = await renderedSummary(key, timeout);
+      return s.profile ? s : undefined;
+    }, timeout);
+
+  test("a saved profile (the transpose fixture): heat column, worst lines with advice and the roofline in the panel; heat marks and hovers in the editor, cleared by an edit", async () => {
+    const doc = await openTs("transpose.ts");
+    const outcome = await vscode.commands.executeCommand("cudascript.openProfile", fileUri("transpose.profile.json"));
+    assert.ok(outcome && !outcome.problem, `the profile was shown (${outcome && outcome.problem})`);
+    assert.equal(outcome.launches, 2);
+    const summary = await profiledSummary(outcome.panelKey, 30_000);
+    assert.deepEqual(summary.profile, { heatLines: 2, worst: 2, advice: 2, rooflines: 1 });
+    // the editor marks the four profiled lines; the strided store (14) and the column read (31) hottest
+    const lines = await until("the editor's profile marks", () => {
+      const l = api().profiledLines(doc.uri);
+      return l.length ? l : undefined;
+    });
+    assert.deepEqual(lines, [
+      { line: 13, level: 0 },
+      { line: 14, level: 5 },
+      { line: 28, level: 0 },
+      { line: 31, level: 5 },
+    ]);
+    // the hover on the store's line: its counters and the advice (the client's hover, beside the server's)
+    const text = hoverText(await vscode.commands.executeCommand("vscode.executeHoverProvider", doc.uri, new vscode.Position(13, 6)));
+    assert.match(text, /CudaScript profile/);
+    assert.match(text, /\| global store sectors \| 1,024 \|/);
+    assert.match(text, /strides by n; stage through a shared tile/);
+    // an edit makes the line numbers stale: the marks and hovers go
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), "// edited\n"));
+    await until("the marks to be cleared", () => api().profiledLines(doc.uri).length === 0, 5000);
+    const after = hoverText(await vscode.commands.executeCommand("vscode.executeHoverProvider", doc.uri, new vscode.Position(14, 6)));
+    assert.doesNotMatch(after, /CudaScript profile/);
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+    assert.equal(doc.isDirty, false);
+  });
+
+  test("Profile on a kernel (the CodeLens's command) runs the profiler and shows its profile, or says clearly why not", async () => {
+    const outcome = await vscode.commands.executeCommand("cudascript.profile", { uri: fileUri("transpose.ts").toString(), kernel: "transposeNaive" });
+    assert.ok(outcome, "Profile returned an outcome");
+    const summary = await profiledSummary(outcome.panelKey, 60_000);
+    if (outcome.problem) {
+      // a CLI without `cudascript profile` (before issue 34's profiler): one clear message, nothing half drawn
+      assert.match(outcome.problem, /no `profile` command: update it/);
+      assert.equal(summary.profile.problem, outcome.problem);
+      assert.equal(summary.profile.heatLines, 0);
+      console.log(`  no profiler in this CLI: ${outcome.problem}`);
+      return;
+    }
+    assert.equal(outcome.run.state, "ok", outcome.run.message);
+    assert.ok(summary.profile.heatLines >= 1, `heat lines: ${JSON.stringify(summary.profile)}`);
+    const lines = api().profiledLines(fileUri("transpose.ts"));
+    assert.ok(lines.some((l) => l.line === 14 && l.level === 5), `line 14 is the hottest: ${JSON.stringify(lines)}`);
+  }, { timeout: 150_000 });
+}
+
+module.exports = { register };
