@@ -18,7 +18,7 @@ function fixture(): ProfileReport {
 }
 
 test("a line's cost: the naive transpose's store strides by n — 32 sectors per request where 4 would do", () => {
-  // 32 warps of a 32×32 block; each warp's load a[y*n + x] touches 128 contiguous bytes (4 sectors), its
+  // without the profiler's exact ideal: 4 sectors per request. 32 warps of a 32×32 block; each warp's load a[y*n + x] touches 128 contiguous bytes (4 sectors), its
   // store out[x*n + y] 32 words 128 bytes apart (32 sectors): (128 + 1024) sectors for 64 requests, ideal 4 each
   const c = lineCost({ globalLoadRequests: 32, globalLoadSectors: 128, globalStoreRequests: 32, globalStoreSectors: 1024 });
   assert.equal(c.requests, 64);
@@ -36,6 +36,14 @@ test("a line's cost: a column read of a [32][32] shared tile — 32 wavefronts p
   assert.equal(c.excessSectors, 0, "the coalesced store wastes nothing");
   assert.equal(c.total, 992);
   assert.equal(costSummary(c), "992 bank conflicts (32 wavefronts per shared request, ideal 1)");
+});
+
+test("a line's cost: the profiler's exact ideal sectors (partial warps, 8-byte elements) win over 4 per request", () => {
+  // 10 requests of 8 active lanes reading f64: ideal 2 sectors each
+  const c = lineCost({ globalLoadRequests: 10, globalLoadSectors: 40, idealGlobalLoadSectors: 20 });
+  assert.equal(c.idealSectorsPerRequest, 2);
+  assert.equal(c.excessSectors, 20);
+  assert.equal(costSummary(c), "4 sectors per request, ideal 2 (20 extra sectors)");
 });
 
 test("a line's cost: divergent branches count, a line may name its own ideal, and nothing wasted says nothing", () => {
@@ -70,10 +78,17 @@ test("parsing: bad inputs become one clear sentence each", () => {
 });
 
 test("counters: known ones in Nsight's order, then the ones the profiler adds; lines summed over launches with their advice once", () => {
-  assert.deepEqual(counterEntries({ branches: 2, globalLoadSectors: 4, globalAtomicContention: 3, file: "x", line: 1 } as never), [
+  const c = { branches: 2, globalLoadSectors: 4, divergentBranches: 0, flopsSingle: 3, flopsDouble: 0, severity: 9, file: "x", line: 1 };
+  assert.deepEqual(counterEntries(c), [
     ["globalLoadSectors", 4],
     ["branches", 2],
-    ["globalAtomicContention", 3],
+    ["divergentBranches", 0],
+    ["flopsSingle", 3],
+  ]);
+  assert.deepEqual(counterEntries(c, true), [
+    ["globalLoadSectors", 4],
+    ["branches", 2],
+    ["flopsSingle", 3],
   ]);
   const twice: ProfileReport = {
     version: 1,
@@ -85,11 +100,20 @@ test("counters: known ones in Nsight's order, then the ones the profiler adds; l
   assert.deepEqual(adviceText([{ text: "a" }, "b", { message: "c" }, 3]), ["a", "b", "c"]);
 });
 
-test("derived figures: the profiler's when given, else the ratios of the totals", () => {
+test("derived figures: the profiler's when given (nulls left out, efficiencies as percentages), else the ratios of the totals", () => {
   const r = fixture();
   const naive = derivedFigures(r.launches[0]!);
-  assert.ok(naive.some((f) => f.label === "global store sectors per request" && f.value === "32"), JSON.stringify(naive));
-  const tiled = derivedFigures(r.launches[1]!);
+  assert.deepEqual(
+    naive.filter((f) => /store sectors|efficiency|intensity|shared load conflict/.test(f.label)),
+    [
+      { label: "store sectors per request", value: "32" },
+      { label: "ideal store sectors per request", value: "4" },
+      { label: "branch efficiency", value: "100 %" },
+      { label: "arithmetic intensity", value: "0" },
+    ],
+  );
+  const { derived: _, ...bare } = r.launches[1]!;
+  const tiled = derivedFigures(bare);
   assert.deepEqual(tiled, [
     { label: "sectors per global load request", value: "4 (ideal 4 for 4-byte elements)" },
     { label: "sectors per global store request", value: "4 (ideal 4 for 4-byte elements)" },
@@ -121,7 +145,7 @@ test("the view of the transpose profile: heat on the strided store and the confl
       [14, 896],
     ],
   );
-  assert.match(view.worst[1]!.advice[0]!, /strides by n; stage through a shared tile/);
+  assert.match(view.worst[1]!.advice[0]!, /strides by n .*stage through a shared tile/);
   assert.equal(view.worst[1]!.text, "out[x * n + y] = a[y * n + x];");
   assert.equal(view.note, undefined);
 });
@@ -167,6 +191,8 @@ test("the roofline: read from the profile's estimate, placed on log-log axes", (
   assert.equal(t.intensity, 0);
   assert.equal(t.bound, "memory");
   assert.equal(t.time, "≥ 0.024 µs");
+  assert.equal(t.gpu, "A100 SXM4 40GB");
+  assert.match(t.label!, /^estimate from the counts/);
   assert.equal(rooflinePlot(t).point.x, rooflinePlot(t).area.x);
   assert.equal(rooflineOf({ roofline: { gpu: "x" } }), undefined, "not enough to draw");
   assert.equal(rooflineOf({}), undefined);

@@ -69,7 +69,7 @@ export const COUNTER_LABELS: readonly (readonly [key: string, label: string])[] 
   ["divergentBranches", "divergent branches"],
 ];
 const LABEL = new Map(COUNTER_LABELS);
-const NOT_COUNTERS = new Set(["file", "line", "column", "endLine", "endColumn", "advice", "source", "text", "kernel"]);
+const NOT_COUNTERS = new Set(["file", "line", "column", "endLine", "endColumn", "advice", "source", "text", "kernel", "severity"]);
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -79,11 +79,15 @@ export function counterLabel(key: string): string {
   return LABEL.get(key) ?? key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-/** The numeric counters of a totals or line record, known ones first in their order, then the others. */
-export function counterEntries(c: ProfileCounters): [key: string, value: number][] {
+/**
+ * The numeric counters of a totals or line record: the known ones in their order (zeros too, unless
+ * `skipZeros`: a line shows what it did), then the others the profiler adds (ideal sectors, lanes,
+ * FLOPs, contention), those only when not zero.
+ */
+export function counterEntries(c: ProfileCounters, skipZeros = false): [key: string, value: number][] {
   const out: [string, number][] = [];
-  for (const [k] of COUNTER_LABELS) if (typeof c[k] === "number") out.push([k, c[k] as number]);
-  for (const [k, v] of Object.entries(c)) if (!LABEL.has(k) && !NOT_COUNTERS.has(k) && typeof v === "number" && Number.isFinite(v)) out.push([k, v]);
+  for (const [k] of COUNTER_LABELS) if (typeof c[k] === "number" && (!skipZeros || c[k] !== 0)) out.push([k, c[k] as number]);
+  for (const [k, v] of Object.entries(c)) if (!LABEL.has(k) && !NOT_COUNTERS.has(k) && typeof v === "number" && Number.isFinite(v) && v !== 0) out.push([k, v]);
   return out;
 }
 
@@ -123,7 +127,11 @@ export function isProblem(r: unknown): r is ProfileProblem {
 
 // ---------------------------------------------------------------- cost of a line
 
-/** Sectors a 32-lane request of 4-byte elements needs at best (128 bytes / 32); a line may say otherwise (`idealSectorsPerRequest`). */
+/**
+ * Sectors a 32-lane request of 4-byte elements needs at best (128 bytes / 32), used when the profile
+ * does not say: the profiler gives the exact ideal for the active lanes and the access width
+ * (`idealGlobalLoadSectors`, `idealGlobalStoreSectors`), or a line its `idealSectorsPerRequest`.
+ */
 export const IDEAL_SECTORS_PER_REQUEST = 4;
 
 /** What makes a line slow, in extra memory transactions or extra passes, and the figures behind it. */
@@ -147,8 +155,9 @@ export interface LineCost {
 export function lineCost(c: ProfileCounters): LineCost {
   const requests = num(c.globalLoadRequests) + num(c.globalStoreRequests);
   const sectors = num(c.globalLoadSectors) + num(c.globalStoreSectors);
-  const ideal = typeof c.idealSectorsPerRequest === "number" && c.idealSectorsPerRequest > 0 ? c.idealSectorsPerRequest : IDEAL_SECTORS_PER_REQUEST;
-  const excessSectors = Math.max(0, sectors - Math.ceil(ideal * requests));
+  const exact = typeof c.idealGlobalLoadSectors === "number" || typeof c.idealGlobalStoreSectors === "number" ? num(c.idealGlobalLoadSectors) + num(c.idealGlobalStoreSectors) : undefined;
+  const ideal = exact !== undefined && requests > 0 ? exact / requests : typeof c.idealSectorsPerRequest === "number" && c.idealSectorsPerRequest > 0 ? c.idealSectorsPerRequest : IDEAL_SECTORS_PER_REQUEST;
+  const excessSectors = Math.max(0, sectors - (exact ?? Math.ceil(ideal * requests)));
   const sharedRequests = num(c.sharedLoadRequests) + num(c.sharedStoreRequests);
   const bankConflicts = Math.max(0, num(c.sharedLoadWavefronts) - num(c.sharedLoadRequests)) + Math.max(0, num(c.sharedStoreWavefronts) - num(c.sharedStoreRequests));
   const divergentBranches = num(c.divergentBranches);
@@ -253,7 +262,8 @@ export interface Figure {
 export function derivedFigures(launch: ProfileLaunch): Figure[] {
   if (launch.derived && isRecord(launch.derived) && Object.keys(launch.derived).length) {
     return Object.entries(launch.derived).flatMap(([k, v]) => {
-      if (typeof v === "number" && Number.isFinite(v)) return [{ label: counterLabel(k), value: formatNumber(v) }];
+      // a fraction named an efficiency reads as a percentage; the roofline estimate has its own chart
+      if (typeof v === "number" && Number.isFinite(v)) return [{ label: counterLabel(k), value: /efficiency/i.test(k) && v >= 0 && v <= 1 ? `${formatNumber(100 * v)} %` : formatNumber(v) }];
       if (typeof v === "string") return [{ label: counterLabel(k), value: v }];
       if (isRecord(v) && typeof v.value === "number") return [{ label: typeof v.label === "string" ? v.label : counterLabel(k), value: `${formatNumber(v.value)}${typeof v.ideal === "number" ? ` (ideal ${formatNumber(v.ideal)})` : ""}${typeof v.unit === "string" ? ` ${v.unit}` : ""}` }];
       return [];

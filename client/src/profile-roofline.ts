@@ -19,6 +19,8 @@ export interface Roofline {
   /** The lower bound on the launch's time, as the profiler words it (e.g. "≥ 1.9 µs"), when given. */
   readonly time?: string;
   readonly precision?: string;
+  /** The profiler's own words on what the estimate is, when it gives them. */
+  readonly label?: string;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -35,7 +37,8 @@ function pick(r: Record<string, unknown>, ...patterns: RegExp[]): number | undef
 
 /** The roofline estimate of a launch, or undefined when the profile has none (or not enough of one to draw). */
 export function rooflineOf(launch: { readonly roofline?: unknown; readonly derived?: unknown }): Roofline | undefined {
-  const r = launch.roofline;
+  // `derived.estimate` is where cudascript profile puts it; a top-level `roofline` is read too
+  const r = launch.roofline ?? (isRecord(launch.derived) ? launch.derived.estimate : undefined);
   if (!isRecord(r)) return undefined;
   const gpuRec = isRecord(r.gpu) ? r.gpu : undefined;
   const all = { ...(gpuRec ?? {}), ...r };
@@ -47,7 +50,7 @@ export function rooflineOf(launch: { readonly roofline?: unknown; readonly deriv
   const zero = [all.arithmeticIntensity, all.intensity, derived.arithmeticIntensity].some((v) => v === 0);
   const intensity = pick(all, /^arithmeticIntensity$/i, /^intensity$/i) ?? pick(derived, /^arithmeticIntensity$/i) ?? (zero ? 0 : undefined);
   if (!gbs || !gflops || intensity === undefined) return undefined;
-  const gpuName = [gpuRec?.name, r.gpu, r.name, r.arch, gpuRec?.arch].find((x): x is string => typeof x === "string" && x.length > 0) ?? "the chosen GPU";
+  const gpuName = [gpuRec?.name, r.gpuName, r.gpu, r.name, r.arch, gpuRec?.arch].find((x): x is string => typeof x === "string" && x.length > 0) ?? "the chosen GPU";
   const attainable = Math.min(gflops, gbs * intensity);
   const bound = intensity === 0 ? "memory" : typeof r.boundBy === "string" && /compute/i.test(r.boundBy) ? "compute" : typeof r.boundBy === "string" && /memory/i.test(r.boundBy) ? "memory" : gbs * intensity < gflops ? "memory" : "compute";
   const timeRaw = r.timeLowerBound ?? r.lowerBound ?? r.time;
@@ -57,7 +60,8 @@ export function rooflineOf(launch: { readonly roofline?: unknown; readonly deriv
   const time =
     typeof timeRaw === "string" ? timeRaw : micro !== undefined ? `≥ ${short(micro)} µs` : milli !== undefined ? `≥ ${short(milli * 1000)} µs` : seconds !== undefined ? `≥ ${short(seconds * 1e6)} µs` : undefined;
   const precision = typeof r.precision === "string" ? r.precision : undefined;
-  return { gpu: gpuName, bandwidthGBs: gbs, peakGflops: gflops, intensity, attainableGflops: attainable, bound, ...(time ? { time } : {}), ...(precision ? { precision } : {}) };
+  const label = typeof r.label === "string" ? r.label : undefined;
+  return { gpu: gpuName, bandwidthGBs: gbs, peakGflops: gflops, intensity, attainableGflops: attainable, bound, ...(time ? { time } : {}), ...(precision ? { precision } : {}), ...(label ? { label } : {}) };
 }
 
 const short = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toPrecision(2));

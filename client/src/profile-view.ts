@@ -91,7 +91,7 @@ function lineView(n: number, text: string, lp: LineProfile | undefined): SourceL
   return {
     n,
     text,
-    counters: counterEntries(lp.counters).map(([k, v]) => ({ label: counterLabel(k), value: formatNumber(v) })),
+    counters: counterEntries(lp.counters, true).map(([k, v]) => ({ label: counterLabel(k), value: formatNumber(v) })),
     metrics: { total: cost.total, excessSectors: cost.excessSectors, bankConflicts: cost.bankConflicts, divergentBranches: cost.divergentBranches, sectors: cost.sectors },
     summary: costSummary(cost),
     advice: lp.advice,
@@ -130,7 +130,7 @@ export function buildProfileView(report: ProfileReport, read: SourceReader): Pro
 /** Markdown for an editor hover on a profiled line: its counters, what is wrong and the advice. */
 export function lineHoverMarkdown(lp: LineProfile): string {
   const cost = lineCost(lp.counters);
-  const rows = counterEntries(lp.counters).map(([k, v]) => `| ${counterLabel(k)} | ${formatNumber(v)} |`);
+  const rows = counterEntries(lp.counters, true).map(([k, v]) => `| ${counterLabel(k)} | ${formatNumber(v)} |`);
   const out = [`**CudaScript profile** · ${lp.kernels.map((k) => `\`${k}\``).join(", ")} (simulator counts, all launches)`, "", "| counter | value |", "|---|---:|", ...rows];
   const summary = costSummary(cost);
   if (summary) out.push("", `⚠ ${summary}`);

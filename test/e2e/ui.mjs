@@ -245,9 +245,12 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
       const ok = page.locator(".quick-input-widget .monaco-button", { hasText: "Show Profile" }).first();
       if (await ok.isVisible().catch(() => false)) await ok.click().catch(() => undefined);
       await sleep(500);
-      frame = await resultsFrame(page);
     }
-    await frame.locator("table.profile-source td.heat-5").first().waitFor({ timeout: 30_000 });
+    // the panel with the heat column (a hidden panel's frame stays in the page: find the one drawn)
+    const end0 = Date.now() + 60_000;
+    for (frame = undefined; !frame && Date.now() < end0; await sleep(250))
+      for (const f of page.frames()) if (await f.evaluate(() => !!document.querySelector("table.profile-source td.heat-5")).catch(() => false)) frame = f;
+    if (!frame) throw new Error("no results panel shows a heat column");
     const panel = await frame.evaluate(() => ({
       hot: [...document.querySelectorAll("table.profile-source tr[data-heat='5']")].map((r) => r.getAttribute("data-line")),
       worst: [...document.querySelectorAll("li.profile-worst-line")].map((l) => l.innerText.replace(/\s+/g, " ")),
@@ -257,9 +260,11 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (!panel.hot.includes("14")) throw new Error(`line 14 (the strided store) is not hot: ${panel.hot}`);
     if (!panel.worst.some((w) => /transpose\.ts:14 .*💡/.test(w))) throw new Error(`no advice on line 14: ${JSON.stringify(panel.worst)}`);
     if (!panel.roofline) throw new Error("no roofline chart");
-    await frame.locator("#profile-section").scrollIntoViewIfNeeded();
     await sleep(400);
     await page.screenshot({ path: join(outDir, "ui-profile-panel.png") });
+    await frame.evaluate(() => document.querySelector("ol.profile-worst").scrollIntoView());
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-profile-heat.png") });
     // the hover on the store's line in the editor: its counters and the advice
     await page.locator(".tabs-container .tab", { hasText: "transpose.ts" }).first().click();
     const store = page.locator(".editor-instance .view-line", { hasText: "out[x * n + y]" }).locator("span span", { hasText: /^out$/ }).first();

@@ -52,7 +52,7 @@ function rooflineChart(r: NonNullable<LaunchView["roofline"]>): HTMLElement {
     svg("circle", { cx: p.point.x, cy: p.point.y, r: 5, class: `roofline-point ${e.bound}` }),
     svg("text", { x: p.point.x + 8, y: p.point.y - 6, class: "roofline-label" }, e.intensity > 0 ? "this launch" : "this launch (no FLOPs)"),
   );
-  const caption = `Estimate for ${e.gpu}: ${formatG(e.bandwidthGBs)} GB/s, ${formatG(e.peakGflops)} GFLOP/s peak${e.precision ? ` (${e.precision})` : ""}; ${e.intensity > 0 ? `this launch ${formatG(e.intensity)} FLOP/byte → at most ${formatG(e.attainableGflops)} GFLOP/s, ${e.bound}-bound` : "this launch does no floating-point work (0 FLOP/byte): its bound is memory bandwidth"}${e.time ? `, time ${e.time}` : ""}. Not a measurement: from the simulator's counts and the GPU's data sheet.`;
+  const caption = `Estimate for ${e.gpu}: ${formatG(e.bandwidthGBs)} GB/s, ${formatG(e.peakGflops)} GFLOP/s peak${e.precision ? ` (${e.precision})` : ""}; ${e.intensity > 0 ? `this launch ${formatG(e.intensity)} FLOP/byte → at most ${formatG(e.attainableGflops)} GFLOP/s, ${e.bound}-bound` : "this launch does no floating-point work (0 FLOP/byte): its bound is memory bandwidth"}${e.time ? `, time ${e.time}` : ""}. ${e.label ? `An ${e.label}.` : "Not a measurement: from the simulator's counts and the GPU's data sheet."}`;
   return el("figure", { class: "roofline-figure", "data-testid": "roofline" }, el("figcaption", {}, el("strong", {}, "Roofline (estimate)"), " ", el("span", { class: "muted small" }, caption)), chart as unknown as Node);
 }
 
