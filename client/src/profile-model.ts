@@ -134,18 +134,24 @@ export function isProblem(r: unknown): r is ProfileProblem {
  */
 export const IDEAL_SECTORS_PER_REQUEST = 4;
 
+/** One kind of memory access of a line: its requests, the sectors (global) or wavefronts (shared) they took, the fewest they could have. */
+export interface AccessCost {
+  readonly kind: "global load" | "global store" | "shared load" | "shared store";
+  readonly requests: number;
+  readonly units: number;
+  readonly ideal: number;
+  /** units − ideal: extra sectors (strided, misaligned or scattered accesses) or bank conflicts. */
+  readonly excess: number;
+}
+
 /** What makes a line slow, in extra memory transactions or extra passes, and the figures behind it. */
 export interface LineCost {
-  /** Global sectors beyond the ideal for the requests (strided, misaligned or scattered accesses). */
+  readonly accesses: AccessCost[];
+  /** Global sectors beyond the ideal, loads and stores. */
   readonly excessSectors: number;
   readonly sectors: number;
-  readonly requests: number;
-  /** Sectors per global request (0 without global accesses). */
-  readonly sectorsPerRequest: number;
-  readonly idealSectorsPerRequest: number;
   /** Shared-memory wavefronts beyond one per request: bank conflicts. */
   readonly bankConflicts: number;
-  readonly sharedRequests: number;
   readonly divergentBranches: number;
   readonly branches: number;
   /** The heat column's default: excess sectors + bank conflicts + divergent branches (each an extra transaction or pass). */
@@ -153,22 +159,25 @@ export interface LineCost {
 }
 
 export function lineCost(c: ProfileCounters): LineCost {
-  const requests = num(c.globalLoadRequests) + num(c.globalStoreRequests);
-  const sectors = num(c.globalLoadSectors) + num(c.globalStoreSectors);
-  const exact = typeof c.idealGlobalLoadSectors === "number" || typeof c.idealGlobalStoreSectors === "number" ? num(c.idealGlobalLoadSectors) + num(c.idealGlobalStoreSectors) : undefined;
-  const ideal = exact !== undefined && requests > 0 ? exact / requests : typeof c.idealSectorsPerRequest === "number" && c.idealSectorsPerRequest > 0 ? c.idealSectorsPerRequest : IDEAL_SECTORS_PER_REQUEST;
-  const excessSectors = Math.max(0, sectors - (exact ?? Math.ceil(ideal * requests)));
-  const sharedRequests = num(c.sharedLoadRequests) + num(c.sharedStoreRequests);
-  const bankConflicts = Math.max(0, num(c.sharedLoadWavefronts) - num(c.sharedLoadRequests)) + Math.max(0, num(c.sharedStoreWavefronts) - num(c.sharedStoreRequests));
+  const perRequest = typeof c.idealSectorsPerRequest === "number" && c.idealSectorsPerRequest > 0 ? c.idealSectorsPerRequest : IDEAL_SECTORS_PER_REQUEST;
+  const access = (kind: AccessCost["kind"], requests: unknown, units: unknown, ideal: number): AccessCost => ({ kind, requests: num(requests), units: num(units), ideal, excess: Math.max(0, num(units) - ideal) });
+  const globalIdeal = (exact: unknown, requests: unknown) => (typeof exact === "number" ? exact : Math.ceil(perRequest * num(requests)));
+  const accesses = [
+    access("global load", c.globalLoadRequests, c.globalLoadSectors, globalIdeal(c.idealGlobalLoadSectors, c.globalLoadRequests)),
+    access("global store", c.globalStoreRequests, c.globalStoreSectors, globalIdeal(c.idealGlobalStoreSectors, c.globalStoreRequests)),
+    access("shared load", c.sharedLoadRequests, c.sharedLoadWavefronts, num(c.sharedLoadRequests)),
+    access("shared store", c.sharedStoreRequests, c.sharedStoreWavefronts, num(c.sharedStoreRequests)),
+  ].filter((a) => a.requests > 0);
+  const sum = (pick: (a: AccessCost) => boolean, f: (a: AccessCost) => number) => accesses.filter(pick).reduce((n, a) => n + f(a), 0);
+  const isGlobal = (a: AccessCost) => a.kind.startsWith("global");
+  const excessSectors = sum(isGlobal, (a) => a.excess);
+  const bankConflicts = sum((a) => !isGlobal(a), (a) => a.excess);
   const divergentBranches = num(c.divergentBranches);
   return {
+    accesses,
     excessSectors,
-    sectors,
-    requests,
-    sectorsPerRequest: requests ? sectors / requests : 0,
-    idealSectorsPerRequest: ideal,
+    sectors: sum(isGlobal, (a) => a.units),
     bankConflicts,
-    sharedRequests,
     divergentBranches,
     branches: num(c.branches),
     total: excessSectors + bankConflicts + divergentBranches,
@@ -195,11 +204,18 @@ export function heatLevel(value: number, max: number): number {
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 const fixed = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 
-/** What is wrong with a line, in figures: "32 sectors per request, ideal 4 (896 extra sectors)"; "" when nothing. */
+/**
+ * What is wrong with a line, in figures, per kind of access: "global stores: 32 sectors per request,
+ * ideal 4 (896 extra sectors)", "shared loads: 32 wavefronts per request, ideal 1 (992 bank
+ * conflicts)", "8 divergent branches of 40"; "" when nothing is.
+ */
 export function costSummary(cost: LineCost): string {
   const parts: string[] = [];
-  if (cost.excessSectors > 0) parts.push(`${fixed(cost.sectorsPerRequest)} sectors per request, ideal ${fixed(cost.idealSectorsPerRequest)} (${plural(cost.excessSectors, "extra sector")})`);
-  if (cost.bankConflicts > 0) parts.push(`${plural(cost.bankConflicts, "bank conflict")} (${fixed((cost.bankConflicts + cost.sharedRequests) / Math.max(1, cost.sharedRequests))} wavefronts per shared request, ideal 1)`);
+  for (const a of cost.accesses) {
+    if (a.excess <= 0) continue;
+    const shared = a.kind.startsWith("shared");
+    parts.push(`${a.kind}s: ${fixed(a.units / a.requests)} ${shared ? "wavefronts" : "sectors"} per request, ideal ${fixed(a.ideal / a.requests)} (${plural(a.excess, shared ? "bank conflict" : "extra sector")})`);
+  }
   if (cost.divergentBranches > 0) parts.push(`${plural(cost.divergentBranches, "divergent branch", "divergent branches")} of ${cost.branches.toLocaleString("en-US")}`);
   return parts.join("; ");
 }
