@@ -163,8 +163,8 @@ test("the hover of a profiled line: its counters, what is wrong, the advice", ()
   const md = lineHoverMarkdown(lp);
   assert.match(md, /`transposeNaive`/);
   assert.match(md, /\| global store sectors \| 1,024 \|/);
-  assert.match(md, /⚠ global stores: 32 sectors per request, ideal 4 \(896 extra sectors\)/);
-  assert.match(md, /💡 32 sectors per request, ideal 4: the store `out\[x \* n \+ y\]` strides by n/);
+  assert.match(md, /\*\*Cost:\*\* global stores: 32 sectors per request, ideal 4 \(896 extra sectors\)/);
+  assert.match(md, /\*\*What to do:\*\* 32 sectors per request, ideal 4: the store `out\[x \* n \+ y\]` strides by n/);
 });
 
 test("the roofline: read from the profile's estimate, placed on log-log axes", () => {

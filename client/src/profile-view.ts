@@ -131,9 +131,11 @@ export function buildProfileView(report: ProfileReport, read: SourceReader): Pro
 export function lineHoverMarkdown(lp: LineProfile): string {
   const cost = lineCost(lp.counters);
   const rows = counterEntries(lp.counters, true).map(([k, v]) => `| ${counterLabel(k)} | ${formatNumber(v)} |`);
-  const out = [`**CudaScript profile** · ${lp.kernels.map((k) => `\`${k}\``).join(", ")} (simulator counts, all launches)`, "", "| counter | value |", "|---|---:|", ...rows];
+  // what is wrong and what to do first (a hover shows its top without scrolling), then the counters
+  const out = [`**CudaScript profile** · ${lp.kernels.map((k) => `\`${k}\``).join(", ")} (simulator counts, all launches)`];
   const summary = costSummary(cost);
-  if (summary) out.push("", `⚠ ${summary}`);
-  for (const a of lp.advice) out.push("", `💡 ${a}`);
+  if (summary) out.push("", `**Cost:** ${summary}`);
+  for (const a of lp.advice) out.push("", `**What to do:** ${a}`);
+  out.push("", "| counter | value |", "|---|---:|", ...rows);
   return out.join("\n");
 }

@@ -258,7 +258,7 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     }));
     log(`  panel: hot lines ${panel.hot.join(", ")}; worst: ${JSON.stringify(panel.worst.map((w) => w.slice(0, 70)))}`);
     if (!panel.hot.includes("14")) throw new Error(`line 14 (the strided store) is not hot: ${panel.hot}`);
-    if (!panel.worst.some((w) => /transpose\.ts:14 .*💡/.test(w))) throw new Error(`no advice on line 14: ${JSON.stringify(panel.worst)}`);
+    if (!panel.worst.some((w) => /transpose\.ts:14 .*What to do:/.test(w))) throw new Error(`no advice on line 14: ${JSON.stringify(panel.worst)}`);
     if (!panel.roofline) throw new Error("no roofline chart");
     await sleep(400);
     await page.screenshot({ path: join(outDir, "ui-profile-panel.png") });

@@ -83,7 +83,7 @@ function worstList(worst: WorstLine[], open: (file: string, line: number) => voi
         " ",
         el("code", {}, w.text),
         w.summary ? el("div", { class: "profile-cost" }, w.summary) : undefined,
-        ...w.advice.map((a) => el("div", { class: "profile-advice" }, "💡 ", a)),
+        ...w.advice.map((a) => el("div", { class: "profile-advice" }, el("strong", {}, "What to do: "), a)),
       ),
     );
   }
