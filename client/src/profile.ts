@@ -12,7 +12,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { runSettings, section } from "./config";
-import { isProblem, linesByFile, parseProfile, type LineProfile, type ProfileReport } from "./profile-model";
+import { linesByFile, type LineProfile, type ProfileReport } from "./profile-model";
+import { launchesKernels, readProfile, runProblem } from "./profile-run";
 import { ProfileEditorView } from "./profile-editor";
 import { buildProfileView, type SourceReader } from "./profile-view";
 import { ResultsPanel } from "./resultsPanel";
@@ -56,35 +57,6 @@ const argUri = (arg: CommandArg): vscode.Uri | undefined => {
   return doc && doc.uri.scheme === "file" ? doc.uri : undefined;
 };
 const argKernel = (arg: CommandArg): string | undefined => (arg && !(arg instanceof vscode.Uri) && typeof arg === "object" && typeof arg.kernel === "string" ? arg.kernel : undefined);
-
-/** A file that launches kernels itself (`k.launch(…)`) is profiled as a program; otherwise a kernel of it, from its @run tag. */
-export function launchesKernels(text: string): boolean {
-  return /\.launch\s*\(/.test(text);
-}
-
-/** Why the profiler's run gave no profile, from its result and output, in words a user acts on. */
-export function runProblem(run: RunResult): string {
-  if (run.state === "cancelled") return "The profile was cancelled.";
-  if (/unknown command[^\n]*profile|profile[^\n]*(is not a|unknown) command/i.test(run.output))
-    return "This project's cudascript has no `profile` command: update it (npm install --save-dev cudascript@latest), or remove it from the project so the extension's own CLI runs.";
-  if (run.state === "timeout") return `The profile ${run.message}. A profile runs on the simulator: profile a smaller launch (the @run tag's grid), or raise cudascript.run.timeoutSeconds.`;
-  return `The profiler did not finish: ${run.message}. Nothing to show; the run's output is below.`;
-}
-
-/** The message for a profile file: its report, or what is wrong with it. */
-export function readProfile(file: string): ProfileReport | { problem: string } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return { problem: `The profiler wrote no profile (${file} is missing).` };
-  }
-  const report = parseProfile(text);
-  if (isProblem(report)) return { problem: `The profile cannot be shown: ${report.problem}.` };
-  if (!report.launches.length)
-    return { problem: "The program launched no kernel, so there is nothing to profile. Profile a kernel from its Profile CodeLens (it launches the kernel as its @run tag says), or a host program that launches kernels." };
-  return report;
-}
 
 export function registerProfiling(context: vscode.ExtensionContext, deps: ProfilingDeps): ProfilingApi {
   const editorView = new ProfileEditorView();

@@ -65,6 +65,17 @@ function register({ test, api, until, openTs, fileUri, renderedSummary, hoverTex
     const lines = api().profiledLines(fileUri("transpose.ts"));
     assert.ok(lines.some((l) => l.line === 14 && l.level === 5), `line 14 is the hottest: ${JSON.stringify(lines)}`);
   }, { timeout: 150_000 });
+
+  test("Profile on a program that launches no kernel: one clear message in the panel, nothing half drawn", async () => {
+    const outcome = await vscode.commands.executeCommand("cudascript.profile", fileUri("no-launch.ts"));
+    assert.ok(outcome && outcome.problem, "a problem is reported");
+    const summary = await profiledSummary(outcome.panelKey, 60_000);
+    assert.equal(summary.profile.problem, outcome.problem);
+    assert.equal(summary.profile.heatLines, 0);
+    if (/no `profile` command/.test(outcome.problem)) return console.log(`  no profiler in this CLI: ${outcome.problem}`);
+    assert.match(outcome.problem, /^The program launched no kernel, so there is nothing to profile/);
+    assert.deepEqual(api().profiledLines(fileUri("no-launch.ts")), []);
+  }, { timeout: 150_000 });
 }
 
 module.exports = { register };
