@@ -21,6 +21,8 @@ import { asCudaArray, fromCudaArrayInterface, isCudaArray } from "./host/array-i
 import { fromDlpack } from "./host/dlpack";
 import { openIpcArray } from "./host/ipc";
 import { record, recordArray } from "./records";
+import { checkProfilingBackend, profile, type ProfileOptions } from "./profiler/session";
+import type { ProfileReport } from "./profiler/report";
 
 export { CudaScriptError };
 
@@ -104,6 +106,13 @@ export interface HostApi {
   fromDlpack: typeof fromDlpack;
   /** Numba's `open_ipc_array(handle, shape, dtype, strides, offset)`: another process's device array, from its `getIpcHandle()`. */
   openIpcArray: typeof openIpcArray;
+  /**
+   * Profiles the simulator launches `work` makes and returns their report (coalescing, bank conflicts,
+   * divergence per launch and source line, with a roofline estimate for `gpu`; docs/profiling.md): a
+   * promise of it when `work` is async.
+   */
+  profile(work: () => Promise<unknown>, options?: ProfileOptions): Promise<ProfileReport>;
+  profile(work: () => void, options?: ProfileOptions): ProfileReport;
 }
 
 /** The host half of `cuda.random` (runtime/src/random/host.ts); the draws are kernel-only. */
@@ -147,6 +156,10 @@ const host = {
   fromCudaArrayInterface,
   fromDlpack,
   openIpcArray,
+  profile: (work: () => unknown, options?: ProfileOptions) => {
+    checkProfilingBackend(currentBackend().kind, "cuda.profile");
+    return profile(work, options);
+  },
 };
 Object.defineProperty(host, "gpus", { get: () => currentBackend().devices(), enumerable: true });
 Object.defineProperty(host, "backend", { get: () => currentBackend().kind, enumerable: true });

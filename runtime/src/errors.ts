@@ -115,6 +115,14 @@ export const ErrorCodes = {
   RecordDtypeInvalid: "CSR083",
   /** A record array's `get` / `set` given a bad index or a value that does not fit the fields. */
   RecordAccess: "CSR084",
+  /** `cudascript profile --gpu` / `cuda.profile({ gpu })` / CUDASCRIPT_PROFILE_GPU naming a GPU the profiler's table does not have (profiler/gpus.ts). */
+  ProfileUnknownGpu: "CSR090",
+  /** Profiling asked of a program running on the GPU backend: the counts come from the simulator (profiler/session.ts). */
+  ProfileNeedsSimulator: "CSR091",
+  /** A launch the profiler cannot count: an artifact built without its IR, a kernel with a grid barrier (profiler/launch.ts). */
+  ProfileUnsupported: "CSR092",
+  /** The profile report cannot be written (CUDASCRIPT_PROFILE or -o naming an unwritable file). */
+  ProfileOutput: "CSR093",
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -17,3 +17,6 @@ export { configureGpu, configureSimulator, chooseBackend, probeCudaDriver, type 
 export type { SimulatorOptions } from "./simulator/backend";
 export type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, KernelArg, LaunchConfig, StreamHandle, EventHandle, ModuleHandle } from "./backend";
 export { dist, type Dist, type ReduceOp } from "./distributed/api";
+export type { ProfileReport, LaunchProfile, ProfileLine, ProfileCounters } from "./profiler/report";
+export type { DerivedFigures, RooflineEstimate } from "./profiler/derived";
+export type { ProfileOptions } from "./profiler/session";

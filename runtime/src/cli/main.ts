@@ -15,6 +15,7 @@ const commands: Record<string, () => Command> = {
   check: () => require("./check-command").checkCommand as Command,
   compile: () => require("./compile-command").compileCommand as Command,
   run: () => require("./run-command").runCommand as Command,
+  profile: () => require("./profile-command").profileCommand as Command,
   launch: () => require("./launch-command").launchCommand as Command,
   doctor: () => require("./doctor-command").doctorCommand as Command,
   devices: () => require("./devices-command").devicesCommand as Command,
@@ -29,6 +30,9 @@ Commands:
   compile [options] <file.ts>          CUDA C++, PTX, CUBIN or resources (--arch, --emit, -o)
   run [options] <file.ts> [args...]    build and run a program; arguments after the file are its own
                                        (--backend auto|gpu|simulator, --sanitize, --timeout s, --workers n)
+  profile [options] <file.ts> [args...]
+                                       run on the simulator, counting coalescing, bank conflicts and
+                                       divergence per line (--gpu a100, --format text|json, -o file)
   launch [options] <file.ts> [args...] one process per rank: dist.rank, dist.allReduce, …
                                        (--launcher local|slurm|kubernetes, -n ranks)
   doctor [--json]                      driver, GPUs, NVRTC, cache, simulator: what is missing and how to fix it

@@ -15,6 +15,8 @@ import { spanElements } from "../layout";
 import { reclaimFreedMemory, worthReclaiming } from "./reclaim";
 import { AddressSpace, type Allocation } from "./address-space";
 import { exportSimulatorIpc, forgetExport, openSimulatorIpc } from "./ipc";
+import { profilingGpus } from "../profiler/session";
+import { runProfiled } from "../profiler/launch";
 
 export { checkSimulatorOptions, SIMULATOR_ABI, type SimulatorOptions } from "./options";
 
@@ -362,6 +364,8 @@ export class SimulatorBackend implements Backend {
       if (blocks > limit) throw cooperativeLaunchTooLarge(kernel, blocks, threads, limit, "the simulator's modelled device (an A100: sm_80, 108 SMs)");
     }
     const descs = this.argDescs(args);
+    if (profilingGpus())
+      return runProfiled(this.executor, a, { kernel, grid: config.grid, block: config.block, sharedMem: config.sharedMem, args: descs, cooperative });
     this.executor.run({
       variant: { key: `${a.hash}:${sanitize ? "san" : "fast"}`, source: sanitize ? a.simulator.jsSanitize : a.simulator.js },
       kernel,

@@ -42,6 +42,8 @@ export interface ExecRequest {
   readonly atomics?: readonly number[];
   /** The kernel calls g.sync(): all its blocks run in one call on one executor (grid-sync.ts). */
   readonly cooperative?: boolean;
+  /** Profiling: the launch's counters (profiler/counters.ts); the launch runs in the calling thread. */
+  readonly profile?: unknown;
 }
 
 export interface ExecOptions {
@@ -267,7 +269,7 @@ export class Executor {
     const timed = Number.isFinite(o.deadline);
     const wantWorkers = o.workers > 1 || timed;
     const useWorkers = wantWorkers && nBlocks > 0 && (threads >= o.inProcessThreshold || timed) && this.workersAvailable() && workersCanShare(req.args);
-    if (!useWorkers) return this.runHere(req, nBlocks);
+    if (!useWorkers || req.profile) return this.runHere(req, nBlocks);
     // A grid barrier needs every block alive in one executor: one claim of the whole grid.
     if (req.cooperative) return this.runPool(req, nBlocks, 1, [], nBlocks);
     const executors = Math.max(1, Math.min(Math.max(o.workers, 1), nBlocks));
@@ -295,7 +297,7 @@ export class Executor {
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem) };
+    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), ...(req.profile ? { profile: req.profile } : {}) };
     try {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {

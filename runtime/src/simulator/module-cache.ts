@@ -15,6 +15,8 @@ export interface LaunchData {
   readonly dynBuf: ArrayBuffer;
   /** Per kernel parameter: this executor updates a private copy of the array (see privatize.ts). */
   readonly priv?: readonly boolean[];
+  /** Profiling variant only: the launch's counters (profiler/counters.ts). */
+  readonly profile?: unknown;
 }
 
 export interface SimModuleInstance {

@@ -5,6 +5,7 @@
  * Which variables live across pieces (one value per thread) follows from the pieces; pieces.ts prints
  * runs of pieces as thread loops, sync.ts the synchronisations.
  */
+import { profileBlockStart, profileBranch, profileKernelEnd, profileKernelSetup, profileUniformBranch } from "./profile";
 import type * as IR from "../../ir/nodes";
 import { visitExpr } from "../../ir/visit";
 import type { ScalarType } from "../../ir/types";
@@ -157,7 +158,8 @@ export class FissionEmitter {
       const seg = this.inSeg((o) => this.cx.statements.tstmts(stmts, o));
       const only = stmts.length === 1 ? stmts[0]! : undefined;
       if (only && only.k === "if" && (!only.else || only.else.length === 0)) {
-        seg.range = this.threadRange(only.cond);
+        // Profiling counts the test of every thread: no loop over the passing range only.
+        seg.range = this.cx.me.profile ? undefined : this.threadRange(only.cond);
         // The test is exactly "lo <= tx < hi" for an integer tx, so a loop over that range needs it not.
         if (seg.range) seg.rangeBody = this.inSegBody(seg, (o) => this.cx.statements.tstmts(only.then, o));
       }
@@ -221,7 +223,7 @@ export class FissionEmitter {
   }
 
   private uniformIf(s: NIf): Item[] {
-    const cond = this.cx.emit.ex(s.cond);
+    const cond = profileUniformBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if");
     const parts: (string | Item[])[] = [`if (${cond}) {`, this.items(s.then)];
     if (s.else && s.else.length) parts.push("} else {", this.items(s.else));
     parts.push("}");
@@ -231,7 +233,7 @@ export class FissionEmitter {
   private maskedIf(s: NIf): Item[] {
     const PT = this.codeCounter++, PE = this.codeCounter++;
     const out: Item[] = [];
-    out.push(this.inSeg((o) => o.push(`if (!${this.cx.emit.ex(s.cond)}) ${this.cx.leave(PT)};`)));
+    out.push(this.inSeg((o) => o.push(`if (!${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if")}) ${this.cx.leave(PT)};`)));
     this.maskedDepth++;
     out.push(...this.items(s.then));
     this.maskedDepth--;
@@ -250,7 +252,8 @@ export class FissionEmitter {
     const label = this.cx.label("L"), contLabel = this.cx.label("C");
     const x: Exit = { kind: "uniform", label, contLabel, usedC: false };
     const inner: Item[] = [];
-    if (s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.emit.ex(s.cond)}) break;`));
+    const ucond = (c: IR.Expr) => profileUniformBranch(this.cx, this.cx.emit.ex(c), c.span, "loop");
+    if (s.testFirst && s.cond) inner.push(this.raw(`if (!${ucond(s.cond)}) break;`));
     const wd = this.cx.statements.watchdog(s);
     if (wd) inner.push(this.raw(wd));
     this.cx.exits.push(x);
@@ -259,7 +262,7 @@ export class FissionEmitter {
     if (x.usedC) inner.push({ k: "nest", parts: [`${contLabel}: {`, body, "}"] });
     else inner.push(...body);
     inner.push(...this.items(s.update));
-    if (!s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.emit.ex(s.cond)}) break;`));
+    if (!s.testFirst && s.cond) inner.push(this.raw(`if (!${ucond(s.cond)}) break;`));
     out.push({ k: "nest", parts: [`${label}: for (;;) {`, inner, "}"] });
     return out;
   }
@@ -271,7 +274,7 @@ export class FissionEmitter {
     const out: Item[] = [...this.items(s.init)];
     const count = (withCond: boolean): Seg => {
       const seg = this.inSeg((o) => {
-        if (withCond && s.cond) o.push(`if (!${this.cx.emit.ex(s.cond)}) { ${this.cx.leave(B)}; } else ${act}++;`);
+        if (withCond && s.cond) o.push(`if (!${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "loop")}) { ${this.cx.leave(B)}; } else ${act}++;`);
         else o.push(`${act}++;`);
       });
       seg.prologue.push(`${act} = 0;`);
@@ -356,6 +359,7 @@ export class FissionEmitter {
       usesStatus ? "const $st = new Int32Array($nT);" : "",
       this.counters.length ? `let ${this.counters.map((c) => `${c} = 0`).join(", ")};` : "",
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
+      ...profileKernelSetup(this.cx),
     ];
     if (this.cx.cooperative)
       return cooperativeKernel(jsName, {
@@ -377,10 +381,11 @@ export class FissionEmitter {
       usesStatus ? "$st.fill(0);" : "",
       ...perBlock,
       ...paramInit,
+      profileBlockStart(this.cx),
       this.cx.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       ...code,
       "}",
-      `} ${catchLine}`,
+      `} ${catchLine}${profileKernelEnd(this.cx)}`,
       "}",
     ];
     return lines.filter((l) => l !== "").join("\n");

@@ -14,6 +14,7 @@ import type { PrivatizableParam } from "../artifact-types";
 import { stridesOf, type ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
 import { recordFieldRead, recordFieldTarget, recordFieldWrite } from "../records";
+import { profileAccess } from "./profile";
 
 /** The memory accesses of one function. */
 export class MemoryEmitter {
@@ -155,6 +156,8 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "read", space: a.space };
     const { pre, flat } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
+    const counted = profileAccess(this.cx, "read", a, flat, e.span);
+    if (counted) pre.push(counted);
     if (this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device") {
       // Inline fast path of the sanitizer's read check (see Sanitizer in the runtime). Writer: this
       // thread in this epoch, or another before the last barrier (and in this block). Reader record:
@@ -188,6 +191,8 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "write", space: a.space };
     const { pre, flat } = this.addr(a, t.indices, site);
     this.viewAccess = outerAccess;
+    const counted = profileAccess(this.cx, "write", a, flat, t.span);
+    if (counted) pre.push(counted);
     const rmw = this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
@@ -221,6 +226,8 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "atomic", space: a.space, op: e.op };
     const { pre, flat } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
+    const counted = e.field ? undefined : profileAccess(this.cx, "atomic", a, flat, e.span, e.op);
+    if (counted) pre.push(counted);
     this.depth += 2;
     const exp = e.expected ? this.cx.emit.ex(e.expected) : undefined;
     const v = this.cx.emit.ex(e.value);

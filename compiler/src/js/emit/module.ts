@@ -14,6 +14,7 @@ import { atomicHelperCode } from "./atomics";
 import { FnEmitter } from "./function";
 import { safeName } from "./context";
 import { storageArrayName } from "./arrays";
+import { ProfileSites } from "./profile";
 
 /**
  * Version of the contract between emitted modules and the runtime's `rt` (runtime/src/simulator):
@@ -29,6 +30,8 @@ export interface SimEmitOptions {
   readonly sanitize?: boolean;
   /** The loop watchdog alone (`rt.watchdog` every 2^20 passes of a loop): the debugger's expressions, which have a time budget. */
   readonly watchdog?: boolean;
+  /** Counting hooks for `cudascript profile` (emit/profile.ts; docs/profiling.md). */
+  readonly profile?: boolean;
 }
 
 export interface SimSite {
@@ -94,6 +97,8 @@ export class ModuleEmitter {
   /** Privatizable and atomically updated parameters per kernel id. */
   readonly atomicParams: Map<string, { privatize: PrivatizableParam[]; atomics: number[] }>;
   private sharedCounter = 0;
+  /** The profiling variant's counted sites (emit/profile.ts); undefined in the other variants. */
+  readonly profile: ProfileSites | undefined;
 
   constructor(
     readonly module: IR.IrModule,
@@ -103,6 +108,7 @@ export class ModuleEmitter {
     this.syncFns = syncFunctions(module.deviceFunctions);
     this.recursive = recursiveFunctions(module);
     this.atomicParams = atomicParams(module);
+    this.profile = opts.profile ? new ProfileSites() : undefined;
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
   }
@@ -161,7 +167,7 @@ export class ModuleEmitter {
       }
       entries.push(`${JSON.stringify(k.name)}: { run: ${run}, info: ${JSON.stringify(info)} }`);
     });
-    const o = this.prelude(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}`);
+    const o = this.prelude(`// CudaScript simulator module for ${this.module.file}${this.opts.sanitize ? " (sanitize)" : ""}${this.opts.profile ? " (profile)" : ""}`);
     o.push(...deviceCode, ...kernelCode);
     o.push(`return { abi: ${SIM_ABI}, sites: $sites, kernels: { ${entries.join(", ")} } };`);
     return { source: o.join("\n"), kernels };
@@ -177,6 +183,7 @@ export class ModuleEmitter {
     o.push("function $idiv(a, b) { return b === 0 ? 0 : (a / b) | 0; }");
     o.push("function $udiv(a, b) { return b === 0 ? 0 : (a / b) >>> 0; }");
     o.push("let $san = null;");
+    if (this.profile) o.push(...this.profile.prelude());
     // Nested calls of recursive device functions on the running thread, and the running kernel's limit (ir/recursion.ts).
     o.push(`let $depth = 0, $depthLimit = ${DEFAULT_RECURSION_DEPTH};`);
     o.push("let $cbx = 0, $cby = 0, $cbz = 0, $cbdx = 1, $cbdy = 1, $cbdz = 1, $cgdx = 1, $cgdy = 1, $cgdz = 1;");

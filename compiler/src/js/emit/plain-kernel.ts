@@ -9,6 +9,7 @@ import { planFlatGrid } from "../flat-grid";
 import { forEachArrayDecl } from "./arrays";
 import { SAN_REFRESH, SAN_THREAD, type EmitContext } from "./context";
 import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
+import { profileBlockStart, profileKernelEnd, profileKernelSetup } from "./profile";
 
 /** The loop-nest form of a kernel. */
 export class PlainKernelEmitter {
@@ -33,7 +34,7 @@ export class PlainKernelEmitter {
       this.cx.proven = undefined;
     }
     const resetParams = [...this.cx.assignedParams].map((p) => `${this.cx.vn(p)} = ${this.cx.vn(p)}$in;`);
-    const flat = plan && !this.cx.san && perBlock.length === 0 ? this.flatGridLoop(plan, resetParams) : undefined;
+    const flat = plan && !this.cx.san && !this.cx.me.profile && perBlock.length === 0 ? this.flatGridLoop(plan, resetParams) : undefined;
     const threads = (b: string[]) => [
       "for ($tz = 0; $tz < $bdz; $tz++) for ($ty = 0; $ty < $bdy; $ty++) {",
       "const $r = ($tz * $bdy + $ty) * $bdx;",
@@ -53,15 +54,17 @@ export class PlainKernelEmitter {
       this.cx.frame.paramLets(),
       "let $bx = 0, $by = 0, $bz = 0, $tx = 0, $ty = 0, $tz = 0, $t = 0;",
       flat ? "let $g = 0, $flat = false, $bs = $b0;" : "",
+      ...profileKernelSetup(this.cx),
       "try {",
       ...(flat ?? []),
       `for (let $b = ${flat ? "$bs" : "$b0"}; $b < $b1; $b++) {`,
       ...this.cx.frame.blockHeader(),
       ...perBlock,
+      profileBlockStart(this.cx),
       this.cx.san ? `$S.beginBlock($bx, $by, $bz); ${SAN_REFRESH}` : "",
       ...(plan ? [`if (${inRangeCondition(plan, (p) => this.cx.arrayInfo(p).dims[0]!)}) {`, ...threads(provenBody), "} else {", ...threads(body), "}"] : threads(body)),
       "}",
-      `} catch ($e) { ${flat ? "if ($flat) { $bx = ($g / $bdx) | 0; $tx = $g - $bx * $bdx; } " : ""}throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }`,
+      `} catch ($e) { ${flat ? "if ($flat) { $bx = ($g / $bdx) | 0; $tx = $g - $bx * $bdx; } " : ""}throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }${profileKernelEnd(this.cx)}`,
       "}",
     ];
     return lines.filter((l) => l !== "").join("\n");

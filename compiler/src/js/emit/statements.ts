@@ -8,6 +8,7 @@ import type { NLoop, NStmt } from "../normalize";
 import { zeroOf } from "./arrays";
 import { EXIT, type EmitContext } from "./context";
 import { zeroJs } from "./values";
+import { profileBranch } from "./profile";
 
 /** The per-thread statements of one function. */
 export class StatementEmitter {
@@ -45,7 +46,7 @@ export class StatementEmitter {
         return;
       }
       case "if": {
-        out.push(`if (${this.cx.emit.ex(s.cond)}) {`);
+        out.push(`if (${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if")}) {`);
         this.tstmts(s.then, out);
         if (s.else && s.else.length) {
           out.push("} else {");
@@ -141,15 +142,16 @@ export class StatementEmitter {
     // Update runs outside the loop's own exits (a break there is not allowed by the language).
     this.tstmts(s.update, upd);
     const wd = this.watchdog(s);
+    const cond = (c: NonNullable<NLoop["cond"]>) => profileBranch(this.cx, this.cx.emit.ex(c), c.span, "loop");
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
-        out.push(`${label}: for (; ${s.cond ? this.cx.emit.ex(s.cond) : ""}; ${updExpr}) {`);
+        out.push(`${label}: for (; ${s.cond ? cond(s.cond) : ""}; ${updExpr}) {`);
         if (wd) out.push(wd);
         out.push(...body, "}");
       } else {
         out.push(`${label}: for (;;) {`);
-        if (s.cond) out.push(`if (!${this.cx.emit.ex(s.cond)}) break;`);
+        if (s.cond) out.push(`if (!${cond(s.cond)}) break;`);
         if (wd) out.push(wd);
         if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
         else out.push(...body, ...upd);
@@ -160,7 +162,7 @@ export class StatementEmitter {
       if (wd) out.push(wd);
       if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
       else out.push(...body, ...upd);
-      out.push(`} while (${s.cond ? this.cx.emit.ex(s.cond) : "true"});`);
+      out.push(`} while (${s.cond ? cond(s.cond) : "true"});`);
     }
   }
 }

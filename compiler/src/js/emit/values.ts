@@ -4,6 +4,7 @@
  * the simulator's complex functions). Array accesses go to memory.ts, intrinsics to intrinsic.ts,
  * device-function calls to the emitter's `call` hook.
  */
+import { profileBranch, profileFlop } from "./profile";
 import type * as IR from "../../ir/nodes";
 import { f16round } from "../../ir/f16";
 import { DTYPES, wrapNumber, wrapNumberJs } from "../../dtypes/table";
@@ -64,10 +65,14 @@ export class ValueEmitter {
         const op = e.op === "==" ? "===" : e.op === "!=" ? "!==" : e.op;
         return `(${this.cx.emit.ex(e.left)} ${op} ${this.cx.emit.ex(e.right)})`;
       }
-      case "logical":
-        return `(${this.cx.emit.ex(e.left)} ${e.op} ${this.cx.emit.ex(e.right)})`;
+      case "logical": {
+        const left = this.cx.emit.ex(e.left);
+        // A branch only where the right operand is work to skip (not a variable or constant).
+        const skips = e.right.k !== "var" && e.right.k !== "const";
+        return `(${skips ? profileBranch(this.cx, left, e.left.span, e.op) : left} ${e.op} ${this.cx.emit.ex(e.right)})`;
+      }
       case "select":
-        return `(${this.cx.emit.ex(e.cond)} ? ${this.cx.emit.ex(e.then)} : ${this.cx.emit.ex(e.else)})`;
+        return `(${profileBranch(this.cx, this.cx.emit.ex(e.cond), e.cond.span, "?:")} ? ${this.cx.emit.ex(e.then)} : ${this.cx.emit.ex(e.else)})`;
       case "convert": {
         const from = (e.value.type as ScalarType).dtype;
         // i64 ↔ u64 is a wrap: the value may be modular (int64.ts modular64).
@@ -123,10 +128,11 @@ export class ValueEmitter {
       return this.cx.i64(binary64(op, d, wraps64(op, b) ? this.exMod64(e.left) : this.cx.emit.ex(e.left), b));
     }
     const a = this.cx.emit.ex(e.left), b = this.cx.emit.ex(e.right);
-    if (d === "f32") return `Math.fround(${a} ${op} ${b})`;
+    const flop = (js: string) => (op === "%" ? js : profileFlop(this.cx, d, js));
+    if (d === "f32") return flop(`Math.fround(${a} ${op} ${b})`);
     // + - * / % of two f16 are exact in f64, so one rounding to f16 is the correctly rounded result.
-    if (d === "f16") return `rt.f16round(${a} ${op} ${b})`;
-    if (d === "f64") return `(${a} ${op} ${b})`;
+    if (d === "f16") return flop(`rt.f16round(${a} ${op} ${b})`);
+    if (d === "f64") return flop(`(${a} ${op} ${b})`);
     if (d === "u32") {
       switch (op) {
         case "*":

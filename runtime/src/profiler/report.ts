@@ -1,0 +1,196 @@
+/**
+ * The profile report: its JSON shape (a contract other tools read — keep the names, add fields freely;
+ * docs/profiling.md) and how one launch's counters (counters.ts) become its entry: totals, per source
+ * line, derived figures (derived.ts) and advice (advice.ts).
+ */
+import * as fs from "node:fs";
+import type { LaunchCounters, SiteTotals } from "./counters";
+import { derivedFigures, type DerivedFigures } from "./derived";
+import { adviceFor } from "./advice";
+
+/** The counters of a launch or of a source line. */
+export interface ProfileCounters {
+  globalLoadRequests: number;
+  globalLoadSectors: number;
+  globalStoreRequests: number;
+  globalStoreSectors: number;
+  sharedLoadRequests: number;
+  sharedLoadWavefronts: number;
+  sharedStoreRequests: number;
+  sharedStoreWavefronts: number;
+  branches: number;
+  divergentBranches: number;
+  globalAtomicRequests: number;
+  globalAtomicSectors: number;
+  sharedAtomicRequests: number;
+  sharedAtomicWavefronts: number;
+  /** The fewest sectors the load / store requests' active lanes could have touched (ceil(lanes · bytes / 32) each). */
+  idealGlobalLoadSectors: number;
+  idealGlobalStoreSectors: number;
+  /** Active lanes summed over the requests of each kind (lanes per request = lanes / requests). */
+  globalLoadLanes: number;
+  globalStoreLanes: number;
+  sharedLoadLanes: number;
+  sharedStoreLanes: number;
+  globalAtomicLanes: number;
+  sharedAtomicLanes: number;
+  branchLanes: number;
+  /** Atomics: the most lanes of one request updating one address (1 = no contention), and its sum over requests. */
+  atomicMaxContention: number;
+  atomicContentionSum: number;
+  /** Floating-point + - * / executed by threads: f32 and f16, and f64. */
+  flopsSingle: number;
+  flopsDouble: number;
+}
+
+export interface ProfileLine extends ProfileCounters {
+  readonly file: string;
+  readonly line: number;
+  /** The source text of the line's worst access or condition, when the file could be read. */
+  text?: string;
+  /** What to do, worst first (advice.ts); empty when nothing stands out. */
+  advice: string[];
+  /** Wasted work that ranks lines (excess sectors, excess wavefronts, divergent branches; advice.ts). */
+  severity: number;
+  derived: DerivedFigures;
+}
+
+export interface LaunchProfile {
+  readonly kernel: string;
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly totals: ProfileCounters;
+  /** Source lines with counted work, worst first. */
+  readonly lines: ProfileLine[];
+  readonly derived: DerivedFigures;
+}
+
+export interface ProfileReport {
+  readonly version: 1;
+  /** What the estimate's figures are for (derived.ts): the GPU picked with --gpu, else the default. */
+  readonly gpu: string;
+  readonly launches: LaunchProfile[];
+}
+
+export function zeroCounters(): ProfileCounters {
+  return {
+    globalLoadRequests: 0,
+    globalLoadSectors: 0,
+    globalStoreRequests: 0,
+    globalStoreSectors: 0,
+    sharedLoadRequests: 0,
+    sharedLoadWavefronts: 0,
+    sharedStoreRequests: 0,
+    sharedStoreWavefronts: 0,
+    branches: 0,
+    divergentBranches: 0,
+    globalAtomicRequests: 0,
+    globalAtomicSectors: 0,
+    sharedAtomicRequests: 0,
+    sharedAtomicWavefronts: 0,
+    idealGlobalLoadSectors: 0,
+    idealGlobalStoreSectors: 0,
+    globalLoadLanes: 0,
+    globalStoreLanes: 0,
+    sharedLoadLanes: 0,
+    sharedStoreLanes: 0,
+    globalAtomicLanes: 0,
+    sharedAtomicLanes: 0,
+    branchLanes: 0,
+    atomicMaxContention: 0,
+    atomicContentionSum: 0,
+    flopsSingle: 0,
+    flopsDouble: 0,
+  };
+}
+
+/** Adds one site's totals to a set of counters. */
+function addSite(c: ProfileCounters, kind: string, t: SiteTotals): void {
+  switch (kind) {
+    case "gld":
+      c.globalLoadRequests += t.requests;
+      c.globalLoadSectors += t.units;
+      c.idealGlobalLoadSectors += t.ideal;
+      c.globalLoadLanes += t.lanes;
+      break;
+    case "gst":
+      c.globalStoreRequests += t.requests;
+      c.globalStoreSectors += t.units;
+      c.idealGlobalStoreSectors += t.ideal;
+      c.globalStoreLanes += t.lanes;
+      break;
+    case "sld":
+      c.sharedLoadRequests += t.requests;
+      c.sharedLoadWavefronts += t.units;
+      c.sharedLoadLanes += t.lanes;
+      break;
+    case "sst":
+      c.sharedStoreRequests += t.requests;
+      c.sharedStoreWavefronts += t.units;
+      c.sharedStoreLanes += t.lanes;
+      break;
+    case "gatom":
+      c.globalAtomicRequests += t.requests;
+      c.globalAtomicSectors += t.units;
+      c.globalAtomicLanes += t.lanes;
+      c.atomicContentionSum += t.contentionSum;
+      c.atomicMaxContention = Math.max(c.atomicMaxContention, t.contentionMax);
+      break;
+    case "satom":
+      c.sharedAtomicRequests += t.requests;
+      c.sharedAtomicWavefronts += t.units;
+      c.sharedAtomicLanes += t.lanes;
+      c.atomicContentionSum += t.contentionSum;
+      c.atomicMaxContention = Math.max(c.atomicMaxContention, t.contentionMax);
+      break;
+    case "br":
+      c.branches += t.requests;
+      c.divergentBranches += t.units;
+      c.branchLanes += t.lanes;
+      break;
+  }
+}
+
+const sourceCache = new Map<string, string | null>();
+function sourceText(file: string, start: number, end: number): string | undefined {
+  let text = sourceCache.get(file);
+  if (text === undefined) {
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      text = null;
+    }
+    sourceCache.set(file, text);
+  }
+  if (text === null || end <= start || end > text.length) return undefined;
+  const t = text.slice(start, end).replace(/\s+/g, " ");
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}
+
+/** One launch's entry of the report. */
+export function launchProfile(kernel: string, grid: readonly [number, number, number], block: readonly [number, number, number], c: LaunchCounters, gpu: string): LaunchProfile {
+  const totals = zeroCounters();
+  const lines = new Map<string, { file: string; line: number; counters: ProfileCounters; sites: number[] }>();
+  c.sites.forEach((site, i) => {
+    const t = c.totals[i]!;
+    if (t.requests === 0) return;
+    addSite(totals, site.kind, t);
+    const key = `${site.file}:${site.line}`;
+    let l = lines.get(key);
+    if (!l) lines.set(key, (l = { file: site.file, line: site.line, counters: zeroCounters(), sites: [] }));
+    addSite(l.counters, site.kind, t);
+    l.sites.push(i);
+  });
+  totals.flopsSingle = c.flopsSingle;
+  totals.flopsDouble = c.flopsDouble;
+  const out: ProfileLine[] = [];
+  for (const l of lines.values()) {
+    const advice = adviceFor(
+      l.counters,
+      l.sites.map((i) => ({ site: c.sites[i]!, totals: c.totals[i]!, text: sourceText(c.sites[i]!.file, c.sites[i]!.start, c.sites[i]!.end) })),
+    );
+    out.push({ file: l.file, line: l.line, ...l.counters, ...(advice.text ? { text: advice.text } : {}), advice: advice.messages, severity: advice.severity, derived: derivedFigures(l.counters) });
+  }
+  out.sort((a, b) => b.severity - a.severity || a.file.localeCompare(b.file) || a.line - b.line);
+  return { kernel, grid: [...grid] as [number, number, number], block: [...block] as [number, number, number], totals, lines: out, derived: derivedFigures(totals, gpu) };
+}
