@@ -7,7 +7,7 @@
  * longer match) and replaced by the next profile.
  */
 import * as vscode from "vscode";
-import { costSummary, heatLevel, HEAT_LEVELS, lineCost, type LineProfile } from "./profile-model";
+import { costSummary, heatLevel, HEAT_LEVELS, lineCost, lineScore, type LineProfile } from "./profile-model";
 import { lineHoverMarkdown } from "./profile-view";
 
 /** The same ramp as the panel's heat column (webview/profile.css), as RGB triples. */
@@ -69,8 +69,8 @@ export class ProfileEditorView implements vscode.Disposable {
   lines(fsPath: string): { line: number; level: number }[] {
     const lines = this.files.get(fsPath);
     if (!lines) return [];
-    const max = Math.max(0, ...[...lines.values()].map((l) => lineCost(l.counters).total));
-    return [...lines.values()].map((l) => ({ line: l.line, level: heatLevel(lineCost(l.counters).total, max) })).sort((a, b) => a.line - b.line);
+    const max = Math.max(0, ...[...lines.values()].map(lineScore));
+    return [...lines.values()].map((l) => ({ line: l.line, level: heatLevel(lineScore(l), max) })).sort((a, b) => a.line - b.line);
   }
 
   private decorate(editor: vscode.TextEditor): void {
@@ -78,12 +78,12 @@ export class ProfileEditorView implements vscode.Disposable {
     const byLevel: vscode.DecorationOptions[][] = this.levels.map(() => []);
     const counted: vscode.DecorationOptions[] = [];
     if (lines) {
-      const max = Math.max(0, ...[...lines.values()].map((l) => lineCost(l.counters).total));
+      const max = Math.max(0, ...[...lines.values()].map(lineScore));
       for (const lp of lines.values()) {
         if (lp.line > editor.document.lineCount) continue;
         const range = editor.document.lineAt(lp.line - 1).range;
         const cost = lineCost(lp.counters);
-        const level = heatLevel(cost.total, max);
+        const level = heatLevel(lineScore(lp), max);
         if (level === 0) counted.push({ range });
         else byLevel[Math.min(HEAT_LEVELS, level) - 1]!.push({ range, renderOptions: { after: { contentText: `◀ ${costSummary(cost)}` } } });
       }

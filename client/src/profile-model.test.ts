@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
-import { adviceText, costSummary, counterEntries, derivedFigures, heatLevel, isProblem, lineCost, linesByFile, parseProfile, type ProfileReport } from "./profile-model";
+import { adviceText, costSummary, counterEntries, derivedFigures, heatLevel, isProblem, lineCost, lineScore, linesByFile, parseProfile, type ProfileReport } from "./profile-model";
 import { rooflineOf, rooflinePlot } from "./profile-roofline";
 import { buildProfileView, lineHoverMarkdown } from "./profile-view";
 
@@ -93,6 +93,11 @@ test("counters: known ones in Nsight's order, then the ones the profiler adds; l
   };
   const lp = linesByFile(twice).get("a.ts")!.get(5)!;
   assert.deepEqual(lp.counters, { globalStoreRequests: 2, globalStoreSectors: 64 });
+  // no severity from the profiler: the line's excess sectors (2 × (32 − 4))
+  assert.equal(lp.severity, undefined);
+  assert.equal(lineScore(lp), 56);
+  const ranked: ProfileReport = { version: 1, launches: [7, 9].map((severity) => ({ kernel: "k", grid: [1], block: [32], totals: {}, lines: [{ file: "a.ts", line: 5, globalStoreRequests: 1, globalStoreSectors: 32, severity }] })) };
+  assert.equal(lineScore(linesByFile(ranked).get("a.ts")!.get(5)!), 16, "the profiler's severity, summed over launches");
   assert.deepEqual(lp.advice, ["stage it"]);
   assert.deepEqual(adviceText([{ text: "a" }, "b", { message: "c" }, 3]), ["a", "b", "c"]);
 });
@@ -120,7 +125,7 @@ test("derived figures: the profiler's when given (nulls left out, efficiencies a
   ]);
 });
 
-test("the view of the transpose profile: heat on the strided store and the conflicting column read, worst first with advice", () => {
+test("the view of the transpose profile: heat on the strided store and the conflicting column read, ranked as the profiler ranks them (bytes wasted), with advice", () => {
   const view = buildProfileView(fixture(), (file) => (file === "transpose.ts" ? { path: "/ws/transpose.ts", text: SOURCE } : undefined));
   assert.equal(view.launches.length, 2);
   assert.equal(view.launches[0]!.dims, "1 × 32×32");
@@ -135,15 +140,17 @@ test("the view of the transpose profile: heat on the strided store and the confl
   assert.equal(line(31).metrics!.bankConflicts, 992);
   assert.equal(line(13).metrics!.total, 0);
   assert.deepEqual(line(12).counters, [], "an unprofiled line has no counters");
+  // the profiler's severity: 896 excess sectors × 32 bytes; 992 excess wavefronts × 4 bytes
   assert.deepEqual(
     view.worst.map((w) => [w.line, w.cost]),
     [
-      [31, 992],
-      [14, 896],
+      [14, 28672],
+      [31, 3968],
     ],
   );
-  assert.match(view.worst[1]!.advice[0]!, /strides by n .*stage through a shared tile/);
-  assert.equal(view.worst[1]!.text, "out[x * n + y] = a[y * n + x];");
+  assert.equal(line(14).metrics!.total, 28672);
+  assert.match(view.worst[0]!.advice[0]!, /strides by n .*stage through a shared tile/);
+  assert.equal(view.worst[0]!.text, "out[x * n + y] = a[y * n + x];");
   assert.equal(view.note, undefined);
 });
 

@@ -154,7 +154,7 @@ export interface LineCost {
   readonly bankConflicts: number;
   readonly divergentBranches: number;
   readonly branches: number;
-  /** The heat column's default: excess sectors + bank conflicts + divergent branches (each an extra transaction or pass). */
+  /** Excess sectors + bank conflicts + divergent branches (each an extra transaction or pass): lineScore's fallback. */
   readonly total: number;
 }
 
@@ -186,7 +186,7 @@ export function lineCost(c: ProfileCounters): LineCost {
 
 /** The metrics the heat column can colour by (Nsight Compute's source view has the same choice). */
 export const HEAT_METRICS = [
-  { id: "total", label: "Wasted transactions (all)" },
+  { id: "total", label: "Cost (as the profiler ranks lines)" },
   { id: "excessSectors", label: "Excess global sectors" },
   { id: "bankConflicts", label: "Shared bank conflicts" },
   { id: "divergentBranches", label: "Divergent branches" },
@@ -237,6 +237,18 @@ export interface LineProfile {
   readonly kernels: string[];
   readonly counters: Record<string, number>;
   readonly advice: string[];
+  /** The profiler's rank of the line (`severity`: bytes wasted), summed over launches, when it gives one. */
+  severity?: number;
+}
+
+/**
+ * How costly a line is, one number: the profiler's `severity` (the bytes it wastes: excess sectors × 32,
+ * excess wavefronts × 4, divergent branches, serialised atomic lanes; docs/profiling.md), so the editor
+ * ranks lines as `cudascript profile` does; for a profile without it, excess sectors + bank conflicts +
+ * divergent branches. The heat column's default and the order of the worst lines.
+ */
+export function lineScore(lp: LineProfile): number {
+  return lp.severity ?? lineCost(lp.counters).total;
 }
 
 /** Per file (as the profile names it), per line: the counters of every launch added up. */
@@ -254,6 +266,7 @@ export function linesByFile(report: ProfileReport): Map<string, Map<number, Line
     for (const l of launch.lines) {
       const lp = add(l.file, l.line, launch.kernel);
       for (const [k, v] of counterEntries(l)) lp.counters[k] = (lp.counters[k] ?? 0) + v;
+      if (typeof l.severity === "number" && Number.isFinite(l.severity)) lp.severity = (lp.severity ?? 0) + l.severity;
       for (const a of adviceText(l.advice)) if (!lp.advice.includes(a)) lp.advice.push(a);
     }
     // advice given per launch, pointing at a line

@@ -12,6 +12,7 @@ import {
   formatNumber,
   HEAT_METRICS,
   lineCost,
+  lineScore,
   linesByFile,
   type Figure,
   type HeatMetric,
@@ -92,7 +93,7 @@ function lineView(n: number, text: string, lp: LineProfile | undefined): SourceL
     n,
     text,
     counters: counterEntries(lp.counters, true).map(([k, v]) => ({ label: counterLabel(k), value: formatNumber(v) })),
-    metrics: { total: cost.total, excessSectors: cost.excessSectors, bankConflicts: cost.bankConflicts, divergentBranches: cost.divergentBranches, sectors: cost.sectors },
+    metrics: { total: lineScore(lp), excessSectors: cost.excessSectors, bankConflicts: cost.bankConflicts, divergentBranches: cost.divergentBranches, sectors: cost.sectors },
     summary: costSummary(cost),
     advice: lp.advice,
   };
@@ -117,8 +118,9 @@ export function buildProfileView(report: ProfileReport, read: SourceReader): Pro
     }
     for (const lp of lines.values()) {
       const cost = lineCost(lp.counters);
-      if (cost.total <= 0 && !lp.advice.length) continue;
-      worst.push({ file, ...(source ? { path: source.path } : {}), line: lp.line, text: (text?.[lp.line - 1] ?? "").trim(), cost: cost.total, summary: costSummary(cost), advice: lp.advice });
+      const score = lineScore(lp);
+      if (score <= 0 && cost.total <= 0 && !lp.advice.length) continue;
+      worst.push({ file, ...(source ? { path: source.path } : {}), line: lp.line, text: (text?.[lp.line - 1] ?? "").trim(), cost: score, summary: costSummary(cost), advice: lp.advice });
     }
   }
   worst.sort((a, b) => b.cost - a.cost || a.file.localeCompare(b.file) || a.line - b.line);

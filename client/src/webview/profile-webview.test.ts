@@ -87,16 +87,17 @@ test("the Profile section: launches with totals and the roofline estimate, worst
     assert.equal(await page.locator("svg.roofline polyline.roofline-roof").count(), 2);
     assert.equal(await page.locator("svg.roofline circle.roofline-point").count(), 2);
     assert.match(await page.locator("[data-testid='roofline'] figcaption").first().innerText(), /Roofline \(estimate\)[\s\S]*A100 SXM4 40GB[\s\S]*no floating-point work[\s\S]*An estimate from the counts/);
-    // worst lines first: the conflicting column read (992), then the strided store (896), each with its advice
+    // worst lines first, ranked by the profiler's severity (bytes wasted): the strided store (28,672),
+    // then the conflicting column read (3,968), each with its advice
     const worst = await page.locator("li.profile-worst-line").allInnerTexts();
-    assert.match(worst[0]!, /^transpose\.ts:31 [\s\S]*shared loads: 32 wavefronts per request, ideal 1 \(992 bank conflicts\)[\s\S]*What to do:[\s\S]*pad the tile/);
-    assert.match(worst[1]!, /^transpose\.ts:14 [\s\S]*global stores: 32 sectors per request, ideal 4[\s\S]*What to do:[\s\S]*stage through a shared tile/);
-    // the heat column: the two costly lines hot (31 the hottest), the profiled branch line counted but cold
+    assert.match(worst[1]!, /^transpose\.ts:31 [\s\S]*shared loads: 32 wavefronts per request, ideal 1 \(992 bank conflicts\)[\s\S]*What to do:[\s\S]*pad the tile/);
+    assert.match(worst[0]!, /^transpose\.ts:14 [\s\S]*global stores: 32 sectors per request, ideal 4[\s\S]*What to do:[\s\S]*stage through a shared tile/);
+    // the heat column: the strided store hottest, the column read warm, the profiled branch line counted but cold
     const heat = await page.evaluate(() =>
       Object.fromEntries(Array.from(document.querySelectorAll("table.profile-source tr[data-line]")).map((r) => [r.getAttribute("data-line"), `${r.getAttribute("data-heat")}:${r.querySelector("td.profile-heat")!.textContent}`])),
     );
-    assert.equal(heat["31"], "5:992");
-    assert.equal(heat["14"], "5:896");
+    assert.equal(heat["31"], "1:3,968");
+    assert.equal(heat["14"], "5:28,672");
     assert.equal(heat["13"], "0:0");
     assert.equal(heat["12"], "0:", "an unprofiled line has no value");
     // another metric: divergent branches — none here, so no line is hot

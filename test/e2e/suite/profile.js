@@ -20,7 +20,7 @@ function register({ test, api, until, openTs, fileUri, renderedSummary, hoverTex
     assert.equal(outcome.launches, 2);
     const summary = await profiledSummary(outcome.panelKey, 30_000);
     assert.deepEqual(summary.profile, { heatLines: 2, worst: 2, advice: 2, rooflines: 2 });
-    // the editor marks the four profiled lines; the strided store (14) and the column read (31) hottest
+    // the editor marks the four profiled lines: the strided store (14) hottest, the column read (31) warm
     const lines = await until("the editor's profile marks", () => {
       const l = api().profiledLines(doc.uri);
       return l.length ? l : undefined;
@@ -29,7 +29,7 @@ function register({ test, api, until, openTs, fileUri, renderedSummary, hoverTex
       { line: 13, level: 0 },
       { line: 14, level: 5 },
       { line: 28, level: 0 },
-      { line: 31, level: 5 },
+      { line: 31, level: 1 },
     ]);
     // the hover on the store's line: its counters and the advice (the client's hover, beside the server's)
     const text = hoverText(await vscode.commands.executeCommand("vscode.executeHoverProvider", doc.uri, new vscode.Position(13, 6)));
