@@ -262,9 +262,9 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (!panel.roofline) throw new Error("no roofline chart");
     await sleep(400);
     await page.screenshot({ path: join(outDir, "ui-profile-panel.png") });
-    await frame.evaluate(() => document.querySelector("ol.profile-worst").scrollIntoView());
+    await frame.evaluate(() => document.querySelector("[data-testid='roofline']").scrollIntoView());
     await sleep(400);
-    await page.screenshot({ path: join(outDir, "ui-profile-heat.png") });
+    await page.screenshot({ path: join(outDir, "ui-profile-roofline.png") });
     // the hover on the store's line in the editor: its counters and the advice
     await page.locator(".tabs-container .tab", { hasText: "transpose.ts" }).first().click();
     const store = page.locator(".editor-instance .view-line", { hasText: "out[x * n + y]" }).locator("span span", { hasText: /^out$/ }).first();

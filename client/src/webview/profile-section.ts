@@ -1,7 +1,7 @@
 /**
- * The results panel's Profile section (inside the webview): per launch the totals, derived figures and
- * the roofline chart (an SVG, labelled an estimate); the worst lines first with their advice; the
- * profiled source with a heat column, coloured by the metric chosen above it. Everything it shows comes
+ * The results panel's Profile section (inside the webview): the worst lines first with their advice;
+ * the profiled source with a heat column, coloured by the metric chosen above it; per launch the
+ * totals, derived figures and the roofline chart (an SVG, labelled an estimate). Everything it shows comes
  * from a profile of a user's program: text goes in with textContent only, never as HTML.
  */
 import { heatLevel, type HeatMetric } from "../profile-model";
@@ -141,15 +141,16 @@ function draw(root: HTMLElement, profile: ProfileMessage | undefined, open: (fil
     return { heatLines: 0, worst: 0, advice: 0, rooflines: 0, problem: profile.problem };
   }
   if (profile.note) root.append(el("p", { class: "muted" }, profile.note));
-  root.append(el("h3", {}, "Launches"), ...profile.launches.map(launchCard));
+  // what to fix first, then where it is in the source, then each launch's figures and roofline
   if (profile.worst.length) root.append(el("h3", {}, "Worst lines first"), worstList(profile.worst, open));
   const select = el("select", { "data-testid": "heat-metric" });
   for (const m of profile.metrics) select.append(el("option", { value: m.id }, m.label));
   const files = el("div", { class: "profile-files" });
   const drawFiles = () => files.replaceChildren(...profile.files.map((f) => sourceTable(f, select.value as HeatMetric, open)));
   select.addEventListener("change", drawFiles);
-  root.append(el("h3", {}, "Source"), el("label", { class: "small" }, "heat column: ", select), el("span", { class: "muted small" }, " (counts of every launch added up; darker is costlier)"), files);
+  if (profile.files.length) root.append(el("h3", {}, "Source"), el("label", { class: "small" }, "heat column: ", select), el("span", { class: "muted small" }, " (counts of every launch added up; darker is costlier)"), files);
   drawFiles();
+  root.append(el("h3", {}, "Launches"), ...profile.launches.map(launchCard));
   return {
     heatLines: files.querySelectorAll("td.profile-heat:not(.heat-0)").length,
     worst: profile.worst.length,
