@@ -11,6 +11,8 @@ const run = (state: RunResult["state"], message: string, output = ""): RunResult
 test("a file that launches kernels is profiled as a program; a file of kernels through a kernel's @run tag", () => {
   assert.equal(launchesKernels("saxpy.launch(n / 256, 256)(2, x, y, out);"), true);
   assert.equal(launchesKernels("k.launch ([1, 1], [32, 32])(a)"), true);
+  assert.equal(launchesKernels("solveHeatEquation.forall(size)(buf0, buf1, niter, k);"), true);
+  assert.equal(launchesKernels('import { saxpyUfunc } from "./ufuncs";\nconsole.log(saxpyUfunc(x, y));'), true, "no kernel defined here: a program");
   assert.equal(launchesKernels("export const k = cuda.jit((a: Float32Array) => { a[0] = 1; });"), false);
 });
 

@@ -6,9 +6,13 @@ import * as fs from "node:fs";
 import { isProblem, parseProfile, type ProfileReport } from "./profile-model";
 import type { RunResult } from "./runner";
 
-/** A file that launches kernels itself (`k.launch(…)`) is profiled as a program; otherwise a kernel of it, from its @run tag. */
+/**
+ * Whether the palette's Profile runs a file as a program: it launches kernels itself (`k.launch(…)`,
+ * `k.forall(n)(…)`), or it defines no `cuda.jit` kernel (a host program of imported kernels or ufuncs).
+ * Otherwise it is a file of kernels, and one of them is profiled from its @run tag.
+ */
 export function launchesKernels(text: string): boolean {
-  return /\.launch\s*\(/.test(text);
+  return /\.(launch|forall)\s*\(/.test(text) || !/\bjit\s*\(/.test(text);
 }
 
 const NO_LAUNCH =

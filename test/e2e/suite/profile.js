@@ -76,6 +76,16 @@ function register({ test, api, until, openTs, fileUri, renderedSummary, hoverTex
     assert.match(outcome.problem, /^The program launched no kernel, so there is nothing to profile/);
     assert.deepEqual(api().profiledLines(fileUri("no-launch.ts")), []);
   }, { timeout: 150_000 });
+
+  test("Profile on a program whose kernel the profiler cannot count (a grid barrier): its coded reason in the panel", async () => {
+    const rel = "examples/laplace-grid-sync.ts";
+    const outcome = await vscode.commands.executeCommand("cudascript.profile", fileUri(rel));
+    assert.ok(outcome && outcome.problem, "a problem is reported");
+    const summary = await profiledSummary(outcome.panelKey, 60_000);
+    assert.equal(summary.profile.problem, outcome.problem);
+    assert.match(outcome.problem, /^The profiler did not finish: exited with code 1: error CSR092: kernel 'solveHeatEquation' synchronises its whole grid/);
+    await vscode.commands.executeCommand("workbench.action.closeMessages").then(undefined, () => undefined);
+  }, { timeout: 150_000 });
 }
 
 module.exports = { register };
