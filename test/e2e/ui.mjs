@@ -231,21 +231,7 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     let frame = await resultsFrame(page);
     await frame.locator("#profile-section:not([hidden])").waitFor({ timeout: 120_000 });
     const problem = frame.locator("[data-testid='profile-problem']");
-    if (await problem.count()) {
-      // a CLI without `cudascript profile`: one clear message; then the hand-written profile of the same file
-      const text = await problem.innerText();
-      log(`  Profile lens: ${JSON.stringify(text.slice(0, 120))}`);
-      if (!/no `profile` command/.test(text)) throw new Error(`unclear message: ${text}`);
-      await sleep(400);
-      await page.screenshot({ path: join(outDir, "ui-profile-no-profiler.png") });
-      await runCommand(page, "CudaScript: Open Profile File...");
-      const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "transpose.profile.json" }).first();
-      await row.waitFor({ timeout: 15_000 });
-      await row.click();
-      const ok = page.locator(".quick-input-widget .monaco-button", { hasText: "Show Profile" }).first();
-      if (await ok.isVisible().catch(() => false)) await ok.click().catch(() => undefined);
-      await sleep(500);
-    }
+    if (await problem.count()) throw new Error(`no profile: ${await problem.innerText()}`);
     // the panel with the heat column (a hidden panel's frame stays in the page: find the one drawn)
     const end0 = Date.now() + 60_000;
     for (frame = undefined; !frame && Date.now() < end0; await sleep(250))
