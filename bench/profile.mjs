@@ -16,7 +16,7 @@ const { KernelChecker, makeArtifact } = require("@cudascript/compiler");
 const { cuda, configureSimulator, f32, u32 } = require("cudascript");
 
 const quick = process.argv.includes("--quick");
-const REPS = quick ? 3 : Number(process.env.CUDASCRIPT_BENCH_REPS ?? 5);
+const REPS = quick ? 3 : Number(process.env.CUDASCRIPT_BENCH_REPS ?? 10);
 
 const simText = readFileSync(join(root, "bench", "sim.mjs"), "utf8");
 const m = /const SOURCE = `([\s\S]*?)`;/.exec(simText);

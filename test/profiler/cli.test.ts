@@ -73,11 +73,14 @@ describe("cudascript profile", () => {
     assert.match(o.stderr, /CSR093: -o \/nonexistent-dir\/p.json/);
   });
 
-  it("CUDASCRIPT_PROFILE=out.json under tsx (kernels compiled from source at their first launch)", () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cs-prof-")), "p.json");
+  it("CUDASCRIPT_PROFILE=out-%p.json under tsx (kernels compiled from source at their first launch)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cs-prof-"));
     const tsx = path.join(REPO, "node_modules", ".bin", "tsx");
-    const r = spawnSync(tsx, ["examples/transpose.ts"], { cwd: REPO, encoding: "utf8", timeout: 180_000, env: { ...env, CUDASCRIPT_BACKEND: "simulator", CUDASCRIPT_PROFILE: out } });
+    const r = spawnSync(tsx, ["examples/transpose.ts"], { cwd: REPO, encoding: "utf8", timeout: 180_000, env: { ...env, CUDASCRIPT_BACKEND: "simulator", CUDASCRIPT_PROFILE: path.join(dir, "out-%p.json") } });
     assert.equal(r.status, 0, r.stderr);
-    checkTranspose(JSON.parse(fs.readFileSync(out, "utf8")) as ProfileReport);
+    const files = fs.readdirSync(dir);
+    assert.equal(files.length, 1);
+    assert.match(files[0]!, /^out-\d+\.json$/);
+    checkTranspose(JSON.parse(fs.readFileSync(path.join(dir, files[0]!), "utf8")) as ProfileReport);
   });
 });

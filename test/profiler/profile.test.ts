@@ -11,6 +11,8 @@ import { cuda, type LaunchProfile, type ProfileLine } from "cudascript";
 import { emitSimulatorModule } from "@cudascript/compiler";
 import { compileFile, compileSource, kernel, REPO } from "../simulator/helpers";
 import { relinkIr } from "cudascript/dist/profiler/variant";
+import { GPUS, gpuSpec } from "cudascript/dist/profiler/gpus";
+import { parseArch } from "@cudascript/compiler/occupancy";
 
 /** The 1-based line of the source line containing `marker`. */
 function lineOf(src: string, marker: string): number {
@@ -306,6 +308,72 @@ describe("atomics and other conditionals", () => {
   });
 });
 
+const WIDTHS = `
+import { cuda, f64, f16, type Array1D } from "cudascript";
+export const wide = cuda.jit((x: Array1D<f64>, out: Array1D<f64>) => {
+  const t = cuda.threadIdx.x;
+  const a = cuda.shared.array(64, f64);
+  const h = cuda.shared.array(64, f16);
+  a[t] = x[t]; // F64 UNIT
+  a[2 * t] = x[t]; // F64 STRIDE 2
+  h[t] = 1; // F16
+  cuda.syncthreads();
+  const hv: f64 = h[t];
+  out[t] = a[t] + hv;
+});
+`;
+
+describe("shared accesses of 8 and 2 bytes", () => {
+  it("f64 per half-warp, f16 by the word that holds the element", () => {
+    // One warp. f64 a[t]: lanes 0–15 cover words 0–31 (2 each), one per bank → 1 wavefront per
+    // half-warp, 2 per request. a[2t]: lanes 0–15 cover words 4t, 4t + 1 (t < 16): banks 4t mod 32
+    // and 4t + 1 mod 32, lanes t and t + 8 on the same banks → 2 per half-warp, 4 per request.
+    // f16 h[t]: lanes 2w and 2w + 1 share word w: 16 words in 16 banks → 1 wavefront.
+    const art = compileSource(WIDTHS);
+    const l = profileOne(() => kernel(art, "wide").launch(1, 32)(new Float64Array(32), new Float64Array(32)));
+    assert.deepEqual([lineAt(l, lineOf(WIDTHS, "F64 UNIT")).sharedStoreRequests, lineAt(l, lineOf(WIDTHS, "F64 UNIT")).sharedStoreWavefronts], [1, 2]);
+    assert.equal(lineAt(l, lineOf(WIDTHS, "F64 STRIDE 2")).sharedStoreWavefronts, 4);
+    assert.equal(lineAt(l, lineOf(WIDTHS, "F16")).sharedStoreWavefronts, 1);
+    // Global f64 loads of 32 lanes: 256 bytes = 8 sectors, the ideal for 8-byte elements.
+    assert.deepEqual([l.totals.globalLoadSectors, l.derived.idealLoadSectorsPerRequest], [16, 8]);
+  });
+});
+
+const MASKED = `
+import { cuda, f32, type Array1D } from "cudascript";
+export const early = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
+  const tile = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  if (t >= 40) return; // RETURN
+  tile[t] = x[t]; // FILL
+  cuda.syncthreads();
+  if (t < 20) out[t] = tile[t + 20]; // HALF
+});
+`;
+
+describe("threads that returned before a barrier", () => {
+  it("take no part in later requests and branches", () => {
+    // Block of 64 = 2 warps. `t >= 40`: warp 0 all false, warp 1 split (32–39 stay) → 2 branches, 1
+    // divergent. tile[t] = x[t] by threads 0–39: 2 requests; x[t] 4 sectors (warp 0) + 1 (lanes 32–39,
+    // bytes 128–159) = 5, ideal 4 + ceil(8·4/32) = 5. `t < 20` by the 40 remaining threads only: warp 0
+    // split, warp 1 (lanes 32–39) all false → 2 branches, 1 divergent. out[t] by lanes 0–19: bytes 0–79,
+    // 3 sectors, ideal 3; tile[t + 20]: words 20–39, 20 banks → 1 wavefront.
+    const art = compileSource(MASKED);
+    const x = Float32Array.from({ length: 64 }, (_, i) => i);
+    const out = new Float32Array(64);
+    const l = profileOne(() => kernel(art, "early").launch(1, 64)(x, out));
+    assert.deepEqual([...out.slice(0, 20)], [...x.slice(20, 40)]);
+    const ret = lineAt(l, lineOf(MASKED, "RETURN"));
+    assert.deepEqual([ret.branches, ret.divergentBranches], [2, 1]);
+    const fill = lineAt(l, lineOf(MASKED, "FILL"));
+    assert.deepEqual([fill.globalLoadRequests, fill.globalLoadSectors, fill.idealGlobalLoadSectors, fill.sharedStoreRequests, fill.sharedStoreWavefronts], [2, 5, 5, 2, 2]);
+    assert.deepEqual([fill.globalLoadLanes, fill.sharedStoreLanes], [40, 40]);
+    const half = lineAt(l, lineOf(MASKED, "HALF"));
+    assert.deepEqual([half.branches, half.divergentBranches, half.branchLanes], [2, 1, 40]);
+    assert.deepEqual([half.globalStoreRequests, half.globalStoreSectors, half.idealGlobalStoreSectors, half.sharedLoadRequests, half.sharedLoadWavefronts], [1, 3, 3, 1, 1]);
+  });
+});
+
 describe("the profiling variant", () => {
   it("is emitted from the artifact's IR: relinked, the plain variant is byte-identical to the embedded one", () => {
     for (const src of [TRANSPOSE, REDUCTIONS, STENCIL, MISC]) {
@@ -330,6 +398,15 @@ describe("the profiling variant", () => {
     const plain = cuda.ndarray(new Float32Array(n * n), [n, n]);
     kernel(art, "transposeNaive").launch([2, 2], [32, 32])(a, plain);
     assert.deepEqual([...plain.data], [...out.data]);
+  });
+
+  it("names GPUs by the occupancy calculator's architectures, with their rates", () => {
+    for (const g of GPUS) {
+      assert.equal(parseArch(g.arch).name, g.arch, g.id);
+      assert.ok(g.bandwidth > 1e11 && g.peakSingle > 1e12 && g.peakDouble > 1e11, g.id);
+    }
+    assert.equal(gpuSpec("A100").id, "a100");
+    assert.equal(gpuSpec("a100_80gb").id, "a100-80gb");
   });
 
   it("refuses an unknown GPU with CSR090", () => {

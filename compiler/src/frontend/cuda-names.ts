@@ -40,6 +40,8 @@ export const HOST_CUDA_NAMES: ReadonlySet<string> = new Set([
   "random",
   // runtime/src/host/array-interface.ts, dlpack.ts, ipc.ts (docs/interop.md)
   "isCudaArray", "asCudaArray", "fromCudaArrayInterface", "fromDlpack", "openIpcArray",
+  // The simulator's profiler (docs/profiling.md).
+  "profile",
   // runtime/src/records.ts: record dtypes and host record arrays (docs/host-api.md#records)
   "record", "recordArray",
 ]);

@@ -53,6 +53,7 @@ import { checkedPrintfBufferSize, flushAtExit, noFlushAtExit, printfBufferTooLat
 import { PrintfOverflowWatch, type PrintfReadPoint } from "./printf-overflow";
 import { ipcExportRefused, ipcOpenFailed, synchronizeRawStream } from "./interop";
 import { KernelErrorWatch } from "./kernel-errors";
+import { checkProfilingBackend, profilingGpus } from "../profiler/session";
 
 type CudaBindings = typeof import("@cudascript/native-bindings/cuda");
 function bindings(): CudaBindings {
@@ -807,6 +808,8 @@ export class GpuBackend implements Backend {
   }
 
   launch(module: ModuleHandle, kernel: string, config: LaunchConfig, args: readonly KernelArg[]): void {
+    // The profiler counts on the simulator (CUDASCRIPT_PROFILE, cuda.profile): say so instead of reporting nothing.
+    if (profilingGpus()) checkProfilingBackend("gpu", "profiling (CUDASCRIPT_PROFILE or cuda.profile)");
     const state = this.current;
     const loaded = this.loaded(module.artifact, state);
     const k = loaded.kernels.get(kernel);

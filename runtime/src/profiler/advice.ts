@@ -4,8 +4,7 @@
  * shows (`lines[].advice` in the JSON). Also the line's severity, which ranks lines: the work wasted
  * — excess global sectors, excess shared wavefronts, divergent branches and serialised atomic lanes.
  */
-import type { ProfileSite } from "@cudascript/compiler";
-import type { SiteTotals } from "./counters";
+import type { ProfileSite, SiteTotals } from "./counters";
 import type { ProfileCounters } from "./report";
 
 export interface SiteOfLine {
@@ -20,6 +19,9 @@ export interface LineAdvice {
   /** The text of the worst site. */
   readonly text?: string;
 }
+
+/** Divergent executions of a condition below this share are not reported (the tail of a tree reduction). */
+const MIN_DIVERGENT_SHARE = 0.2;
 
 const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -69,11 +71,16 @@ export function adviceFor(_line: ProfileCounters, sites: readonly SiteOfLine[]):
         break;
       }
       case "br": {
-        if (t.units === 0) break;
-        const share = (100 * t.units) / t.requests;
+        // A few divergent executions are the tail of a tree (the last warp of a reduction, one thread
+        // writing a block's result): worth a line only when a fifth or more of them diverge.
+        const share = t.units / t.requests;
+        if (t.units === 0 || share < MIN_DIVERGENT_SHARE) break;
+        const fix = text && /%/.test(text)
+          ? "select the working threads by a contiguous range instead of a remainder (sequential addressing: `t < s` with `tile[t] += tile[t + s]`), so whole warps take the same side"
+          : "arrange the work so the condition changes at multiples of 32 threads, so whole warps take the same side";
         found.push({
           waste: t.units * 8,
-          message: `${fmt(share)}% of this ${site.what ?? "condition"}'s warp-level executions diverge (${t.units} of ${t.requests}):${quoted} the lanes of a warp disagree, so the warp runs both paths; arrange the work so whole warps take the same side (e.g. \`tid < s\` with sequential addressing instead of \`tid % (2 * s) === 0\`)`,
+          message: `${fmt(100 * share)}% of this ${site.what ?? "condition"}'s warp-level executions diverge (${t.units} of ${t.requests}):${quoted} the lanes of a warp disagree, so the warp runs both paths; ${fix}`,
           text,
         });
         break;

@@ -9,7 +9,26 @@
  * outcomes — until the block is done (a lane's k-th execution may come in a later piece of a kernel
  * with barriers). Then the block's requests are added to the site's totals and dropped.
  */
-import type { ProfileSite } from "@cudascript/compiler";
+
+/**
+ * A counted site of a profiling module (its `$psites`, written by compiler/src/js/emit/profile.ts, whose
+ * ProfileSite this mirrors: declared here so that the runtime's public types do not reach the compiler's).
+ */
+export interface ProfileSite {
+  /** gld/gst/gatom: global load, store, atomic; sld/sst/satom: shared; br: a condition. */
+  readonly kind: "gld" | "gst" | "gatom" | "sld" | "sst" | "satom" | "br";
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+  /** Source offsets of the access or condition. */
+  readonly start: number;
+  readonly end: number;
+  /** Bytes per lane of an access. */
+  readonly bytes?: number;
+  readonly array?: string;
+  readonly what?: "if" | "loop" | "?:" | "&&" | "||";
+  readonly op?: string;
+}
 
 /**
  * The requests being gathered live in typed arrays (a pool reused from block to block; no object per
@@ -177,6 +196,27 @@ export class LaunchCounters {
     return c;
   }
 
+  /**
+   * `if (lo <= threadIdx.x < hi)` evaluated by every thread of the block at once (a fission piece that
+   * loops only over the passing threads: emit/profile.ts profileRangeCount): one complete request per
+   * warp, divergent where the warp has lanes on both sides.
+   */
+  bulk(s: number, lo: number, hi: number, bdx: number): void {
+    const tot = this.totals[s]!;
+    const nT = this.nT;
+    for (let w = 0; w < nT; w += 32) {
+      const end = Math.min(nT, w + 32);
+      let taken = 0;
+      for (let t = w; t < end; t++) {
+        const tx = t % bdx;
+        if (tx >= lo && tx < hi) taken++;
+      }
+      tot.requests++;
+      tot.lanes += end - w;
+      if (taken > 0 && taken < end - w) tot.units++;
+    }
+  }
+
   /** A block-level (block-uniform) condition: one branch per warp of the block, none divergent. */
   u(s: number): void {
     const tot = this.totals[s]!;
@@ -252,6 +292,9 @@ export class LaunchCounters {
       const ids = this.slotReq[slot]!;
       const n = this.used[slot]!;
       this.used[slot] = 0;
+      // The warp's per-thread counters of this site (only the sites the block used are cleared).
+      const first = s * this.nT + (slot - s * this.nW) * 32;
+      this.kCount.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
       const tot = this.totals[s]!;
       const kind = this.kinds[s]!;
       const bytes = this.bytes[s]!;
@@ -289,7 +332,6 @@ export class LaunchCounters {
     this.touched.length = 0;
     this.poolUsed = 0;
     this.unitsUsed = 0;
-    this.kCount.fill(0);
   }
 
   /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */

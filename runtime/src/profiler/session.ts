@@ -5,7 +5,7 @@
  *   promise of it when `work` is async);
  * - `CUDASCRIPT_PROFILE=out.json` (what `cudascript profile` sets for the program it runs; also under
  *   tsx, Vitest or node) profiles every launch of the process and writes the report there when the
- *   process exits; `CUDASCRIPT_PROFILE_GPU` picks the estimate's GPU.
+ *   process exits (`%p` in the name: the process id); `CUDASCRIPT_PROFILE_GPU` picks the estimate's GPU.
  *
  * Kept free of the simulator and the compiler: `cuda` imports this module at start-up.
  */
@@ -29,7 +29,8 @@ let fromEnv: Collector | undefined | null;
 
 function envCollector(): Collector | undefined {
   if (fromEnv !== undefined) return fromEnv ?? undefined;
-  const out = process.env.CUDASCRIPT_PROFILE;
+  // `%p` becomes the process id: one report per process under a test runner that runs files in several.
+  const out = process.env.CUDASCRIPT_PROFILE?.replace(/%p/g, String(process.pid));
   if (!out) {
     fromEnv = null;
     return undefined;

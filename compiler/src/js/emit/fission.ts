@@ -147,6 +147,9 @@ export class FissionEmitter {
     return r;
   }
 
+  /** The condition of each range piece (`seg.range`): profiling counts it per block (emit/profile.ts). */
+  readonly rangeConds = new WeakMap<Seg, IR.Expr>();
+
   /** Block-level items for a statement list. */
   private items(list: readonly NStmt[]): Item[] {
     const out: Item[] = [];
@@ -158,8 +161,9 @@ export class FissionEmitter {
       const seg = this.inSeg((o) => this.cx.statements.tstmts(stmts, o));
       const only = stmts.length === 1 ? stmts[0]! : undefined;
       if (only && only.k === "if" && (!only.else || only.else.length === 0)) {
-        // Profiling counts the test of every thread: no loop over the passing range only.
-        seg.range = this.cx.me.profile ? undefined : this.threadRange(only.cond);
+        seg.range = this.threadRange(only.cond);
+        // Profiling: the test's site, counted in bulk where the range loop is kept (pieces.ts).
+        if (seg.range) this.rangeConds.set(seg, only.cond);
         // The test is exactly "lo <= tx < hi" for an integer tx, so a loop over that range needs it not.
         if (seg.range) seg.rangeBody = this.inSegBody(seg, (o) => this.cx.statements.tstmts(only.then, o));
       }

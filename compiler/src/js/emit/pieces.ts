@@ -3,6 +3,7 @@
  * block's threads (per-thread variables loaded and stored around it, rematerialised locals recomputed,
  * a piece that is `if (threadIdx.x < U)` alone visiting only that range), synchronisations by sync.ts.
  */
+import { profileRangeCount } from "./profile";
 import type * as IR from "../../ir/nodes";
 import { forEachVarExpr } from "../remat";
 import { SAN_THREAD, type EmitContext, type Item, type Seg } from "./context";
@@ -70,7 +71,10 @@ export class PiecePrinter {
       if (a?.perThread) inner.push(`${a.data} = ${a.perThread}[$t];`);
     }
     const only = run.length === 1 ? run[0]! : undefined;
-    const range = only?.range && only.pre.length === 0 ? only.range : undefined;
+    let range = only?.range && only.pre.length === 0 ? only.range : undefined;
+    // Profiling: the range loop only where the test can be counted for the whole block (emit/profile.ts).
+    const rangeCount = range && only ? profileRangeCount(this.cx, this.cx.fission.rangeConds.get(only)!) : null;
+    if (rangeCount === undefined) range = undefined;
     for (const s of run) {
       if (!s.body.length) {
         inner.push(...s.pre);
@@ -90,6 +94,7 @@ export class PiecePrinter {
     const lo = range ? `Math.max(0, Math.ceil(${range.lo}))` : "0";
     const hi = range ? `Math.min($bdx, ${range.hi})` : "$bdx";
     out.push(`{ const $lo = ${lo}, $hi = ${hi};`);
+    if (range && rangeCount) out.push(rangeCount);
     // `$t`, the linear thread id, is kept up to date only where the pieces read it (per-thread storage,
     // statuses, the sanitizer): elsewhere `$t = 0` only says "in a thread" to the fault handler, which
     // names the thread by `$tx`, `$ty`, `$tz` (an unread second induction variable that a fault must

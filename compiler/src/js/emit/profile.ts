@@ -41,6 +41,8 @@ export interface ProfileSite {
 /** The module's profile sites (ModuleEmitter.profile when emitting the profiling variant). */
 export class ProfileSites {
   readonly sites: ProfileSite[] = [];
+  /** The branch site of each per-thread condition, by the condition's span (fission's range pieces look it up). */
+  readonly branchOf = new WeakMap<IR.Span, number>();
   /** Per kernel emission: the global arrays whose modelled base address its setup computes once (`<data>$pb`). */
   readonly bases = new WeakMap<EmitContext, Set<string>>();
   add(s: ProfileSite): number {
@@ -92,6 +94,7 @@ export function profileBranch(cx: EmitContext, cond: string, span: IR.Span, what
   const ps = sites(cx);
   if (!ps || cx.flatGrid) return cond;
   const site = ps.add({ kind: "br", ...spanOf(span), what });
+  ps.branchOf.set(span, site);
   return `$P.b(${site}, $t, ${cond})`;
 }
 
@@ -122,4 +125,18 @@ export function profileBlockStart(cx: EmitContext): string {
 /** Wraps a kernel body so the counters get the FLOPs and the last block even when a thread faults. */
 export function profileKernelEnd(cx: EmitContext): string {
   return sites(cx) ? "finally { $P.end($fl, $fd); }" : "";
+}
+
+/**
+ * A fission piece that is one `if (lo <= threadIdx.x < hi)` loops only over the threads that pass it
+ * (pieces.ts). Profiling keeps that loop when no thread can have left (no thread statuses: every thread
+ * of the block evaluates the test, in step, so its k-th evaluations are this piece's runs) and counts
+ * the test's branches for the whole block in one call; otherwise the piece runs every thread (undefined).
+ */
+export function profileRangeCount(cx: EmitContext, cond: IR.Expr): string | null | undefined {
+  const ps = sites(cx);
+  if (!ps) return null; // not profiling: the range loop as always
+  const site = ps.branchOf.get(cond.span);
+  if (site === undefined || cx.threadsLeave) return undefined;
+  return `$P.bulk(${site}, $lo, $hi, $bdx);`;
 }
