@@ -13,6 +13,7 @@ import { registerDebugging, type DebugApi } from "./debug";
 import { GENERATED_CODE_REQUEST, GeneratedCodeProvider, type GeneratedCodeParams, type GeneratedCodeResult } from "./generated";
 import { createClient } from "./lsp";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
+import { registerProfiling, type ProfilingApi } from "./profile";
 import { generateHostProgram, KERNELS_REQUEST, parseRunTag, RunTagError, suggestRunTag, type KernelInfo } from "./runTag";
 import { Runner, type RunResult } from "./runner";
 import { detectGpu, StatusItem } from "./status";
@@ -42,6 +43,8 @@ export interface CudaScriptApi {
   /** The focus thread of the stopped CudaScript debug session (the status bar item). */
   readonly debugFocus: DebugApi["focus"];
   readonly debugAdapter: DebugApi["adapter"];
+  /** The lines the last profile marks in a file, with their heat level. */
+  readonly profiledLines: ProfilingApi["profiledLines"];
 }
 
 type CommandArg = vscode.Uri | { uri?: string | vscode.Uri; kernel?: string } | undefined;
@@ -208,21 +211,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     }
   };
 
-  const runKernel = async (arg?: CommandArg): Promise<RunResult | undefined> => {
-    if (!requireTrust()) return undefined;
-    const uri = argUri(arg);
-    if (!uri || uri.scheme !== "file") {
-      void vscode.window.showErrorMessage("CudaScript: open the file with the kernel to run it.");
-      return undefined;
-    }
-    const doc = await sourceDocument(uri);
-    const kernel = await pickKernel(doc, argKernel(arg));
-    if (!kernel) return undefined;
-    const tag = kernel.run;
-    if (tag === undefined) {
-      await offerRunTag(doc, kernel);
-      return undefined;
-    }
+  /** Writes the host program that launches `kernel` as its @run tag says into .cudascript/ (Run Kernel, Profile); undefined after saying why not. */
+  const kernelProgram = (uri: vscode.Uri, kernel: KernelInfo, tag: string): string | undefined => {
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? path.dirname(uri.fsPath);
     const dir = path.join(folder, ".cudascript");
     fs.mkdirSync(dir, { recursive: true });
@@ -240,6 +230,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     }
     const file = path.join(dir, `run-${path.basename(uri.fsPath).replace(/\.(m|c)?tsx?$/, "")}-${kernel.name}.ts`);
     fs.writeFileSync(file, program);
+    return file;
+  };
+
+  const runKernel = async (arg?: CommandArg): Promise<RunResult | undefined> => {
+    if (!requireTrust()) return undefined;
+    const uri = argUri(arg);
+    if (!uri || uri.scheme !== "file") {
+      void vscode.window.showErrorMessage("CudaScript: open the file with the kernel to run it.");
+      return undefined;
+    }
+    const doc = await sourceDocument(uri);
+    const kernel = await pickKernel(doc, argKernel(arg));
+    if (!kernel) return undefined;
+    const tag = kernel.run;
+    if (tag === undefined) {
+      await offerRunTag(doc, kernel);
+      return undefined;
+    }
+    const file = kernelProgram(uri, kernel, tag);
+    if (!file) return undefined;
+    const rel = vscode.workspace.asRelativePath(uri, false);
     lastRun = await run.run({ program: file, panelKey: `${uri.fsPath}#${kernel.name}`, title: `Results: ${kernel.name}`, headerTitle: `kernel ${kernel.name} · ${rel}` });
     return lastRun;
   };
@@ -342,6 +353,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
   for (const id of COMMANDS) context.subscriptions.push(vscode.commands.registerCommand(id, handlers[id] as (...args: unknown[]) => unknown));
 
   const debugging = registerDebugging(context, { extensionRoot: context.extensionUri.fsPath, channel, kernelsOf, pickKernel, offerRunTag });
+  const profiling = registerProfiling(context, { runner: run, requireTrust, sourceDocument, pickKernel, offerRunTag, kernelProgram });
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("cudascript") && status.update()),
@@ -358,6 +370,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CudaSc
     generatedLines: (uri, line) => generated.mappedLines(uri, line),
     debugFocus: debugging.focus,
     debugAdapter: debugging.adapter,
+    profiledLines: profiling.profiledLines,
   };
 }
 

@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { parseResults } from "cudascript/dist/report/protocol";
 import type { FromWebview, PanelState, RenderedSummary, ResultRecord, RunInfo, RunStatus, ToWebview } from "./webview/messages";
 import { resultsDocument } from "./webview/document";
+import type { ProfileMessage } from "./webview/profile-section";
 
 export const RESULTS_VIEW_TYPE = "cudascript.results";
 
@@ -62,6 +63,7 @@ export class ResultsPanel {
   private status: RunStatus | undefined;
   private run: RunInfo | undefined;
   private resultsFile = "";
+  private profile: ProfileMessage | undefined;
   private ready = false;
   lastSummary: RenderedSummary | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -123,6 +125,7 @@ export class ResultsPanel {
     this.records = [];
     this.output = "";
     this.status = undefined;
+    this.profile = undefined;
     this.lastSummary = undefined;
     this.post({ type: "reset", run, resultsFile });
   }
@@ -146,6 +149,12 @@ export class ResultsPanel {
     this.post({ type: "status", status });
   }
 
+  /** The Profile section (profile.ts): a profile's view, or why there is none. */
+  setProfile(profile: ProfileMessage): void {
+    this.profile = profile;
+    this.post({ type: "profile", profile });
+  }
+
   get recordCount(): number {
     return this.records.length;
   }
@@ -161,6 +170,7 @@ export class ResultsPanel {
     if (this.records.length) void this.panel.webview.postMessage({ type: "records", records: this.records } satisfies ToWebview);
     if (this.output) void this.panel.webview.postMessage({ type: "output", text: this.output, stream: "stdout" } satisfies ToWebview);
     if (this.status) void this.panel.webview.postMessage({ type: "status", status: this.status } satisfies ToWebview);
+    if (this.profile) void this.panel.webview.postMessage({ type: "profile", profile: this.profile } satisfies ToWebview);
   }
 
   private onMessage(m: FromWebview): void {

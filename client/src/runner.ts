@@ -23,6 +23,8 @@ export interface RunRequest {
   /** Panel title and header. */
   readonly title: string;
   readonly headerTitle: string;
+  /** Another `cudascript` command than `run`, with its own options (Profile: `profile --format json -o FILE`). */
+  readonly cli?: { readonly command: string; readonly options: readonly string[] };
 }
 
 export interface RunResult {
@@ -74,8 +76,10 @@ export class Runner {
     const options = ["--backend", settings.backend, "--timeout", String(settings.timeoutSeconds)];
     if (settings.sanitize) options.push("--sanitize");
     if (settings.simulatorWorkers > 0) options.push("--workers", String(settings.simulatorWorkers));
-    const args = ["run", ...options, req.program];
-    const commandText = `cudascript ${["run", ...options, rel].join(" ")}`;
+    const command = req.cli?.command ?? "run";
+    if (req.cli) options.splice(0, options.length, ...req.cli.options);
+    const args = [command, ...options, req.program];
+    const commandText = `cudascript ${[command, ...options, rel].join(" ")}`;
 
     const panel = ResultsPanel.forProgram(req.panelKey, req.title, this.context.extensionUri);
     panel.reset({ title: req.headerTitle, program: req.program, command: commandText, startedAt: new Date().toISOString() }, resultsFile);

@@ -1,4 +1,4 @@
-/** CodeLens above each kernel: Run, Debug (a kernel with an @run tag: the tag says how to launch it), Show CUDA C++, Show PTX, and the occupancy summary. */
+/** CodeLens above each kernel: Run, Debug and Profile (a kernel with an @run tag: the tag says how to launch it), Show CUDA C++, Show PTX, and the occupancy summary. */
 import { runTagBlockThreads } from "@cudascript/compiler";
 import type { CodeLens, Range } from "vscode-languageserver";
 import type { HoverContext } from "./hover";
@@ -19,6 +19,8 @@ export function codeLenses(ctx: HoverContext & { positions: Positions }, uri: st
     const args: KernelCommandArgs = { uri, kernel: listing.name };
     lenses.push({ range, command: { title: "▶ Run", command: Commands.runKernel, arguments: [args] } });
     if (listing.run !== undefined) lenses.push({ range, command: { title: "Debug", command: Commands.debugKernel, arguments: [args] } });
+    // the client runs the profiler (the server never executes user code); a kernel without @run gets the same offer as Run
+    lenses.push({ range, command: { title: "Profile", command: Commands.profileKernel, arguments: [args] } });
     lenses.push(
       { range, command: { title: "Show CUDA C++", command: Commands.showCuda, arguments: [args] } },
       { range, command: { title: "Show PTX", command: Commands.showPtx, arguments: [args] } },

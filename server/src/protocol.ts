@@ -12,6 +12,7 @@ export interface KernelCommandArgs {
 export const Commands = {
   runKernel: "cudascript.runKernel",
   debugKernel: "cudascript.debugKernel",
+  profileKernel: "cudascript.profile",
   showCuda: "cudascript.showCuda",
   showPtx: "cudascript.showPtx",
   showOccupancy: "cudascript.showOccupancy",

@@ -223,6 +223,51 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
     if (!timings.length || timings.some((t) => t === "—")) throw new Error(`kernel timings: ${timings}`);
   });
 
+  await test("Profile from the CodeLens on the transpose kernels: the panel's heat column and worst lines with advice, and the hover on a profiled line", "ui-profile-hover.png", async (capture) => {
+    await closeEditors();
+    await openFile(page, "transpose.ts");
+    const lens = await codeLens(page, /^Profile$/, "export const transposeNaive");
+    await lens.click();
+    let frame = await resultsFrame(page);
+    await frame.locator("#profile-section:not([hidden])").waitFor({ timeout: 120_000 });
+    const problem = frame.locator("[data-testid='profile-problem']");
+    if (await problem.count()) throw new Error(`no profile: ${await problem.innerText()}`);
+    // the panel with the heat column (a hidden panel's frame stays in the page: find the one drawn)
+    const end0 = Date.now() + 60_000;
+    for (frame = undefined; !frame && Date.now() < end0; await sleep(250))
+      for (const f of page.frames()) if (await f.evaluate(() => !!document.querySelector("table.profile-source td.heat-5")).catch(() => false)) frame = f;
+    if (!frame) throw new Error("no results panel shows a heat column");
+    const panel = await frame.evaluate(() => ({
+      hot: [...document.querySelectorAll("table.profile-source tr[data-heat='5']")].map((r) => r.getAttribute("data-line")),
+      worst: [...document.querySelectorAll("li.profile-worst-line")].map((l) => l.innerText.replace(/\s+/g, " ")),
+      roofline: !!document.querySelector("svg.roofline circle.roofline-point"),
+    }));
+    log(`  panel: hot lines ${panel.hot.join(", ")}; worst: ${JSON.stringify(panel.worst.map((w) => w.slice(0, 70)))}`);
+    if (!panel.hot.includes("14")) throw new Error(`line 14 (the strided store) is not hot: ${panel.hot}`);
+    if (!panel.worst.some((w) => /transpose\.ts:14 .*What to do:/.test(w))) throw new Error(`no advice on line 14: ${JSON.stringify(panel.worst)}`);
+    if (!panel.roofline) throw new Error("no roofline chart");
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-profile-panel.png") });
+    await frame.evaluate(() => document.querySelector("[data-testid='roofline']").scrollIntoView());
+    await sleep(400);
+    await page.screenshot({ path: join(outDir, "ui-profile-roofline.png") });
+    // the hover on the store's line in the editor: its counters and the advice
+    await page.locator(".tabs-container .tab", { hasText: "transpose.ts" }).first().click();
+    const store = page.locator(".editor-instance .view-line", { hasText: "out[x * n + y]" }).locator("span span", { hasText: /^out$/ }).first();
+    await store.waitFor({ timeout: 15_000 });
+    const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "CudaScript profile" }).first();
+    const end = Date.now() + 30_000;
+    while (Date.now() < end) {
+      await store.hover({ force: true });
+      if (await hover.waitFor({ timeout: 3000 }).then(() => true, () => false)) break;
+      await page.mouse.move(5, 5);
+    }
+    const text = await hover.innerText();
+    log(`  hover: ${JSON.stringify(text.replace(/\s+/g, " ").slice(0, 160))}`);
+    if (!/global store sectors/.test(text) || !/stage through a shared tile/.test(text)) throw new Error(`hover: ${text}`);
+    await capture();
+  });
+
   await test("Run File on the Mandelbrot program shows an image", "ui-mandelbrot.png", async () => {
     await closeEditors();
     await openFile(page, "mandelbrot-host.ts");

@@ -27,7 +27,7 @@ describe("CodeLens", () => {
   });
 
   for (const file of corpusFiles("valid")) {
-    it(`valid/${path.basename(file)}: four lenses above each kernel`, async () => {
+    it(`valid/${path.basename(file)}: five lenses above each kernel`, async () => {
       const text = fs.readFileSync(file, "utf8");
       const uri = uriOf(file);
       await client.openAndWait(uri, text);
@@ -36,21 +36,22 @@ describe("CodeLens", () => {
       const kernels = [...text.matchAll(/^export const (\w+) = cuda\.jit\(/gm)].map((m) => ({ name: m[1]!, line: text.slice(0, m.index).split("\n").length - 1 }));
       // A file of ufuncs alone (cuda.vectorize / cuda.reduce, whose kernels the compiler makes) has no cuda.jit kernel to lens.
       if (kernels.length === 0) return assert.match(text, /cuda\.(vectorize|reduce|guvectorize)\(/, "a valid corpus file without cuda.jit kernels defines ufuncs");
-      assert.equal(lenses.length, kernels.length * 4);
+      assert.equal(lenses.length, kernels.length * 5);
       for (const k of kernels) {
         const mine = lenses.filter((l) => (l.command?.arguments?.[0] as { kernel: string }).kernel === k.name);
         assert.deepEqual(
           mine.map((l) => l.command?.command),
-          ["cudascript.runKernel", "cudascript.showCuda", "cudascript.showPtx", "cudascript.showOccupancy"],
+          ["cudascript.runKernel", "cudascript.profile", "cudascript.showCuda", "cudascript.showPtx", "cudascript.showOccupancy"],
         );
         for (const l of mine) {
           assert.equal(l.range.start.line, k.line, `${k.name} lens line`);
           assert.deepEqual(l.command?.arguments, [{ uri, kernel: k.name }]);
         }
         assert.equal(mine[0]!.command?.title, "▶ Run");
-        assert.equal(mine[1]!.command?.title, "Show CUDA C++");
-        assert.equal(mine[2]!.command?.title, "Show PTX");
-        assert.match(mine[3]!.command?.title ?? "", /^occupancy ≤\d+(\.\d)?% @\d+ threads · regs unknown \(sm_80\)$/);
+        assert.equal(mine[1]!.command?.title, "Profile");
+        assert.equal(mine[2]!.command?.title, "Show CUDA C++");
+        assert.equal(mine[3]!.command?.title, "Show PTX");
+        assert.match(mine[4]!.command?.title ?? "", /^occupancy ≤\d+(\.\d)?% @\d+ threads · regs unknown \(sm_80\)$/);
       }
     });
   }

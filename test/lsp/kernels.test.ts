@@ -117,6 +117,10 @@ describe("cudascript/kernels", () => {
     assert.deepEqual(titles("saxpy").slice(0, 2), ["▶ Run", "Debug"]);
     assert.deepEqual(lenses.find((l) => l.command?.title === "Debug")?.command?.command, "cudascript.debugKernel");
     assert.ok(!titles("image").includes("Debug"));
+    // Profile on every kernel: the client runs the profiler from the @run tag, or offers to add one
+    assert.deepEqual(titles("saxpy").slice(0, 3), ["▶ Run", "Debug", "Profile"]);
+    assert.deepEqual(titles("image").slice(0, 2), ["▶ Run", "Profile"]);
+    assert.equal(lenses.find((l) => l.command?.title === "Profile")?.command?.command, "cudascript.profile");
   });
 
   it("lists `cs.cuda.jit` kernels of a namespace import, and files that are not open", async () => {

@@ -26,6 +26,7 @@ export function resultsDocument(o: { readonly cspSource: string; readonly script
   <div id="meta" class="muted"></div>
   <div id="status" class="status"></div>
 </header>
+<section id="profile-section" hidden><h2>Profile</h2><div id="profile"></div></section>
 <section><h2>Launches</h2><div id="launches"></div></section>
 <section id="findings-section" hidden><h2>Sanitizer findings</h2><div id="findings"></div></section>
 <section><h2>Arrays</h2><div id="arrays"></div></section>

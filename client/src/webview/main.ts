@@ -4,6 +4,7 @@
  */
 import uPlot from "uplot";
 import type { FromWebview, PanelState, RenderedSummary, ResultRecord, RunInfo, RunStatus, ToWebview } from "./messages";
+import { renderProfile, type ProfileMessage } from "./profile-section";
 
 type LaunchRecord = Extract<ResultRecord, { type: "launch" }>;
 type ArrayRecord = Extract<ResultRecord, { type: "array" }>;
@@ -27,6 +28,7 @@ let arrays: ArrayRecord[] = [];
 let findings: FindingRecord[] = [];
 let logs: string[] = [];
 let output = "";
+let profile: ProfileMessage | undefined;
 let renderedArrays = 0;
 const charts: uPlot[] = [];
 const summaryArrays: RenderedSummary["arrays"] = [];
@@ -507,12 +509,14 @@ function schedule(): void {
     renderFindings();
     renderNewArrays();
     renderLogsAndOutput();
+    const profiled = renderProfile($("profile"), profile, (file, line) => vscode.postMessage({ type: "open", file, line }));
     const summary: RenderedSummary = {
       state: status?.state ?? (run ? "running" : "none"),
       launches: launches.length,
       arrays: summaryArrays.slice(),
       findings: findings.length,
       timingsShown: document.querySelectorAll("td.timing").length > 0,
+      ...(profiled ? { profile: profiled } : {}),
     };
     vscode.postMessage({ type: "rendered", summary });
   });
@@ -529,6 +533,7 @@ function reset(info: RunInfo, file: string): void {
   findings = [];
   logs = [];
   output = "";
+  profile = undefined;
   renderedArrays = 0;
   summaryArrays.length = 0;
   for (const c of charts.splice(0)) c.destroy();
@@ -563,6 +568,9 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     case "status":
       status = m.status;
       persist();
+      break;
+    case "profile":
+      profile = m.profile;
       break;
     default:
       return;

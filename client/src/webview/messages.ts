@@ -1,5 +1,6 @@
 /** Messages between the extension host and the results panel's webview. */
 import type { ResultRecord } from "cudascript/dist/report/protocol";
+import type { ProfileMessage, ProfileSummary } from "./profile-section";
 
 export type { ResultRecord };
 
@@ -26,7 +27,8 @@ export type ToWebview =
   | { readonly type: "reset"; readonly run: RunInfo; readonly resultsFile: string }
   | { readonly type: "records"; readonly records: ResultRecord[] }
   | { readonly type: "output"; readonly text: string; readonly stream: "stdout" | "stderr" }
-  | { readonly type: "status"; readonly status: RunStatus };
+  | { readonly type: "status"; readonly status: RunStatus }
+  | { readonly type: "profile"; readonly profile: ProfileMessage };
 
 export interface RenderedSummary {
   readonly state: RunState | "none";
@@ -34,6 +36,7 @@ export interface RenderedSummary {
   readonly arrays: { name: string; shape: number[]; chart: "line" | "histogram" | "heatmap" | "none"; rows: number }[];
   readonly findings: number;
   readonly timingsShown: boolean;
+  readonly profile?: ProfileSummary;
 }
 
 export type FromWebview =

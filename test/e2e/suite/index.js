@@ -256,11 +256,15 @@ test("a cudascript launch written out runs its adapter inline: it stops at the b
   }
 }, { timeout: 90_000 });
 
+require("./profile").register({ test, api: () => api, until, openTs, fileUri, renderedSummary, hoverText });
+
 // ------------------------------------------------------------------------------------------------
 async function run() {
   const results = [];
   const t0 = Date.now();
-  for (const t of tests) {
+  // CUDASCRIPT_E2E_SUITE_ONLY=<regular expression>: the first test (activation) and the tests whose names match
+  const only = process.env.CUDASCRIPT_E2E_SUITE_ONLY ? new RegExp(process.env.CUDASCRIPT_E2E_SUITE_ONLY) : undefined;
+  for (const t of tests.filter((x, i) => !only || i === 0 || only.test(x.name))) {
     const s = Date.now();
     try {
       await Promise.race([t.fn(), sleep(t.timeout).then(() => Promise.reject(new Error(`test timed out after ${t.timeout} ms`)))]);
