@@ -8,10 +8,10 @@ import type { BugCase } from "./case";
 export const shiftBeforeSync = cuda.jit((a: Float32Array, out: Float32Array) => {
   const g = cuda.cg.thisGrid();
   const i = cuda.grid(1);
-  a[i] = i; // @bug grid-race
-  out[i] = a[(i + 32) % a.length];
+  if (i < a.length) a[i] = i; // @bug grid-race
+  if (i < out.length) out[i] = a[(i + 32) % a.length];
   g.sync();
-  out[i] += a[i];
+  if (i < out.length) out[i] += a[i];
 });
 
 export const bug: BugCase = { kernel: "shiftBeforeSync", grid: 4, block: 32, args: () => [new Float32Array(128), new Float32Array(128)], needsSanitizer: true };
