@@ -29,6 +29,8 @@ export const ErrorCodes = {
   SharedRace: "CSR021",
   DivergentBarrier: "CSR022",
   UninitializedShared: "CSR023",
+  /** Under --sanitize: a value read from shared memory no thread wrote reaches a store to global memory, a condition, an index, an atomic, a print or a throw (sanitizer/undefined-values.ts). */
+  UndefinedValueUse: "CSR068",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
   /** A c64/c128 kernel parameter given something else than `{ re, im }` / a Complex64Array / Complex128Array (host/complex-args.ts). */
@@ -121,7 +123,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Where in a kernel a fault happened. */
 export interface FaultDetails {
-  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth";
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth" | "undefined-value";
   readonly kernel?: string;
   readonly file?: string;
   readonly line?: number;

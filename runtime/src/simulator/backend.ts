@@ -87,7 +87,7 @@ export const SIMULATOR_LIMITS: DeviceLimits = {
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
   const env = process.env;
-  const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "warn") as SimulatorOptions["uninitializedShared"];
+  const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "error") as SimulatorOptions["uninitializedShared"];
   checkSimulatorOptions({ uninitializedShared }, "CUDASCRIPT_UNINITIALIZED_SHARED");
   const deadline = env.CUDASCRIPT_DEADLINE && /^\d+$/.test(env.CUDASCRIPT_DEADLINE) ? Number(env.CUDASCRIPT_DEADLINE) : Infinity;
   return {

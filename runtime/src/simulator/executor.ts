@@ -58,7 +58,7 @@ export interface ExecOptions {
   readonly privatize?: boolean;
   /** Kernels with global atomics that are not privatized: try all workers and one executor, keep the faster (default true). */
   readonly adaptive?: boolean;
-  /** Sanitizer: an uninitialised shared read is a warning that lets the run go on (default) or the CSR023 fault. */
+  /** Sanitizer: an undefined value used where it matters is the CSR068 fault (default) or a warning that lets the run go on. */
   readonly uninitializedShared?: "warn" | "error";
   /** Where sanitizer warnings are printed (each source line once per process; default process.stderr). */
   readonly warn?: (text: string) => void;
@@ -308,7 +308,7 @@ export class Executor {
   }
 
   private warnContext(req: ExecRequest, into: SerializedFault[]): WarnContext {
-    return { uninitializedShared: this.opts.uninitializedShared ?? "warn", warn: (f) => into.push(serializeFault(f, req.kernel)) };
+    return { uninitializedShared: this.opts.uninitializedShared ?? "error", warn: (f) => into.push(serializeFault(f, req.kernel)) };
   }
 
   /**
@@ -327,8 +327,7 @@ export class Executor {
     for (const [key, w] of byLine) {
       if (this.warnedLines.has(key)) continue;
       this.warnedLines.add(key);
-      const hint = w.code === "CSR023" ? ' (to stop at it instead: --uninitialized-shared error, or configureSimulator({ uninitializedShared: "error" }))' : "";
-      out(`cudascript: ${w.code} warning: ${w.message}${hint}\n`);
+      out(`cudascript: ${w.code} warning: ${w.message}\n`);
     }
   }
 
@@ -389,7 +388,7 @@ export class Executor {
       concurrent,
       deadline: o.deadline,
       deadlineLabel: o.deadlineLabel,
-      uninitializedShared: o.uninitializedShared ?? "warn",
+      uninitializedShared: o.uninitializedShared ?? "error",
     };
     for (let i = 0; i < nWorkers; i++) {
       const slot = this.slots[i]!;

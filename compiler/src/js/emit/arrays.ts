@@ -118,7 +118,7 @@ export class ArrayDeclarations {
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${ctor}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${ctor}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
         else setup.push(`const ${local} = ${st.js} = new ${ctor}(${shape.reduce((a, b) => a * b, 1) * slots});`);
         perBlock.push(`${local}.fill(${zeroOf(t.dtype)});`);
-        if (this.cx.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
+        if (this.cx.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id}, UO: $UO${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`(${local}.length / ${slotsPerElement(t.dtype)})`] : shape.map(String);
       this.cx.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });

@@ -25,6 +25,7 @@ import type { FissionEmitter } from "./fission";
 import type { PiecePrinter } from "./pieces";
 import type { SyncEmitter } from "./sync";
 import type { IntrinsicEmitter } from "./intrinsic";
+import type { UndefinedValues } from "./shadow-values";
 import { INT64_HELPERS, usesInt64Helpers } from "../int64";
 import { HALF_TABLES, HALF_TABLES_NAME } from "../f16";
 
@@ -106,6 +107,8 @@ export interface EmitParts {
   readonly fission: FissionEmitter;
   readonly pieces: PiecePrinter;
   readonly sync: SyncEmitter;
+  /** Undefined-value tracking under the sanitizer (shadow-values.ts). */
+  readonly undef: UndefinedValues;
 }
 
 export class EmitContext {
@@ -188,6 +191,9 @@ export class EmitContext {
   }
   get sync(): SyncEmitter {
     return this.parts.sync;
+  }
+  get undef(): UndefinedValues {
+    return this.parts.undef;
   }
 
   // ───────────────────────── names ─────────────────────────

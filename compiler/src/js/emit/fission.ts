@@ -184,11 +184,11 @@ export class FissionEmitter {
     switch (s.k) {
       case "decl": {
         this.cx.scalars.add(s.v);
-        return [this.raw(`${this.cx.vn(s.v)} = ${s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type)};`)];
+        return [this.raw(this.cx.undef.assign(s.v, s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type), s.init))];
       }
       case "assign": {
         const t = s.target as IR.VarExpr;
-        return [this.raw(`${this.cx.vn(t.v)} = ${this.cx.emit.ex(s.value)};`)];
+        return [this.raw(this.cx.undef.assign(t.v, this.cx.emit.ex(s.value), s.value))];
       }
       case "block":
         return this.items(s.body);
@@ -221,7 +221,7 @@ export class FissionEmitter {
   }
 
   private uniformIf(s: NIf): Item[] {
-    const cond = this.cx.emit.ex(s.cond);
+    const cond = this.cx.undef.cond(s.cond, s.span);
     const parts: (string | Item[])[] = [`if (${cond}) {`, this.items(s.then)];
     if (s.else && s.else.length) parts.push("} else {", this.items(s.else));
     parts.push("}");
@@ -231,7 +231,7 @@ export class FissionEmitter {
   private maskedIf(s: NIf): Item[] {
     const PT = this.codeCounter++, PE = this.codeCounter++;
     const out: Item[] = [];
-    out.push(this.inSeg((o) => o.push(`if (!${this.cx.emit.ex(s.cond)}) ${this.cx.leave(PT)};`)));
+    out.push(this.inSeg((o) => o.push(`if (!${this.cx.undef.cond(s.cond, s.span)}) ${this.cx.leave(PT)};`)));
     this.maskedDepth++;
     out.push(...this.items(s.then));
     this.maskedDepth--;
@@ -250,7 +250,7 @@ export class FissionEmitter {
     const label = this.cx.label("L"), contLabel = this.cx.label("C");
     const x: Exit = { kind: "uniform", label, contLabel, usedC: false };
     const inner: Item[] = [];
-    if (s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.emit.ex(s.cond)}) break;`));
+    if (s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.undef.cond(s.cond, s.span, "loop condition")}) break;`));
     const wd = this.cx.statements.watchdog(s);
     if (wd) inner.push(this.raw(wd));
     this.cx.exits.push(x);
@@ -259,7 +259,7 @@ export class FissionEmitter {
     if (x.usedC) inner.push({ k: "nest", parts: [`${contLabel}: {`, body, "}"] });
     else inner.push(...body);
     inner.push(...this.items(s.update));
-    if (!s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.emit.ex(s.cond)}) break;`));
+    if (!s.testFirst && s.cond) inner.push(this.raw(`if (!${this.cx.undef.cond(s.cond, s.span, "loop condition")}) break;`));
     out.push({ k: "nest", parts: [`${label}: for (;;) {`, inner, "}"] });
     return out;
   }
@@ -271,7 +271,7 @@ export class FissionEmitter {
     const out: Item[] = [...this.items(s.init)];
     const count = (withCond: boolean): Seg => {
       const seg = this.inSeg((o) => {
-        if (withCond && s.cond) o.push(`if (!${this.cx.emit.ex(s.cond)}) { ${this.cx.leave(B)}; } else ${act}++;`);
+        if (withCond && s.cond) o.push(`if (!${this.cx.undef.cond(s.cond, s.span, "loop condition")}) { ${this.cx.leave(B)}; } else ${act}++;`);
         else o.push(`${act}++;`);
       });
       seg.prologue.push(`${act} = 0;`);

@@ -24,7 +24,7 @@ export class StatementEmitter {
         if (s.v.type.kind !== "scalar") return;
         this.cx.scalars.add(s.v);
         this.cx.noteWrite(s.v);
-        out.push(`${this.cx.vn(s.v)} = ${s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type)};`);
+        out.push(this.cx.undef.assign(s.v, s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type), s.init));
         return;
       }
       case "arrayDecl": {
@@ -40,12 +40,12 @@ export class StatementEmitter {
       case "assign": {
         if (s.target.k === "var") {
           this.cx.noteWrite(s.target.v);
-          out.push(`${this.cx.vn(s.target.v)} = ${this.cx.emit.ex(s.value)};`);
+          out.push(this.cx.undef.assign(s.target.v, this.cx.emit.ex(s.value), s.value));
         } else out.push(this.cx.memory.store(s.target, s.value));
         return;
       }
       case "if": {
-        out.push(`if (${this.cx.emit.ex(s.cond)}) {`);
+        out.push(`if (${this.cx.undef.cond(s.cond, s.span)}) {`);
         this.tstmts(s.then, out);
         if (s.else && s.else.length) {
           out.push("} else {");
@@ -66,7 +66,7 @@ export class StatementEmitter {
         return;
       case "return": {
         if (this.cx.mode === "device") {
-          out.push(s.value ? `return ${this.cx.emit.ex(s.value)};` : "return;");
+          out.push(s.value ? `return ${this.cx.undef.returnValue(this.cx.emit.ex(s.value))};` : "return;");
           return;
         }
         if (this.cx.mode === "fast") {
@@ -89,13 +89,13 @@ export class StatementEmitter {
       }
       case "print": {
         const site = this.cx.site("print", s.span, { format: s.format });
-        out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
+        out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.cx.undef.check(a, this.cx.emit.ex(a), "printed value", s.span)).join(", ")}]);`);
         return;
       }
       case "raise": {
         // rt.raise throws the launch's CSR085 fault: the thread stops, and with it the launch.
         const site = this.cx.site("raise", s.span, { format: s.format });
-        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
+        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.cx.undef.check(a, this.cx.emit.ex(a), "thrown value", s.span)).join(", ")}]);`);
         return;
       }
       case "sync":
@@ -144,12 +144,12 @@ export class StatementEmitter {
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");
-        out.push(`${label}: for (; ${s.cond ? this.cx.emit.ex(s.cond) : ""}; ${updExpr}) {`);
+        out.push(`${label}: for (; ${s.cond ? this.cx.undef.cond(s.cond, s.span, "loop condition") : ""}; ${updExpr}) {`);
         if (wd) out.push(wd);
         out.push(...body, "}");
       } else {
         out.push(`${label}: for (;;) {`);
-        if (s.cond) out.push(`if (!${this.cx.emit.ex(s.cond)}) break;`);
+        if (s.cond) out.push(`if (!${this.cx.undef.cond(s.cond, s.span, "loop condition")}) break;`);
         if (wd) out.push(wd);
         if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
         else out.push(...body, ...upd);
@@ -160,7 +160,7 @@ export class StatementEmitter {
       if (wd) out.push(wd);
       if (contLabel) out.push(`${contLabel}: {`, ...body, "}", ...upd);
       else out.push(...body, ...upd);
-      out.push(`} while (${s.cond ? this.cx.emit.ex(s.cond) : "true"});`);
+      out.push(`} while (${s.cond ? this.cx.undef.cond(s.cond, s.span, "loop condition") : "true"});`);
     }
   }
 }

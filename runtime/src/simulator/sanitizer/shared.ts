@@ -5,12 +5,13 @@
  */
 import type { FaultDetails } from "../../errors";
 import { KernelFault, type SimSite } from "../fault";
+import { originShadow, undefinedUseFault } from "./undefined-values";
 
 /**
- * What the sanitizer does at a read of shared memory no thread of the block wrote: "error" stops the
- * run (CSR023); "warn" reports it once per site and run to `warn` and lets the thread continue. The
- * default is "warn" (docs/simulator.md, "Uninitialised shared memory"): such a read is harmless when
- * its value never reaches a result (GPU-Puzzles' tiled matmul), and the simulator cannot yet tell.
+ * What the sanitizer does where an undefined value — read from shared memory no thread of the block
+ * wrote — is used where it matters (CSR068; the read itself is silent): "error" (the default) stops the
+ * run; "warn" reports it once per use site and run to `warn` and lets the thread continue
+ * (docs/simulator.md, "Undefined values").
  */
 export interface UninitializedPolicy {
   readonly mode: "warn" | "error";
@@ -31,6 +32,8 @@ export interface Shadow {
   readonly length: number;
   readonly WP: Float64Array;
   readonly RP: Float64Array;
+  /** Origin of the undefined value each element holds (site + 1; 0: defined), where WP says it was written in this block (undefined-values.ts). */
+  readonly UO: Int32Array;
 }
 
 /** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
@@ -74,7 +77,7 @@ export class Sanitizer {
   private sites: SimSite[] = [];
   /** Stop at uninitialised reads unless the runtime says otherwise (the complete checks' default). */
   private policy: UninitializedPolicy = { mode: "error", warn: () => {} };
-  /** Sites whose uninitialised read this run already reported as a warning (one report per site and run). */
+  /** Use sites whose undefined value this run already reported as a warning (one report per site and run). */
   private readonly warnedSites = new Set<number>();
 
   constructor(
@@ -109,7 +112,7 @@ export class Sanitizer {
   register(id: number, array: ArrayLike<number>, name: string): void {
     const n = array.length;
     const old = this.shadows[id];
-    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n) };
+    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n), UO: originShadow(n) };
     this.byArray.set(array, id);
   }
 
@@ -283,16 +286,9 @@ export class Sanitizer {
 
   /** A read that is not ordered after a write: a race (fault), or of an unwritten element (fault or warning; true: go on). */
   private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): true {
-    if (w === -1) {
-      const what = `uninitialised shared memory read of '${s.name}[${i}]': no thread of this block wrote it before`;
-      if (this.policy.mode === "error") throw this.fault("CSR023", "uninitialized-shared", what, this.site(site), t, s.name, i);
-      const id = this.siteId(site);
-      if (!this.warnedSites.has(id)) {
-        this.warnedSites.add(id);
-        this.policy.warn(this.fault("CSR023", "uninitialized-shared", `${what}; the run goes on (the simulator reads 0 there, a GPU whatever the memory held), which is harmless only if the value never reaches a result`, this.site(site), t, s.name, i));
-      }
-      return true;
-    }
+    // A read of an element no thread of this block wrote is no finding by itself: its value is
+    // undefined, which the emitted code tracks to where it matters (undefinedUse, CSR068).
+    if (w === -1) return true;
     throw this.fault(
       "CSR021",
       "race",
@@ -313,6 +309,7 @@ export class Sanitizer {
     if (r !== -1 && r !== t && (r === -2 ? !(this.bsync > re) : !this.ordered(r, re, t))) this.writeFault(s, i, t, site, -1, -1, r, rsite);
     s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
     s.RP[i] = 0;
+    s.UO[i] = 0;
   }
 
   private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number, r: number, rsite: number): never {
@@ -330,6 +327,42 @@ export class Sanitizer {
       throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${s.name}[${i}]': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
     s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
     s.RP[i] = 0;
+    s.UO[i] = 0;
+  }
+
+  /** Origin (site + 1) of the undefined value element i of shared array `id` holds, 0 when defined; `site` is this read's. */
+  uo(id: number, i: number, site: number): number {
+    const s = this.shadows[id];
+    if (!s) return 0;
+    return s.WP[i]! < this.EB ? site + 1 : s.UO[i]!;
+  }
+  /** `uo` for a device function's array parameter: 0 unless it is a shared array of this kernel. */
+  uop(a: unknown, i: number, site: number): number {
+    const id = this.byArray.get(a);
+    return id === undefined ? 0 : this.uo(id, i, site);
+  }
+  /** Element i of shared array `id` now holds a value of shadow `u` (0: defined). */
+  uw(id: number, i: number, u: number): void {
+    const s = this.shadows[id];
+    if (s) s.UO[i] = u;
+  }
+  /** `uw` through a device function's array parameter; a global array there is where an undefined value matters. */
+  uwp(a: unknown, i: number, u: number, use: number, t: number): void {
+    const id = this.byArray.get(a);
+    if (id !== undefined) this.uw(id, i, u);
+    else if (u !== 0) this.undefinedUse(u - 1, use, t);
+  }
+
+  /** An undefined value (read at site `origin`) used where it matters, at site `use` by thread t: CSR068, an error or a warning. */
+  undefinedUse(origin: number, use: number, t: number): void {
+    const f = undefinedUseFault(this.sites[origin], this.site(use));
+    f.kernel = this.kernel.name;
+    f.block = [this.bx, this.by, this.bz];
+    f.thread = this.coords(Math.min(t, this.bdx * this.bdy * this.bdz - 1));
+    if (this.policy.mode === "error") throw f;
+    if (this.warnedSites.has(use)) return;
+    this.warnedSites.add(use);
+    this.policy.warn(f);
   }
 
   rp(a: unknown, i: number, t: number, site: SimSite | number): void {
