@@ -3,6 +3,7 @@
  * worker threads can run blocks against it); everything completes before the call returns, which
  * satisfies the asynchronous contract trivially. Events record wall-clock time when recorded.
  */
+import { checkUninitializedMemory, poisonLaunch } from "./poison";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
@@ -89,6 +90,8 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
   const env = process.env;
   const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "error") as SimulatorOptions["uninitializedShared"];
   checkSimulatorOptions({ uninitializedShared }, "CUDASCRIPT_UNINITIALIZED_SHARED");
+  const uninitialized = (env.CUDASCRIPT_UNINITIALIZED || "zero") as SimulatorOptions["uninitialized"];
+  checkUninitializedMemory(uninitialized, "CUDASCRIPT_UNINITIALIZED");
   const deadline = env.CUDASCRIPT_DEADLINE && /^\d+$/.test(env.CUDASCRIPT_DEADLINE) ? Number(env.CUDASCRIPT_DEADLINE) : Infinity;
   return {
     workers: defaultWorkers(),
@@ -102,6 +105,7 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     adaptive: env.CUDASCRIPT_ADAPTIVE !== "0" && env.CUDASCRIPT_ADAPTIVE !== "false",
     memoryLimit: env.CUDASCRIPT_SIM_MEMORY ? memoryLimitFromEnv(env.CUDASCRIPT_SIM_MEMORY) : Math.floor(os.totalmem() * DEFAULT_MEMORY_SHARE),
     uninitializedShared,
+    uninitialized,
     warn: (text) => void process.stderr.write(text),
   };
 }
@@ -372,6 +376,7 @@ export class SimulatorBackend implements Backend {
       privatize: a.kernels[kernel]?.simulator.privatize as readonly PrivSpec[] | undefined,
       atomics: a.kernels[kernel]?.simulator.atomics,
       cooperative,
+      poison: poisonLaunch(this.opts.uninitialized),
     });
   }
 

@@ -42,6 +42,8 @@ export interface ExecRequest {
   readonly atomics?: readonly number[];
   /** The kernel calls g.sync(): all its blocks run in one call on one executor (grid-sync.ts). */
   readonly cooperative?: boolean;
+  /** Fill shared memory with the poison pattern instead of zeros (poison.ts). */
+  readonly poison?: boolean;
 }
 
 export interface ExecOptions {
@@ -198,10 +200,10 @@ function closeAdmission(ctl: Int32Array): number {
  * chunks it takes, then the merge of the copies into device memory (also after a fault: the updates
  * made before it are visible, as they would be without privatization).
  */
-export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
+export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number; poison?: boolean }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
   const args = makeArgs(req.args);
   const { flags, copies } = privatizeArgs(args, priv);
-  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags };
+  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags, poison: req.poison === true };
   try {
     runChunks(run, L, ctl, nBlocks, chunk, executors);
   } finally {
@@ -295,7 +297,7 @@ export class Executor {
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem) };
+    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), poison: req.poison === true };
     try {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {
@@ -381,6 +383,7 @@ export class Executor {
       grid: req.grid,
       block: req.block,
       sharedMem: req.sharedMem,
+      poison: req.poison === true,
       nBlocks,
       chunk,
       executors,

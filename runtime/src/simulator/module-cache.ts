@@ -15,6 +15,8 @@ export interface LaunchData {
   readonly dynBuf: ArrayBuffer;
   /** Per kernel parameter: this executor updates a private copy of the array (see privatize.ts). */
   readonly priv?: readonly boolean[];
+  /** Shared memory starts as the poison pattern instead of zeros (poison.ts). */
+  readonly poison?: boolean;
 }
 
 export interface SimModuleInstance {

@@ -24,6 +24,8 @@
  * without shared memory tracks nothing, so its sanitizing code is exactly what it was.
  */
 import type * as IR from "../../ir/nodes";
+import { DTYPES } from "../../dtypes/table";
+import type { DType } from "../../ir/types";
 import { visitExpr } from "../../ir/visit";
 import type { NStmt } from "../normalize";
 import type { EmitContext } from "./context";
@@ -327,4 +329,27 @@ export class UndefinedValues {
   returnValue(js: string): string {
     return this.active && this.a!.results.has(this.cx.fn.id) ? `($U = 0, ${js})` : js;
   }
+}
+
+/**
+ * What a never-written shared element holds in poison mode (`configureSimulator({ uninitialized:
+ * "poison" })`, `cudascript run --uninitialized poison`; runtime/src/simulator/poison.ts): NaN for floats
+ * (f16: the quiet NaN 0x7e00; complex: both parts), and for integers and bools every byte 0xCD (MSVC's
+ * "uninitialised heap" byte, the libcuda test double's fresh-memory fill): i32 -842150451, u32
+ * 3452816845, i16 -12851, u16 52685, i8 -51, u8 205, i64/u64 0xCDCDCDCDCDCDCDCD, bool true (205).
+ * As JavaScript for an element store of that dtype.
+ */
+export function poisonValue(d: DType): string {
+  const t = DTYPES[d];
+  if (d === "f16") return "32256";
+  if (t.kind === "float" || t.kind === "complex") return "NaN";
+  if (t.bits === 64) return t.signed ? "-3617008641903833651n" : "14829735431805717965n";
+  const bits = t.bits;
+  const unsigned = Number((0xcdcdcdcdn & ((1n << BigInt(bits)) - 1n)));
+  return String(t.signed ? unsigned - 2 ** bits : unsigned);
+}
+
+/** The per-block fill of a shared array: zeros, or the poison pattern when the launch asks for it (`L.poison`). */
+export function unwrittenFill(d: DType, zero: string): string {
+  return `(L.poison === true ? ${poisonValue(d)} : ${zero})`;
 }
