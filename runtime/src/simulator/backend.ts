@@ -4,6 +4,7 @@
  * satisfies the asynchronous contract trivially. Events record wall-clock time when recorded.
  */
 import { checkUninitializedMemory, poisonLaunch } from "./poison";
+import { unwrittenCopyMessage, WrittenMemory, type AllocationOrigin } from "./sanitizer/written";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
@@ -156,6 +157,8 @@ export class SimulatorBackend implements Backend {
   private inUse = 0;
   /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
   readonly addressSpace = new AddressSpace<SimMemory>();
+  /** Under the sanitizer: which bytes of new arrays something wrote (sanitizer/written.ts). */
+  private readonly written = new WrittenMemory();
   /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
   private readonly collected = new FinalizationRegistry<Allocation<SimMemory>>((a) => {
     if (!this.addressSpace.release(a)) return;
@@ -247,6 +250,8 @@ export class SimulatorBackend implements Backend {
 
   /** The device address of a buffer (as a bigint, as C's pointers are). */
   addressOf(buffer: DeviceBuffer): bigint {
+    // A pointer handed out: writes through it are out of the simulator's sight.
+    this.written.drop(this.own(buffer).allocation);
     return BigInt(this.own(buffer).address);
   }
 
@@ -326,6 +331,7 @@ export class SimulatorBackend implements Backend {
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
     new Uint8Array(this.mem(dst), dstOffset, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+    this.written.mark(this.own(dst).allocation, dstOffset, src.byteLength);
   }
 
   copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number): void {
@@ -334,10 +340,28 @@ export class SimulatorBackend implements Backend {
 
   copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number): void {
     new Uint8Array(this.mem(dst), dstOffset, bytes).set(new Uint8Array(this.mem(src), srcOffset, bytes));
+    this.written.mark(this.own(dst).allocation, dstOffset, bytes);
   }
 
   memset(dst: DeviceBuffer, offset: number, bytes: number, value: number): void {
     new Uint8Array(this.mem(dst), offset, bytes).fill(value);
+    this.written.mark(this.own(dst).allocation, offset, bytes);
+  }
+
+  /** Under the sanitizer: a new array's written map (sanitizer/written.ts); `origin` undefined stops tracking it. */
+  trackUnwritten(buffer: DeviceBuffer, origin: (() => AllocationOrigin) | undefined): void {
+    const a = this.own(buffer).allocation;
+    if (origin && this.opts.sanitize) this.written.track(a, buffer.bytes, origin());
+    else this.written.drop(a);
+  }
+
+  /** Under the sanitizer: CSR069 (a warning, once per array) when an element of the copy was never written. */
+  checkCopyToHost(buffer: DeviceBuffer, byteOffset: number, dtype: string, itemBytes: number, shape: readonly number[], elementStrides: readonly number[]): void {
+    const a = this.own(buffer).allocation;
+    const found = this.written.unwritten(a, byteOffset, itemBytes, shape, elementStrides);
+    if (!found) return;
+    this.written.drop(a);
+    this.opts.warn(`cudascript: CSR069 warning: ${unwrittenCopyMessage(dtype, shape, found)}\n`);
   }
 
   loadModule(artifact: KernelArtifact): ModuleHandle {
@@ -386,7 +410,11 @@ export class SimulatorBackend implements Backend {
       if (x.kind === "scalar") return { kind: "scalar", value: x.value };
       // The typed array the kernel indexes covers every element the layout reaches.
       const length = spanElements(x.shape, x.strides);
-      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides };
+      // The written map travels with a sanitized launch (the kernel marks it); a plain launch's writes
+      // are not marked, so the array stops being tracked.
+      const allocation = this.own(x.buffer).allocation;
+      const written = this.opts.sanitize ? this.written.buffer(allocation) : (this.written.drop(allocation), undefined);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides, ...(written ? { written } : {}) };
     });
   }
 

@@ -26,6 +26,8 @@ export type ArgDesc =
       readonly shape: readonly number[];
       /** Element strides (a 1-D argument's is 1: the emitted code indexes it without one). */
       readonly strides: readonly number[];
+      /** Under the sanitizer: the allocation's written map (sanitizer/written.ts), which the kernel marks. */
+      readonly written?: ArrayBufferLike;
     }
   | { readonly kind: "scalar"; readonly value: number | boolean | bigint | ComplexValue };
 
@@ -132,6 +134,12 @@ const CTORS = Object.fromEntries(DTYPE_NAMES.map((d) => [d, (globalThis as Recor
   new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>
 >;
 
+/** Per argument, the written map the kernel marks (a byte view from the array's first byte), if any. */
+export function makeWritten(args: readonly ArgDesc[]): (Uint8Array | undefined)[] | undefined {
+  if (!args.some((a) => a.kind === "array" && a.written)) return undefined;
+  return args.map((a) => (a.kind === "array" && a.written ? new Uint8Array(a.written, a.byteOffset) : undefined));
+}
+
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {
   return args.map((a) => {
     if (a.kind === "scalar") return a.value;
@@ -203,7 +211,7 @@ function closeAdmission(ctl: Int32Array): number {
 export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number; poison?: boolean }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
   const args = makeArgs(req.args);
   const { flags, copies } = privatizeArgs(args, priv);
-  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags, poison: req.poison === true };
+  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags, poison: req.poison === true, written: makeWritten(req.args) };
   try {
     runChunks(run, L, ctl, nBlocks, chunk, executors);
   } finally {
@@ -297,7 +305,7 @@ export class Executor {
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), poison: req.poison === true };
+    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), poison: req.poison === true, written: makeWritten(req.args) };
     try {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {

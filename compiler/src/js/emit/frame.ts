@@ -6,6 +6,7 @@
 import type { SimKernelInfo } from "../artifact-types";
 import type { EmitContext } from "./context";
 import { zeroJs } from "./values";
+import { writtenSetup } from "./shadow-values";
 
 /** Setup and declaration lines of one kernel (declLines also of a device function). */
 export class KernelFrame {
@@ -36,8 +37,8 @@ export class KernelFrame {
 
   sanSetup(info: SimKernelInfo): string[] {
     // A cooperative kernel's blocks are alive together: each has its own sanitizer (rt.blockSanitizer).
-    if (this.cx.san && this.cx.cooperative) return [`const $S = $san = rt.blockSanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz, $b); $S.setSites($sites); const $SS = $S.S;`];
-    return this.cx.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`] : [];
+    if (this.cx.san && this.cx.cooperative) return [`const $S = $san = rt.blockSanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz, $b); $S.setSites($sites); const $SS = $S.S;`, ...writtenSetup(this.cx)];
+    return this.cx.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`, ...writtenSetup(this.cx)] : [];
   }
 
   declLines(setup: string[]): string[] {

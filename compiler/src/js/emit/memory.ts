@@ -14,6 +14,7 @@ import type { PrivatizableParam } from "../artifact-types";
 import { stridesOf, type ArrayInfo } from "./arrays";
 import type { EmitContext } from "./context";
 import { recordFieldRead, recordFieldTarget, recordFieldWrite } from "../records";
+import { writtenMark } from "./shadow-values";
 
 /** The memory accesses of one function. */
 export class MemoryEmitter {
@@ -220,7 +221,8 @@ export class MemoryEmitter {
       const shadow = !this.cx.undef.active ? "" : a.shId === "param" ? ` $san.uwp(${a.data}, ${flat}, $U, ${this.cx.site("use", t.span, { op: "global store" })}, $t);` : ` $san.uw(${a.shId}, ${flat}, $U);`;
       return `{ ${checks}const $sv = ${v}; ${s};${shadow} ${elementWrite(a, flat, "$sv")}; }`;
     }
-    return `${checks}${elementWrite(a, flat, v)};`;
+    const mark = a.space === "global" ? writtenMark(this.cx, t.array.v, a.data, flat) : undefined;
+    return `${checks}${elementWrite(a, flat, v)};${mark ? ` ${mark};` : ""}`;
   }
 
   atomic(e: IR.AtomicExpr): string {
@@ -246,6 +248,8 @@ export class MemoryEmitter {
     const h = priv ? this.privHelper(e.op, priv, a) : this.cx.me.atomicHelper(e.op, a.dtype, a.shId === "param" ? "global" : space);
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
+    const mark = a.space === "global" ? writtenMark(this.cx, e.array.v, a.data, flat) : undefined;
+    if (mark) pre.push(mark);
     const call = `${h}(${a.data}, ${flat}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
     return pre.length ? `(${pre.join(", ")}, ${call})` : call;
   }

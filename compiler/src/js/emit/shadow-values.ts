@@ -353,3 +353,26 @@ export function poisonValue(d: DType): string {
 export function unwrittenFill(d: DType, zero: string): string {
   return `(L.poison === true ? ${poisonValue(d)} : ${zero})`;
 }
+
+/**
+ * Under the sanitizer, a kernel's global arrays mark the elements they store in their allocation's
+ * written map (runtime/src/simulator/sanitizer/written.ts: `copyToHost` warns, CSR069, about elements
+ * nothing wrote). The setup lines, after the sanitizer's: each array parameter's map (`<data>$W`, null
+ * when its array is untracked), also handed to the sanitizer for stores in device functions.
+ */
+export function writtenSetup(cx: EmitContext): string[] {
+  if (!cx.san || cx.mode === "device") return [];
+  const out: string[] = [];
+  cx.fn.params.forEach((p, i) => {
+    if (p.type.kind !== "array" || p.type.record) return;
+    const n = cx.vn(p);
+    out.push(`const ${n}$W = L.written !== undefined && L.written[${i}] !== undefined ? L.written[${i}] : null; $S.registerWritten(${n}, ${n}$W, ${DTYPES[p.type.dtype].bytes});`);
+  });
+  return out;
+}
+
+/** The mark of a kernel's store to element `flat` of global array `v` (an expression), or undefined where there is none. */
+export function writtenMark(cx: EmitContext, v: IR.Var, data: string, flat: string): string | undefined {
+  if (!cx.san || cx.mode === "device" || v.type.kind !== "array" || v.type.record || !cx.fn.params.includes(v)) return undefined;
+  return `(${data}$W === null || (${data}$W[(${flat}) * ${DTYPES[v.type.dtype].bytes}] = 1))`;
+}

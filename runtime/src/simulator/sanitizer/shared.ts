@@ -54,6 +54,8 @@ export const CODES = 2048;
 export class Sanitizer {
   private readonly shadows: (Shadow | undefined)[] = [];
   private readonly byArray = new Map<unknown, number>();
+  /** Global arrays of this launch with a written map, for stores through a device function's parameter (sanitizer/written.ts). */
+  private readonly writtenMaps = new Map<unknown, { map: Uint8Array; item: number }>();
   /** Current epoch (advances at every synchronisation and every block). */
   ep = 0;
   /** Epoch of the last block barrier (the block's first epoch before its first barrier). */
@@ -104,6 +106,7 @@ export class Sanitizer {
    */
   reuse(policy?: UninitializedPolicy): this {
     this.byArray.clear();
+    this.writtenMaps.clear();
     this.warnedSites.clear();
     if (policy) this.policy = policy;
     return this;
@@ -365,6 +368,15 @@ export class Sanitizer {
     this.policy.warn(f);
   }
 
+  /** A kernel's global array `a` whose stores mark `map` (element i: byte i · item). */
+  registerWritten(a: unknown, map: Uint8Array | null, item: number): void {
+    if (map) this.writtenMaps.set(a, { map, item });
+  }
+  private markWritten(a: unknown, i: number): void {
+    const w = this.writtenMaps.get(a);
+    if (w) w.map[i * w.item] = 1;
+  }
+
   rp(a: unknown, i: number, t: number, site: SimSite | number): void {
     const id = this.byArray.get(a);
     if (id !== undefined) this.r(id, i, t, site);
@@ -372,10 +384,12 @@ export class Sanitizer {
   wp(a: unknown, i: number, t: number, site: SimSite | number, differs: boolean): void {
     const id = this.byArray.get(a);
     if (id !== undefined) this.w(id, i, t, site, differs);
+    else this.markWritten(a, i);
   }
   ap(a: unknown, i: number, t: number, site: SimSite | number): void {
     const id = this.byArray.get(a);
     if (id !== undefined) this.a(id, i, t, site);
+    else this.markWritten(a, i);
   }
 
   private site(s: SimSite | number): SimSite {
