@@ -31,6 +31,8 @@ export const ErrorCodes = {
   UninitializedShared: "CSR023",
   /** Under --sanitize: a value read from shared memory no thread wrote reaches a store to global memory, a condition, an index, an atomic, a print or a throw (sanitizer/undefined-values.ts). */
   UndefinedValueUse: "CSR068",
+  /** A warning, not thrown: under --sanitize, copyToHost of device-array elements no kernel or copy wrote (simulator/sanitizer/written.ts). */
+  UnwrittenCopyToHost: "CSR069",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
   /** A c64/c128 kernel parameter given something else than `{ re, im }` / a Complex64Array / Complex128Array (host/complex-args.ts). */

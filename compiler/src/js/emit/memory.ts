@@ -168,8 +168,9 @@ export class MemoryEmitter {
       // The write of the same element that follows in this statement replaces the reader record anyway.
       if (!this.rmwReads.has(e))
         pre.push(`(($sr = $RP${id}[${x}]) >= $E ? ($sr < $E1 || ($sr >= $M2 && $sr < $M3) || (($RP${id}[${x}] = $E + ${site}), true)) : $sr < $BS ? (($RP${id}[${x}] = $M2 + ${site}), true) : $S.rr(${id}, ${x}, $t, ${site}))`);
-      // Undefined-value tracking (shadow-values.ts): never written in this block → this read is the origin.
-      const origin = this.cx.undef.loadOrigin(`($WP${id}[${x}] < $EB ? ${site + 1} : $UO${id}[${x}])`);
+      // Undefined-value tracking (shadow-values.ts): never written in this block → this read is the
+      // origin. `$sw` still holds the element's write record, loaded by the check above.
+      const origin = this.cx.undef.loadOrigin(`($sw < $EB ? ${site + 1} : $UO${id}[${x}])`);
       if (origin) pre.push(origin);
       let v = elementRead(a, x);
       if (a.dtype === "bool") v = `(${v} !== 0)`;

@@ -31,7 +31,7 @@ function place(s: SimSite): string {
 export function undefinedUseFault(origin: SimSite | undefined, use: SimSite): KernelFault {
   const as = USE_TEXT[use.op ?? ""] ?? "a value that matters";
   const from = origin
-    ? `it comes from the read of shared memory '${origin.array ?? "?"}' at ${place(origin)}${origin.fn !== use.fn ? ` (in '${origin.fn}')` : ""}, of an element no thread of this block wrote before (or a value computed from one); the simulator read 0 there, a GPU reads whatever the memory held`
+    ? `it comes from the read of shared memory '${origin.array ?? "?"}' at ${place(origin)}${origin.fn !== use.fn ? ` (in '${origin.fn}')` : ""}, of an element no thread of this block wrote before (or a value computed from one); the simulator reads its fill there (0, or NaN / 0xCD bytes in poison mode), a GPU whatever the memory held`
     : "it comes from a read of shared memory no thread of this block wrote";
   return new KernelFault("CSR068", "undefined-value", `undefined value used as ${as}: ${from}. Write the element (and cuda.syncthreads()) before reading it, or keep the value away from results`, use, { array: origin?.array });
 }
