@@ -103,6 +103,19 @@ export const printsUnwritten = cuda.jit((out: Int32Array) => {
   out[t] = 1;
 });
 
+/** A device function with a barrier (inlined into the kernel's pieces) reads the unwritten element. */
+const syncedRead = cuda.device((tile: Float32Array, t: i32): f32 => {
+  cuda.syncthreads();
+  return tile[t] * 2; // SYNCFN-READ
+});
+export const throughSyncedDevice = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  if (t !== 9) s[t] = 1;
+  const v = syncedRead(s, t);
+  out[t] = v; // SYNCFN-USE
+});
+
 /** A loop bounded by an unwritten value. */
 export const loopsOnUnwritten = cuda.jit((out: Int32Array) => {
   const s = cuda.shared.array(64, i32);
@@ -149,6 +162,7 @@ const SEEDED = [
   ["indexesWithUnwritten", "// INDEX-READ", "out[t] = table[k]", "an array index", () => [cuda.toDevice(new Int32Array(64)), cuda.deviceArray(64, i32)], [5, 0, 0]],
   ["throughSharedAndCalls", "// ORIGIN-READ", "// GLOBAL-USE", "a value stored to global memory", () => [cuda.deviceArray(64, f32)], [7, 0, 0]],
   ["printsUnwritten", "// PRINT-READ", "// PRINT-READ", "a printed value", () => [cuda.deviceArray(64, i32)], [0, 0, 0]],
+  ["throughSyncedDevice", "// SYNCFN-READ", "// SYNCFN-USE", "a value stored to global memory", () => [cuda.deviceArray(64, f32)], [9, 0, 0]],
   ["loopsOnUnwritten", "// LOOP-READ", "for (let k = 0; k < n; k++)", "a loop condition", () => [cuda.deviceArray(64, i32)], [3, 0, 0]],
 ] as const;
 
