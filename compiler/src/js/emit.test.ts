@@ -144,12 +144,12 @@ export const plain = cuda.jit((x: Float32Array, out: Float32Array) => {
     const san = emitSimulatorModule(r.module, { sanitize: true }).source;
     assert.match(san, /\$u_v\$\d+ = \$U;/, "v, read from shared memory, has a shadow");
     assert.doesNotMatch(san, /\$u_(scale|t|y|i)\$/, "locals no shared read reaches have none");
-    assert.match(san, /out\$\d+\[t\$\d+\] = \$ue\(\$ub\(\), /, "the global store of v is checked");
+    assert.match(san, /out\$\d+\[t\$\d+\] = \(\$u0 = \$U, \$U = 0, \$uchk\(/, "the global store of v is checked");
     const plainCode = san.slice(san.indexOf("function $k1_plain"));
-    assert.doesNotMatch(plainCode.slice(0, plainCode.indexOf("return {")), /\$ue|\$ub|\$U\b/, "a kernel without shared reads checks nothing");
+    assert.doesNotMatch(plainCode.slice(0, plainCode.indexOf("return {")), /\$uchk|\$U\b/, "a kernel without shared reads checks nothing");
     const none = module(`
 import { cuda } from "cudascript";
 export const add = cuda.jit((a: Float32Array, out: Float32Array) => { const i = cuda.grid(1); if (i < a.length) out[i] = a[i] + 1; });`);
-    assert.doesNotMatch(emitSimulatorModule(none.module, { sanitize: true }).source, /\$U|\$ub/, "a module without shared memory emits no tracking at all");
+    assert.doesNotMatch(emitSimulatorModule(none.module, { sanitize: true }).source, /\$U|\$uchk/, "a module without shared memory emits no tracking at all");
   });
 });

@@ -47,6 +47,8 @@ export class KernelFrame {
     else if (this.cx.me.opts.watchdog) out.push("let $wd = 1048576;");
     const flatTemps = this.cx.memory.flatTempsDecl();
     if (flatTemps) out.push(flatTemps);
+    const undefinedTemps = this.cx.undef.decl();
+    if (undefinedTemps) out.push(undefinedTemps);
     const vars = [...this.cx.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.cx.vn(v)} = ${zeroJs(v.type)}`).join(", ")};`);
     const indexTemps = this.cx.memory.indexTempsDecl();

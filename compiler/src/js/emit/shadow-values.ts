@@ -7,16 +7,20 @@
  * naming where the value was read (its *origin*, as MSan's origins) and where it was used.
  *
  * How the emitted code tracks it. A value's shadow is its origin: the read site's number + 1, 0 when
- * defined. The code keeps one accumulator, `$U` (a module variable, so device functions share it):
- * every tracked read folds its origin in (`$U = $U || origin`, the first origin wins), so after an
+ * defined. Each function keeps one accumulator, `$U` (a local: a module variable cost the reduction
+ * of bench/sim.mjs 2.5× under the sanitizer, a local ~1%): every tracked read folds its origin in
+ * (`$U = $U || origin`, the first origin wins), so after an
  * expression is evaluated `$U` is its shadow — the OR of its operands', evaluated in the same order as
  * the value, so a select or `&&` that skips an operand skips its shadow too. A local that can hold an
  * undefined value has a shadow local beside it (an i32 variable of its own, so fission keeps it per
  * thread across barriers like any other local); an assignment stores `$U` into it. A shared element's
  * shadow is its sanitizer record (never written in this block: the read site is the origin) and, once
  * written, the origin of the value stored (`UO`), so storing an undefined value to shared memory makes
- * the element undefined instead of reporting. Where a value matters, `$ub()` saves the accumulator and
- * clears it, and `$ue(…)` checks the value's shadow and restores the accumulator.
+ * the element undefined instead of reporting. Where a value matters, the accumulator is saved in a
+ * temporary of that site (`$uN`) and cleared, the value is evaluated, `$uchk` reports its shadow if it
+ * is undefined, and the accumulator is restored. A device function has its own accumulator: the caller
+ * queues its tracked arguments' shadows (`$Uq`), passed after the thread registers, and the callee's
+ * `return` leaves its result's shadow in the module variable `$UR`, which the caller folds in.
  *
  * What it costs: a static pass over the module (below) finds the locals that can ever hold an undefined
  * value — assigned from a tracked read, from such a local, from a device function's result or parameter
@@ -36,17 +40,16 @@ export type UndefinedUse = "branch" | "loop condition" | "index" | "global store
 
 /** The accumulator and its helpers, one copy in the module's prelude. */
 const HELPERS = [
-  "let $U = 0; const $Us = [], $Uq = [];",
-  // begin a value that matters: save the accumulator, start from defined
-  "function $ub() { $Us.push($U); $U = 0; return 0; }",
-  // end it: report an undefined one at use site s, restore the accumulator
-  "function $ue(_, v, s, t) { if ($U !== 0) $san.undefinedUse($U - 1, s, t); $U = $Us.pop(); return v; }",
-  // a device-function argument whose parameter is tracked: queue its shadow for the call
-  "function $uq(_, v) { $Uq.push($U); $U = $Us.pop(); return v; }",
-  // a call's result: its shadow (the callee leaves it in $U) joins the caller's accumulator
-  "function $uc(_, v) { const r = $U; $U = $Us.pop() || r; return v; }",
-  // a call whose result is always defined: the callee's statements must not clobber the caller's accumulator
-  "function $ud(_, v) { $U = $Us.pop(); return v; }",
+  // the shadows of a call's tracked arguments, and of a device function's result
+  "const $Uq = []; let $UR = 0;",
+  // a value v that matters, of shadow u, used at site s by thread t: reported when undefined
+  "function $uchk(v, u, s, t) { if (u !== 0) $san.undefinedUse(u - 1, s, t); return v; }",
+  // a device-function argument whose parameter is tracked: its shadow queued for the call
+  "function $uarg(v, u) { $Uq.push(u); return v; }",
+  // a device function's result and its shadow
+  "function $uret(v, u) { $UR = u; return v; }",
+  // the value of a call (the caller folds $UR in after it)
+  "function $uval(v) { return v; }",
 ].join("\n");
 
 /** What the static pass found for one module. */
@@ -186,6 +189,10 @@ function analyze(me: ModuleEmitter, extra: readonly (readonly AnyStmt[])[] = [])
 /** The undefined-value tracking of one function's emission (cx.san only). */
 export class UndefinedValues {
   private analysis: ModuleAnalysis | undefined;
+  /** The temporaries `$u0…` holding the accumulator across a value that matters: how many this function uses. */
+  private temps = 0;
+  /** Whether this function's code uses the accumulator (it then declares it). */
+  private used = false;
   /** The module's analysis alone: what device functions were emitted with (their parameter lists). */
   private moduleAnalysis: ModuleAnalysis | undefined;
 
@@ -216,7 +223,24 @@ export class UndefinedValues {
   }
 
   private helpers(): void {
+    this.used = true;
     this.cx.helper("$U", HELPERS);
+  }
+
+  /** The `let` of this function's accumulator and temporaries, when it tracks anything. */
+  decl(): string | undefined {
+    if (!this.used) return undefined;
+    return `let $U = 0${Array.from({ length: this.temps }, (_, k) => `, $u${k} = 0`).join("")};`;
+  }
+
+  /**
+   * A value evaluated from a clear accumulator: the accumulator is saved in a temporary of its own and
+   * cleared; `use(u, restore)` writes the call that evaluates the value, reads its shadow `u` and then
+   * restores the accumulator (arguments evaluate left to right).
+   */
+  private isolated(use: (u: string, restore: string) => string): string {
+    const t = `$u${this.temps++}`;
+    return `(${t} = $U, $U = 0, ${use("$U", `$U = ${t}`)})`;
   }
 
   /** Whether local `v` has a shadow. */
@@ -258,6 +282,7 @@ export class UndefinedValues {
     if (!this.tracked(v)) return js;
     const s = this.declared(v);
     this.cx.noteRead(s);
+    this.used = true;
     return `(($U = $U || ${this.cx.vn(s)}), ${js})`;
   }
 
@@ -267,6 +292,7 @@ export class UndefinedValues {
     if (!this.tracked(v)) return `${name} = ${value};`;
     const s = this.declared(v);
     this.cx.noteWrite(s);
+    this.used = true;
     if (!e || !this.may(e)) return `${name} = ${value}; ${this.cx.vn(s)} = 0;`;
     return `${name} = ($U = 0, ${value}); ${this.cx.vn(s)} = $U;`;
   }
@@ -276,7 +302,7 @@ export class UndefinedValues {
     if (!this.may(e)) return js;
     this.helpers();
     const site = this.cx.me.site("use", span, this.cx.fn, { op: use });
-    return `$ue($ub(), ${js}, ${site}, $t)`;
+    return this.isolated((u, restore) => `$uchk(${js}, ${u}, ${site}, $t, ${restore})`);
   }
 
   /** The condition of a branch or loop, emitted and checked. */
@@ -293,7 +319,9 @@ export class UndefinedValues {
 
   /** A shared store's value: evaluated from a clear accumulator, so `$U` after it is the value's shadow. */
   storeValue(js: string): string {
-    return this.active ? `($U = 0, ${js})` : js;
+    if (!this.active) return js;
+    this.used = true;
+    return `($U = 0, ${js})`;
   }
 
   /**
@@ -304,18 +332,18 @@ export class UndefinedValues {
     const p = callee.params[i];
     if (!this.active || !p || !this.moduleAnalysis!.vars.has(p)) return js;
     this.helpers();
-    return `$uq($ub(), ${js})`;
+    return this.isolated((u, restore) => `$uarg(${js}, ${u}, ${restore})`);
   }
   /** The shadows the call passes after `$t`: one per tracked scalar parameter. */
   callShadows(callee: IR.IrFunction): string[] {
     const n = this.trackedParams(callee).length;
     return n ? [`...$Uq.splice(-${n})`] : [];
   }
-  /** The call itself: the callee's statements use the accumulator, so the caller's is saved around it. */
+  /** The call itself: a callee whose result can be undefined leaves its shadow in `$UR`, folded in after the call. */
   call(callee: IR.IrFunction, js: string): string {
-    if (!this.active) return js;
+    if (!this.active || !this.moduleAnalysis!.results.has(callee.id)) return js;
     this.helpers();
-    return this.moduleAnalysis!.results.has(callee.id) ? `$uc($ub(), ${js})` : `$ud($ub(), ${js})`;
+    return `$uval(${js}, $U = $U || $UR)`;
   }
   /** A device function's tracked parameters, whose shadows follow `$t` in its parameter list. */
   trackedParams(fn: IR.IrFunction): IR.Var[] {
@@ -325,9 +353,11 @@ export class UndefinedValues {
   shadowParams(): string[] {
     return this.trackedParams(this.cx.fn).map((p) => this.cx.vn(this.shadowVar(p)));
   }
-  /** `return <value>` of a device function whose result can be undefined: the value's shadow is left in `$U`. */
+  /** `return <value>` of a device function whose result can be undefined: the value's shadow is left in `$UR`. */
   returnValue(js: string): string {
-    return this.active && this.a!.results.has(this.cx.fn.id) ? `($U = 0, ${js})` : js;
+    if (!this.active || !this.moduleAnalysis!.results.has(this.cx.fn.id)) return js;
+    this.helpers();
+    return `($U = 0, $uret(${js}, $U))`;
   }
 }
 
