@@ -116,6 +116,19 @@ export const throughSyncedDevice = cuda.jit((out: Float32Array) => {
   out[t] = v; // SYNCFN-USE
 });
 
+/** Block 0 leaves s[7] unwritten and copies it into u; block 1 writes everything: only block 0 is undefined. */
+export const perBlock = cuda.jit((out: Int32Array) => {
+  const s = cuda.shared.array(64, i32);
+  const u = cuda.shared.array(64, i32);
+  const t = cuda.threadIdx.x;
+  u[(t + 1) % 64] = 5;
+  if (cuda.blockIdx.x !== 0 || t !== 7) s[t] = 1;
+  cuda.syncthreads();
+  u[t] = s[t];
+  cuda.syncthreads();
+  out[cuda.blockIdx.x * 64 + t] = u[t] + u[(t + 1) % 64]; // PERBLOCK-USE
+});
+
 /** A loop bounded by an unwritten value. */
 export const loopsOnUnwritten = cuda.jit((out: Int32Array) => {
   const s = cuda.shared.array(64, i32);
@@ -207,6 +220,19 @@ describe("undefined values: reported where they matter (CSR068)", () => {
       assert.deepEqual(printed, []);
     });
   }
+
+  it("an undefined value stored into shared memory stays in its block: the next blocks start defined", () => {
+    configureSimulator({ uninitializedShared: "warn" });
+    const out = cuda.deviceArray(64 * 3, i32);
+    kernel(art, "perBlock").launch(3, 64)(out);
+    const w = lastLaunchWarnings();
+    assert.equal(w.length, 1, JSON.stringify(w));
+    assert.equal(w[0]!.details?.line, lineOf("// PERBLOCK-USE"));
+    assert.deepEqual(w[0]!.details?.block, [0, 0, 0]);
+    assert.deepEqual(w[0]!.details?.thread, [6, 0, 0], "thread 6 reads u[7] first");
+    configureSimulator({ uninitializedShared: "error" });
+    assert.throws(() => kernel(art, "perBlock").launch(3, 64)(cuda.deviceArray(64 * 3, i32)), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR068" && JSON.stringify(e.details?.thread) === "[6,0,0]");
+  });
 
   it('uninitializedShared: "warn" reports the same use once as a warning and the run goes on', () => {
     configureSimulator({ uninitializedShared: "warn" });

@@ -310,11 +310,11 @@ export class UndefinedValues {
     return this.check(e, this.cx.emit.ex(e), use, span);
   }
 
-  /** The origin a tracked shared read folds in (`origin`: a JS expression, 0 when defined). */
-  loadOrigin(origin: string): string | undefined {
+  /** The origin a tracked shared read folds in (`origin`: a JS expression, 0 when defined; `defined`: a cheaper test that it is 0). */
+  loadOrigin(origin: string, defined?: string): string | undefined {
     if (!this.active) return undefined;
     this.helpers();
-    return `($U = $U || ${origin})`;
+    return defined ? `(${defined} || ($U = $U || ${origin}))` : `($U = $U || ${origin})`;
   }
 
   /** A shared store's value: evaluated from a clear accumulator, so `$U` after it is the value's shadow. */
@@ -392,7 +392,7 @@ export function unwrittenFill(d: DType, zero: string): string {
  */
 export function writtenSetup(cx: EmitContext): string[] {
   if (!cx.san || cx.mode === "device") return [];
-  const out: string[] = [];
+  const out: string[] = cx.undef.active ? ["const $UD = $S.UD;"] : [];
   cx.fn.params.forEach((p, i) => {
     if (p.type.kind !== "array" || p.type.record) return;
     const n = cx.vn(p);

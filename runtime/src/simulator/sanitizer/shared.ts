@@ -32,12 +32,18 @@ export interface Shadow {
   readonly length: number;
   readonly WP: Float64Array;
   readonly RP: Float64Array;
-  /** Origin of the undefined value each element holds (site + 1; 0: defined), where WP says it was written in this block (undefined-values.ts). */
+  /**
+   * Origin of the undefined value each element holds (site + 1; 0: defined), where WP says it was
+   * written in this block — read only while the array's `Sanitizer.UD` flag says an undefined value was
+   * stored into it in this block (until then the array holds none, and UO may be stale; undefined-values.ts).
+   */
   readonly UO: Int32Array;
 }
 
 /** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
 export const CODES = 2048;
+/** Shared arrays per module the undefined-value flags cover (ids past it count as always holding some). */
+const MAX_SHARED_ARRAYS = 4096;
 
 /**
  * Shared-memory race, uninitialised-read and divergence detection for one kernel run (one worker).
@@ -70,6 +76,12 @@ export class Sanitizer {
   E1 = 1;
   BS = 0;
   EB = 0;
+  /**
+   * Per shared array id: an undefined value was stored into it in this block, so its `UO` is current
+   * (cleared when this first happens, and each block starts with none): the emitted code's reads look at
+   * `UO` only then, and its stores maintain it only then.
+   */
+  readonly UD = new Int32Array(MAX_SHARED_ARRAYS);
   /** Epoch of each warp's last warp synchronisation. */
   private readonly wsync: Float64Array;
   private maxEpoch = 0;
@@ -151,6 +163,7 @@ export class Sanitizer {
     }
     this.ep++;
     this.base = this.bsync = this.ep;
+    this.UD.fill(0, 0, Math.min(this.shadows.length, MAX_SHARED_ARRAYS));
     this.refresh();
   }
 
@@ -337,7 +350,7 @@ export class Sanitizer {
   uo(id: number, i: number, site: number): number {
     const s = this.shadows[id];
     if (!s) return 0;
-    return s.WP[i]! < this.EB ? site + 1 : s.UO[i]!;
+    return s.WP[i]! < this.EB ? site + 1 : this.UD[id] !== 0 || id >= MAX_SHARED_ARRAYS ? s.UO[i]! : 0;
   }
   /** `uo` for a device function's array parameter: 0 unless it is a shared array of this kernel. */
   uop(a: unknown, i: number, site: number): number {
@@ -347,7 +360,14 @@ export class Sanitizer {
   /** Element i of shared array `id` now holds a value of shadow `u` (0: defined). */
   uw(id: number, i: number, u: number): void {
     const s = this.shadows[id];
-    if (s) s.UO[i] = u;
+    if (!s) return;
+    if (u !== 0 && this.UD[id] === 0) this.dirty(id);
+    s.UO[i] = u;
+  }
+  /** The first undefined value stored into shared array `id` in this block: its UO becomes current. */
+  private dirty(id: number): void {
+    this.shadows[id]!.UO.fill(0);
+    if (id < MAX_SHARED_ARRAYS) this.UD[id] = 1;
   }
   /** `uw` through a device function's array parameter; a global array there is where an undefined value matters. */
   uwp(a: unknown, i: number, u: number, use: number, t: number): void {
