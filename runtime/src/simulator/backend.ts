@@ -359,7 +359,11 @@ export class SimulatorBackend implements Backend {
   checkCopyToHost(buffer: DeviceBuffer, byteOffset: number, dtype: string, itemBytes: number, shape: readonly number[], elementStrides: readonly number[]): void {
     const a = this.own(buffer).allocation;
     const found = this.written.unwritten(a, byteOffset, itemBytes, shape, elementStrides);
-    if (!found) return;
+    if (!found) {
+      // Every element of the whole array written: it stays so (nothing un-writes), and its kernels stop marking.
+      if (byteOffset === 0 && shape.reduce((x, y) => x * y, 1) * itemBytes === buffer.bytes) this.written.drop(a);
+      return;
+    }
     this.written.drop(a);
     this.opts.warn(`cudascript: CSR069 warning: ${unwrittenCopyMessage(dtype, shape, found)}\n`);
   }
