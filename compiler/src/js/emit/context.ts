@@ -30,7 +30,7 @@ import { INT64_HELPERS, usesInt64Helpers } from "../int64";
 import { HALF_TABLES, HALF_TABLES_NAME } from "../f16";
 
 /** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
-export const SAN_REFRESH = "$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB;";
+export const SAN_REFRESH = "$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; $ud = $S.UD;";
 /** Where this thread's writer ([M1, M2)) and reader ([M2, M3)) values of the current epoch start (see Shadow in the runtime). */
 export const SAN_THREAD = "$M1 = $E + ($t + 1) * $SS; $M2 = $M1 + $SS; $M3 = $M2 + $SS;";
 

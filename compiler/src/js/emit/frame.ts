@@ -43,7 +43,7 @@ export class KernelFrame {
 
   declLines(setup: string[]): string[] {
     const out = [...setup];
-    if (this.cx.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0;");
+    if (this.cx.san) out.push("let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0, $ud = 0;");
     else if (this.cx.me.opts.watchdog) out.push("let $wd = 1048576;");
     const flatTemps = this.cx.memory.flatTempsDecl();
     if (flatTemps) out.push(flatTemps);

@@ -170,9 +170,9 @@ export class MemoryEmitter {
         pre.push(`(($sr = $RP${id}[${x}]) >= $E ? ($sr < $E1 || ($sr >= $M2 && $sr < $M3) || (($RP${id}[${x}] = $E + ${site}), true)) : $sr < $BS ? (($RP${id}[${x}] = $M2 + ${site}), true) : $S.rr(${id}, ${x}, $t, ${site}))`);
       // Undefined-value tracking (shadow-values.ts): never written in this block → this read is the
       // origin. `$sw` still holds the element's write record, loaded by the check above.
-      // The common case — written in this block, and no undefined value stored into the array — tests two
-      // numbers and leaves the accumulator alone.
-      const origin = this.cx.undef.loadOrigin(`($sw < $EB ? ${site + 1} : $UD[${id}] !== 0 ? $UO${id}[${x}] : 0)`, `($sw >= $EB && $UD[${id}] === 0)`);
+      // The common case — written in this block, and no undefined value stored into shared memory in it —
+      // tests two numbers and leaves the accumulator alone.
+      const origin = this.cx.undef.loadOrigin(`($sw < $EB ? ${site + 1} : $ud !== 0 ? $UO${id}[${x}] : 0)`, `($sw >= $EB && $ud === 0)`);
       if (origin) pre.push(origin);
       let v = elementRead(a, x);
       if (a.dtype === "bool") v = `(${v} !== 0)`;
@@ -215,8 +215,9 @@ export class MemoryEmitter {
       const idx: string[] = [];
       const x = this.flatTemp(flat, idx);
       const fast = `(($sw = $WP${id}[${x}]) < $BS || ($sw >= $M1 && $sw < $M2)) && (($sr = $RP${id}[${x}]) < $BS || ($sr >= $M2 && $sr < $M3))`;
-      // The element's shadow, only where undefined values are around (Sanitizer.UD): else nothing to do.
-      const shadow = this.cx.undef.active ? ` if ($U !== 0 || $UD[${id}] !== 0) $S.uw(${id}, ${x}, $U);` : "";
+      // The element's shadow, only where undefined values are around (Sanitizer.UD, mirrored in the
+      // local `$ud`): else nothing to do.
+      const shadow = this.cx.undef.active ? ` if ($U !== 0 || $ud !== 0) $ud = $S.uw(${id}, ${x}, $U);` : "";
       return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${elementChanged(a, x)});${shadow} ${elementWrite(a, x, "$sv")}; }`;
     }
     if (this.cx.san && a.shId !== undefined) {

@@ -341,9 +341,13 @@ export class UndefinedValues {
   }
   /** The call itself: a callee whose result can be undefined leaves its shadow in `$UR`, folded in after the call. */
   call(callee: IR.IrFunction, js: string): string {
-    if (!this.active || !this.moduleAnalysis!.results.has(callee.id)) return js;
+    if (!this.active) return js;
+    // A kernel's mirror of Sanitizer.UD: the callee may have stored an undefined value into shared memory.
+    const refresh = this.cx.mode === "device" ? [] : ["$ud = $S.UD"];
+    const fold = this.moduleAnalysis!.results.has(callee.id) ? ["$U = $U || $UR"] : [];
+    if (!refresh.length && !fold.length) return js;
     this.helpers();
-    return `$uval(${js}, $U = $U || $UR)`;
+    return `$uval(${[js, ...fold, ...refresh].join(", ")})`;
   }
   /** A device function's tracked parameters, whose shadows follow `$t` in its parameter list. */
   trackedParams(fn: IR.IrFunction): IR.Var[] {
@@ -392,7 +396,7 @@ export function unwrittenFill(d: DType, zero: string): string {
  */
 export function writtenSetup(cx: EmitContext): string[] {
   if (!cx.san || cx.mode === "device") return [];
-  const out: string[] = cx.undef.active ? ["const $UD = $S.UD;"] : [];
+  const out: string[] = [];
   cx.fn.params.forEach((p, i) => {
     if (p.type.kind !== "array" || p.type.record) return;
     const n = cx.vn(p);

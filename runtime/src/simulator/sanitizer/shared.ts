@@ -34,16 +34,14 @@ export interface Shadow {
   readonly RP: Float64Array;
   /**
    * Origin of the undefined value each element holds (site + 1; 0: defined), where WP says it was
-   * written in this block — read only while the array's `Sanitizer.UD` flag says an undefined value was
-   * stored into it in this block (until then the array holds none, and UO may be stale; undefined-values.ts).
+   * written in this block — read only while `Sanitizer.UD` says an undefined value was stored into
+   * shared memory in this block (until then no element holds one, and UO may be stale; undefined-values.ts).
    */
   readonly UO: Int32Array;
 }
 
 /** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
 export const CODES = 2048;
-/** Shared arrays per module the undefined-value flags cover (ids past it count as always holding some). */
-const MAX_SHARED_ARRAYS = 4096;
 
 /**
  * Shared-memory race, uninitialised-read and divergence detection for one kernel run (one worker).
@@ -77,11 +75,12 @@ export class Sanitizer {
   BS = 0;
   EB = 0;
   /**
-   * Per shared array id: an undefined value was stored into it in this block, so its `UO` is current
-   * (cleared when this first happens, and each block starts with none): the emitted code's reads look at
-   * `UO` only then, and its stores maintain it only then.
+   * 1 once an undefined value was stored into shared memory in this block: from then on every shared
+   * array's `UO` is current (all are cleared when this first happens; each block starts with 0). The
+   * emitted code mirrors it in a local (`$ud`, reloaded after every synchronisation, shadow store and
+   * device-function call): its reads look at `UO` only then, and its stores maintain it only then.
    */
-  readonly UD = new Int32Array(MAX_SHARED_ARRAYS);
+  UD = 0;
   /** Epoch of each warp's last warp synchronisation. */
   private readonly wsync: Float64Array;
   private maxEpoch = 0;
@@ -163,7 +162,7 @@ export class Sanitizer {
     }
     this.ep++;
     this.base = this.bsync = this.ep;
-    this.UD.fill(0, 0, Math.min(this.shadows.length, MAX_SHARED_ARRAYS));
+    this.UD = 0;
     this.refresh();
   }
 
@@ -350,7 +349,7 @@ export class Sanitizer {
   uo(id: number, i: number, site: number): number {
     const s = this.shadows[id];
     if (!s) return 0;
-    return s.WP[i]! < this.EB ? site + 1 : this.UD[id] !== 0 || id >= MAX_SHARED_ARRAYS ? s.UO[i]! : 0;
+    return s.WP[i]! < this.EB ? site + 1 : this.UD !== 0 ? s.UO[i]! : 0;
   }
   /** `uo` for a device function's array parameter: 0 unless it is a shared array of this kernel. */
   uop(a: unknown, i: number, site: number): number {
@@ -358,16 +357,16 @@ export class Sanitizer {
     return id === undefined ? 0 : this.uo(id, i, site);
   }
   /** Element i of shared array `id` now holds a value of shadow `u` (0: defined). */
-  uw(id: number, i: number, u: number): void {
+  uw(id: number, i: number, u: number): number {
     const s = this.shadows[id];
-    if (!s) return;
-    if (u !== 0 && this.UD[id] === 0) this.dirty(id);
+    if (!s) return this.UD;
+    if (u !== 0 && this.UD === 0) {
+      // The first undefined value stored into shared memory in this block: the origins become current.
+      for (const o of this.shadows) o?.UO.fill(0);
+      this.UD = 1;
+    }
     s.UO[i] = u;
-  }
-  /** The first undefined value stored into shared array `id` in this block: its UO becomes current. */
-  private dirty(id: number): void {
-    this.shadows[id]!.UO.fill(0);
-    if (id < MAX_SHARED_ARRAYS) this.UD[id] = 1;
+    return this.UD;
   }
   /** `uw` through a device function's array parameter; a global array there is where an undefined value matters. */
   uwp(a: unknown, i: number, u: number, use: number, t: number): void {
