@@ -131,7 +131,7 @@ export interface Backend {
    * elements `checkCopyToHost` reports when they are read back unwritten (simulator/sanitizer/written.ts);
    * `origin` undefined: stop tracking it (its writes cannot all be seen).
    */
-  trackUnwritten?(buffer: DeviceBuffer, origin: (() => { api: string; site?: { file?: string; line?: number; col?: number } }) | undefined): void;
+  trackUnwritten?(buffer: DeviceBuffer, itemBytes: number, origin: (() => { api: string; site?: { file?: string; line?: number; col?: number } }) | undefined): void;
   /** Before a copy of this array to the host: warns (CSR069) about an element nothing wrote, under the simulator's sanitizer. */
   checkCopyToHost?(buffer: DeviceBuffer, byteOffset: number, dtype: string, itemBytes: number, shape: readonly number[], elementStrides: readonly number[]): void;
 

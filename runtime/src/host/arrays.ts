@@ -562,7 +562,7 @@ export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArra
     const d = toDevice(host.bytes, options);
     d.recordDtype = host.dtype;
     // Kernels write records field by field, which the written maps do not follow.
-    currentBackend().trackUnwritten?.(d.buffer, undefined);
+    currentBackend().trackUnwritten?.(d.buffer, 1, undefined);
     return d;
   }
   const stream = streamOption(options);
@@ -594,7 +594,7 @@ export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArra
   if (copy) d.copyToDevice(host instanceof NDArray ? host : data, stream);
   else {
     currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
-    currentBackend().trackUnwritten?.(d.buffer, () => ({ api: "cuda.toDevice(a, { copy: false })", site: captureCallSite(toDevice).resolve() }));
+    currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.toDevice(a, { copy: false })", site: captureCallSite(toDevice).resolve() }));
   }
   return d;
 }
@@ -617,7 +617,7 @@ export function deviceArray(shape: Shape, dtype: DType | ComplexDType, layout?: 
   const t = toDType(dtype, "cuda.deviceArray");
   const d = new DeviceNDArray(s, t, undefined, undefined, layoutStrides(s, t, layout, "cuda.deviceArray"));
   currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
-  currentBackend().trackUnwritten?.(d.buffer, () => ({ api: "cuda.deviceArray", site: captureCallSite(deviceArray).resolve() }));
+  currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.deviceArray", site: captureCallSite(deviceArray).resolve() }));
   return d;
 }
 
@@ -645,7 +645,7 @@ export function deviceArrayLike(a: TypedArray | NDArray<TypedArray | HostComplex
   const f = (a instanceof DeviceNDArray || a instanceof NDArray) && !a.isCContiguous() && a.isFContiguous();
   const d = new DeviceNDArray(shape, dtype, undefined, undefined, f ? columnMajorStrides(shape) : undefined);
   currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
-  currentBackend().trackUnwritten?.(d.buffer, () => ({ api: "cuda.deviceArrayLike", site: captureCallSite(deviceArrayLike).resolve() }));
+  currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.deviceArrayLike", site: captureCallSite(deviceArrayLike).resolve() }));
   return d as never;
 }
 

@@ -5,6 +5,7 @@
  */
 import { checkUninitializedMemory, poisonLaunch } from "./poison";
 import { unwrittenCopyMessage, WrittenMemory, type AllocationOrigin } from "./sanitizer/written";
+import { DTYPES } from "@cudascript/compiler/dtypes";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
@@ -289,6 +290,8 @@ export class SimulatorBackend implements Backend {
     const b = this.own(buffer);
     if (b.freed) return;
     forgetExport(b);
+    // The written map is as large as the array: it goes with it, not when the array object is collected.
+    this.written.drop(b.allocation);
     b.release();
     this.collected.unregister(b);
     this.addressSpace.release(b.allocation);
@@ -321,6 +324,8 @@ export class SimulatorBackend implements Backend {
   exportIpc(buffer: DeviceBuffer): Uint8Array {
     const b = this.own(buffer);
     if (b.freed) throw new CudaScriptError("CSR010", "getIpcHandle: this device array was freed");
+    // Another process writes it from now on, out of the written map's sight.
+    this.written.drop(b.allocation);
     return exportSimulatorIpc(b);
   }
 
@@ -349,9 +354,9 @@ export class SimulatorBackend implements Backend {
   }
 
   /** Under the sanitizer: a new array's written map (sanitizer/written.ts); `origin` undefined stops tracking it. */
-  trackUnwritten(buffer: DeviceBuffer, origin: (() => AllocationOrigin) | undefined): void {
+  trackUnwritten(buffer: DeviceBuffer, item: number, origin: (() => AllocationOrigin) | undefined): void {
     const a = this.own(buffer).allocation;
-    if (origin && this.opts.sanitize) this.written.track(a, buffer.bytes, origin());
+    if (origin && this.opts.sanitize) this.written.track(a, buffer.bytes, item, origin());
     else this.written.drop(a);
   }
 
@@ -417,8 +422,8 @@ export class SimulatorBackend implements Backend {
       // The written map travels with a sanitized launch (the kernel marks it); a plain launch's writes
       // are not marked, so the array stops being tracked.
       const allocation = this.own(x.buffer).allocation;
-      const written = this.opts.sanitize ? this.written.buffer(allocation) : (this.written.drop(allocation), undefined);
-      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides, ...(written ? { written } : {}) };
+      const written = this.opts.sanitize ? this.written.argument(allocation, x.byteOffset, DTYPES[x.dtype as keyof typeof DTYPES]?.bytes ?? 0) : (this.written.drop(allocation), undefined);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides, ...(written ? { written: written.buffer, writtenFirst: written.first } : {}) };
     });
   }
 

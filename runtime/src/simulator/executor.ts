@@ -26,8 +26,9 @@ export type ArgDesc =
       readonly shape: readonly number[];
       /** Element strides (a 1-D argument's is 1: the emitted code indexes it without one). */
       readonly strides: readonly number[];
-      /** Under the sanitizer: the allocation's written map (sanitizer/written.ts), which the kernel marks. */
+      /** Under the sanitizer: the allocation's written map (sanitizer/written.ts, a byte per element), which the kernel marks, and this argument's first element in it. */
       readonly written?: ArrayBufferLike;
+      readonly writtenFirst?: number;
     }
   | { readonly kind: "scalar"; readonly value: number | boolean | bigint | ComplexValue };
 
@@ -134,10 +135,10 @@ const CTORS = Object.fromEntries(DTYPE_NAMES.map((d) => [d, (globalThis as Recor
   new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>
 >;
 
-/** Per argument, the written map the kernel marks (a byte view from the array's first byte), if any. */
+/** Per argument, the written map the kernel marks (a byte per element, from the argument's first), if any. */
 export function makeWritten(args: readonly ArgDesc[]): (Uint8Array | undefined)[] | undefined {
   if (!args.some((a) => a.kind === "array" && a.written)) return undefined;
-  return args.map((a) => (a.kind === "array" && a.written ? new Uint8Array(a.written, a.byteOffset) : undefined));
+  return args.map((a) => (a.kind === "array" && a.written ? new Uint8Array(a.written, a.writtenFirst ?? 0) : undefined));
 }
 
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {

@@ -408,5 +408,5 @@ export function writtenSetup(cx: EmitContext): string[] {
 /** The mark of a kernel's store to element `flat` of global array `v` (an expression), or undefined where there is none. */
 export function writtenMark(cx: EmitContext, v: IR.Var, data: string, flat: string): string | undefined {
   if (!cx.san || cx.mode === "device" || v.type.kind !== "array" || v.type.record || !cx.fn.params.includes(v)) return undefined;
-  return `(${data}$W === null || (${data}$W[(${flat}) * ${DTYPES[v.type.dtype].bytes}] = 1))`;
+  return `(${data}$W === null || (${data}$W[${flat}] = 1))`;
 }

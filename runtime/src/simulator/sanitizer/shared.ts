@@ -58,8 +58,11 @@ export const CODES = 2048;
 export class Sanitizer {
   private readonly shadows: (Shadow | undefined)[] = [];
   private readonly byArray = new Map<unknown, number>();
-  /** Global arrays of this launch with a written map, for stores through a device function's parameter (sanitizer/written.ts). */
-  private readonly writtenMaps = new Map<unknown, { map: Uint8Array; item: number }>();
+  /**
+   * Global arrays of this launch with a written map, for stores through a device function's parameter
+   * (sanitizer/written.ts). Weak: this sanitizer outlives the launch (it is reused), the maps must not.
+   */
+  private writtenMaps = new WeakMap<object, { map: Uint8Array; item: number }>();
   /** Current epoch (advances at every synchronisation and every block). */
   ep = 0;
   /** Epoch of the last block barrier (the block's first epoch before its first barrier). */
@@ -117,7 +120,7 @@ export class Sanitizer {
    */
   reuse(policy?: UninitializedPolicy): this {
     this.byArray.clear();
-    this.writtenMaps.clear();
+    this.writtenMaps = new WeakMap();
     this.warnedSites.clear();
     if (policy) this.policy = policy;
     return this;
@@ -387,13 +390,13 @@ export class Sanitizer {
     this.policy.warn(f);
   }
 
-  /** A kernel's global array `a` whose stores mark `map` (element i: byte i · item). */
+  /** A kernel's global array `a` whose stores mark `map` (element i: byte i; `item` is kept for the emitted call's sake). */
   registerWritten(a: unknown, map: Uint8Array | null, item: number): void {
-    if (map) this.writtenMaps.set(a, { map, item });
+    if (map) this.writtenMaps.set(a as object, { map, item });
   }
   private markWritten(a: unknown, i: number): void {
-    const w = this.writtenMaps.get(a);
-    if (w) w.map[i * w.item] = 1;
+    const w = this.writtenMaps.get(a as object);
+    if (w) w.map[i] = 1;
   }
 
   rp(a: unknown, i: number, t: number, site: SimSite | number): void {
