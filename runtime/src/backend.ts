@@ -126,6 +126,14 @@ export interface Backend {
   copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number, stream: StreamHandle | null): void;
   copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number, stream: StreamHandle | null): void;
   memset(dst: DeviceBuffer, offset: number, bytes: number, value: number, stream: StreamHandle | null): void;
+  /**
+   * The simulator's sanitizer: `buffer` is a new array nothing wrote yet (its zero fill aside), whose
+   * elements `checkCopyToHost` reports when they are read back unwritten (simulator/sanitizer/written.ts);
+   * `origin` undefined: stop tracking it (its writes cannot all be seen).
+   */
+  trackUnwritten?(buffer: DeviceBuffer, itemBytes: number, origin: (() => { api: string; site?: { file?: string; line?: number; col?: number } }) | undefined): void;
+  /** Before a copy of this array to the host: warns (CSR069) about an element nothing wrote, under the simulator's sanitizer. */
+  checkCopyToHost?(buffer: DeviceBuffer, byteOffset: number, dtype: string, itemBytes: number, shape: readonly number[], elementStrides: readonly number[]): void;
 
   /** Loads (or returns the cached) module for an artifact; the GPU backend compiles/loads PTX here. */
   loadModule(artifact: KernelArtifact): ModuleHandle;

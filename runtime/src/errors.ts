@@ -29,6 +29,10 @@ export const ErrorCodes = {
   SharedRace: "CSR021",
   DivergentBarrier: "CSR022",
   UninitializedShared: "CSR023",
+  /** Under --sanitize: a value read from shared memory no thread wrote reaches a store to global memory, a condition, an index, an atomic, a print or a throw (sanitizer/undefined-values.ts). */
+  UndefinedValueUse: "CSR068",
+  /** A warning, not thrown: under --sanitize, copyToHost of device-array elements no kernel or copy wrote (simulator/sanitizer/written.ts). */
+  UnwrittenCopyToHost: "CSR069",
   Timeout: "CSR024",
   DivergentWarp: "CSR025",
   /** `--sanitize`: two threads of one block access a global element, one a plain write, with no barrier between (simulator/sanitizer/global-races.ts). */
@@ -135,7 +139,7 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Where in a kernel a fault happened. */
 export interface FaultDetails {
-  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth";
+  readonly kind: "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "internal" | "divergent-grid-barrier" | "exception" | "recursion-depth" | "undefined-value";
   readonly kernel?: string;
   readonly file?: string;
   readonly line?: number;

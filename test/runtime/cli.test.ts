@@ -58,19 +58,32 @@ describe("cudascript run", () => {
     assert.notEqual(r.code, 0, r.all);
     assert.match(r.err, /CSR024: runaway loop at test\/runtime\/fixtures\/runaway\.ts:7:3 in kernel 'spin'/);
   });
-  it("--sanitize: GPU-Puzzles' matmul (unwritten tile elements read, never stored) finishes with a CSR023 warning, exit 0", () => {
-    const r = run(["--sanitize", path.join(FIX, "puzzles-matmul.ts")]);
-    assert.equal(r.code, 0, r.all);
-    assert.match(r.out, /^matmul: OK$/m);
-    const warnings = r.err.match(/CSR023 warning/g) ?? [];
-    assert.equal(warnings.length, 1, r.err);
-    assert.match(r.err, /cudascript: CSR023 warning: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:\d+ in kernel 'matmul', block \(\d+, \d+, 0\), thread \(\d+, \d+, 0\)/);
+  it("--sanitize: GPU-Puzzles' matmul (unwritten tile elements read, never stored) runs clean, exit 0, in both --uninitialized-shared modes", () => {
+    for (const mode of [[], ["--uninitialized-shared", "error"], ["--uninitialized-shared", "warn"]]) {
+      const r = run(["--sanitize", ...mode, path.join(FIX, "puzzles-matmul.ts")]);
+      assert.equal(r.code, 0, r.all);
+      assert.match(r.out, /^matmul: OK$/m);
+      assert.doesNotMatch(r.err, /CSR0\d\d/, r.err);
+    }
   });
-  it("--sanitize --uninitialized-shared error stops the same program with CSR023, exit 1", () => {
-    const r = run(["--sanitize", "--uninitialized-shared", "error", path.join(FIX, "puzzles-matmul.ts")]);
+  it("--sanitize stops where an unwritten shared value is stored (CSR068 naming the read), exit 1; with warn it goes on", () => {
+    const r = run(["--sanitize", path.join(FIX, "unwritten-shared.ts")]);
     assert.equal(r.code, 1, r.all);
-    assert.match(r.err, /cudascript: error CSR023: uninitialised shared memory read of 'aShared\[\d+\]' at test\/runtime\/fixtures\/puzzles-matmul\.ts:20:/);
-    assert.doesNotMatch(r.out, /matmul:/);
+    assert.match(r.err, /cudascript: error CSR068: undefined value used as a value stored to global memory at test\/runtime\/fixtures\/unwritten-shared\.ts:16:\d+ in kernel 'blockSum', block \(0, 0, 0\), thread \(0, 0, 0\): it comes from the read of shared memory 'tile' at test\/runtime\/fixtures\/unwritten-shared\.ts:15:\d+/);
+    assert.doesNotMatch(r.out, /sum:/);
+    const w = run(["--sanitize", "--uninitialized-shared", "warn", path.join(FIX, "unwritten-shared.ts")]);
+    assert.equal(w.code, 0, w.all);
+    assert.match(w.err, /cudascript: CSR068 warning: undefined value used as a value stored to global memory at test\/runtime\/fixtures\/unwritten-shared\.ts:16:/);
+    assert.match(w.out, /^sum: 31$/m);
+  });
+  it("--uninitialized poison: the plain run shows the garbage (NaN) a GPU could give; the default shows 0 filled in", () => {
+    const p = run(["--uninitialized", "poison", path.join(FIX, "unwritten-shared.ts")]);
+    assert.equal(p.code, 0, p.all);
+    assert.match(p.out, /^sum: NaN$/m);
+    const z = run(["--backend", "simulator", path.join(FIX, "unwritten-shared.ts")]);
+    assert.match(z.out, /^sum: 31$/m);
+    const m = run(["--uninitialized", "poison", path.join(FIX, "puzzles-matmul.ts")]);
+    assert.match(m.out, /^matmul: OK$/m, "unwritten reads that never reach a result change nothing");
   });
   it("a kernel fault is one clear message with the TypeScript line, exit 1", () => {
     const r = run([path.join(FIX, "oob.ts")]);
@@ -156,6 +169,9 @@ describe("cudascript run", () => {
     const bad = run(["--sanitize", "--uninitialized-shared", "ignore", "examples/saxpy.ts"]);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--uninitialized-shared takes warn or error, not 'ignore'/);
+    const fill = run(["--uninitialized", "nan", "examples/saxpy.ts"]);
+    assert.equal(fill.code, 2);
+    assert.match(fill.err, /--uninitialized takes zero or poison, not 'nan'/);
     const alone = run(["--uninitialized-shared", "error", "examples/saxpy.ts"]);
     assert.equal(alone.code, 2);
     assert.match(alone.err, /only applies with --sanitize/);

@@ -1,9 +1,10 @@
 /**
  * The seeded-bug corpus: each bug is reported with the right kind and the TypeScript line marked
  * `// @bug <kind>`, as a CudaScriptError the host program can catch. Out-of-bounds accesses are
- * found with the sanitizer off too; races, divergence, uninitialised reads need it. Uninitialised
- * shared reads stop the run only with `uninitializedShared: "error"` (used below); by default they are
- * a warning finding that lets the run go on (checked at the end).
+ * found with the sanitizer off too; races, divergence, undefined values need it. An undefined value
+ * (read from shared memory nobody wrote) is reported where it is used — a global store, a branch, an
+ * index — with `uninitializedShared: "error"` (the default) as the CSR068 fault; with "warn" as a
+ * warning finding that lets the run go on (checked at the end).
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -21,6 +22,7 @@ const CODES: Record<string, string> = {
   race: "CSR021",
   "divergent-barrier": "CSR022",
   "uninitialized-shared": "CSR023",
+  "undefined-value": "CSR068",
   timeout: "CSR024",
   "divergent-warp": "CSR025",
   // Global-memory races (sanitizer/global-races.ts): within a block, between blocks; details.kind "race".
@@ -92,18 +94,18 @@ for (const [label, sanitize, workers] of [["sanitizer on", true, 1], ["sanitizer
   });
 }
 
-describe("seeded uninitialised reads, sanitizer on, default uninitializedShared (warn)", () => {
+describe('seeded undefined values, sanitizer on, uninitializedShared: "warn"', () => {
   for (const f of files) {
     const file = path.join(BUGGY, f);
     const { kind, line } = marked(file);
-    if (kind !== "uninitialized-shared") continue;
+    if (kind !== "undefined-value") continue;
     for (const workers of [1, 2]) {
-      it(`${f}: a CSR023 warning at line ${line}, and the run goes on (${workers} worker${workers > 1 ? "s" : ""})`, () => {
+      it(`${f}: a CSR068 warning at line ${line}, and the run goes on (${workers} worker${workers > 1 ? "s" : ""})`, () => {
         const { bug } = require(path.join(REPO, "test", "dist", "corpus", "buggy", f.replace(/\.ts$/, ".js"))) as { bug: BugCase };
         assert.equal(launch(file, true, workers, "warn"), undefined, "the run is not stopped");
         const w = lastLaunchWarnings();
         assert.equal(w.length, 1, JSON.stringify(w));
-        assert.equal(w[0]!.code, "CSR023");
+        assert.equal(w[0]!.code, "CSR068");
         assert.equal(w[0]!.details?.kind, kind);
         assert.equal(w[0]!.details?.kernel, bug.kernel);
         assert.equal(w[0]!.details?.line, line);

@@ -1,11 +1,12 @@
 /**
- * Uninitialised shared-memory reads under the sanitizer (docs/simulator.md, "Uninitialised shared
- * memory"): by default a read of an element no thread of the block wrote is a CSR023 *warning* — the
- * run continues, each source line is reported once with its block and thread — and
- * `uninitializedShared: "error"` makes it the stopping CSR023 fault. Both sides: the GPU-Puzzles tiled
- * matmul (whose out-of-matrix threads read tile elements nobody wrote but never store what they
- * computed) completes with the right result; kernels that store, branch on or index with such a value
- * are reported at the read's line, as a warning or, in error mode, as the fault.
+ * Undefined values under the sanitizer (docs/simulator.md, "Undefined values"; issue 32 item 2): a read
+ * of shared memory no thread of the block wrote gives an undefined value, which is followed through
+ * arithmetic, locals, shared memory and device functions and reported (CSR068) only where it matters —
+ * a store to global memory, a branch or loop condition, an index, an atomic's operand, a print — naming
+ * the read (the origin) and the use. The GPU-Puzzles tiled matmul (whose out-of-matrix threads read
+ * tile elements nobody wrote but never store what they computed) is clean; seeded kernels that store,
+ * branch on or index with such a value stop at the use, naming the read's line; with
+ * `uninitializedShared: "warn"` the same findings are warnings and the run goes on.
  */
 import * as assert from "node:assert/strict";
 import { describe, it, after, beforeEach } from "node:test";
@@ -65,16 +66,90 @@ export const indexesWithUnwritten = cuda.jit((table: Int32Array, out: Int32Array
   const k = s[t]; // INDEX-READ
   out[t] = table[k];
 });
+/** The undefined value goes through shared memory, a device function and a local before it is stored. */
+export const throughSharedAndCalls = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(64, f32);
+  const u = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  if (t !== 7) s[t] = 1;
+  cuda.syncthreads();
+  u[t] = twice(s[t]) + 1; // ORIGIN-READ
+  cuda.syncthreads();
+  const w = u[t];
+  out[t] = w; // GLOBAL-USE
+});
+const twice = cuda.device((x: f32): f32 => x * 2);
+
+/** Reads nobody wrote, in a value overwritten before use, a select's untaken side and a dead local: clean. */
+export const harmlessReads = cuda.jit((out: Int32Array) => {
+  const s = cuda.shared.array(64, i32);
+  const t = cuda.threadIdx.x;
+  if (t < 32) s[t] = t;
+  cuda.syncthreads();
+  let v = s[t];
+  const dead = s[63 - t] * 3;
+  v = 5;
+  const pick = t < 32 ? s[t] : 0;
+  out[t] = v + pick;
+});
+
+/** An unwritten value printed. */
+export const printsUnwritten = cuda.jit((out: Int32Array) => {
+  const s = cuda.shared.array(64, i32);
+  const t = cuda.threadIdx.x;
+  if (t > 0) s[t] = t;
+  cuda.syncthreads();
+  if (t === 0) console.log("s0 = %d", s[t]); // PRINT-READ
+  out[t] = 1;
+});
+
+/** A device function with a barrier (inlined into the kernel's pieces) reads the unwritten element. */
+const syncedRead = cuda.device((tile: Float32Array, t: i32): f32 => {
+  cuda.syncthreads();
+  return tile[t] * 2; // SYNCFN-READ
+});
+export const throughSyncedDevice = cuda.jit((out: Float32Array) => {
+  const s = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  if (t !== 9) s[t] = 1;
+  const v = syncedRead(s, t);
+  out[t] = v; // SYNCFN-USE
+});
+
+/** Block 0 leaves s[7] unwritten and copies it into u; block 1 writes everything: only block 0 is undefined. */
+export const perBlock = cuda.jit((out: Int32Array) => {
+  const s = cuda.shared.array(64, i32);
+  const u = cuda.shared.array(64, i32);
+  const t = cuda.threadIdx.x;
+  u[(t + 1) % 64] = 5;
+  if (cuda.blockIdx.x !== 0 || t !== 7) s[t] = 1;
+  cuda.syncthreads();
+  u[t] = s[t];
+  cuda.syncthreads();
+  out[cuda.blockIdx.x * 64 + t] = u[t] + u[(t + 1) % 64]; // PERBLOCK-USE
+});
+
+/** A loop bounded by an unwritten value. */
+export const loopsOnUnwritten = cuda.jit((out: Int32Array) => {
+  const s = cuda.shared.array(64, i32);
+  const t = cuda.threadIdx.x;
+  if (t !== 3) s[t] = 2;
+  cuda.syncthreads();
+  const n = s[t]; // LOOP-READ
+  let acc = 0;
+  for (let k = 0; k < n; k++) acc += k;
+  out[t] = 1;
+});
 `;
 const art = compileSource(SOURCE);
 const lineOf = (marker: string) => SOURCE.split("\n").findIndex((l) => l.includes(marker)) + 1;
 
 const printed: string[] = [];
 const sink = (text: string) => void printed.push(text);
-after(() => configureSimulator({ sanitize: false, uninitializedShared: "warn", warn: (t: string) => void process.stderr.write(t), workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
+after(() => configureSimulator({ sanitize: false, uninitializedShared: "error", warn: (t: string) => void process.stderr.write(t), workers: 2, inProcessThreshold: 32768, mainThreadExecutes: true }));
 beforeEach(() => {
   printed.length = 0;
-  configureSimulator({ sanitize: true, uninitializedShared: "warn", warn: sink, workers: 1, inProcessThreshold: 1 << 30, mainThreadExecutes: true });
+  configureSimulator({ sanitize: true, uninitializedShared: "error", warn: sink, workers: 1, inProcessThreshold: 1 << 30, mainThreadExecutes: true });
 });
 
 function matmulOnce(size: number): { out: Float32Array; want: Float32Array } {
@@ -93,83 +168,85 @@ function matmulOnce(size: number): { out: Float32Array; want: Float32Array } {
   return { out: out.copyToHost() as Float32Array, want };
 }
 
-describe("uninitialised shared reads: a warning by default", () => {
-  it("the GPU-Puzzles matmul runs to completion under the sanitizer with the right result and one warning", () => {
+/** The seeded kernels: name, the read's marker, the use's marker, the use, arguments, the thread found. */
+const SEEDED = [
+  ["storesUnwritten", "// STORE-READ", "// STORE-READ", "a value stored to global memory", () => [cuda.deviceArray(64, i32)], [1, 0, 0]],
+  ["branchesOnUnwritten", "// BRANCH-READ", "if (v > 0)", "a branch condition", () => [cuda.deviceArray(64, i32)], [32, 0, 0]],
+  ["indexesWithUnwritten", "// INDEX-READ", "out[t] = table[k]", "an array index", () => [cuda.toDevice(new Int32Array(64)), cuda.deviceArray(64, i32)], [5, 0, 0]],
+  ["throughSharedAndCalls", "// ORIGIN-READ", "// GLOBAL-USE", "a value stored to global memory", () => [cuda.deviceArray(64, f32)], [7, 0, 0]],
+  ["printsUnwritten", "// PRINT-READ", "// PRINT-READ", "a printed value", () => [cuda.deviceArray(64, i32)], [0, 0, 0]],
+  ["throughSyncedDevice", "// SYNCFN-READ", "// SYNCFN-USE", "a value stored to global memory", () => [cuda.deviceArray(64, f32)], [9, 0, 0]],
+  ["loopsOnUnwritten", "// LOOP-READ", "for (let k = 0; k < n; k++)", "a loop condition", () => [cuda.deviceArray(64, i32)], [3, 0, 0]],
+] as const;
+
+describe("undefined values: reported where they matter (CSR068)", () => {
+  it("the GPU-Puzzles matmul runs clean under the sanitizer with the right result", () => {
     const { out, want } = matmulOnce(8);
     assert.deepEqual(Array.from(out), Array.from(want));
-    const warnings = lastLaunchWarnings();
-    assert.equal(warnings.length, 1, JSON.stringify(warnings));
-    const w = warnings[0]!;
-    assert.equal(w.code, "CSR023");
-    assert.equal(w.details?.kind, "uninitialized-shared");
-    assert.equal(w.details?.line, lineOf("// MATMUL-READ"));
-    assert.ok(w.details?.block && w.details.thread, "names the block and the thread");
-    assert.equal(printed.length, 1, printed.join(""));
-    assert.match(printed[0]!, new RegExp(`^cudascript: CSR023 warning: uninitialised shared memory read of 'aShared\\[\\d+\\]' at \\S+:${lineOf("// MATMUL-READ")}:\\d+ in kernel 'matmul', block \\(\\d+, \\d+, 0\\), thread \\(\\d+, \\d+, 0\\)`));
-    assert.match(printed[0]!, /uninitializedShared: "error"|--uninitialized-shared error/);
-  });
-
-  it("a source line is printed once per process, though every launch reports it", () => {
-    matmulOnce(8);
-    matmulOnce(5);
-    assert.equal(lastLaunchWarnings().length, 1);
-    assert.ok(printed.length <= 1, printed.join(""));
+    assert.deepEqual(lastLaunchWarnings(), []);
+    assert.deepEqual(printed, []);
   });
 
   it("the same with the blocks spread over two workers", () => {
     configureSimulator({ workers: 2, inProcessThreshold: 0, mainThreadExecutes: false });
     const { out, want } = matmulOnce(8);
     assert.deepEqual(Array.from(out), Array.from(want));
-    const warnings = lastLaunchWarnings();
-    assert.equal(warnings.length, 1, JSON.stringify(warnings));
-    assert.equal(warnings[0]!.details?.line, lineOf("// MATMUL-READ"));
-  });
-
-  for (const [name, marker, args] of [
-    ["storesUnwritten", "// STORE-READ", () => [cuda.deviceArray(64, i32)]],
-    ["branchesOnUnwritten", "// BRANCH-READ", () => [cuda.deviceArray(64, i32)]],
-    ["indexesWithUnwritten", "// INDEX-READ", () => [cuda.toDevice(new Int32Array(64)), cuda.deviceArray(64, i32)]],
-  ] as const) {
-    it(`${name}: warned at the read's line, with the thread that read it`, () => {
-      kernel(art, name).launch(1, 64)(...args());
-      const w = lastLaunchWarnings();
-      assert.equal(w.length, 1, JSON.stringify(w));
-      assert.equal(w[0]!.code, "CSR023");
-      assert.equal(w[0]!.details?.line, lineOf(marker));
-      assert.deepEqual(w[0]!.details?.thread, [name === "storesUnwritten" ? 1 : name === "branchesOnUnwritten" ? 32 : 5, 0, 0]);
-    });
-  }
-
-  it("a run with no uninitialised read reports no warning", () => {
-    const size = TPB * 2; // whole tiles: every element read was written
-    const { out, want } = matmulOnce(size);
-    assert.deepEqual(Array.from(out), Array.from(want));
     assert.deepEqual(lastLaunchWarnings(), []);
-    assert.deepEqual(printed, []);
   });
-});
 
-describe('uninitialised shared reads with uninitializedShared: "error"', () => {
-  for (const [name, marker, args, thread] of [
-    ["matmul", "// MATMUL-READ", undefined, undefined],
-    ["storesUnwritten", "// STORE-READ", () => [cuda.deviceArray(64, i32)], [1, 0, 0]],
-    ["branchesOnUnwritten", "// BRANCH-READ", () => [cuda.deviceArray(64, i32)], [32, 0, 0]],
-    ["indexesWithUnwritten", "// INDEX-READ", () => [cuda.toDevice(new Int32Array(64)), cuda.deviceArray(64, i32)], [5, 0, 0]],
-  ] as const) {
-    it(`${name}: stops with CSR023 at the read's line`, () => {
-      configureSimulator({ uninitializedShared: "error" });
+  it("reads whose values never matter are silent (overwritten, untaken select side, dead local)", () => {
+    const out = cuda.deviceArray(64, i32);
+    kernel(art, "harmlessReads").launch(1, 64)(out);
+    const got = out.copyToHost() as Int32Array;
+    assert.deepEqual(Array.from(got), Array.from({ length: 64 }, (_, t) => 5 + (t < 32 ? t : 0)));
+    assert.deepEqual(lastLaunchWarnings(), []);
+  });
+
+  for (const [name, readMarker, useMarker, use, args, thread] of SEEDED) {
+    it(`${name}: stops at the use (${use}), naming the read's line as the origin`, () => {
       assert.throws(
-        () => (args ? kernel(art, name).launch(1, 64)(...args()) : matmulOnce(8)),
-        (e: unknown) =>
-          e instanceof CudaScriptError &&
-          e.code === "CSR023" &&
-          e.details?.line === lineOf(marker) &&
-          (thread === undefined || JSON.stringify(e.details?.thread) === JSON.stringify(thread)) &&
-          /uninitialised shared memory read/.test(e.message),
+        () => kernel(art, name).launch(1, 64)(...args()),
+        (e: unknown) => {
+          assert.ok(e instanceof CudaScriptError, String(e));
+          assert.equal(e.code, "CSR068", e.message);
+          assert.equal(e.details?.kind, "undefined-value");
+          assert.equal(e.details?.line, lineOf(useMarker), e.message);
+          assert.deepEqual(e.details?.thread, thread, e.message);
+          assert.ok(e.message.includes(`undefined value used as ${use}`), e.message);
+          assert.match(e.message, new RegExp(`from the read of shared memory '\\w+' at \\S+:${lineOf(readMarker)}:\\d+`));
+          return true;
+        },
       );
       assert.deepEqual(printed, []);
     });
   }
+
+  it("an undefined value stored into shared memory stays in its block: the next blocks start defined", () => {
+    configureSimulator({ uninitializedShared: "warn" });
+    const out = cuda.deviceArray(64 * 3, i32);
+    kernel(art, "perBlock").launch(3, 64)(out);
+    const w = lastLaunchWarnings();
+    assert.equal(w.length, 1, JSON.stringify(w));
+    assert.equal(w[0]!.details?.line, lineOf("// PERBLOCK-USE"));
+    assert.deepEqual(w[0]!.details?.block, [0, 0, 0]);
+    assert.deepEqual(w[0]!.details?.thread, [6, 0, 0], "thread 6 reads u[7] first");
+    configureSimulator({ uninitializedShared: "error" });
+    assert.throws(() => kernel(art, "perBlock").launch(3, 64)(cuda.deviceArray(64 * 3, i32)), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR068" && JSON.stringify(e.details?.thread) === "[6,0,0]");
+  });
+
+  it('uninitializedShared: "warn" reports the same use once as a warning and the run goes on', () => {
+    configureSimulator({ uninitializedShared: "warn" });
+    const out = cuda.deviceArray(64, i32);
+    kernel(art, "storesUnwritten").launch(1, 64)(out);
+    const w = lastLaunchWarnings();
+    assert.equal(w.length, 1, JSON.stringify(w));
+    assert.equal(w[0]!.code, "CSR068");
+    assert.equal(w[0]!.details?.line, lineOf("// STORE-READ"));
+    assert.equal(printed.length, 1, printed.join(""));
+    assert.match(printed[0]!, /^cudascript: CSR068 warning: undefined value used as a value stored to global memory at \S+ in kernel 'storesUnwritten'/);
+    const got = out.copyToHost() as Int32Array;
+    assert.equal(got[2], 3, "the run went on");
+  });
 });
 
 describe("the uninitializedShared option", () => {
@@ -179,13 +256,13 @@ describe("the uninitializedShared option", () => {
       (e: unknown) => e instanceof CudaScriptError && e.code === "CSR018" && /'warn' or 'error'/.test(e.message) && /ignore/.test(e.message),
     );
   });
-  it("reads CUDASCRIPT_UNINITIALIZED_SHARED, and refuses a bad value with CSR018", () => {
+  it("reads CUDASCRIPT_UNINITIALIZED_SHARED (default error), and refuses a bad value with CSR018", () => {
     const old = process.env.CUDASCRIPT_UNINITIALIZED_SHARED;
     try {
-      process.env.CUDASCRIPT_UNINITIALIZED_SHARED = "error";
-      assert.equal(simulatorOptionsFromEnv().uninitializedShared, "error");
-      delete process.env.CUDASCRIPT_UNINITIALIZED_SHARED;
+      process.env.CUDASCRIPT_UNINITIALIZED_SHARED = "warn";
       assert.equal(simulatorOptionsFromEnv().uninitializedShared, "warn");
+      delete process.env.CUDASCRIPT_UNINITIALIZED_SHARED;
+      assert.equal(simulatorOptionsFromEnv().uninitializedShared, "error");
       process.env.CUDASCRIPT_UNINITIALIZED_SHARED = "stop";
       assert.throws(() => simulatorOptionsFromEnv(), (e: unknown) => e instanceof CudaScriptError && e.code === "CSR018" && /CUDASCRIPT_UNINITIALIZED_SHARED/.test(e.message));
     } finally {

@@ -117,12 +117,42 @@ export const k = cuda.jit((out: Float32Array) => {
   out[t] = s[(t + 1) & 3][t >> 2];
 });`);
     const san = emitSimulatorModule(r.module, { sanitize: true }).source;
-    assert.match(san, /const \{ WP: \$WP0, RP: \$RP0 \} = \$S\.shadow\(0\);/);
-    assert.match(san, /\$S\.sync\(\); \$G\.sync\(\);\n\$E = \$S\.E; \$E1 = \$S\.E1; \$BS = \$S\.BS; \$EB = \$S\.EB; \$GE = \$G\.E;/);
+    assert.match(san, /const \{ WP: \$WP0, RP: \$RP0, UO: \$UO0 \} = \$S\.shadow\(0\);/);
+    assert.match(san, /\$S\.sync\(\); \$G\.sync\(\);\n\$E = \$S\.E; \$E1 = \$S\.E1; \$BS = \$S\.BS; \$EB = \$S\.EB; \$ud = \$S\.UD; \$GE = \$G\.E;/);
     // The global array parameter's accesses check inline against the global detector's bounds (sanitize-global.ts).
     assert.match(san, /out\$\d+\$GW\[/);
     assert.match(san, /\(\$f\d = /, "a 2-D flat index is computed once for the checks");
     assert.match(san, /\$WP0\[\$f\d\] = \$M1 \+ \d+; \$RP0\[\$f\d\] = 0;/, "a write records writer and site in one store");
     assert.doesNotThrow(() => new Function("rt", san));
+  });
+
+  it("undefined values: shadows only where a shared read can reach, checks only where such a value is used", () => {
+    const r = module(`
+import { cuda, f32 } from "cudascript";
+export const k = cuda.jit((x: Float32Array, out: Float32Array) => {
+  const s = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  const scale = x[0] * 2;
+  s[t] = x[t] * scale;
+  cuda.syncthreads();
+  const v = s[63 - t];
+  out[t] = v + scale;
+});
+export const plain = cuda.jit((x: Float32Array, out: Float32Array) => {
+  const i = cuda.grid(1);
+  const y = x[i] * 2;
+  if (y > 0) out[i] = y;
+});`);
+    const san = emitSimulatorModule(r.module, { sanitize: true }).source;
+    assert.match(san, /\$u_v\$\d+ = \$U;/, "v, read from shared memory, has a shadow");
+    assert.doesNotMatch(san, /\$u_(scale|t|y|i)\$/, "locals no shared read reaches have none");
+    // Checked where the value is stored (directly, or as the global race check's `$sv`, sanitize-global.ts).
+    assert.match(san, /(out\$\d+\[t\$\d+\] = |const \$sv = )\(\$u0 = \$U, \$U = 0, \$uchk\(/, "the global store of v is checked");
+    const plainCode = san.slice(san.indexOf("function $k1_plain"));
+    assert.doesNotMatch(plainCode.slice(0, plainCode.indexOf("return {")), /\$uchk|\$U\b/, "a kernel without shared reads checks nothing");
+    const none = module(`
+import { cuda } from "cudascript";
+export const add = cuda.jit((a: Float32Array, out: Float32Array) => { const i = cuda.grid(1); if (i < a.length) out[i] = a[i] + 1; });`);
+    assert.doesNotMatch(emitSimulatorModule(none.module, { sanitize: true }).source, /\$U|\$uchk/, "a module without shared memory emits no tracking at all");
   });
 });

@@ -52,7 +52,7 @@ export const runCommand: Command = async (argv) => {
     throw e;
   }
   try {
-    choice = chooseBackend(sanitize ? "simulator" : backend);
+    choice = chooseBackend(sanitize || options.uninitialized === "poison" ? "simulator" : backend);
   } catch (e) {
     if (e instanceof CudaScriptError) {
       console.error(`cudascript: --backend ${backend}: ${e.message}`);
@@ -80,6 +80,7 @@ export const runCommand: Command = async (argv) => {
     CUDASCRIPT_RUN: "1",
     ...(workers !== undefined ? { CUDASCRIPT_WORKERS: String(workers) } : {}),
     ...(uninit ? { CUDASCRIPT_UNINITIALIZED_SHARED: uninit } : {}),
+    ...(options.uninitialized ? { CUDASCRIPT_UNINITIALIZED: options.uninitialized } : {}),
   };
   if (timeout === 0) return runHere(program.bundle, programArgs, settings, outDir);
   return runInChild(program.bundle, programArgs, settings, outDir, { entry, timeout, timeoutText });

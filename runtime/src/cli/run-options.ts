@@ -19,12 +19,16 @@ Options:
                                  the CUDA driver loads, cuInit succeeds and a device exists, else the
                                  simulator, saying why; 'cudascript doctor' shows what is missing)
   --sanitize                     simulator: detect races in shared and global memory (between the
-                                 threads of a block and between blocks), uninitialised shared reads,
-                                 divergent barriers and runaway loops (out-of-bounds is always on);
-                                 runs on the simulator even where a GPU is present, on one core
+                                 threads of a block and between blocks), undefined values (read from
+                                 shared memory no thread wrote) where they are used, divergent
+                                 barriers and runaway loops (out-of-bounds is always on); runs on the
+                                 simulator even where a GPU is present, on one core
   --uninitialized-shared warn|error
-                                 with --sanitize: a read of shared memory no thread wrote is a
-                                 warning and the run goes on (warn, the default) or stops it (error)
+                                 with --sanitize: an undefined value stored to global memory, branched
+                                 on, used as an index… stops the run (error, the default) or is a
+                                 warning and the run goes on (warn)
+  --uninitialized zero|poison    simulator: shared memory starts as zeros (zero, the default) or as
+                                 NaN / 0xCD bytes (poison), garbage as a GPU could hold
   --timeout <s>                  stop the program after s seconds (default 0: no limit, as node; with
                                  a limit the program runs in a child process that can be stopped)
   --workers <n>                  simulator worker threads (default: the number of cores)
@@ -37,6 +41,7 @@ const RUN_OPTIONS: OptionSpecs = {
   backend: { type: "string" },
   sanitize: { type: "boolean" },
   "uninitialized-shared": { type: "string" },
+  uninitialized: { type: "string" },
   timeout: { type: "string" },
   workers: { type: "string" },
 };
@@ -58,6 +63,7 @@ export interface RunOptions {
   readonly workers?: number;
   readonly sanitize: boolean;
   readonly uninitializedShared?: "warn" | "error";
+  readonly uninitialized?: "zero" | "poison";
 }
 
 /** The run's options, or the exit code when there is nothing to run (help, version, a usage error). */
@@ -90,8 +96,11 @@ export function parseRunOptions(argv: readonly string[]): RunOptions | number {
   if (sanitize && backend === "gpu") return printUsageError("--sanitize runs kernels on the simulator; it cannot be combined with --backend gpu", RUN_USAGE);
   const uninit = args.flags.get("uninitialized-shared") as string | undefined;
   if (uninit !== undefined && uninit !== "warn" && uninit !== "error") return printUsageError(`--uninitialized-shared takes warn or error, not '${uninit}'`, RUN_USAGE);
-  if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize (without it, uninitialised reads are not checked)", RUN_USAGE);
-  return { file, entry, programArgs, backend, timeoutText, timeout, ...(workers !== undefined ? { workers } : {}), sanitize, ...(uninit ? { uninitializedShared: uninit } : {}) };
+  if (uninit !== undefined && !sanitize) return printUsageError("--uninitialized-shared only applies with --sanitize (without it, undefined values are not tracked)", RUN_USAGE);
+  const fill = args.flags.get("uninitialized") as string | undefined;
+  if (fill !== undefined && fill !== "zero" && fill !== "poison") return printUsageError(`--uninitialized takes zero or poison, not '${fill}'`, RUN_USAGE);
+  if (fill !== undefined && backend === "gpu") return printUsageError("--uninitialized sets what the simulator's shared memory starts as; it cannot be combined with --backend gpu (a GPU's holds whatever it held)", RUN_USAGE);
+  return { file, entry, programArgs, backend, timeoutText, timeout, ...(workers !== undefined ? { workers } : {}), sanitize, ...(uninit ? { uninitializedShared: uninit } : {}), ...(fill ? { uninitialized: fill } : {}) };
 }
 
 /**

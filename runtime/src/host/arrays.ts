@@ -2,6 +2,7 @@
  * Host N-D arrays (`cuda.ndarray`) and device arrays (`cuda.toDevice`, `cuda.deviceArray`, …),
  * Numba's host API camelCased.
  */
+import { captureCallSite } from "./from-source/call-site";
 import { RecordArray, recordByteShape, type RecordDtype, type RecordFields } from "../records";
 import { DEVICE_ARRAY, type DeviceBuffer, type StreamHandle } from "../backend";
 import { complexDtypes, dtypes, isComplexDTypeName, type Array2D, type Array3D, type ComplexDType, type ComplexDTypeName, type DType, type DTypeName, type NumberTypedArray, type TypedArray } from "../dtypes";
@@ -437,6 +438,7 @@ export class DeviceNDArray<T = unknown> {
     const order = !this.isCContiguous() && this.isFContiguous() ? "F" : "C";
     const target = out ?? (this.ndim === 1 || complex ? fresh() : new NDArray(fresh(), this.shape, { order }));
     const data = hostData(target, this, "copyToHost");
+    currentBackend().checkCopyToHost?.(this.buffer, this.byteOffset, this.dtype.name, this.dtype.bytes, this.shape, this.elementStrides);
     copyDeviceToHost(this, data, hostStrides(target, this, "copyToHost"), streamHandle(stream));
     return target as unknown as R;
   }
@@ -567,6 +569,8 @@ export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArra
   if (host instanceof RecordArray) {
     const d = toDevice(recordArrayBytes(host), options);
     d.recordDtype = host.dtype;
+    // Kernels write records field by field, which the written maps do not follow.
+    currentBackend().trackUnwritten?.(d.buffer, 1, undefined);
     return d;
   }
   const stream = streamOption(options);
@@ -596,7 +600,10 @@ export function toDevice(host: TypedArray | NDArray<TypedArray | HostComplexArra
   const order = host instanceof NDArray && !host.isCContiguous() && host.isFContiguous() ? "F" : "C";
   const d = new DeviceNDArray(shape, dtypes[dtypeOfTypedArray(data)!], undefined, undefined, order === "F" ? columnMajorStrides(shape) : undefined);
   if (copy) d.copyToDevice(host instanceof NDArray ? host : data, stream);
-  else currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
+  else {
+    currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
+    currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.toDevice(a, { copy: false })", site: captureCallSite(toDevice).resolve() }));
+  }
   return d;
 }
 
@@ -618,6 +625,7 @@ export function deviceArray(shape: Shape, dtype: DType | ComplexDType, layout?: 
   const t = toDType(dtype, "cuda.deviceArray");
   const d = new DeviceNDArray(s, t, undefined, undefined, layoutStrides(s, t, layout, "cuda.deviceArray"));
   currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
+  currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.deviceArray", site: captureCallSite(deviceArray).resolve() }));
   return d;
 }
 
@@ -645,6 +653,7 @@ export function deviceArrayLike(a: TypedArray | NDArray<TypedArray | HostComplex
   const f = (a instanceof DeviceNDArray || a instanceof NDArray) && !a.isCContiguous() && a.isFContiguous();
   const d = new DeviceNDArray(shape, dtype, undefined, undefined, f ? columnMajorStrides(shape) : undefined);
   currentBackend().memset(d.buffer, 0, d.spanBytes, 0, null);
+  currentBackend().trackUnwritten?.(d.buffer, d.dtype.bytes, () => ({ api: "cuda.deviceArrayLike", site: captureCallSite(deviceArrayLike).resolve() }));
   return d as never;
 }
 

@@ -103,6 +103,8 @@ function fill(states: DeviceNDArray, seed: bigint, subsequenceStart: number, str
     // The simulator's device memory is a SharedArrayBuffer of this process: compute the states there.
     const memory = (buffer as DeviceBuffer & { readonly memory: SharedArrayBuffer }).memory;
     initStates(new Uint32Array(memory, states.byteOffset, 4 * n), n, seed, subsequenceStart);
+    // Written behind the copies' back: the sanitizer's written map (CSR069) no longer judges this array.
+    currentBackend().trackUnwritten?.(buffer, 1, undefined);
     return;
   }
   const words = new Uint32Array(4 * n);

@@ -3,6 +3,9 @@
  * worker threads can run blocks against it); everything completes before the call returns, which
  * satisfies the asynchronous contract trivially. Events record wall-clock time when recorded.
  */
+import { checkUninitializedMemory, poisonLaunch } from "./poison";
+import { unwrittenCopyMessage, WrittenMemory, type AllocationOrigin } from "./sanitizer/written";
+import { DTYPES } from "@cudascript/compiler/dtypes";
 import type { Backend, DeviceBuffer, DeviceInfo, DeviceLimits, EventHandle, KernelArg, KernelArtifact, LaunchConfig, ModuleHandle, StreamHandle } from "../backend";
 import * as os from "node:os";
 import { CudaScriptError } from "../errors";
@@ -89,8 +92,10 @@ export const SIMULATOR_LIMITS: DeviceLimits = {
 
 export function simulatorOptionsFromEnv(): SimulatorOptions {
   const env = process.env;
-  const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "warn") as SimulatorOptions["uninitializedShared"];
+  const uninitializedShared = (env.CUDASCRIPT_UNINITIALIZED_SHARED || "error") as SimulatorOptions["uninitializedShared"];
   checkSimulatorOptions({ uninitializedShared }, "CUDASCRIPT_UNINITIALIZED_SHARED");
+  const uninitialized = (env.CUDASCRIPT_UNINITIALIZED || "zero") as SimulatorOptions["uninitialized"];
+  checkUninitializedMemory(uninitialized, "CUDASCRIPT_UNINITIALIZED");
   const deadline = env.CUDASCRIPT_DEADLINE && /^\d+$/.test(env.CUDASCRIPT_DEADLINE) ? Number(env.CUDASCRIPT_DEADLINE) : Infinity;
   return {
     workers: defaultWorkers(),
@@ -104,6 +109,7 @@ export function simulatorOptionsFromEnv(): SimulatorOptions {
     adaptive: env.CUDASCRIPT_ADAPTIVE !== "0" && env.CUDASCRIPT_ADAPTIVE !== "false",
     memoryLimit: env.CUDASCRIPT_SIM_MEMORY ? memoryLimitFromEnv(env.CUDASCRIPT_SIM_MEMORY) : Math.floor(os.totalmem() * DEFAULT_MEMORY_SHARE),
     uninitializedShared,
+    uninitialized,
     warn: (text) => void process.stderr.write(text),
   };
 }
@@ -154,6 +160,8 @@ export class SimulatorBackend implements Backend {
   private inUse = 0;
   /** Every allocation's device address (address-space.ts): pointers in interface descriptors resolve to buffers. */
   readonly addressSpace = new AddressSpace<SimMemory>();
+  /** Under the sanitizer: which bytes of new arrays something wrote (sanitizer/written.ts). */
+  private readonly written = new WrittenMemory();
   /** Arrays the program dropped without free() give their bytes and their addresses back when collected, as on the GPU backend. */
   private readonly collected = new FinalizationRegistry<Allocation<SimMemory>>((a) => {
     if (!this.addressSpace.release(a)) return;
@@ -245,6 +253,8 @@ export class SimulatorBackend implements Backend {
 
   /** The device address of a buffer (as a bigint, as C's pointers are). */
   addressOf(buffer: DeviceBuffer): bigint {
+    // A pointer handed out: writes through it are out of the simulator's sight.
+    this.written.drop(this.own(buffer).allocation);
     return BigInt(this.own(buffer).address);
   }
 
@@ -282,6 +292,8 @@ export class SimulatorBackend implements Backend {
     const b = this.own(buffer);
     if (b.freed) return;
     forgetExport(b);
+    // The written map is as large as the array: it goes with it, not when the array object is collected.
+    this.written.drop(b.allocation);
     b.release();
     this.collected.unregister(b);
     this.addressSpace.release(b.allocation);
@@ -314,6 +326,8 @@ export class SimulatorBackend implements Backend {
   exportIpc(buffer: DeviceBuffer): Uint8Array {
     const b = this.own(buffer);
     if (b.freed) throw new CudaScriptError("CSR010", "getIpcHandle: this device array was freed");
+    // Another process writes it from now on, out of the written map's sight.
+    this.written.drop(b.allocation);
     return exportSimulatorIpc(b);
   }
 
@@ -324,6 +338,7 @@ export class SimulatorBackend implements Backend {
 
   copyHtoD(dst: DeviceBuffer, dstOffset: number, src: ArrayBufferView): void {
     new Uint8Array(this.mem(dst), dstOffset, src.byteLength).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
+    this.written.mark(this.own(dst).allocation, dstOffset, src.byteLength);
   }
 
   copyDtoH(dst: ArrayBufferView, src: DeviceBuffer, srcOffset: number): void {
@@ -332,10 +347,32 @@ export class SimulatorBackend implements Backend {
 
   copyDtoD(dst: DeviceBuffer, dstOffset: number, src: DeviceBuffer, srcOffset: number, bytes: number): void {
     new Uint8Array(this.mem(dst), dstOffset, bytes).set(new Uint8Array(this.mem(src), srcOffset, bytes));
+    this.written.mark(this.own(dst).allocation, dstOffset, bytes);
   }
 
   memset(dst: DeviceBuffer, offset: number, bytes: number, value: number): void {
     new Uint8Array(this.mem(dst), offset, bytes).fill(value);
+    this.written.mark(this.own(dst).allocation, offset, bytes);
+  }
+
+  /** Under the sanitizer: a new array's written map (sanitizer/written.ts); `origin` undefined stops tracking it. */
+  trackUnwritten(buffer: DeviceBuffer, item: number, origin: (() => AllocationOrigin) | undefined): void {
+    const a = this.own(buffer).allocation;
+    if (origin && this.opts.sanitize) this.written.track(a, buffer.bytes, item, origin());
+    else this.written.drop(a);
+  }
+
+  /** Under the sanitizer: CSR069 (a warning, once per array) when an element of the copy was never written. */
+  checkCopyToHost(buffer: DeviceBuffer, byteOffset: number, dtype: string, itemBytes: number, shape: readonly number[], elementStrides: readonly number[]): void {
+    const a = this.own(buffer).allocation;
+    const found = this.written.unwritten(a, byteOffset, itemBytes, shape, elementStrides);
+    if (!found) {
+      // Every element of the whole array written: it stays so (nothing un-writes), and its kernels stop marking.
+      if (byteOffset === 0 && shape.reduce((x, y) => x * y, 1) * itemBytes === buffer.bytes) this.written.drop(a);
+      return;
+    }
+    this.written.drop(a);
+    this.opts.warn(`cudascript: CSR069 warning: ${unwrittenCopyMessage(dtype, shape, found)}\n`);
   }
 
   loadModule(artifact: KernelArtifact): ModuleHandle {
@@ -380,6 +417,7 @@ export class SimulatorBackend implements Backend {
       atomics: a.kernels[kernel]?.simulator.atomics,
       cooperative,
       ...(sanitize ? { sanitize: true } : {}),
+      poison: poisonLaunch(this.opts.uninitialized),
     });
   }
 
@@ -389,7 +427,11 @@ export class SimulatorBackend implements Backend {
       if (x.kind === "scalar") return { kind: "scalar", value: x.value };
       // The typed array the kernel indexes covers every element the layout reaches.
       const length = spanElements(x.shape, x.strides);
-      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides };
+      // The written map travels with a sanitized launch (the kernel marks it); a plain launch's writes
+      // are not marked, so the array stops being tracked.
+      const allocation = this.own(x.buffer).allocation;
+      const written = this.opts.sanitize ? this.written.argument(allocation, x.byteOffset, DTYPES[x.dtype as keyof typeof DTYPES]?.bytes ?? 0) : (this.written.drop(allocation), undefined);
+      return { kind: "array", buffer: this.mem(x.buffer), byteOffset: x.byteOffset, length, dtype: x.dtype, shape: x.shape, strides: x.strides, ...(written ? { written: written.buffer, writtenFirst: written.first } : {}) };
     });
   }
 

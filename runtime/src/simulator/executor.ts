@@ -26,6 +26,9 @@ export type ArgDesc =
       readonly shape: readonly number[];
       /** Element strides (a 1-D argument's is 1: the emitted code indexes it without one). */
       readonly strides: readonly number[];
+      /** Under the sanitizer: the allocation's written map (sanitizer/written.ts, a byte per element), which the kernel marks, and this argument's first element in it. */
+      readonly written?: ArrayBufferLike;
+      readonly writtenFirst?: number;
     }
   | { readonly kind: "scalar"; readonly value: number | boolean | bigint | ComplexValue };
 
@@ -49,6 +52,8 @@ export interface ExecRequest {
   readonly sanitize?: boolean;
   /** Profiling: the launch's counters (profiler/counters.ts); the launch runs in the calling thread. */
   readonly profile?: unknown;
+  /** Fill shared memory with the poison pattern instead of zeros (poison.ts). */
+  readonly poison?: boolean;
 }
 
 export interface ExecOptions {
@@ -65,7 +70,7 @@ export interface ExecOptions {
   readonly privatize?: boolean;
   /** Kernels with global atomics that are not privatized: try all workers and one executor, keep the faster (default true). */
   readonly adaptive?: boolean;
-  /** Sanitizer: an uninitialised shared read is a warning that lets the run go on (default) or the CSR023 fault. */
+  /** Sanitizer: an undefined value used where it matters is the CSR068 fault (default) or a warning that lets the run go on. */
   readonly uninitializedShared?: "warn" | "error";
   /** Where sanitizer warnings are printed (each source line once per process; default process.stderr). */
   readonly warn?: (text: string) => void;
@@ -137,6 +142,12 @@ const CTORS = Object.fromEntries(DTYPE_NAMES.map((d) => [d, (globalThis as Recor
   new (buffer: ArrayBufferLike, byteOffset: number, length: number) => ArrayLike<number>
 >;
 
+/** Per argument, the written map the kernel marks (a byte per element, from the argument's first), if any. */
+export function makeWritten(args: readonly ArgDesc[]): (Uint8Array | undefined)[] | undefined {
+  if (!args.some((a) => a.kind === "array" && a.written)) return undefined;
+  return args.map((a) => (a.kind === "array" && a.written ? new Uint8Array(a.written, a.writtenFirst ?? 0) : undefined));
+}
+
 export function makeArgs(args: readonly ArgDesc[]): unknown[] {
   return args.map((a) => {
     if (a.kind === "scalar") return a.value;
@@ -205,10 +216,10 @@ function closeAdmission(ctl: Int32Array): number {
  * chunks it takes, then the merge of the copies into device memory (also after a fault: the updates
  * made before it are visible, as they would be without privatization).
  */
-export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
+export function runShare(run: (L: LaunchData, b0: number, b1: number) => void, req: { args: readonly ArgDesc[]; grid: readonly [number, number, number]; block: readonly [number, number, number]; sharedMem: number; poison?: boolean }, priv: readonly PrivSpec[], ctl: Int32Array, nBlocks: number, chunk: number, executors: number): void {
   const args = makeArgs(req.args);
   const { flags, copies } = privatizeArgs(args, priv);
-  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags };
+  const L: LaunchData = { args, grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), priv: flags, poison: req.poison === true, written: makeWritten(req.args) };
   try {
     runChunks(run, L, ctl, nBlocks, chunk, executors);
   } finally {
@@ -304,7 +315,7 @@ export class Executor {
     const mod = this.cache.get(req.variant, false, { at: this.opts.deadline, label: this.opts.deadlineLabel }, (s) => prints.push(s), this.warnContext(req, warnings));
     const k = mod.kernels[req.kernel];
     if (!k) throw new CudaScriptError("CSR030", `kernel '${req.kernel}' is missing from its compiled module`);
-    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), ...(req.profile ? { profile: req.profile } : {}) };
+    const L: LaunchData = { args: makeArgs(req.args), grid: req.grid, block: req.block, dynBuf: new ArrayBuffer(req.sharedMem), poison: req.poison === true, written: makeWritten(req.args), ...(req.profile ? { profile: req.profile } : {}) };
     try {
       if (nBlocks > 0) k.run(L, 0, nBlocks);
     } catch (e) {
@@ -317,7 +328,7 @@ export class Executor {
   }
 
   private warnContext(req: ExecRequest, into: SerializedFault[]): WarnContext {
-    return { uninitializedShared: this.opts.uninitializedShared ?? "warn", warn: (f) => into.push(serializeFault(f, req.kernel)) };
+    return { uninitializedShared: this.opts.uninitializedShared ?? "error", warn: (f) => into.push(serializeFault(f, req.kernel)) };
   }
 
   /**
@@ -336,8 +347,7 @@ export class Executor {
     for (const [key, w] of byLine) {
       if (this.warnedLines.has(key)) continue;
       this.warnedLines.add(key);
-      const hint = w.code === "CSR023" ? ' (to stop at it instead: --uninitialized-shared error, or configureSimulator({ uninitializedShared: "error" }))' : "";
-      out(`cudascript: ${w.code} warning: ${w.message}${hint}\n`);
+      out(`cudascript: ${w.code} warning: ${w.message}\n`);
     }
   }
 
@@ -391,6 +401,7 @@ export class Executor {
       grid: req.grid,
       block: req.block,
       sharedMem: req.sharedMem,
+      poison: req.poison === true,
       nBlocks,
       chunk,
       executors,
@@ -398,7 +409,7 @@ export class Executor {
       concurrent,
       deadline: o.deadline,
       deadlineLabel: o.deadlineLabel,
-      uninitializedShared: o.uninitializedShared ?? "warn",
+      uninitializedShared: o.uninitializedShared ?? "error",
     };
     for (let i = 0; i < nWorkers; i++) {
       const slot = this.slots[i]!;

@@ -17,6 +17,10 @@ export interface LaunchData {
   readonly priv?: readonly boolean[];
   /** Profiling variant only: the launch's counters (profiler/counters.ts). */
   readonly profile?: unknown;
+  /** Shared memory starts as the poison pattern instead of zeros (poison.ts). */
+  readonly poison?: boolean;
+  /** Under the sanitizer: per argument, the written map its stores mark (sanitizer/written.ts). */
+  readonly written?: readonly (Uint8Array | undefined)[];
 }
 
 export interface SimModuleInstance {

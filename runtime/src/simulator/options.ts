@@ -5,6 +5,7 @@
  * device operation; `require("cudascript")` stays fast).
  */
 import { CudaScriptError } from "../errors";
+import { checkUninitializedMemory, type UninitializedMemory } from "./poison";
 
 export interface SimulatorOptions {
   /** Executors for large launches, the calling thread included (default: the number of cores; env CUDASCRIPT_WORKERS). */
@@ -38,11 +39,18 @@ export interface SimulatorOptions {
    */
   memoryLimit: number;
   /**
-   * With the sanitizer: "warn" (default) reports a read of shared memory no thread of the block wrote
-   * as a CSR023 warning and lets the run go on; "error" stops at it with the CSR023 fault
-   * (env CUDASCRIPT_UNINITIALIZED_SHARED; docs/simulator.md, "Uninitialised shared memory").
+   * With the sanitizer, an undefined value (read from shared memory no thread of the block wrote) used
+   * where it matters — a global store, a condition, an index, an atomic, a print: "error" (default)
+   * stops at the use with CSR068; "warn" reports it as a warning once per use site and goes on
+   * (env CUDASCRIPT_UNINITIALIZED_SHARED; docs/simulator.md, "Undefined values").
    */
   uninitializedShared: "warn" | "error";
+  /**
+   * What shared memory holds before a thread of the block writes it: "zero" (default) or "poison" —
+   * NaN for floats, 0xCD bytes for integers — so a plain run shows what a GPU could (simulator/poison.ts;
+   * env CUDASCRIPT_UNINITIALIZED).
+   */
+  uninitialized: UninitializedMemory;
   /** Where sanitizer warnings are printed (default process.stderr). */
   warn: (text: string) => void;
 }
@@ -53,7 +61,8 @@ const UNINITIALIZED_MODES: readonly string[] = ["warn", "error"];
 export function checkSimulatorOptions(opts: Partial<SimulatorOptions>, from = "configureSimulator({ uninitializedShared })"): void {
   const u = opts.uninitializedShared;
   if (u !== undefined && !UNINITIALIZED_MODES.includes(u))
-    throw new CudaScriptError("CSR018", `${from} takes 'warn' or 'error', not '${String(u)}': 'warn' reports uninitialised shared reads and goes on, 'error' stops at the first one`);
+    throw new CudaScriptError("CSR018", `${from} takes 'warn' or 'error', not '${String(u)}': 'error' stops where an undefined value (read from shared memory no thread wrote) is used, 'warn' reports it and goes on`);
+  checkUninitializedMemory(opts.uninitialized, "configureSimulator({ uninitialized })");
 }
 
 /** The emitted-module contract this runtime implements (the compiler's SIM_ABI; a test keeps them equal). */

@@ -3,7 +3,7 @@
  * its line with `// @bug <kind>`, and exports `bug` saying how to launch it. The simulator must report
  * the bug with that kind and line (the sanitizer on; out-of-bounds also without it).
  */
-export type BugKind = "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "timeout" | "divergent-warp" | "global-race" | "grid-race";
+export type BugKind = "out-of-bounds" | "race" | "divergent-barrier" | "uninitialized-shared" | "undefined-value" | "timeout" | "divergent-warp" | "global-race" | "grid-race";
 
 export interface BugCase {
   readonly kernel: string;

@@ -3,7 +3,7 @@ import type { BugCase } from "./case";
 
 const TPB = 64;
 
-/** Only even threads fill the tile, but every thread reads its right neighbour. */
+/** Only even threads fill the tile, but every thread reads its right neighbour and stores the sum (CSR068 at the store). */
 export const pairs = cuda.jit((x: Float32Array, out: Float32Array) => {
   const tile = cuda.shared.array(TPB, f32);
   const t = cuda.threadIdx.x;
@@ -13,7 +13,7 @@ export const pairs = cuda.jit((x: Float32Array, out: Float32Array) => {
   }
   cuda.syncthreads();
   if (i < out.length && t < TPB - 1) {
-    out[i] = tile[t] + tile[t + 1]; // @bug uninitialized-shared
+    out[i] = tile[t] + tile[t + 1]; // @bug undefined-value
   }
 });
 

@@ -9,6 +9,7 @@ import { recordNdParamSetup, recordParamSetup } from "../records";
 import { ZERO64 } from "../int64";
 import type { NStmt } from "../normalize";
 import type { EmitContext } from "./context";
+import { unwrittenFill } from "./shadow-values";
 
 export interface ArrayInfo {
   readonly name: string;
@@ -121,8 +122,8 @@ export class ArrayDeclarations {
         const ctor = storageArrayName(t.dtype), slots = slotsPerElement(t.dtype);
         if (dynamic) setup.push(`const ${local} = ${st.js} = new ${ctor}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${ctor}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
         else setup.push(`const ${local} = ${st.js} = new ${ctor}(${shape.reduce((a, b) => a * b, 1) * slots});`);
-        perBlock.push(`${local}.fill(${zeroOf(t.dtype)});`);
-        if (this.cx.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id} } = $S.shadow(${st.id});`);
+        perBlock.push(`${local}.fill(${unwrittenFill(t.dtype, zeroOf(t.dtype))});`);
+        if (this.cx.san) setup.push(`$S.register(${st.id}, ${local}, ${JSON.stringify(s.v.name)}); const { WP: $WP${st.id}, RP: $RP${st.id}, UO: $UO${st.id} } = $S.shadow(${st.id});`);
       }
       const dims = dynamic ? [`(${local}.length / ${slotsPerElement(t.dtype)})`] : shape.map(String);
       this.cx.arrays.set(s.v, { name: s.v.name, dtype: t.dtype, space: "shared", data: local, dims, shId: st.id });
@@ -156,7 +157,7 @@ export class ArrayDeclarations {
         const st = this.cx.me.sharedStorage(dynamic ? `$dyn:${s.arrayType.dtype}` : `${f.id}#${s.v.id}`, s.arrayType, s.v.name);
         if (dynamic) setup.push(`${st.js} = new ${T}($dynBuf, 0, Math.floor($dynBuf.byteLength / ${T}.BYTES_PER_ELEMENT / ${slots}) * ${slots});`);
         else setup.push(`${st.js} = new ${T}(${shape.reduce((a, b) => a * b, 1) * slots});`);
-        perBlock.push(`${st.js}.fill(${zeroOf(s.arrayType.dtype)});`);
+        perBlock.push(`${st.js}.fill(${unwrittenFill(s.arrayType.dtype, zeroOf(s.arrayType.dtype))});`);
         if (this.cx.san) setup.push(`$san.register(${st.id}, ${st.js}, ${JSON.stringify(s.v.name)});`);
       });
     }

@@ -25,12 +25,13 @@ import type { FissionEmitter } from "./fission";
 import type { PiecePrinter } from "./pieces";
 import type { SyncEmitter } from "./sync";
 import type { IntrinsicEmitter } from "./intrinsic";
+import type { UndefinedValues } from "./shadow-values";
 import { INT64_HELPERS, usesInt64Helpers } from "../int64";
 import { HALF_TABLES, HALF_TABLES_NAME } from "../f16";
 import { GLOBAL_REFRESH } from "./sanitize-global";
 
 /** Reloads the sanitizer's epoch values the inline fast paths compare against (after every synchronisation). */
-export const SAN_REFRESH = `$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; ${GLOBAL_REFRESH}`;
+export const SAN_REFRESH = `$E = $S.E; $E1 = $S.E1; $BS = $S.BS; $EB = $S.EB; $ud = $S.UD; ${GLOBAL_REFRESH}`;
 /** A block's start under the sanitizer: the shared and the global detectors' (sanitize-global.ts) epochs. */
 export const SAN_BEGIN = `$S.beginBlock($bx, $by, $bz); $G.block($b); ${SAN_REFRESH}`;
 /** Where this thread's writer ([M1, M2)) and reader ([M2, M3)) values of the current epoch start (see Shadow in the runtime). */
@@ -111,6 +112,8 @@ export interface EmitParts {
   readonly fission: FissionEmitter;
   readonly pieces: PiecePrinter;
   readonly sync: SyncEmitter;
+  /** Undefined-value tracking under the sanitizer (shadow-values.ts). */
+  readonly undef: UndefinedValues;
 }
 
 export class EmitContext {
@@ -193,6 +196,9 @@ export class EmitContext {
   }
   get sync(): SyncEmitter {
     return this.parts.sync;
+  }
+  get undef(): UndefinedValues {
+    return this.parts.undef;
   }
 
   // ───────────────────────── names ─────────────────────────

@@ -190,11 +190,11 @@ export class FissionEmitter {
     switch (s.k) {
       case "decl": {
         this.cx.scalars.add(s.v);
-        return [this.raw(`${this.cx.vn(s.v)} = ${s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type)};`)];
+        return [this.raw(this.cx.undef.assign(s.v, s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type), s.init))];
       }
       case "assign": {
         const t = s.target as IR.VarExpr;
-        return [this.raw(`${this.cx.vn(t.v)} = ${this.cx.emit.ex(s.value)};`)];
+        return [this.raw(this.cx.undef.assign(t.v, this.cx.emit.ex(s.value), s.value))];
       }
       case "block":
         return this.items(s.body);
@@ -227,7 +227,7 @@ export class FissionEmitter {
   }
 
   private uniformIf(s: NIf): Item[] {
-    const cond = profileUniformBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if");
+    const cond = profileUniformBranch(this.cx, this.cx.undef.cond(s.cond, s.span), s.cond.span, "if");
     const parts: (string | Item[])[] = [`if (${cond}) {`, this.items(s.then)];
     if (s.else && s.else.length) parts.push("} else {", this.items(s.else));
     parts.push("}");
@@ -237,7 +237,7 @@ export class FissionEmitter {
   private maskedIf(s: NIf): Item[] {
     const PT = this.codeCounter++, PE = this.codeCounter++;
     const out: Item[] = [];
-    out.push(this.inSeg((o) => o.push(`if (!${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if")}) ${this.cx.leave(PT)};`)));
+    out.push(this.inSeg((o) => o.push(`if (!${profileBranch(this.cx, this.cx.undef.cond(s.cond, s.span), s.cond.span, "if")}) ${this.cx.leave(PT)};`)));
     this.maskedDepth++;
     out.push(...this.items(s.then));
     this.maskedDepth--;
@@ -256,7 +256,7 @@ export class FissionEmitter {
     const label = this.cx.label("L"), contLabel = this.cx.label("C");
     const x: Exit = { kind: "uniform", label, contLabel, usedC: false };
     const inner: Item[] = [];
-    const ucond = (c: IR.Expr) => profileUniformBranch(this.cx, this.cx.emit.ex(c), c.span, "loop");
+    const ucond = (c: IR.Expr) => profileUniformBranch(this.cx, this.cx.undef.cond(c, s.span, "loop condition"), c.span, "loop");
     if (s.testFirst && s.cond) inner.push(this.raw(`if (!${ucond(s.cond)}) break;`));
     const wd = this.cx.statements.watchdog(s);
     if (wd) inner.push(this.raw(wd));
@@ -278,7 +278,7 @@ export class FissionEmitter {
     const out: Item[] = [...this.items(s.init)];
     const count = (withCond: boolean): Seg => {
       const seg = this.inSeg((o) => {
-        if (withCond && s.cond) o.push(`if (!${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "loop")}) { ${this.cx.leave(B)}; } else ${act}++;`);
+        if (withCond && s.cond) o.push(`if (!${profileBranch(this.cx, this.cx.undef.cond(s.cond, s.span, "loop condition"), s.cond.span, "loop")}) { ${this.cx.leave(B)}; } else ${act}++;`);
         else o.push(`${act}++;`);
       });
       seg.prologue.push(`${act} = 0;`);

@@ -7,6 +7,7 @@ import type { SimKernelInfo } from "../artifact-types";
 import type { EmitContext } from "./context";
 import { zeroJs } from "./values";
 import { GLOBAL_LETS, globalSanSetup } from "./sanitize-global";
+import { writtenSetup } from "./shadow-values";
 
 /** Setup and declaration lines of one kernel (declLines also of a device function). */
 export class KernelFrame {
@@ -37,16 +38,18 @@ export class KernelFrame {
 
   sanSetup(info: SimKernelInfo): string[] {
     // A cooperative kernel's blocks are alive together: each has its own sanitizer (rt.blockSanitizer).
-    if (this.cx.san && this.cx.cooperative) return [`const $S = $san = rt.blockSanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz, $b); $S.setSites($sites); const $SS = $S.S;`, ...globalSanSetup(this.cx, info)];
-    return this.cx.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`, ...globalSanSetup(this.cx, info)] : [];
+    if (this.cx.san && this.cx.cooperative) return [`const $S = $san = rt.blockSanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz, $b); $S.setSites($sites); const $SS = $S.S;`, ...globalSanSetup(this.cx, info), ...writtenSetup(this.cx)];
+    return this.cx.san ? [`const $S = $san = rt.sanitizer(${JSON.stringify({ name: info.name, file: info.file, line: info.line })}, $bdx, $bdy, $bdz); $S.setSites($sites); const $SS = $S.S;`, ...globalSanSetup(this.cx, info), ...writtenSetup(this.cx)] : [];
   }
 
   declLines(setup: string[]): string[] {
     const out = [...setup];
-    if (this.cx.san) out.push(`let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0, ${GLOBAL_LETS};`);
+    if (this.cx.san) out.push(`let $wd = 1048576, $sw = 0, $sr = 0, $E = 0, $E1 = 0, $BS = 0, $EB = 0, $M1 = 0, $M2 = 0, $M3 = 0, $ud = 0, ${GLOBAL_LETS};`);
     else if (this.cx.me.opts.watchdog) out.push("let $wd = 1048576;");
     const flatTemps = this.cx.memory.flatTempsDecl();
     if (flatTemps) out.push(flatTemps);
+    const undefinedTemps = this.cx.undef.decl();
+    if (undefinedTemps) out.push(undefinedTemps);
     const vars = [...this.cx.scalars].filter((v) => !v.isParam);
     if (vars.length) out.push(`let ${vars.map((v) => `${this.cx.vn(v)} = ${zeroJs(v.type)}`).join(", ")};`);
     const indexTemps = this.cx.memory.indexTempsDecl();

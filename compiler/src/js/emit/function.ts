@@ -20,6 +20,7 @@ import { PlainKernelEmitter } from "./plain-kernel";
 import { FissionEmitter } from "./fission";
 import { PiecePrinter } from "./pieces";
 import { SyncEmitter } from "./sync";
+import { UndefinedValues } from "./shadow-values";
 import { BARRIER_INTRINSICS } from "../../intrinsics";
 import { recordDeviceNdParamSetup, recordDeviceParamSetup } from "../records";
 
@@ -51,6 +52,7 @@ export class FnEmitter {
       fission: new FissionEmitter(cx),
       pieces: new PiecePrinter(cx),
       sync: new SyncEmitter(cx),
+      undef: new UndefinedValues(cx),
     };
   }
 
@@ -107,7 +109,7 @@ export class FnEmitter {
         this.cx.arrays.set(p, { name: p.name, dtype: t.dtype, space: "global", data: n, dims, strides, shId: this.cx.san ? "param" : undefined, offset: `${n}$o` });
       } else params.push(n);
     }
-    params.push("$tx", "$ty", "$tz", "$t");
+    params.push("$tx", "$ty", "$tz", "$t", ...this.cx.undef.shadowParams());
     const setup: string[] = [...recordViews];
     const perBlock: string[] = [];
     forEachArrayDecl(this.fn.body, (s) => this.cx.decls.declareBodyArray(s, undefined, setup, perBlock));
@@ -147,6 +149,7 @@ export class FnEmitter {
     let usesBarriers = false, usesWarp = false;
     forEachSync(norm.body, (s) => (BARRIER_INTRINSICS.has(s.name) ? (usesBarriers = true) : (usesWarp = true)));
     const strategy = norm.hasSync ? "fission" : "loop";
+    this.cx.undef.prepare(strategy === "fission" ? norm.body : undefined);
     this.cx.cooperative = callsGridSync(k);
     const info: SimKernelInfo = { name: k.name, id: k.id, file: k.span.file, line: k.span.line, strategy, usesBarriers, usesWarpOps: usesWarp, privatize: this.me.atomicParams.get(k.id)?.privatize ?? [], atomics: this.me.atomicParams.get(k.id)?.atomics ?? [], ...(this.cx.cooperative ? { cooperative: true } : {}) };
     const code = strategy === "fission" ? this.cx.fission.emitFission(jsName, norm.body, norm.arrayKeys, info) : this.cx.plain.emitFast(jsName, info);

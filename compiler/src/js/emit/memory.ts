@@ -16,6 +16,7 @@ import type { EmitContext } from "./context";
 import { recordFieldRead, recordFieldTarget, recordFieldWrite, recordNdCallArgs } from "../records";
 import { globalAtomic, globalRead, globalWrite, globalWriteCall } from "./sanitize-global";
 import { profileAccess } from "./profile";
+import { writtenMark } from "./shadow-values";
 
 /** The memory accesses of one function. */
 export class MemoryEmitter {
@@ -74,7 +75,7 @@ export class MemoryEmitter {
           return;
         }
       }
-      const x = this.cx.emit.ex(ie);
+      const x = this.cx.undef.check(ie, this.cx.emit.ex(ie), "index", ie.span);
       if (proven) {
         idx.push(x);
         return;
@@ -172,12 +173,20 @@ export class MemoryEmitter {
       // The write of the same element that follows in this statement replaces the reader record anyway.
       if (!this.rmwReads.has(e))
         pre.push(`(($sr = $RP${id}[${x}]) >= $E ? ($sr < $E1 || ($sr >= $M2 && $sr < $M3) || (($RP${id}[${x}] = $E + ${site}), true)) : $sr < $BS ? (($RP${id}[${x}] = $M2 + ${site}), true) : $S.rr(${id}, ${x}, $t, ${site}))`);
+      // Undefined-value tracking (shadow-values.ts): never written in this block → this read is the
+      // origin. `$sw` still holds the element's write record, loaded by the check above.
+      // The common case — written in this block, and no undefined value stored into shared memory in it —
+      // tests two numbers and leaves the accumulator alone.
+      const origin = this.cx.undef.loadOrigin(`($sw < $EB ? ${site + 1} : $ud !== 0 ? $UO${id}[${x}] : 0)`, `($sw >= $EB && $ud === 0)`);
+      if (origin) pre.push(origin);
       let v = elementRead(a, x);
       if (a.dtype === "bool") v = `(${v} !== 0)`;
       return `(${pre.join(", ")}, ${v})`;
     } else {
       const s = this.sanCall(a, "r", flat, site);
       if (s) pre.push(s);
+      const origin = s && this.cx.undef.loadOrigin(a.shId === "param" ? `$san.uop(${a.data}, ${flat}, ${site})` : `$san.uo(${a.shId}, ${flat}, ${site})`);
+      if (origin) pre.push(origin);
     }
     let v = elementRead(a, flat);
     if (a.dtype === "bool") v = `(${v} !== 0)`;
@@ -198,7 +207,9 @@ export class MemoryEmitter {
     const rmw = this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
     this.depth += 2;
-    const v = this.cx.emit.ex(value);
+    const shared = this.cx.san && a.shId !== undefined;
+    // A shared element takes the stored value's shadow; a global store is where an undefined value matters.
+    const v = shared ? this.cx.undef.storeValue(this.cx.emit.ex(value)) : a.space === "global" ? this.cx.undef.check(value, this.cx.emit.ex(value), "global store", t.span) : this.cx.emit.ex(value);
     this.depth -= 2;
     for (const r of rmw) this.rmwReads.delete(r);
     const checks = pre.length ? `${pre.join(", ")}; ` : "";
@@ -211,15 +222,22 @@ export class MemoryEmitter {
       const idx: string[] = [];
       const x = this.flatTemp(flat, idx);
       const fast = `(($sw = $WP${id}[${x}]) < $BS || ($sw >= $M1 && $sw < $M2)) && (($sr = $RP${id}[${x}]) < $BS || ($sr >= $M2 && $sr < $M3))`;
-      return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${elementChanged(a, x)}); ${elementWrite(a, x, "$sv")}; }`;
+      // The element's shadow, only where undefined values are around (Sanitizer.UD, mirrored in the
+      // local `$ud`): else nothing to do.
+      const shadow = this.cx.undef.active ? ` if ($U !== 0 || $ud !== 0) $ud = $S.uw(${id}, ${x}, $U);` : "";
+      return `{ ${checks}${idx.length ? `${idx.join(", ")}; ` : ""}const $sv = ${v}; if (${fast}) { $WP${id}[${x}] = $M1 + ${site}; $RP${id}[${x}] = 0; } else $S.w(${id}, ${x}, $t, ${site}, ${elementChanged(a, x)});${shadow} ${elementWrite(a, x, "$sv")}; }`;
     }
+    // Under the sanitizer, a global store marks its element written (CSR069's map, shadow-values.ts).
+    const mark = a.space === "global" ? writtenMark(this.cx, t.array.v, a.data, flat) : undefined;
     const g = globalWrite(this.cx, a, flat, site, pre, v, (f, p) => this.flatTemp(f, p), (x) => elementWrite(a, x, "$sv"), (x) => elementChanged(a, x));
-    if (g) return g;
+    if (g) return mark ? `${g} ${mark};` : g;
     if (this.cx.san && a.shId !== undefined) {
       const s = this.sanCall(a, "w", flat, site, `, ${elementChanged(a, flat)}`)!;
-      return `{ ${checks}const $sv = ${v}; ${s}; ${globalWriteCall(this.cx, a, flat, site, elementChanged(a, flat))}${elementWrite(a, flat, "$sv")}; }`;
+      // A device function's array parameter is shared memory or global: the sanitizer tells (uwp).
+      const shadow = !this.cx.undef.active ? "" : a.shId === "param" ? ` $san.uwp(${a.data}, ${flat}, $U, ${this.cx.site("use", t.span, { op: "global store" })}, $t);` : ` $san.uw(${a.shId}, ${flat}, $U);`;
+      return `{ ${checks}const $sv = ${v}; ${s};${shadow} ${globalWriteCall(this.cx, a, flat, site, elementChanged(a, flat))}${elementWrite(a, flat, "$sv")}; }`;
     }
-    return `${checks}${elementWrite(a, flat, v)};`;
+    return `${checks}${elementWrite(a, flat, v)};${mark ? ` ${mark};` : ""}`;
   }
 
   atomic(e: IR.AtomicExpr): string {
@@ -233,8 +251,8 @@ export class MemoryEmitter {
     const counted = e.field ? undefined : profileAccess(this.cx, "atomic", a, flat, e.span, e.op);
     if (counted) pre.push(counted);
     this.depth += 2;
-    const exp = e.expected ? this.cx.emit.ex(e.expected) : undefined;
-    const v = this.cx.emit.ex(e.value);
+    const exp = e.expected ? this.cx.undef.check(e.expected, this.cx.emit.ex(e.expected), "atomic operand", e.span) : undefined;
+    const v = this.cx.undef.check(e.value, this.cx.emit.ex(e.value), "atomic operand", e.span);
     this.depth -= 2;
     const space = a.space === "shared" || a.space === "local" ? "shared" : "global";
     const priv = this.cx.mode !== "device" ? this.privParams.get(e.array.v) : undefined;
@@ -248,6 +266,8 @@ export class MemoryEmitter {
     const s = this.sanCall(a, "a", flat, site);
     if (s) pre.push(s);
     const gx = globalAtomic(this.cx, a, flat, site, pre, (f, p) => this.flatTemp(f, p)) ?? flat;
+    const mark = a.space === "global" ? writtenMark(this.cx, e.array.v, a.data, flat) : undefined;
+    if (mark) pre.push(mark);
     const call = `${h}(${a.data}, ${gx}, ${exp !== undefined ? `${exp}, ` : ""}${v})`;
     return pre.length ? `(${pre.join(", ")}, ${call})` : call;
   }
@@ -319,10 +339,10 @@ export class MemoryEmitter {
         if (info.record) args.push(`${info.data}.length`);
         else for (let d = 0; d < p.type.rank; d++) args.push(info.dims[d] ?? "1");
         args.push(...stridesOf(info).slice(0, p.type.rank));
-      } else args.push(this.cx.emit.ex(a));
+      } else args.push(this.cx.undef.callArg(f, i, this.cx.emit.ex(a)));
     });
-    args.push("$tx", "$ty", "$tz", "$t");
-    return `${name}(${args.join(", ")})`;
+    args.push("$tx", "$ty", "$tz", "$t", ...this.cx.undef.callShadows(f));
+    return this.cx.undef.call(f, `${name}(${args.join(", ")})`);
   }
 
   /**

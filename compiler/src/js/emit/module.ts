@@ -35,7 +35,7 @@ export interface SimEmitOptions {
 }
 
 export interface SimSite {
-  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "recursion" | "kernel" | "random";
+  readonly kind: "read" | "write" | "atomic" | "loop" | "barrier" | "warp" | "print" | "raise" | "recursion" | "kernel" | "random" | "use";
   readonly fn: string;
   readonly file: string;
   readonly line: number;

@@ -26,7 +26,7 @@ export class StatementEmitter {
         if (s.v.type.kind !== "scalar") return;
         this.cx.scalars.add(s.v);
         this.cx.noteWrite(s.v);
-        out.push(`${this.cx.vn(s.v)} = ${s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type)};`);
+        out.push(this.cx.undef.assign(s.v, s.init ? this.cx.emit.ex(s.init) : zeroJs(s.v.type), s.init));
         return;
       }
       case "arrayDecl": {
@@ -42,12 +42,12 @@ export class StatementEmitter {
       case "assign": {
         if (s.target.k === "var") {
           this.cx.noteWrite(s.target.v);
-          out.push(`${this.cx.vn(s.target.v)} = ${this.cx.emit.ex(s.value)};`);
+          out.push(this.cx.undef.assign(s.target.v, this.cx.emit.ex(s.value), s.value));
         } else out.push(this.cx.memory.store(s.target, s.value));
         return;
       }
       case "if": {
-        out.push(`if (${profileBranch(this.cx, this.cx.emit.ex(s.cond), s.cond.span, "if")}) {`);
+        out.push(`if (${profileBranch(this.cx, this.cx.undef.cond(s.cond, s.span), s.cond.span, "if")}) {`);
         this.tstmts(s.then, out);
         if (s.else && s.else.length) {
           out.push("} else {");
@@ -68,7 +68,7 @@ export class StatementEmitter {
         return;
       case "return": {
         if (this.cx.mode === "device") {
-          out.push(s.value ? `return ${this.cx.emit.ex(s.value)};` : "return;");
+          out.push(s.value ? `return ${this.cx.undef.returnValue(this.cx.emit.ex(s.value))};` : "return;");
           return;
         }
         if (this.cx.mode === "fast") {
@@ -92,13 +92,13 @@ export class StatementEmitter {
       }
       case "print": {
         const site = this.cx.site("print", s.span, { format: s.format });
-        out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
+        out.push(`rt.print($sites[${site}], [${s.args.map((a) => this.cx.undef.check(a, this.cx.emit.ex(a), "printed value", s.span)).join(", ")}]);`);
         return;
       }
       case "raise": {
         // rt.raise throws the launch's CSR085 fault: the thread stops, and with it the launch.
         const site = this.cx.site("raise", s.span, { format: s.format });
-        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.cx.emit.ex(a)).join(", ")}]);`);
+        out.push(`throw rt.raise($sites[${site}], [${s.args.map((a) => this.cx.undef.check(a, this.cx.emit.ex(a), "thrown value", s.span)).join(", ")}]);`);
         return;
       }
       case "sync":
@@ -147,7 +147,10 @@ export class StatementEmitter {
     // Profiling: a counted loop's tests are counted once per entry (emit/profile.ts), others at each test.
     const counted = profileCountedLoop(this.cx, s);
     if (counted) out.push(counted);
-    const cond = (c: NonNullable<NLoop["cond"]>) => (counted ? this.cx.emit.ex(c) : profileBranch(this.cx, this.cx.emit.ex(c), c.span, "loop"));
+    const cond = (c: NonNullable<NLoop["cond"]>) => {
+      const js = this.cx.undef.cond(c, s.span, "loop condition");
+      return counted ? js : profileBranch(this.cx, js, c.span, "loop");
+    };
     if (s.testFirst) {
       if (updExprOk && s.update.length) {
         const updExpr = upd.map((l) => l.replace(/;$/, "")).join(", ");

@@ -47,7 +47,7 @@ export class ValueEmitter {
       case "var":
         if (e.type.kind !== "scalar") throw new Error(`CudaScript simulator: array '${e.v.name}' used as a value`);
         this.cx.noteRead(e.v);
-        return this.cx.vn(e.v);
+        return this.cx.undef.readVar(e.v, this.cx.vn(e.v));
       case "special":
         return this.special(e);
       case "unary": {

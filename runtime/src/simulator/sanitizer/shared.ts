@@ -6,12 +6,13 @@
 import type { FaultDetails } from "../../errors";
 import { KernelFault, type SimSite } from "../fault";
 import { sharedElementText } from "./element-names";
+import { originShadow, undefinedUseFault } from "./undefined-values";
 
 /**
- * What the sanitizer does at a read of shared memory no thread of the block wrote: "error" stops the
- * run (CSR023); "warn" reports it once per site and run to `warn` and lets the thread continue. The
- * default is "warn" (docs/simulator.md, "Uninitialised shared memory"): such a read is harmless when
- * its value never reaches a result (GPU-Puzzles' tiled matmul), and the simulator cannot yet tell.
+ * What the sanitizer does where an undefined value — read from shared memory no thread of the block
+ * wrote — is used where it matters (CSR068; the read itself is silent): "error" (the default) stops the
+ * run; "warn" reports it once per use site and run to `warn` and lets the thread continue
+ * (docs/simulator.md, "Undefined values").
  */
 export interface UninitializedPolicy {
   readonly mode: "warn" | "error";
@@ -32,6 +33,12 @@ export interface Shadow {
   readonly length: number;
   readonly WP: Float64Array;
   readonly RP: Float64Array;
+  /**
+   * Origin of the undefined value each element holds (site + 1; 0: defined), where WP says it was
+   * written in this block — read only while `Sanitizer.UD` says an undefined value was stored into
+   * shared memory in this block (until then no element holds one, and UO may be stale; undefined-values.ts).
+   */
+  readonly UO: Int32Array;
 }
 
 /** Codes per epoch: thread ids are < 1024, so `thread + 2` fits below it. */
@@ -52,6 +59,11 @@ export const CODES = 2048;
 export class Sanitizer {
   private readonly shadows: (Shadow | undefined)[] = [];
   private readonly byArray = new Map<unknown, number>();
+  /**
+   * Global arrays of this launch with a written map, for stores through a device function's parameter
+   * (sanitizer/written.ts). Weak: this sanitizer outlives the launch (it is reused), the maps must not.
+   */
+  private writtenMaps = new WeakMap<object, { map: Uint8Array; item: number }>();
   /** Current epoch (advances at every synchronisation and every block). */
   ep = 0;
   /** Epoch of the last block barrier (the block's first epoch before its first barrier). */
@@ -66,6 +78,13 @@ export class Sanitizer {
   E1 = 1;
   BS = 0;
   EB = 0;
+  /**
+   * 1 once an undefined value was stored into shared memory in this block: from then on every shared
+   * array's `UO` is current (all are cleared when this first happens; each block starts with 0). The
+   * emitted code mirrors it in a local (`$ud`, reloaded after every synchronisation, shadow store and
+   * device-function call): its reads look at `UO` only then, and its stores maintain it only then.
+   */
+  UD = 0;
   /** Epoch of each warp's last warp synchronisation. */
   private readonly wsync: Float64Array;
   private maxEpoch = 0;
@@ -75,7 +94,7 @@ export class Sanitizer {
   private sites: SimSite[] = [];
   /** Stop at uninitialised reads unless the runtime says otherwise (the complete checks' default). */
   private policy: UninitializedPolicy = { mode: "error", warn: () => {} };
-  /** Sites whose uninitialised read this run already reported as a warning (one report per site and run). */
+  /** Use sites whose undefined value this run already reported as a warning (one report per site and run). */
   private readonly warnedSites = new Set<number>();
 
   constructor(
@@ -102,6 +121,7 @@ export class Sanitizer {
    */
   reuse(policy?: UninitializedPolicy): this {
     this.byArray.clear();
+    this.writtenMaps = new WeakMap();
     this.warnedSites.clear();
     if (policy) this.policy = policy;
     return this;
@@ -110,7 +130,7 @@ export class Sanitizer {
   register(id: number, array: ArrayLike<number>, name: string): void {
     const n = array.length;
     const old = this.shadows[id];
-    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n) };
+    if (!old || old.length !== n || old.name !== name) this.shadows[id] = { name, length: n, WP: new Float64Array(n), RP: new Float64Array(n), UO: originShadow(n) };
     this.byArray.set(array, id);
   }
 
@@ -146,6 +166,7 @@ export class Sanitizer {
     }
     this.ep++;
     this.base = this.bsync = this.ep;
+    this.UD = 0;
     this.refresh();
   }
 
@@ -284,16 +305,9 @@ export class Sanitizer {
 
   /** A read that is not ordered after a write: a race (fault), or of an unwritten element (fault or warning; true: go on). */
   private readFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number): true {
-    if (w === -1) {
-      const what = `uninitialised shared memory read of '${sharedElementText(s.name, i)}': no thread of this block wrote it before`;
-      if (this.policy.mode === "error") throw this.fault("CSR023", "uninitialized-shared", what, this.site(site), t, s.name, i);
-      const id = this.siteId(site);
-      if (!this.warnedSites.has(id)) {
-        this.warnedSites.add(id);
-        this.policy.warn(this.fault("CSR023", "uninitialized-shared", `${what}; the run goes on (the simulator reads 0 there, a GPU whatever the memory held), which is harmless only if the value never reaches a result`, this.site(site), t, s.name, i));
-      }
-      return true;
-    }
+    // A read of an element no thread of this block wrote is no finding by itself: its value is
+    // undefined, which the emitted code tracks to where it matters (undefinedUse, CSR068).
+    if (w === -1) return true;
     throw this.fault(
       "CSR021",
       "race",
@@ -314,6 +328,7 @@ export class Sanitizer {
     if (r !== -1 && r !== t && (r === -2 ? !(this.bsync > re) : !this.ordered(r, re, t))) this.writeFault(s, i, t, site, -1, -1, r, rsite);
     s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
     s.RP[i] = 0;
+    s.UO[i] = 0;
   }
 
   private writeFault(s: Shadow, i: number, t: number, site: SimSite | number, w: number, ws: number, r: number, rsite: number): never {
@@ -331,6 +346,58 @@ export class Sanitizer {
       throw this.fault("CSR023", "uninitialized-shared", `uninitialised shared memory update of '${sharedElementText(s.name, i)}': an atomic updates it, but no thread of this block wrote it before (initialise it and cuda.syncthreads() first)`, this.site(site), t, s.name, i);
     s.WP[i] = this.E + (t + 1) * this.S + this.siteId(site);
     s.RP[i] = 0;
+    s.UO[i] = 0;
+  }
+
+  /** Origin (site + 1) of the undefined value element i of shared array `id` holds, 0 when defined; `site` is this read's. */
+  uo(id: number, i: number, site: number): number {
+    const s = this.shadows[id];
+    if (!s) return 0;
+    return s.WP[i]! < this.EB ? site + 1 : this.UD !== 0 ? s.UO[i]! : 0;
+  }
+  /** `uo` for a device function's array parameter: 0 unless it is a shared array of this kernel. */
+  uop(a: unknown, i: number, site: number): number {
+    const id = this.byArray.get(a);
+    return id === undefined ? 0 : this.uo(id, i, site);
+  }
+  /** Element i of shared array `id` now holds a value of shadow `u` (0: defined). */
+  uw(id: number, i: number, u: number): number {
+    const s = this.shadows[id];
+    if (!s) return this.UD;
+    if (u !== 0 && this.UD === 0) {
+      // The first undefined value stored into shared memory in this block: the origins become current.
+      for (const o of this.shadows) o?.UO.fill(0);
+      this.UD = 1;
+    }
+    s.UO[i] = u;
+    return this.UD;
+  }
+  /** `uw` through a device function's array parameter; a global array there is where an undefined value matters. */
+  uwp(a: unknown, i: number, u: number, use: number, t: number): void {
+    const id = this.byArray.get(a);
+    if (id !== undefined) this.uw(id, i, u);
+    else if (u !== 0) this.undefinedUse(u - 1, use, t);
+  }
+
+  /** An undefined value (read at site `origin`) used where it matters, at site `use` by thread t: CSR068, an error or a warning. */
+  undefinedUse(origin: number, use: number, t: number): void {
+    const f = undefinedUseFault(this.sites[origin], this.site(use));
+    f.kernel = this.kernel.name;
+    f.block = [this.bx, this.by, this.bz];
+    f.thread = this.coords(Math.min(t, this.bdx * this.bdy * this.bdz - 1));
+    if (this.policy.mode === "error") throw f;
+    if (this.warnedSites.has(use)) return;
+    this.warnedSites.add(use);
+    this.policy.warn(f);
+  }
+
+  /** A kernel's global array `a` whose stores mark `map` (element i: byte i; `item` is kept for the emitted call's sake). */
+  registerWritten(a: unknown, map: Uint8Array | null, item: number): void {
+    if (map) this.writtenMaps.set(a as object, { map, item });
+  }
+  private markWritten(a: unknown, i: number): void {
+    const w = this.writtenMaps.get(a as object);
+    if (w) w.map[i] = 1;
   }
 
   rp(a: unknown, i: number, t: number, site: SimSite | number): void {
@@ -340,10 +407,12 @@ export class Sanitizer {
   wp(a: unknown, i: number, t: number, site: SimSite | number, differs: boolean): void {
     const id = this.byArray.get(a);
     if (id !== undefined) this.w(id, i, t, site, differs);
+    else this.markWritten(a, i);
   }
   ap(a: unknown, i: number, t: number, site: SimSite | number): void {
     const id = this.byArray.get(a);
     if (id !== undefined) this.a(id, i, t, site);
+    else this.markWritten(a, i);
   }
 
   private site(s: SimSite | number): SimSite {
