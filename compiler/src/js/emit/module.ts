@@ -21,9 +21,11 @@ import { ProfileSites } from "./profile";
  * 2 = packed sanitizer shadows (`Sanitizer.E/E1/BS/EB/S`, `shadow(id) → { WP, RP }`) and `L.priv`.
  * 3 = `rt.i64` (i64/u64 as bigints); f16 arrays as Uint16Arrays of their bits with `rt.halfTables()`
  *     and `rt.halfArray` (replacing `rt.Float16Array` and `rt.halfBits`).
+ * 5 = the global race detector (`rt.races`, the `$G` block/refresh state), undefined-value shadows
+ *     (`Sanitizer.UD`, `shadow(id) → { WP, RP, UO }`, `L.written`), `L.poison` and `L.profile`.
  * The simulator refuses artifacts of another version (rebuild the program).
  */
-export const SIM_ABI = 4;
+export const SIM_ABI = 5;
 
 export interface SimEmitOptions {
   /** Race / uninitialised-read / divergent-barrier detection and loop watchdog. */
