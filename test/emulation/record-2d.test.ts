@@ -9,16 +9,13 @@
  * the wrong rank is CSR081 at the launch.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { bool, cuda, f32, i32 } from "cudascript";
 import type { CorpusCase, HostValue } from "../corpus/case";
 import { kernel, throwsCode } from "../simulator/helpers";
-import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
+import { assertCompilesForSm80 } from "../support/toolchain-or-skip";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda, f32, i32, bool, type Array2D, type Array3D } from "cudascript";
@@ -149,19 +146,6 @@ describe("2-D and 3-D record arrays", () => {
   });
 
   it("the generated C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80)", (t) => {
-    const nvrtc = nvrtcOrSkip(t);
-    if (!nvrtc) return;
-    const r = nvrtc.compile({ source: generateCuda(check.module, { lineDirectives: false }).source, name: "record_2d.cu", options: ["--gpu-architecture=compute_80"] });
-    assert.ok(r.ok, r.log);
-    const ptxas = ptxasOrSkip(t);
-    if (!ptxas) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-2d-"));
-    try {
-      fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
-      const run = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assertCompilesForSm80(t, generateCuda(check.module, { lineDirectives: false }).source, "record_2d.cu");
   });
 });

@@ -13,16 +13,13 @@
  * emulation of the generated C++ (the simulator's bytes), and through NVRTC (compute_80) + ptxas (sm_80).
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { c64, Complex128Array, Complex64Array, cuda, f32, f64, i32, u8 } from "cudascript";
 import { complexArray, type CorpusCase, type HostValue } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
+import { assertCompilesForSm80 } from "../support/toolchain-or-skip";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda, f32, f64, i32, u8, c64, Complex64Array, Complex128Array, type Array1D } from "cudascript";
@@ -142,19 +139,6 @@ describe("Numba test_record_dtype ports (complex field, array fields flattened)"
   });
 
   it("the generated C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80)", (t) => {
-    const nvrtc = nvrtcOrSkip(t);
-    if (!nvrtc) return;
-    const r = nvrtc.compile({ source: generateCuda(check.module, { lineDirectives: false }).source, name: "numba_ports.cu", options: ["--gpu-architecture=compute_80"] });
-    assert.ok(r.ok, r.log);
-    const ptxas = ptxasOrSkip(t);
-    if (!ptxas) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-numba-ports-"));
-    try {
-      fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
-      const run = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assertCompilesForSm80(t, generateCuda(check.module, { lineDirectives: false }).source, "numba_ports.cu");
   });
 });

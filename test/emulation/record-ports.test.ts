@@ -12,16 +12,13 @@
  * C++ (same bytes as the simulator); the C++ also compiles with NVRTC for sm_80 and assembles with ptxas.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { bool, cuda, f32, f64, i32, i64, u64 } from "cudascript";
 import type { CorpusCase, HostValue } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
+import { assertCompilesForSm80 } from "../support/toolchain-or-skip";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda, f32, f64, i32, i64, u64, bool, type Array1D } from "cudascript";
@@ -300,19 +297,6 @@ describe("ported struct programs", () => {
   });
 
   it("the generated C++ compiles with NVRTC (sm_80) and assembles with ptxas", (t) => {
-    const nvrtc = nvrtcOrSkip(t);
-    if (!nvrtc) return;
-    const r = nvrtc.compile({ source: generateCuda(check.module, { lineDirectives: false }).source, name: "ports.cu", options: ["--gpu-architecture=compute_80"] });
-    assert.ok(r.ok, r.log);
-    const ptxas = ptxasOrSkip(t);
-    if (!ptxas) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-ports-"));
-    try {
-      fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
-      const run = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assertCompilesForSm80(t, generateCuda(check.module, { lineDirectives: false }).source, "ports.cu");
   });
 });

@@ -6,16 +6,13 @@
  * sanitizer names a race on a record's field as the kernel wrote it (`sh[3].x`, CSR021).
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { after, describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { configureSimulator, cuda, CudaScriptError, f32 } from "cudascript";
 import type { CorpusCase, HostTypedArray, HostValue } from "../corpus/case";
 import { compileSource, kernel } from "../simulator/helpers";
-import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
+import { assertCompilesForSm80 } from "../support/toolchain-or-skip";
 import { compareArrays, CORPUS_DIR, CORPUS_DIST_DIR, emulateCase, findGxx } from "./harness";
 
 const NAME = "record_shared_local";
@@ -59,23 +56,10 @@ describe("records in shared/local arrays and device-function parameters", () => 
   });
 
   it("the generated C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80)", (t) => {
-    const nvrtc = nvrtcOrSkip(t);
-    if (!nvrtc) return;
     const source = generateCuda(check.module, { lineDirectives: false }).source;
     // One array per field: no struct in shared or local memory.
     assert.match(source, /__shared__ float sh_x\[64\];/);
-    const r = nvrtc.compile({ source, name: "record_storage.cu", options: ["--gpu-architecture=compute_80"] });
-    assert.ok(r.ok, r.log);
-    const ptxas = ptxasOrSkip(t);
-    if (!ptxas) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-storage-"));
-    try {
-      fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
-      const run = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assertCompilesForSm80(t, source, "record_storage.cu");
   });
 });
 

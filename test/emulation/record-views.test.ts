@@ -9,16 +9,13 @@
  * and elements passed to a device function's record parameter, through the chosen record array.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { generateCuda, KernelChecker, makeArtifact } from "@cudascript/compiler";
 import { cuda, f32, i32 } from "cudascript";
 import type { CorpusCase, HostValue } from "../corpus/case";
 import { kernel } from "../simulator/helpers";
-import { nvrtcOrSkip, ptxasOrSkip } from "../support/toolchain-or-skip";
+import { assertCompilesForSm80 } from "../support/toolchain-or-skip";
 import { compareArrays, emulateCase, findGxx } from "./harness";
 
 const SOURCE = `import { cuda, f32, i32, type Array1D, type Array2D } from "cudascript";
@@ -165,19 +162,6 @@ describe("views of record arrays", () => {
   });
 
   it("the generated C++ compiles with NVRTC (compute_80) and assembles with ptxas (sm_80)", (t) => {
-    const nvrtc = nvrtcOrSkip(t);
-    if (!nvrtc) return;
-    const r = nvrtc.compile({ source: generateCuda(check.module, { lineDirectives: false }).source, name: "record_views.cu", options: ["--gpu-architecture=compute_80"] });
-    assert.ok(r.ok, r.log);
-    const ptxas = ptxasOrSkip(t);
-    if (!ptxas) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "record-views-"));
-    try {
-      fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
-      const res = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
-      assert.equal(res.status, 0, res.stderr);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assertCompilesForSm80(t, generateCuda(check.module, { lineDirectives: false }).source, "record_views.cu");
   });
 });

@@ -1,6 +1,11 @@
 // Helpers for tests (under test/ and the packages' own *.test.ts) that need NVRTC or ptxas. Without the tool the
 // test is skipped loudly, unless CI demands it (CUDASCRIPT_REQUIRE_NVRTC=1 /
 // CUDASCRIPT_REQUIRE_PTXAS=1): then it fails, so a broken CI image cannot pass by skipping.
+import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { TestContext } from "node:test";
 import { findPtxas, loadNvrtc, type Nvrtc } from "@cudascript/native-bindings";
 
@@ -35,4 +40,25 @@ function skipOrFail(t: TestContext, tool: string, requireVariable: string, detai
   console.warn(`\n*** SKIPPING "${t.name}": ${headline}${more}\n`);
   t.skip(headline);
   return undefined;
+}
+
+/**
+ * Compiles CUDA C++ with NVRTC (compute_80) and assembles the PTX with ptxas (sm_80), asserting both
+ * succeed; skips (as above) where either tool is missing.
+ */
+export function assertCompilesForSm80(t: TestContext, source: string, name: string): void {
+  const nvrtc = nvrtcOrSkip(t);
+  if (!nvrtc) return;
+  const r = nvrtc.compile({ source, name, options: ["--gpu-architecture=compute_80"] });
+  assert.ok(r.ok, r.log);
+  const ptxas = ptxasOrSkip(t);
+  if (!ptxas) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cudascript-sm80-"));
+  try {
+    fs.writeFileSync(path.join(dir, "p.ptx"), r.ptx!);
+    const run = spawnSync(ptxas, ["-arch=sm_80", "-o", path.join(dir, "p.cubin"), path.join(dir, "p.ptx")], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
