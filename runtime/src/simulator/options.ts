@@ -66,4 +66,4 @@ export function checkSimulatorOptions(opts: Partial<SimulatorOptions>, from = "c
 }
 
 /** The emitted-module contract this runtime implements (the compiler's SIM_ABI; a test keeps them equal). */
-export const SIMULATOR_ABI = 4;
+export const SIMULATOR_ABI = 5;
