@@ -6,9 +6,9 @@
 // The kernels are bench/sim.mjs's own source text (read from that file, so the two benches measure the
 // same kernels).
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rand, SIM_BENCH_KERNELS } from "./kernels.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
@@ -18,12 +18,9 @@ const { cuda, configureSimulator, f32, u32 } = require("cudascript");
 const quick = process.argv.includes("--quick");
 const REPS = quick ? 3 : Number(process.env.CUDASCRIPT_BENCH_REPS ?? 10);
 
-const simText = readFileSync(join(root, "bench", "sim.mjs"), "utf8");
-const m = /const SOURCE = `([\s\S]*?)`;/.exec(simText);
-if (!m) throw new Error("bench/profile.mjs: bench/sim.mjs no longer has its `const SOURCE = `...`;` kernels");
 const checker = new KernelChecker();
 const file = join(root, "bench", "__profile_bench_kernels.ts");
-checker.setFileText(file, m[1]);
+checker.setFileText(file, SIM_BENCH_KERNELS);
 const check = checker.checkFile(file);
 const errors = check.diagnostics.filter((d) => d.severity === "error");
 if (errors.length) throw new Error(errors.map((d) => `${d.span.line}: ${d.message}`).join("\n"));
@@ -32,16 +29,6 @@ const K = (name) => cuda.jit(null, undefined, artifact, name);
 
 // One executor: a profiled launch always runs in the calling thread, so the plain run does too.
 configureSimulator({ workers: 1, inProcessThreshold: 2 ** 31 });
-
-function rand(n, seed) {
-  const a = new Float32Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 4294967296 - 0.5;
-  }
-  return a;
-}
 
 const N = quick ? 1 << 18 : 1 << 20;
 const N_MM = quick ? 128 : 256;

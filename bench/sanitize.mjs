@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rand, SIM_BENCH_KERNELS } from "./kernels.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
@@ -19,49 +20,9 @@ const at = process.argv.indexOf("--baseline");
 const baseline = at >= 0 ? resolve(process.argv[at + 1] ?? ".") : undefined;
 const REPS = quick ? 3 : 6;
 
-// bench/sim.mjs's kernels (vector add, reduction, tiled matmul, histogram) and a stencil whose every
+// bench/sim.mjs's kernels (vector add, reduction, tiled matmul, histogram, …) and a stencil whose every
 // access is to global memory.
-const SOURCE = `
-import { cuda, f32, u32 } from "cudascript";
-const TPB = 256;
-const TILE = 16;
-export const vecAdd = cuda.jit((a: Float32Array, b: Float32Array, out: Float32Array) => {
-  const i = cuda.grid(1);
-  if (i < out.length) out[i] = a[i] + b[i];
-});
-export const reduce = cuda.jit((x: Float32Array, partial: Float32Array) => {
-  const tile = cuda.shared.array(TPB, f32);
-  const t = cuda.threadIdx.x;
-  const i = cuda.grid(1);
-  tile[t] = i < x.length ? x[i] : 0;
-  cuda.syncthreads();
-  for (let s = TPB >> 1; s > 0; s >>= 1) {
-    if (t < s) tile[t] += tile[t + s];
-    cuda.syncthreads();
-  }
-  if (t === 0) partial[cuda.blockIdx.x] = tile[0];
-});
-export const matmul = cuda.jit((A: Float32Array, B: Float32Array, C: Float32Array, n: u32) => {
-  const sA = cuda.shared.array([TILE, TILE], f32);
-  const sB = cuda.shared.array([TILE, TILE], f32);
-  const tx = cuda.threadIdx.x;
-  const ty = cuda.threadIdx.y;
-  const row = cuda.blockIdx.y * TILE + ty;
-  const col = cuda.blockIdx.x * TILE + tx;
-  let acc: f32 = 0;
-  for (let t = 0; t < n; t += TILE) {
-    sA[ty][tx] = A[row * n + t + tx];
-    sB[ty][tx] = B[(t + ty) * n + col];
-    cuda.syncthreads();
-    for (let k = 0; k < TILE; k++) acc += sA[ty][k] * sB[k][tx];
-    cuda.syncthreads();
-  }
-  C[row * n + col] = acc;
-});
-export const histogram = cuda.jit((data: Uint8Array, hist: Uint32Array) => {
-  const i = cuda.grid(1);
-  if (i < data.length) cuda.atomic.add(hist, data[i], 1);
-});
+const SOURCE = `${SIM_BENCH_KERNELS}
 export const stencil = cuda.jit((x: Float32Array, y: Float32Array) => {
   const i = cuda.grid(1);
   if (i > 0 && i < y.length - 1) y[i] = 0.25 * x[i - 1] + 0.5 * x[i] + 0.25 * x[i + 1];
@@ -83,7 +44,6 @@ if (baseline) trees.baseline = compile(join(baseline, "compiler", "dist", "index
 
 const N = quick ? 1 << 20 : 1 << 22;
 const NM = quick ? 128 : 256;
-const rand = (n, seed) => Float32Array.from({ length: n }, (_, i) => (((Math.imul(i + seed, 2654435761) >>> 0) % 1000) / 1000) - 0.5);
 const x = cuda.toDevice(rand(N, 1)), y = cuda.toDevice(rand(N, 2)), out = cuda.toDevice(new Float32Array(N));
 const partial = cuda.toDevice(new Float32Array(N / 256));
 const A = cuda.toDevice(rand(NM * NM, 3)), B = cuda.toDevice(rand(NM * NM, 4)), C = cuda.toDevice(new Float32Array(NM * NM));
