@@ -55,6 +55,8 @@ const TWO32 = 2 ** 32;
 /** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
 const POOL_LIMIT = 1 << 16;
 
+import { UnitTable, distinctUnits, mostOnOneUnit, wavefrontsOf } from "./request-stats";
+
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
  * buffer): modelled, each buffer on a 256-byte boundary, as cudaMalloc's allocations are. A kernel's
@@ -96,6 +98,8 @@ export class LaunchCounters {
   private taken = new Int32Array(256);
   private count = new Int32Array(256);
   private start = new Int32Array(256);
+  /** 1 while a request's units are strictly increasing (what flush can count without a table). */
+  private rising = new Uint8Array(256);
   private units = new Float64Array(256 * 32);
   private kinds: string[] = [];
   /** Per site: units a request may need (32 lanes × words per lane; 0 for branches). */
@@ -105,7 +109,8 @@ export class LaunchCounters {
   private lastArray: unknown[] = [];
   private lastBase = new Float64Array(0);
   private started = false;
-  private readonly bankCount = new Int32Array(32);
+  private readonly bankCount = new Int32Array(4 * 32);
+  private readonly table = new UnitTable();
 
   /**
    * A kernel without barriers runs each thread to its end, in linear order: a warp's requests are
@@ -139,9 +144,10 @@ export class LaunchCounters {
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
   }
 
-  // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case);
-  // duplicates are removed, and atomics' lanes per address counted, once per request when it is done
-  // (flush): a sort of at most 32 numbers instead of a search per lane.
+  // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case, and
+  // noting whether the units still rise); duplicates are removed, and atomics' lanes per address
+  // counted, once per request when it is done (flush, request-stats.ts): nothing to do for rising
+  // units, else a pass through a small table instead of a search per lane.
 
   /** `addresses`: the device address of each argument's memory (else a modelled 256-byte-aligned one). */
   constructor(private readonly addresses?: ReadonlyMap<ArrayBufferLike, number>) {}
@@ -186,6 +192,7 @@ export class LaunchCounters {
     const word = Math.floor((flat * bytes) / 4);
     if (bytes <= 4) return this.append(r, word);
     const group = bytes === 8 ? (t & 31) >> 4 : (t & 31) >> 3;
+    this.rising[r] = 0;
     for (let w = 0; w < bytes / 4; w++) this.units[this.start[r]! + this.count[r]!++] = group * TWO32 + word + w;
   }
 
@@ -198,7 +205,11 @@ export class LaunchCounters {
 
   private append(r: number, unit: number): void {
     const n = this.count[r]!, at = this.start[r]! + n;
-    if (n > 0 && this.units[at - 1] === unit) return;
+    if (n > 0) {
+      const last = this.units[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) this.rising[r] = 0;
+    }
     this.units[at] = unit;
     this.count[r] = n + 1;
   }
@@ -230,10 +241,13 @@ export class LaunchCounters {
     const nT = this.nT;
     for (let w = 0; w < nT; w += 32) {
       const end = Math.min(nT, w + 32);
+      // The warp's threads row by row (x fastest): each row's passing threads are one range.
       let taken = 0;
-      for (let t = w; t < end; t++) {
-        const tx = t % bdx;
-        if (tx >= lo && tx < hi) taken++;
+      for (let t = w; t < end; ) {
+        const row = t - (t % bdx), rowEnd = Math.min(end, row + bdx);
+        const from = Math.max(t, row + lo), to = Math.min(rowEnd, row + hi);
+        if (to > from) taken += to - from;
+        t = rowEnd;
       }
       tot.requests++;
       tot.lanes += end - w;
@@ -314,6 +328,9 @@ export class LaunchCounters {
       this.taken = grow(this.taken, n);
       this.count = grow(this.count, n);
       this.start = grow(this.start, n);
+      const rising = new Uint8Array(n);
+      rising.set(this.rising);
+      this.rising = rising;
     }
     if (this.unitsUsed + cap > this.units.length) {
       const n = Math.max(this.units.length * 2, this.unitsUsed + cap);
@@ -325,6 +342,7 @@ export class LaunchCounters {
     this.taken[r] = 0;
     this.count[r] = 0;
     this.start[r] = this.unitsUsed;
+    this.rising[r] = 1;
     this.unitsUsed += cap;
     ids[k] = r;
     return r;
@@ -368,21 +386,24 @@ export class LaunchCounters {
           if (taken > 0 && taken < lanes) tot.units++;
           continue;
         }
-        const o = this.start[r]!, end = o + this.count[r]!;
-        sortUnits(this.units, o, end);
+        const o = this.start[r]!, count = this.count[r]!, end = o + count;
+        const rising = this.rising[r] === 1;
         if (kind === "gld" || kind === "gst") {
-          tot.units += distinct(this.units, o, end, 1);
+          // Strictly increasing sectors (a repeat of the previous lane's is not recorded) are distinct.
+          tot.units += rising ? count : distinctUnits(this.table, this.units, o, end, 1);
           tot.ideal += Math.ceil((lanes * bytes) / 32);
         } else if (kind === "gatom") {
-          tot.units += distinct(this.units, o, end, 32);
+          tot.units += distinctUnits(this.table, this.units, o, end, 32);
           tot.ideal += Math.ceil((lanes * bytes) / 32);
-          const c = longestRun(this.units, o, end);
+          const c = mostOnOneUnit(this.table, this.units, o, end);
           tot.contentionSum += c;
           if (c > tot.contentionMax) tot.contentionMax = c;
         } else {
-          tot.units += this.wavefronts(o, end);
+          // Distinct words (strictly increasing) within 32 consecutive ones sit in distinct banks: one wavefront.
+          if (kind !== "satom" && rising && this.units[end - 1]! - this.units[o]! < 32) tot.units += 1;
+          else tot.units += wavefrontsOf(this.table, this.bankCount, this.units, o, end);
           if (kind === "satom") {
-            const c = longestRun(this.units, o, end);
+            const c = mostOnOneUnit(this.table, this.units, o, end);
             tot.contentionSum += c;
             if (c > tot.contentionMax) tot.contentionMax = c;
           }
@@ -394,63 +415,4 @@ export class LaunchCounters {
     this.unitsUsed = 0;
     this.full = false;
   }
-
-  /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */
-  private wavefronts(o: number, end: number): number {
-    const u = this.units, bc = this.bankCount;
-    let total = 0;
-    for (let j = o; j < end; ) {
-      // One group (the high part) at a time: sorted, so its units are contiguous.
-      const g = Math.floor(u[j]! / TWO32);
-      let most = 0, k = j;
-      for (; k < end && Math.floor(u[k]! / TWO32) === g; k++) {
-        if (k > j && u[k] === u[k - 1]) continue; // lanes on one word share it
-        const c = ++bc[u[k]! & 31]!;
-        if (c > most) most = c;
-      }
-      for (let m = j; m < k; m++) bc[u[m]! & 31] = 0;
-      total += most;
-      j = k;
-    }
-    return total;
-  }
-}
-
-/** Sorts units[o, end) in place (insertion sort: at most 128 numbers, and often already in order). */
-function sortUnits(u: Float64Array, o: number, end: number): void {
-  for (let i = o + 1; i < end; i++) {
-    const x = u[i]!;
-    if (x >= u[i - 1]!) continue;
-    let j = i - 1;
-    while (j >= o && u[j]! > x) {
-      u[j + 1] = u[j]!;
-      j--;
-    }
-    u[j + 1] = x;
-  }
-}
-
-/** Distinct values of floor(unit / per) in sorted units[o, end). */
-function distinct(u: Float64Array, o: number, end: number, per: number): number {
-  let n = 0, last = NaN;
-  for (let j = o; j < end; j++) {
-    const x = per === 1 ? u[j]! : Math.floor(u[j]! / per);
-    if (x !== last) {
-      n++;
-      last = x;
-    }
-  }
-  return n;
-}
-
-/** The longest run of equal values in sorted units[o, end): the most lanes on one address. */
-function longestRun(u: Float64Array, o: number, end: number): number {
-  let best = 0;
-  for (let j = o; j < end; ) {
-    let k = j + 1;
-    while (k < end && u[k] === u[j]) k++;
-    if (k - j > best) best = k - j;
-    j = k;
-  }
-  return best;
 }

@@ -1,0 +1,87 @@
+/**
+ * What one completed request adds to its site's totals, from the units its lanes recorded
+ * (counters.ts): distinct sectors, shared wavefronts, the most lanes on one address. Without a sort:
+ * a request has at most 128 units, counted through a small open-addressing table that a stamp clears
+ * for the next request; and the common cases — units strictly increasing, as a coalesced or strided
+ * access makes them — need no table at all (the caller knows from the recording).
+ */
+
+/** Slots of the table: a power of two, at least twice the most units of a request (32 lanes × 4 words). */
+const SIZE = 256;
+const MASK = SIZE - 1;
+const TWO32 = 2 ** 32;
+
+/** A set of numbers with a count each, emptied in O(1) per request by a new stamp. */
+export class UnitTable {
+  private readonly keys = new Float64Array(SIZE);
+  private readonly stamps = new Int32Array(SIZE);
+  private readonly counts = new Int32Array(SIZE);
+  private stamp = 0;
+
+  /** Empties the table. */
+  clear(): void {
+    if (++this.stamp === 0x7fffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** Adds `key` (an integer below 2^53); returns how many times it has now been added. */
+  add(key: number): number {
+    // The low bits of the key (ToInt32 keeps an integer's low 32 bits exactly) mixed with the next ones:
+    // sectors and words of a warp are mostly consecutive, atomics' byte addresses multiples of 4.
+    let h = (key ^ (key >>> 8) ^ (key >>> 2)) & MASK;
+    const stamp = this.stamp;
+    for (;;) {
+      if (this.stamps[h] !== stamp) {
+        this.stamps[h] = stamp;
+        this.keys[h] = key;
+        this.counts[h] = 1;
+        return 1;
+      }
+      if (this.keys[h] === key) return ++this.counts[h]!;
+      h = (h + 1) & MASK;
+    }
+  }
+}
+
+/** Distinct values of floor(units[j] / per) for j in [o, end). */
+export function distinctUnits(t: UnitTable, u: Float64Array, o: number, end: number, per: number): number {
+  t.clear();
+  let n = 0;
+  for (let j = o; j < end; j++) if (t.add(per === 1 ? u[j]! : Math.floor(u[j]! / per)) === 1) n++;
+  return n;
+}
+
+/** The most lanes on one unit (atomics: one address) among units[o, end). */
+export function mostOnOneUnit(t: UnitTable, u: Float64Array, o: number, end: number): number {
+  t.clear();
+  let most = 0;
+  for (let j = o; j < end; j++) {
+    const c = t.add(u[j]!);
+    if (c > most) most = c;
+  }
+  return most;
+}
+
+/**
+ * Shared-memory wavefronts of a request: per lane group (the unit's high part: half- or quarter-warp
+ * for 8- and 16-byte accesses, 0 otherwise), the most distinct words one bank (word mod 32) serves;
+ * summed over the groups that have units. `bankCount` is 4 × 32 zeros, left zero.
+ */
+export function wavefrontsOf(t: UnitTable, bankCount: Int32Array, u: Float64Array, o: number, end: number): number {
+  t.clear();
+  const most = [0, 0, 0, 0];
+  for (let j = o; j < end; j++) {
+    const x = u[j]!;
+    if (t.add(x) !== 1) continue; // lanes on one word share it
+    const g = x >= TWO32 ? Math.floor(x / TWO32) : 0;
+    const c = ++bankCount[g * 32 + (x & 31)]!;
+    if (c > most[g]!) most[g] = c;
+  }
+  for (let j = o; j < end; j++) {
+    const x = u[j]!;
+    bankCount[(x >= TWO32 ? Math.floor(x / TWO32) : 0) * 32 + (x & 31)] = 0;
+  }
+  return most[0]! + most[1]! + most[2]! + most[3]!;
+}
