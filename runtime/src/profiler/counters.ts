@@ -54,6 +54,8 @@ export interface SiteTotals {
 const TWO32 = 2 ** 32;
 /** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
 const POOL_LIMIT = 1 << 16;
+/** A site's stream numbers (LaunchCounters.st). */
+const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
 import { UnitTable, distinctUnits, mostOnOneUnit, wavefrontsOf } from "./request-stats";
 
@@ -124,6 +126,23 @@ export class LaunchCounters {
   private full = false;
   private fullWarp = -1;
 
+  /**
+   * Streams: in a plain kernel each thread runs to its end, in linear order, so the lanes' first
+   * executions of a site (k = 0: nearly every access of such a kernel) arrive lane after lane, one
+   * warp after another. Their request is kept per site, in place (no pool, no per-thread counter), and
+   * added up when the site's next warp starts or the block ends. Branches, global loads and stores, and
+   * shared accesses of up to 4 bytes stream; a thread's later executions (a loop) go to the pool.
+   */
+  /**
+   * Per site, 8 numbers (one cache line, read together): ST_THREAD the thread of the block that executed
+   * it last (-1: none yet), ST_LATER how many times it has since, ST_WARP the warp of its open request
+   * (-1: none), ST_LANES, ST_TAKEN, ST_COUNT (units in sUnits, 32 a site), ST_RISING, ST_ON (1: streamed).
+   */
+  private st = new Int32Array(0);
+  private sUnits = new Float64Array(0);
+  /** The sites with an open stream request. */
+  private sOpen: number[] = [];
+
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false): void {
     if (this.started) return;
@@ -137,6 +156,15 @@ export class LaunchCounters {
     this.loopSeen = new Uint8Array(sites.length * this.nW);
     this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
     this.kinds = sites.map((s) => s.kind);
+    const n = sites.length;
+    this.st = new Int32Array(n * 8);
+    sites.forEach((s, i) => {
+      this.st[i * 8 + ST_THREAD] = -1;
+      this.st[i * 8 + ST_WARP] = -1;
+      // Every kind but 8- and 16-byte shared accesses (more than one unit a lane).
+      this.st[i * 8 + ST_ON] = plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0;
+    });
+    this.sUnits = new Float64Array(n * 32);
     this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
     this.capacity = Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32));
     this.lastArray = Array.from(sites, () => null);
@@ -159,9 +187,17 @@ export class LaunchCounters {
 
   /** Thread `t` of the block loads or stores element `flat` of the global array at `base`, at site `s`. */
   g(s: number, t: number, base: number, flat: number): void {
+    const unit = Math.floor((base + flat * this.bytes[s]!) / 32);
+    // Kept small, so that the kernel inlines it: the stream's common case here, the rest in calls.
+    const st = this.st, o = s * 8;
+    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamUnit(st, o, s, t, unit);
+    this.pooledUnit(s, t, unit);
+  }
+
+  private pooledUnit(s: number, t: number, unit: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.append(r, Math.floor((base + flat * this.bytes[s]!) / 32));
+    this.append(r, unit);
   }
 
   /** The same from a device function, whose arrays vary: `data` itself. */
@@ -171,9 +207,16 @@ export class LaunchCounters {
 
   /** A global atomic: its lanes' byte addresses (every lane: flush counts the lanes per address). */
   ga(s: number, t: number, base: number, flat: number): void {
+    const address = base + flat * this.bytes[s]!;
+    const st = this.st, o = s * 8;
+    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamAtomic(st, o, s, t, address);
+    this.pooledAtomic(s, t, address);
+  }
+
+  private pooledAtomic(s: number, t: number, unit: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = base + flat * this.bytes[s]!;
+    this.units[this.start[r]! + this.count[r]!++] = unit;
   }
 
   gav(s: number, t: number, data: ArrayBufferView, flat: number): void {
@@ -185,6 +228,8 @@ export class LaunchCounters {
    * half-warp / quarter-warp (the group in the high part of the unit), each lane's words in turn.
    */
   s(s: number, t: number, flat: number): void {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamUnit(st, o, s, t, Math.floor((flat * this.bytes[s]!) / 4));
     const r = this.request(s, t);
     this.lanes[r]++;
     const bytes = this.bytes[s]!;
@@ -198,9 +243,10 @@ export class LaunchCounters {
 
   /** A shared atomic (4-byte words; every lane: flush counts the lanes per word). */
   sa(s: number, t: number, flat: number): void {
-    const r = this.request(s, t);
-    this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = Math.floor((flat * this.bytes[s]!) / 4);
+    const word = Math.floor((flat * this.bytes[s]!) / 4);
+    const st = this.st, o = s * 8;
+    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamAtomic(st, o, s, t, word);
+    this.pooledAtomic(s, t, word);
   }
 
   private append(r: number, unit: number): void {
@@ -225,6 +271,15 @@ export class LaunchCounters {
 
   /** Thread `t` evaluates the condition of site `s`: `c`. */
   b<T>(s: number, t: number, c: T): T {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) {
+      st[o + ST_THREAD] = t;
+      st[o + ST_LATER] = 0;
+      if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+      st[o + ST_LANES]++;
+      if (c) st[o + ST_TAKEN]++;
+      return c;
+    }
     const r = this.request(s, t);
     this.lanes[r]++;
     if (c) this.taken[r]++;
@@ -278,22 +333,113 @@ export class LaunchCounters {
 
   /** A block starts: the previous block's requests are complete. */
   block(): void {
+    if (this.sOpen.length) this.closeStreams();
     if (this.touched.length || this.loopSlots.length) this.flush();
   }
 
   /** The kernel function's blocks are done (or it faulted): the last block's requests, and the FLOPs. */
   end(flopsSingle: number, flopsDouble: number): void {
+    if (this.sOpen.length) this.closeStreams();
     if (this.touched.length || this.loopSlots.length) this.flush();
     this.flopsSingle += flopsSingle;
     this.flopsDouble += flopsDouble;
   }
 
+  /**
+   * Thread `t`'s first execution of streamed site `s` (a plain kernel; `o` = s · 8, where its numbers
+   * start in `st`): one more lane of the site's open request, and its unit (a repeat of the previous
+   * lane's left out, as append does).
+   */
+  private streamUnit(st: Int32Array, o: number, s: number, t: number, unit: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    const n = st[o + ST_COUNT]!, at = s * 32 + n;
+    if (n > 0) {
+      const last = this.sUnits[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) st[o + ST_RISING] = 0;
+    }
+    this.sUnits[at] = unit;
+    st[o + ST_COUNT] = n + 1;
+  }
+
+  /** The same for an atomic: every lane's unit (flush counts the lanes per address). */
+  private streamAtomic(st: Int32Array, o: number, s: number, t: number, unit: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    this.sUnits[s * 32 + st[o + ST_COUNT]!++] = unit;
+  }
+
+  /** Warp `w` reaches streamed site `s`: the previous warp's request there is complete; a new one opens. */
+  private streamWarp(s: number, w: number): void {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_WARP]! >= 0) this.closeStream(s);
+    else this.sOpen.push(s);
+    st[o + ST_WARP] = w;
+    st[o + ST_LANES] = 0;
+    st[o + ST_TAKEN] = 0;
+    st[o + ST_COUNT] = 0;
+    st[o + ST_RISING] = 1;
+  }
+
+  /** Adds site `s`'s open stream request to its totals (as flush does a pooled one). */
+  private closeStream(s: number): void {
+    const st = this.st, o = s * 8;
+    const tot = this.totals[s]!;
+    const lanes = st[o + ST_LANES]!;
+    tot.requests++;
+    tot.lanes += lanes;
+    const kind = this.kinds[s]!;
+    if (kind === "br") {
+      const taken = st[o + ST_TAKEN]!;
+      if (taken > 0 && taken < lanes) tot.units++;
+      return;
+    }
+    const u = s * 32, n = st[o + ST_COUNT]!, rising = st[o + ST_RISING] === 1;
+    if (kind === "gld" || kind === "gst") {
+      tot.units += rising ? n : distinctUnits(this.table, this.sUnits, u, u + n, 1);
+      tot.ideal += Math.ceil((lanes * this.bytes[s]!) / 32);
+    } else if (kind === "gatom" || kind === "satom") {
+      // As flush: sectors of the lanes' byte addresses (global), wavefronts of their words (shared).
+      if (kind === "gatom") {
+        tot.units += distinctUnits(this.table, this.sUnits, u, u + n, 32);
+        tot.ideal += Math.ceil((lanes * this.bytes[s]!) / 32);
+      } else tot.units += wavefrontsOf(this.table, this.bankCount, this.sUnits, u, u + n);
+      const c = mostOnOneUnit(this.table, this.sUnits, u, u + n);
+      tot.contentionSum += c;
+      if (c > tot.contentionMax) tot.contentionMax = c;
+    } else tot.units += rising && this.sUnits[u + n - 1]! - this.sUnits[u]! < 32 ? 1 : wavefrontsOf(this.table, this.bankCount, this.sUnits, u, u + n);
+  }
+
+  /** The block ends: every open stream request is complete, and the next block's threads start anew. */
+  private closeStreams(): void {
+    const st = this.st;
+    for (const s of this.sOpen) {
+      this.closeStream(s);
+      st[s * 8 + ST_WARP] = -1;
+    }
+    this.sOpen.length = 0;
+    for (let o = 0; o < st.length; o += 8) st[o + ST_THREAD] = -1;
+  }
+
   /** The pool index of thread `t`'s next request at site `s`. */
   private request(s: number, t: number): number {
     if (this.full && t >> 5 !== this.fullWarp) this.flush();
-    const ki = s * this.nT + t;
-    const k = this.kCount[ki]!;
-    this.kCount[ki] = k + 1;
+    let k: number;
+    if (this.st[s * 8 + ST_ON] === 1) {
+      // A streamed site's later execution by the thread that ran it last (plain kernel: the same thread):
+      // its k-th execution (k ≥ 1) is the pool's request k − 1 of the slot (the first is the stream's).
+      k = this.st[s * 8 + ST_LATER]!;
+      this.st[s * 8 + ST_LATER] = k + 1;
+    } else {
+      const ki = s * this.nT + t;
+      k = this.kCount[ki]!;
+      this.kCount[ki] = k + 1;
+    }
     const slot = s * this.nW + (t >> 5);
     // A lane's k-th execution follows its (k-1)-th: k is at most the number of requests open.
     if (k < this.used[slot]!) return this.slotReq[slot]![k]!;
