@@ -190,7 +190,7 @@ export class LaunchCounters {
     const unit = Math.floor((base + flat * this.bytes[s]!) / 32);
     // Kept small, so that the kernel inlines it: the stream's common case here, the rest in calls.
     const st = this.st, o = s * 8;
-    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamUnit(st, o, s, t, unit);
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamUnit(st, o, s, t, unit);
     this.pooledUnit(s, t, unit);
   }
 
@@ -209,7 +209,7 @@ export class LaunchCounters {
   ga(s: number, t: number, base: number, flat: number): void {
     const address = base + flat * this.bytes[s]!;
     const st = this.st, o = s * 8;
-    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamAtomic(st, o, s, t, address);
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomic(st, o, s, t, address);
     this.pooledAtomic(s, t, address);
   }
 
@@ -229,7 +229,7 @@ export class LaunchCounters {
    */
   s(s: number, t: number, flat: number): void {
     const st = this.st, o = s * 8;
-    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamUnit(st, o, s, t, Math.floor((flat * this.bytes[s]!) / 4));
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamUnit(st, o, s, t, Math.floor((flat * this.bytes[s]!) / 4));
     const r = this.request(s, t);
     this.lanes[r]++;
     const bytes = this.bytes[s]!;
@@ -245,7 +245,7 @@ export class LaunchCounters {
   sa(s: number, t: number, flat: number): void {
     const word = Math.floor((flat * this.bytes[s]!) / 4);
     const st = this.st, o = s * 8;
-    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) return this.streamAtomic(st, o, s, t, word);
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomic(st, o, s, t, word);
     this.pooledAtomic(s, t, word);
   }
 
@@ -272,7 +272,7 @@ export class LaunchCounters {
   /** Thread `t` evaluates the condition of site `s`: `c`. */
   b<T>(s: number, t: number, c: T): T {
     const st = this.st, o = s * 8;
-    if (st[o + ST_THREAD] !== t && st[o + ST_ON] === 1) {
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) {
       st[o + ST_THREAD] = t;
       st[o + ST_LATER] = 0;
       if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);

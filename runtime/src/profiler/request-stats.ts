@@ -47,6 +47,18 @@ export class UnitTable {
 
 /** Distinct values of floor(units[j] / per) for j in [o, end). */
 export function distinctUnits(t: UnitTable, u: Float64Array, o: number, end: number, per: number): number {
+  // Values within 32 of the least (a warp's sectors nearly always are): a bit each in one 32-bit mask.
+  let lo = Infinity, hi = -Infinity;
+  for (let j = o; j < end; j++) {
+    const x = per === 1 ? u[j]! : Math.floor(u[j]! / per);
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (hi - lo < 32) {
+    let mask = 0;
+    for (let j = o; j < end; j++) mask |= 1 << ((per === 1 ? u[j]! : Math.floor(u[j]! / per)) - lo);
+    return popcount(mask);
+  }
   t.clear();
   let n = 0;
   for (let j = o; j < end; j++) if (t.add(per === 1 ? u[j]! : Math.floor(u[j]! / per)) === 1) n++;
@@ -70,6 +82,14 @@ export function mostOnOneUnit(t: UnitTable, u: Float64Array, o: number, end: num
  * summed over the groups that have units. `bankCount` is 4 × 32 zeros, left zero.
  */
 export function wavefrontsOf(t: UnitTable, bankCount: Int32Array, u: Float64Array, o: number, end: number): number {
+  // Words within 32 of each other (so of one group): distinct ones sit in distinct banks, one wavefront.
+  let lo = Infinity, hi = -Infinity;
+  for (let j = o; j < end; j++) {
+    const x = u[j]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (hi - lo < 32) return end > o ? 1 : 0;
   t.clear();
   const most = [0, 0, 0, 0];
   for (let j = o; j < end; j++) {
@@ -84,4 +104,11 @@ export function wavefrontsOf(t: UnitTable, bankCount: Int32Array, u: Float64Arra
     bankCount[(x >= TWO32 ? Math.floor(x / TWO32) : 0) * 32 + (x & 31)] = 0;
   }
   return most[0]! + most[1]! + most[2]! + most[3]!;
+}
+
+/** The number of 1 bits of a 32-bit integer. */
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
