@@ -187,17 +187,35 @@ export class LaunchCounters {
 
   /** Thread `t` of the block loads or stores element `flat` of the global array at `base`, at site `s`. */
   g(s: number, t: number, base: number, flat: number): void {
-    const unit = Math.floor((base + flat * this.bytes[s]!) / 32);
-    // Kept small, so that the kernel inlines it: the stream's common case here, the rest in calls.
+    // Kept small, so that the kernel inlines it: the stream's common case here, the rest in calls. The
+    // sector is computed in the callee: device addresses pass 2^31, and a number that is not a small
+    // integer would be boxed (allocated) on its way into a call that is not inlined.
     const st = this.st, o = s * 8;
-    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamUnit(st, o, s, t, unit);
-    this.pooledUnit(s, t, unit);
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamSector(st, o, s, t, base, flat);
+    this.pooledSector(s, t, base, flat);
   }
 
-  private pooledUnit(s: number, t: number, unit: number): void {
+  /** streamUnit for a global access (its body repeated: the sector must not cross a call, see g). */
+  private streamSector(st: Int32Array, o: number, s: number, t: number, base: number, flat: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    const unit = Math.floor((base + flat * this.bytes[s]!) / 32);
+    const n = st[o + ST_COUNT]!, at = s * 32 + n;
+    if (n > 0) {
+      const last = this.sUnits[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) st[o + ST_RISING] = 0;
+    }
+    this.sUnits[at] = unit;
+    st[o + ST_COUNT] = n + 1;
+  }
+
+  private pooledSector(s: number, t: number, base: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.append(r, unit);
+    this.append(r, Math.floor((base + flat * this.bytes[s]!) / 32));
   }
 
   /** The same from a device function, whose arrays vary: `data` itself. */
@@ -207,10 +225,18 @@ export class LaunchCounters {
 
   /** A global atomic: its lanes' byte addresses (every lane: flush counts the lanes per address). */
   ga(s: number, t: number, base: number, flat: number): void {
-    const address = base + flat * this.bytes[s]!;
     const st = this.st, o = s * 8;
-    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomic(st, o, s, t, address);
-    this.pooledAtomic(s, t, address);
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomicAt(st, o, s, t, base, flat);
+    this.pooledAtomic(s, t, base + flat * this.bytes[s]!);
+  }
+
+  /** streamAtomic for a global atomic (the address must not cross a call, see g). */
+  private streamAtomicAt(st: Int32Array, o: number, s: number, t: number, base: number, flat: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    this.sUnits[s * 32 + st[o + ST_COUNT]!++] = base + flat * this.bytes[s]!;
   }
 
   private pooledAtomic(s: number, t: number, unit: number): void {
