@@ -7,7 +7,13 @@
  * a counter per site (`kCount`), and the k-th request of a (site, warp) gathers what its lanes touch —
  * distinct 32-byte sectors of global memory, distinct shared words with their bank, a condition's
  * outcomes — until the block is done (a lane's k-th execution may come in a later piece of a kernel
- * with barriers). Then the block's requests are added to the site's totals and dropped.
+ * with barriers). Then the block's requests are added to the site's totals and dropped
+ * (request-stats.ts counts them).
+ *
+ * A kernel without barriers runs each thread to its end in linear order, so there the lanes' first
+ * executions of a site arrive one after another and need neither the per-thread counter nor the pool:
+ * each site streams them into one open request per site (see `st`), which a thread's later
+ * executions (loops) leave to the pool.
  */
 
 /**
@@ -57,7 +63,7 @@ const POOL_LIMIT = 1 << 16;
 /** A site's stream numbers (LaunchCounters.st). */
 const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
-import { UnitTable, distinctUnits, mostOnOneUnit, wavefrontsOf } from "./request-stats";
+import { UnitTable, addRequest } from "./request-stats";
 
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
@@ -415,30 +421,7 @@ export class LaunchCounters {
   /** Adds site `s`'s open stream request to its totals (as flush does a pooled one). */
   private closeStream(s: number): void {
     const st = this.st, o = s * 8;
-    const tot = this.totals[s]!;
-    const lanes = st[o + ST_LANES]!;
-    tot.requests++;
-    tot.lanes += lanes;
-    const kind = this.kinds[s]!;
-    if (kind === "br") {
-      const taken = st[o + ST_TAKEN]!;
-      if (taken > 0 && taken < lanes) tot.units++;
-      return;
-    }
-    const u = s * 32, n = st[o + ST_COUNT]!, rising = st[o + ST_RISING] === 1;
-    if (kind === "gld" || kind === "gst") {
-      tot.units += rising ? n : distinctUnits(this.table, this.sUnits, u, u + n, 1);
-      tot.ideal += Math.ceil((lanes * this.bytes[s]!) / 32);
-    } else if (kind === "gatom" || kind === "satom") {
-      // As flush: sectors of the lanes' byte addresses (global), wavefronts of their words (shared).
-      if (kind === "gatom") {
-        tot.units += distinctUnits(this.table, this.sUnits, u, u + n, 32);
-        tot.ideal += Math.ceil((lanes * this.bytes[s]!) / 32);
-      } else tot.units += wavefrontsOf(this.table, this.bankCount, this.sUnits, u, u + n);
-      const c = mostOnOneUnit(this.table, this.sUnits, u, u + n);
-      tot.contentionSum += c;
-      if (c > tot.contentionMax) tot.contentionMax = c;
-    } else tot.units += rising && this.sUnits[u + n - 1]! - this.sUnits[u]! < 32 ? 1 : wavefrontsOf(this.table, this.bankCount, this.sUnits, u, u + n);
+    addRequest(this.totals[s]!, this.kinds[s]!, this.bytes[s]!, st[o + ST_LANES]!, st[o + ST_TAKEN]!, this.sUnits, s * 32, st[o + ST_COUNT]!, st[o + ST_RISING] === 1, this.table, this.bankCount);
   }
 
   /** The block ends: every open stream request is complete, and the next block's threads start anew. */
@@ -550,36 +533,7 @@ export class LaunchCounters {
       const bytes = this.bytes[s]!;
       for (let i = 0; i < n; i++) {
         const r = ids[i]!;
-        const lanes = this.lanes[r]!;
-        tot.requests++;
-        tot.lanes += lanes;
-        if (kind === "br") {
-          const taken = this.taken[r]!;
-          if (taken > 0 && taken < lanes) tot.units++;
-          continue;
-        }
-        const o = this.start[r]!, count = this.count[r]!, end = o + count;
-        const rising = this.rising[r] === 1;
-        if (kind === "gld" || kind === "gst") {
-          // Strictly increasing sectors (a repeat of the previous lane's is not recorded) are distinct.
-          tot.units += rising ? count : distinctUnits(this.table, this.units, o, end, 1);
-          tot.ideal += Math.ceil((lanes * bytes) / 32);
-        } else if (kind === "gatom") {
-          tot.units += distinctUnits(this.table, this.units, o, end, 32);
-          tot.ideal += Math.ceil((lanes * bytes) / 32);
-          const c = mostOnOneUnit(this.table, this.units, o, end);
-          tot.contentionSum += c;
-          if (c > tot.contentionMax) tot.contentionMax = c;
-        } else {
-          // Distinct words (strictly increasing) within 32 consecutive ones sit in distinct banks: one wavefront.
-          if (kind !== "satom" && rising && this.units[end - 1]! - this.units[o]! < 32) tot.units += 1;
-          else tot.units += wavefrontsOf(this.table, this.bankCount, this.units, o, end);
-          if (kind === "satom") {
-            const c = mostOnOneUnit(this.table, this.units, o, end);
-            tot.contentionSum += c;
-            if (c > tot.contentionMax) tot.contentionMax = c;
-          }
-        }
+        addRequest(tot, kind, bytes, this.lanes[r]!, this.taken[r]!, this.units, this.start[r]!, this.count[r]!, this.rising[r] === 1, this.table, this.bankCount);
       }
     }
     this.touched.length = 0;

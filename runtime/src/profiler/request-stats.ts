@@ -6,6 +6,8 @@
  * access makes them — need no table at all (the caller knows from the recording).
  */
 
+import type { SiteTotals } from "./counters";
+
 /** Slots of the table: a power of two, at least twice the most units of a request (32 lanes × 4 words). */
 const SIZE = 256;
 const MASK = SIZE - 1;
@@ -43,6 +45,38 @@ export class UnitTable {
       h = (h + 1) & MASK;
     }
   }
+}
+
+/**
+ * Adds one completed request of a site of `kind` to its totals: `lanes` active, `taken` of them true (a
+ * branch), its units at u[o, o + n), `rising` when they are strictly increasing (global loads and stores,
+ * shared accesses: a repeat of the previous lane's unit is not recorded; atomics record every lane).
+ */
+export function addRequest(tot: SiteTotals, kind: string, bytes: number, lanes: number, taken: number, u: Float64Array, o: number, n: number, rising: boolean, table: UnitTable, bankCount: Int32Array): void {
+  tot.requests++;
+  tot.lanes += lanes;
+  if (kind === "br") {
+    if (taken > 0 && taken < lanes) tot.units++;
+    return;
+  }
+  const end = o + n;
+  if (kind === "gld" || kind === "gst") {
+    // Strictly increasing sectors are distinct.
+    tot.units += rising ? n : distinctUnits(table, u, o, end, 1);
+    tot.ideal += Math.ceil((lanes * bytes) / 32);
+    return;
+  }
+  if (kind === "gatom") {
+    tot.units += distinctUnits(table, u, o, end, 32);
+    tot.ideal += Math.ceil((lanes * bytes) / 32);
+  } else {
+    // Distinct words (strictly increasing) within 32 consecutive ones sit in distinct banks: one wavefront.
+    tot.units += kind !== "satom" && rising && u[end - 1]! - u[o]! < 32 ? 1 : wavefrontsOf(table, bankCount, u, o, end);
+    if (kind !== "satom") return;
+  }
+  const c = mostOnOneUnit(table, u, o, end);
+  tot.contentionSum += c;
+  if (c > tot.contentionMax) tot.contentionMax = c;
 }
 
 /** Distinct values of floor(units[j] / per) for j in [o, end). */
