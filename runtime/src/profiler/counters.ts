@@ -149,6 +149,19 @@ export class LaunchCounters {
   /** The sites with an open stream request. */
   private sOpen: number[] = [];
 
+  /**
+   * Logs: in a kernel with barriers, a (site, warp) slot's requests are rows of 32 units, one per lane
+   * (NaN: the lane took no part), request k in row k — so an access is one store at the thread's k, and
+   * the rows are counted when the block ends (flush). Every site but 8- and 16-byte shared accesses
+   * (more than one unit a lane: the pool) is logged in such a kernel. A branch logs 1 or 0.
+   */
+  private logged = new Uint8Array(0);
+  private logs: Float64Array[] = [];
+  /** Per slot: rows in use (the most executions of the site by one of the warp's threads, this block). */
+  private rows = new Int32Array(0);
+  private logTouched: number[] = [];
+  private readonly row = new Float64Array(32);
+
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false): void {
     if (this.started) return;
@@ -163,6 +176,9 @@ export class LaunchCounters {
     this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
     this.kinds = sites.map((s) => s.kind);
     const n = sites.length;
+    this.logged = Uint8Array.from(sites, (s) => (!plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0));
+    this.logs = Array.from({ length: sites.length * this.nW }, () => new Float64Array(0));
+    this.rows = new Int32Array(sites.length * this.nW);
     this.st = new Int32Array(n * 8);
     sites.forEach((s, i) => {
       this.st[i * 8 + ST_THREAD] = -1;
@@ -198,7 +214,77 @@ export class LaunchCounters {
     // integer would be boxed (allocated) on its way into a call that is not inlined.
     const st = this.st, o = s * 8;
     if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamSector(st, o, s, t, base, flat);
+    if (this.logged[s] === 1) return this.logSector(s, t, base, flat);
     this.pooledSector(s, t, base, flat);
+  }
+
+  /** A logged global access (the sector computed here, see g). */
+  private logSector(s: number, t: number, base: number, flat: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = Math.floor((base + flat * this.bytes[s]!) / 32);
+  }
+
+  /** A logged unit that is a small integer (a shared word, a branch's outcome). */
+  private logUnit(s: number, t: number, unit: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = unit;
+  }
+
+  /** A logged global atomic (its byte address computed here, see g). */
+  private logAtomicAt(s: number, t: number, base: number, flat: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = base + flat * this.bytes[s]!;
+  }
+
+  /** Opens row k of a slot's log (a lane's k-th execution follows its (k-1)-th: k is the rows in use). */
+  private openRow(slot: number, k: number): Float64Array {
+    if (k === 0) this.logTouched.push(slot);
+    let log = this.logs[slot]!;
+    if ((k + 1) * 32 > log.length) {
+      const grown = new Float64Array(Math.max(4 * 32, log.length * 2));
+      grown.set(log);
+      this.logs[slot] = log = grown;
+    }
+    log.fill(NaN, k * 32, (k + 1) * 32);
+    this.rows[slot] = k + 1;
+    return log;
+  }
+
+  /** Adds up a slot's logged requests (flush) and empties its log. */
+  private countLog(slot: number): void {
+    const s = Math.floor(slot / this.nW);
+    const log = this.logs[slot]!, rows = this.rows[slot]!, row = this.row;
+    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
+    // Atomics keep every lane's unit; the others leave out a repeat of the previous lane's, as append.
+    const atomic = kind === "gatom" || kind === "satom";
+    for (let k = 0; k < rows; k++) {
+      let lanes = 0, taken = 0, n = 0, rising = true;
+      for (let j = k * 32, end = j + 32; j < end; j++) {
+        const x = log[j]!;
+        if (x !== x) continue; // NaN: the lane took no part
+        lanes++;
+        if (x === 1) taken++;
+        if (n > 0 && !atomic) {
+          const last = row[n - 1]!;
+          if (x === last) continue;
+          if (x < last) rising = false;
+        }
+        row[n++] = x;
+      }
+      addRequest(tot, kind, bytes, lanes, taken, row, 0, n, rising, this.table, this.bankCount);
+    }
+    this.rows[slot] = 0;
+    const first = s * this.nT + (slot - s * this.nW) * 32;
+    this.kCount.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
   }
 
   /** streamUnit for a global access (its body repeated: the sector must not cross a call, see g). */
@@ -233,6 +319,7 @@ export class LaunchCounters {
   ga(s: number, t: number, base: number, flat: number): void {
     const st = this.st, o = s * 8;
     if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomicAt(st, o, s, t, base, flat);
+    if (this.logged[s] === 1) return this.logAtomicAt(s, t, base, flat);
     this.pooledAtomic(s, t, base + flat * this.bytes[s]!);
   }
 
@@ -262,6 +349,7 @@ export class LaunchCounters {
   s(s: number, t: number, flat: number): void {
     const st = this.st, o = s * 8;
     if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamUnit(st, o, s, t, Math.floor((flat * this.bytes[s]!) / 4));
+    if (this.logged[s] === 1) return this.logUnit(s, t, Math.floor((flat * this.bytes[s]!) / 4));
     const r = this.request(s, t);
     this.lanes[r]++;
     const bytes = this.bytes[s]!;
@@ -278,6 +366,7 @@ export class LaunchCounters {
     const word = Math.floor((flat * this.bytes[s]!) / 4);
     const st = this.st, o = s * 8;
     if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomic(st, o, s, t, word);
+    if (this.logged[s] === 1) return this.logUnit(s, t, word);
     this.pooledAtomic(s, t, word);
   }
 
@@ -310,6 +399,10 @@ export class LaunchCounters {
       if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
       st[o + ST_LANES]++;
       if (c) st[o + ST_TAKEN]++;
+      return c;
+    }
+    if (this.logged[s] === 1) {
+      this.logUnit(s, t, c ? 1 : 0);
       return c;
     }
     const r = this.request(s, t);
@@ -366,13 +459,13 @@ export class LaunchCounters {
   /** A block starts: the previous block's requests are complete. */
   block(): void {
     if (this.sOpen.length) this.closeStreams();
-    if (this.touched.length || this.loopSlots.length) this.flush();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
   }
 
   /** The kernel function's blocks are done (or it faulted): the last block's requests, and the FLOPs. */
   end(flopsSingle: number, flopsDouble: number): void {
     if (this.sOpen.length) this.closeStreams();
-    if (this.touched.length || this.loopSlots.length) this.flush();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
     this.flopsSingle += flopsSingle;
     this.flopsDouble += flopsDouble;
   }
@@ -537,6 +630,8 @@ export class LaunchCounters {
       }
     }
     this.touched.length = 0;
+    for (const slot of this.logTouched) this.countLog(slot);
+    this.logTouched.length = 0;
     this.poolUsed = 0;
     this.unitsUsed = 0;
     this.full = false;
