@@ -63,7 +63,7 @@ const POOL_LIMIT = 1 << 16;
 /** A site's stream numbers (LaunchCounters.st). */
 const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
-import { UnitTable, addRequest } from "./request-stats";
+import { UnitTable, addRequest, addRows } from "./request-stats";
 
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
@@ -262,26 +262,7 @@ export class LaunchCounters {
   /** Adds up a slot's logged requests (flush) and empties its log. */
   private countLog(slot: number): void {
     const s = Math.floor(slot / this.nW);
-    const log = this.logs[slot]!, rows = this.rows[slot]!, row = this.row;
-    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
-    // Atomics keep every lane's unit; the others leave out a repeat of the previous lane's, as append.
-    const atomic = kind === "gatom" || kind === "satom";
-    for (let k = 0; k < rows; k++) {
-      let lanes = 0, taken = 0, n = 0, rising = true;
-      for (let j = k * 32, end = j + 32; j < end; j++) {
-        const x = log[j]!;
-        if (x !== x) continue; // NaN: the lane took no part
-        lanes++;
-        if (x === 1) taken++;
-        if (n > 0 && !atomic) {
-          const last = row[n - 1]!;
-          if (x === last) continue;
-          if (x < last) rising = false;
-        }
-        row[n++] = x;
-      }
-      addRequest(tot, kind, bytes, lanes, taken, row, 0, n, rising, this.table, this.bankCount);
-    }
+    addRows(this.totals[s]!, this.kinds[s]!, this.bytes[s]!, this.logs[slot]!, this.rows[slot]!, this.row, this.table, this.bankCount);
     this.rows[slot] = 0;
     const first = s * this.nT + (slot - s * this.nW) * 32;
     this.kCount.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));

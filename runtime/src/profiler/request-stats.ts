@@ -79,6 +79,31 @@ export function addRequest(tot: SiteTotals, kind: string, bytes: number, lanes: 
   if (c > tot.contentionMax) tot.contentionMax = c;
 }
 
+/**
+ * Adds a (site, warp) slot's logged requests (counters.ts): `rows` rows of 32 units in `log`, one per
+ * lane, NaN where the lane took no part; `row` is 32 numbers of scratch.
+ */
+export function addRows(tot: SiteTotals, kind: string, bytes: number, log: Float64Array, rows: number, row: Float64Array, table: UnitTable, bankCount: Int32Array): void {
+  // Atomics keep every lane's unit; the others leave out a repeat of the previous lane's, as the pool does.
+  const atomic = kind === "gatom" || kind === "satom";
+  for (let k = 0; k < rows; k++) {
+    let lanes = 0, taken = 0, n = 0, rising = true;
+    for (let j = k * 32, end = j + 32; j < end; j++) {
+      const x = log[j]!;
+      if (x !== x) continue; // NaN: the lane took no part
+      lanes++;
+      if (x === 1) taken++; // a branch's outcome
+      if (n > 0 && !atomic) {
+        const last = row[n - 1]!;
+        if (x === last) continue;
+        if (x < last) rising = false;
+      }
+      row[n++] = x;
+    }
+    addRequest(tot, kind, bytes, lanes, taken, row, 0, n, rising, table, bankCount);
+  }
+}
+
 /** Distinct values of floor(units[j] / per) for j in [o, end). */
 export function distinctUnits(t: UnitTable, u: Float64Array, o: number, end: number, per: number): number {
   // Values within 32 of the least (a warp's sectors nearly always are): a bit each in one 32-bit mask.
