@@ -7,7 +7,13 @@
  * a counter per site (`kCount`), and the k-th request of a (site, warp) gathers what its lanes touch —
  * distinct 32-byte sectors of global memory, distinct shared words with their bank, a condition's
  * outcomes — until the block is done (a lane's k-th execution may come in a later piece of a kernel
- * with barriers). Then the block's requests are added to the site's totals and dropped.
+ * with barriers). Then the block's requests are added to the site's totals and dropped
+ * (request-stats.ts counts them).
+ *
+ * A kernel without barriers runs each thread to its end in linear order, so there the lanes' first
+ * executions of a site arrive one after another and need neither the per-thread counter nor the pool:
+ * each site streams them into one open request per site (see `st`), which a thread's later
+ * executions (loops) leave to the pool.
  */
 
 /**
@@ -54,6 +60,10 @@ export interface SiteTotals {
 const TWO32 = 2 ** 32;
 /** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
 const POOL_LIMIT = 1 << 16;
+/** A site's stream numbers (LaunchCounters.st). */
+const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
+
+import { UnitTable, addRequest, addRows } from "./request-stats";
 
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
@@ -96,6 +106,8 @@ export class LaunchCounters {
   private taken = new Int32Array(256);
   private count = new Int32Array(256);
   private start = new Int32Array(256);
+  /** 1 while a request's units are strictly increasing (what flush can count without a table). */
+  private rising = new Uint8Array(256);
   private units = new Float64Array(256 * 32);
   private kinds: string[] = [];
   /** Per site: units a request may need (32 lanes × words per lane; 0 for branches). */
@@ -105,7 +117,8 @@ export class LaunchCounters {
   private lastArray: unknown[] = [];
   private lastBase = new Float64Array(0);
   private started = false;
-  private readonly bankCount = new Int32Array(32);
+  private readonly bankCount = new Int32Array(4 * 32);
+  private readonly table = new UnitTable();
 
   /**
    * A kernel without barriers runs each thread to its end, in linear order: a warp's requests are
@@ -118,6 +131,36 @@ export class LaunchCounters {
   /** The pool passed POOL_LIMIT during warp `fullWarp`: add up when another warp starts. */
   private full = false;
   private fullWarp = -1;
+
+  /**
+   * Streams: in a plain kernel each thread runs to its end, in linear order, so the lanes' first
+   * executions of a site (k = 0: nearly every access of such a kernel) arrive lane after lane, one
+   * warp after another. Their request is kept per site, in place (no pool, no per-thread counter), and
+   * added up when the site's next warp starts or the block ends. Branches, global loads and stores, and
+   * shared accesses of up to 4 bytes stream; a thread's later executions (a loop) go to the pool.
+   */
+  /**
+   * Per site, 8 numbers (one cache line, read together): ST_THREAD the thread of the block that executed
+   * it last (-1: none yet), ST_LATER how many times it has since, ST_WARP the warp of its open request
+   * (-1: none), ST_LANES, ST_TAKEN, ST_COUNT (units in sUnits, 32 a site), ST_RISING, ST_ON (1: streamed).
+   */
+  private st = new Int32Array(0);
+  private sUnits = new Float64Array(0);
+  /** The sites with an open stream request. */
+  private sOpen: number[] = [];
+
+  /**
+   * Logs: in a kernel with barriers, a (site, warp) slot's requests are rows of 32 units, one per lane
+   * (NaN: the lane took no part), request k in row k — so an access is one store at the thread's k, and
+   * the rows are counted when the block ends (flush). Every site but 8- and 16-byte shared accesses
+   * (more than one unit a lane: the pool) is logged in such a kernel. A branch logs 1 or 0.
+   */
+  private logged = new Uint8Array(0);
+  private logs: Float64Array[] = [];
+  /** Per slot: rows in use (the most executions of the site by one of the warp's threads, this block). */
+  private rows = new Int32Array(0);
+  private logTouched: number[] = [];
+  private readonly row = new Float64Array(32);
 
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false): void {
@@ -132,6 +175,18 @@ export class LaunchCounters {
     this.loopSeen = new Uint8Array(sites.length * this.nW);
     this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
     this.kinds = sites.map((s) => s.kind);
+    const n = sites.length;
+    this.logged = Uint8Array.from(sites, (s) => (!plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0));
+    this.logs = Array.from({ length: sites.length * this.nW }, () => new Float64Array(0));
+    this.rows = new Int32Array(sites.length * this.nW);
+    this.st = new Int32Array(n * 8);
+    sites.forEach((s, i) => {
+      this.st[i * 8 + ST_THREAD] = -1;
+      this.st[i * 8 + ST_WARP] = -1;
+      // Every kind but 8- and 16-byte shared accesses (more than one unit a lane).
+      this.st[i * 8 + ST_ON] = plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0;
+    });
+    this.sUnits = new Float64Array(n * 32);
     this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
     this.capacity = Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32));
     this.lastArray = Array.from(sites, () => null);
@@ -139,9 +194,10 @@ export class LaunchCounters {
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
   }
 
-  // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case);
-  // duplicates are removed, and atomics' lanes per address counted, once per request when it is done
-  // (flush): a sort of at most 32 numbers instead of a search per lane.
+  // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case, and
+  // noting whether the units still rise); duplicates are removed, and atomics' lanes per address
+  // counted, once per request when it is done (flush, request-stats.ts): nothing to do for rising
+  // units, else a pass through a small table instead of a search per lane.
 
   /** `addresses`: the device address of each argument's memory (else a modelled 256-byte-aligned one). */
   constructor(private readonly addresses?: ReadonlyMap<ArrayBufferLike, number>) {}
@@ -153,6 +209,83 @@ export class LaunchCounters {
 
   /** Thread `t` of the block loads or stores element `flat` of the global array at `base`, at site `s`. */
   g(s: number, t: number, base: number, flat: number): void {
+    // Kept small, so that the kernel inlines it: the stream's common case here, the rest in calls. The
+    // sector is computed in the callee: device addresses pass 2^31, and a number that is not a small
+    // integer would be boxed (allocated) on its way into a call that is not inlined.
+    const st = this.st, o = s * 8;
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamSector(st, o, s, t, base, flat);
+    if (this.logged[s] === 1) return this.logSector(s, t, base, flat);
+    this.pooledSector(s, t, base, flat);
+  }
+
+  /** A logged global access (the sector computed here, see g). */
+  private logSector(s: number, t: number, base: number, flat: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = Math.floor((base + flat * this.bytes[s]!) / 32);
+  }
+
+  /** A logged unit that is a small integer (a shared word, a branch's outcome). */
+  private logUnit(s: number, t: number, unit: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = unit;
+  }
+
+  /** A logged global atomic (its byte address computed here, see g). */
+  private logAtomicAt(s: number, t: number, base: number, flat: number): void {
+    const ki = s * this.nT + t, k = this.kCount[ki]!;
+    this.kCount[ki] = k + 1;
+    const slot = s * this.nW + (t >> 5);
+    const log = k < this.rows[slot]! ? this.logs[slot]! : this.openRow(slot, k);
+    log[k * 32 + (t & 31)] = base + flat * this.bytes[s]!;
+  }
+
+  /** Opens row k of a slot's log (a lane's k-th execution follows its (k-1)-th: k is the rows in use). */
+  private openRow(slot: number, k: number): Float64Array {
+    if (k === 0) this.logTouched.push(slot);
+    let log = this.logs[slot]!;
+    if ((k + 1) * 32 > log.length) {
+      const grown = new Float64Array(Math.max(4 * 32, log.length * 2));
+      grown.set(log);
+      this.logs[slot] = log = grown;
+    }
+    log.fill(NaN, k * 32, (k + 1) * 32);
+    this.rows[slot] = k + 1;
+    return log;
+  }
+
+  /** Adds up a slot's logged requests (flush) and empties its log. */
+  private countLog(slot: number): void {
+    const s = Math.floor(slot / this.nW);
+    addRows(this.totals[s]!, this.kinds[s]!, this.bytes[s]!, this.logs[slot]!, this.rows[slot]!, this.row, this.table, this.bankCount);
+    this.rows[slot] = 0;
+    const first = s * this.nT + (slot - s * this.nW) * 32;
+    this.kCount.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
+  }
+
+  /** streamUnit for a global access (its body repeated: the sector must not cross a call, see g). */
+  private streamSector(st: Int32Array, o: number, s: number, t: number, base: number, flat: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    const unit = Math.floor((base + flat * this.bytes[s]!) / 32);
+    const n = st[o + ST_COUNT]!, at = s * 32 + n;
+    if (n > 0) {
+      const last = this.sUnits[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) st[o + ST_RISING] = 0;
+    }
+    this.sUnits[at] = unit;
+    st[o + ST_COUNT] = n + 1;
+  }
+
+  private pooledSector(s: number, t: number, base: number, flat: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
     this.append(r, Math.floor((base + flat * this.bytes[s]!) / 32));
@@ -165,9 +298,25 @@ export class LaunchCounters {
 
   /** A global atomic: its lanes' byte addresses (every lane: flush counts the lanes per address). */
   ga(s: number, t: number, base: number, flat: number): void {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomicAt(st, o, s, t, base, flat);
+    if (this.logged[s] === 1) return this.logAtomicAt(s, t, base, flat);
+    this.pooledAtomic(s, t, base + flat * this.bytes[s]!);
+  }
+
+  /** streamAtomic for a global atomic (the address must not cross a call, see g). */
+  private streamAtomicAt(st: Int32Array, o: number, s: number, t: number, base: number, flat: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    this.sUnits[s * 32 + st[o + ST_COUNT]!++] = base + flat * this.bytes[s]!;
+  }
+
+  private pooledAtomic(s: number, t: number, unit: number): void {
     const r = this.request(s, t);
     this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = base + flat * this.bytes[s]!;
+    this.units[this.start[r]! + this.count[r]!++] = unit;
   }
 
   gav(s: number, t: number, data: ArrayBufferView, flat: number): void {
@@ -179,6 +328,9 @@ export class LaunchCounters {
    * half-warp / quarter-warp (the group in the high part of the unit), each lane's words in turn.
    */
   s(s: number, t: number, flat: number): void {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamUnit(st, o, s, t, Math.floor((flat * this.bytes[s]!) / 4));
+    if (this.logged[s] === 1) return this.logUnit(s, t, Math.floor((flat * this.bytes[s]!) / 4));
     const r = this.request(s, t);
     this.lanes[r]++;
     const bytes = this.bytes[s]!;
@@ -186,19 +338,26 @@ export class LaunchCounters {
     const word = Math.floor((flat * bytes) / 4);
     if (bytes <= 4) return this.append(r, word);
     const group = bytes === 8 ? (t & 31) >> 4 : (t & 31) >> 3;
+    this.rising[r] = 0;
     for (let w = 0; w < bytes / 4; w++) this.units[this.start[r]! + this.count[r]!++] = group * TWO32 + word + w;
   }
 
   /** A shared atomic (4-byte words; every lane: flush counts the lanes per word). */
   sa(s: number, t: number, flat: number): void {
-    const r = this.request(s, t);
-    this.lanes[r]++;
-    this.units[this.start[r]! + this.count[r]!++] = Math.floor((flat * this.bytes[s]!) / 4);
+    const word = Math.floor((flat * this.bytes[s]!) / 4);
+    const st = this.st, o = s * 8;
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) return this.streamAtomic(st, o, s, t, word);
+    if (this.logged[s] === 1) return this.logUnit(s, t, word);
+    this.pooledAtomic(s, t, word);
   }
 
   private append(r: number, unit: number): void {
     const n = this.count[r]!, at = this.start[r]! + n;
-    if (n > 0 && this.units[at - 1] === unit) return;
+    if (n > 0) {
+      const last = this.units[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) this.rising[r] = 0;
+    }
     this.units[at] = unit;
     this.count[r] = n + 1;
   }
@@ -214,6 +373,19 @@ export class LaunchCounters {
 
   /** Thread `t` evaluates the condition of site `s`: `c`. */
   b<T>(s: number, t: number, c: T): T {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_ON] === 1 && st[o + ST_THREAD] !== t) {
+      st[o + ST_THREAD] = t;
+      st[o + ST_LATER] = 0;
+      if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+      st[o + ST_LANES]++;
+      if (c) st[o + ST_TAKEN]++;
+      return c;
+    }
+    if (this.logged[s] === 1) {
+      this.logUnit(s, t, c ? 1 : 0);
+      return c;
+    }
     const r = this.request(s, t);
     this.lanes[r]++;
     if (c) this.taken[r]++;
@@ -230,10 +402,13 @@ export class LaunchCounters {
     const nT = this.nT;
     for (let w = 0; w < nT; w += 32) {
       const end = Math.min(nT, w + 32);
+      // The warp's threads row by row (x fastest): each row's passing threads are one range.
       let taken = 0;
-      for (let t = w; t < end; t++) {
-        const tx = t % bdx;
-        if (tx >= lo && tx < hi) taken++;
+      for (let t = w; t < end; ) {
+        const row = t - (t % bdx), rowEnd = Math.min(end, row + bdx);
+        const from = Math.max(t, row + lo), to = Math.min(rowEnd, row + hi);
+        if (to > from) taken += to - from;
+        t = rowEnd;
       }
       tot.requests++;
       tot.lanes += end - w;
@@ -264,22 +439,90 @@ export class LaunchCounters {
 
   /** A block starts: the previous block's requests are complete. */
   block(): void {
-    if (this.touched.length || this.loopSlots.length) this.flush();
+    if (this.sOpen.length) this.closeStreams();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
   }
 
   /** The kernel function's blocks are done (or it faulted): the last block's requests, and the FLOPs. */
   end(flopsSingle: number, flopsDouble: number): void {
-    if (this.touched.length || this.loopSlots.length) this.flush();
+    if (this.sOpen.length) this.closeStreams();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
     this.flopsSingle += flopsSingle;
     this.flopsDouble += flopsDouble;
+  }
+
+  /**
+   * Thread `t`'s first execution of streamed site `s` (a plain kernel; `o` = s · 8, where its numbers
+   * start in `st`): one more lane of the site's open request, and its unit (a repeat of the previous
+   * lane's left out, as append does).
+   */
+  private streamUnit(st: Int32Array, o: number, s: number, t: number, unit: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    const n = st[o + ST_COUNT]!, at = s * 32 + n;
+    if (n > 0) {
+      const last = this.sUnits[at - 1]!;
+      if (last === unit) return;
+      if (unit < last) st[o + ST_RISING] = 0;
+    }
+    this.sUnits[at] = unit;
+    st[o + ST_COUNT] = n + 1;
+  }
+
+  /** The same for an atomic: every lane's unit (flush counts the lanes per address). */
+  private streamAtomic(st: Int32Array, o: number, s: number, t: number, unit: number): void {
+    st[o + ST_THREAD] = t;
+    st[o + ST_LATER] = 0;
+    if (st[o + ST_WARP] !== t >> 5) this.streamWarp(s, t >> 5);
+    st[o + ST_LANES]++;
+    this.sUnits[s * 32 + st[o + ST_COUNT]!++] = unit;
+  }
+
+  /** Warp `w` reaches streamed site `s`: the previous warp's request there is complete; a new one opens. */
+  private streamWarp(s: number, w: number): void {
+    const st = this.st, o = s * 8;
+    if (st[o + ST_WARP]! >= 0) this.closeStream(s);
+    else this.sOpen.push(s);
+    st[o + ST_WARP] = w;
+    st[o + ST_LANES] = 0;
+    st[o + ST_TAKEN] = 0;
+    st[o + ST_COUNT] = 0;
+    st[o + ST_RISING] = 1;
+  }
+
+  /** Adds site `s`'s open stream request to its totals (as flush does a pooled one). */
+  private closeStream(s: number): void {
+    const st = this.st, o = s * 8;
+    addRequest(this.totals[s]!, this.kinds[s]!, this.bytes[s]!, st[o + ST_LANES]!, st[o + ST_TAKEN]!, this.sUnits, s * 32, st[o + ST_COUNT]!, st[o + ST_RISING] === 1, this.table, this.bankCount);
+  }
+
+  /** The block ends: every open stream request is complete, and the next block's threads start anew. */
+  private closeStreams(): void {
+    const st = this.st;
+    for (const s of this.sOpen) {
+      this.closeStream(s);
+      st[s * 8 + ST_WARP] = -1;
+    }
+    this.sOpen.length = 0;
+    for (let o = 0; o < st.length; o += 8) st[o + ST_THREAD] = -1;
   }
 
   /** The pool index of thread `t`'s next request at site `s`. */
   private request(s: number, t: number): number {
     if (this.full && t >> 5 !== this.fullWarp) this.flush();
-    const ki = s * this.nT + t;
-    const k = this.kCount[ki]!;
-    this.kCount[ki] = k + 1;
+    let k: number;
+    if (this.st[s * 8 + ST_ON] === 1) {
+      // A streamed site's later execution by the thread that ran it last (plain kernel: the same thread):
+      // its k-th execution (k ≥ 1) is the pool's request k − 1 of the slot (the first is the stream's).
+      k = this.st[s * 8 + ST_LATER]!;
+      this.st[s * 8 + ST_LATER] = k + 1;
+    } else {
+      const ki = s * this.nT + t;
+      k = this.kCount[ki]!;
+      this.kCount[ki] = k + 1;
+    }
     const slot = s * this.nW + (t >> 5);
     // A lane's k-th execution follows its (k-1)-th: k is at most the number of requests open.
     if (k < this.used[slot]!) return this.slotReq[slot]![k]!;
@@ -314,6 +557,9 @@ export class LaunchCounters {
       this.taken = grow(this.taken, n);
       this.count = grow(this.count, n);
       this.start = grow(this.start, n);
+      const rising = new Uint8Array(n);
+      rising.set(this.rising);
+      this.rising = rising;
     }
     if (this.unitsUsed + cap > this.units.length) {
       const n = Math.max(this.units.length * 2, this.unitsUsed + cap);
@@ -325,6 +571,7 @@ export class LaunchCounters {
     this.taken[r] = 0;
     this.count[r] = 0;
     this.start[r] = this.unitsUsed;
+    this.rising[r] = 1;
     this.unitsUsed += cap;
     ids[k] = r;
     return r;
@@ -360,97 +607,14 @@ export class LaunchCounters {
       const bytes = this.bytes[s]!;
       for (let i = 0; i < n; i++) {
         const r = ids[i]!;
-        const lanes = this.lanes[r]!;
-        tot.requests++;
-        tot.lanes += lanes;
-        if (kind === "br") {
-          const taken = this.taken[r]!;
-          if (taken > 0 && taken < lanes) tot.units++;
-          continue;
-        }
-        const o = this.start[r]!, end = o + this.count[r]!;
-        sortUnits(this.units, o, end);
-        if (kind === "gld" || kind === "gst") {
-          tot.units += distinct(this.units, o, end, 1);
-          tot.ideal += Math.ceil((lanes * bytes) / 32);
-        } else if (kind === "gatom") {
-          tot.units += distinct(this.units, o, end, 32);
-          tot.ideal += Math.ceil((lanes * bytes) / 32);
-          const c = longestRun(this.units, o, end);
-          tot.contentionSum += c;
-          if (c > tot.contentionMax) tot.contentionMax = c;
-        } else {
-          tot.units += this.wavefronts(o, end);
-          if (kind === "satom") {
-            const c = longestRun(this.units, o, end);
-            tot.contentionSum += c;
-            if (c > tot.contentionMax) tot.contentionMax = c;
-          }
-        }
+        addRequest(tot, kind, bytes, this.lanes[r]!, this.taken[r]!, this.units, this.start[r]!, this.count[r]!, this.rising[r] === 1, this.table, this.bankCount);
       }
     }
     this.touched.length = 0;
+    for (const slot of this.logTouched) this.countLog(slot);
+    this.logTouched.length = 0;
     this.poolUsed = 0;
     this.unitsUsed = 0;
     this.full = false;
   }
-
-  /** Shared-memory wavefronts of a request (its units sorted): per lane group, the most distinct words one bank serves. */
-  private wavefronts(o: number, end: number): number {
-    const u = this.units, bc = this.bankCount;
-    let total = 0;
-    for (let j = o; j < end; ) {
-      // One group (the high part) at a time: sorted, so its units are contiguous.
-      const g = Math.floor(u[j]! / TWO32);
-      let most = 0, k = j;
-      for (; k < end && Math.floor(u[k]! / TWO32) === g; k++) {
-        if (k > j && u[k] === u[k - 1]) continue; // lanes on one word share it
-        const c = ++bc[u[k]! & 31]!;
-        if (c > most) most = c;
-      }
-      for (let m = j; m < k; m++) bc[u[m]! & 31] = 0;
-      total += most;
-      j = k;
-    }
-    return total;
-  }
-}
-
-/** Sorts units[o, end) in place (insertion sort: at most 128 numbers, and often already in order). */
-function sortUnits(u: Float64Array, o: number, end: number): void {
-  for (let i = o + 1; i < end; i++) {
-    const x = u[i]!;
-    if (x >= u[i - 1]!) continue;
-    let j = i - 1;
-    while (j >= o && u[j]! > x) {
-      u[j + 1] = u[j]!;
-      j--;
-    }
-    u[j + 1] = x;
-  }
-}
-
-/** Distinct values of floor(unit / per) in sorted units[o, end). */
-function distinct(u: Float64Array, o: number, end: number, per: number): number {
-  let n = 0, last = NaN;
-  for (let j = o; j < end; j++) {
-    const x = per === 1 ? u[j]! : Math.floor(u[j]! / per);
-    if (x !== last) {
-      n++;
-      last = x;
-    }
-  }
-  return n;
-}
-
-/** The longest run of equal values in sorted units[o, end): the most lanes on one address. */
-function longestRun(u: Float64Array, o: number, end: number): number {
-  let best = 0;
-  for (let j = o; j < end; ) {
-    let k = j + 1;
-    while (k < end && u[k] === u[j]) k++;
-    if (k - j > best) best = k - j;
-    j = k;
-  }
-  return best;
 }
