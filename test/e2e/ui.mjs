@@ -25,6 +25,8 @@ async function runCommand(page, title) {
 }
 
 async function openFile(page, name) {
+  // A test before may have left another side bar view (Run and Debug) in front of the Explorer.
+  if (!(await page.locator(".explorer-folders-view").isVisible())) await runCommand(page, "View: Show Explorer");
   const item = page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^\\s*${name.replace(/[.]/g, "\\.")}\\s*$`) }).first();
   await item.waitFor({ timeout: 30_000 });
   await item.dblclick();

@@ -33,6 +33,8 @@ export async function debugThisFaultTest({ page, ws, test, runCommand, openFile,
       if (!inPanel) throw new Error("the results panel's status has no 'Debug this fault' button");
       await toast.locator(".monaco-button", { hasText: "Debug this fault" }).first().click();
       await page.locator(".debug-toolbar").waitFor({ state: "visible", timeout: 60_000 });
+      // VS Code opens Run and Debug by itself only at the first session of a window (debug.openDebug).
+      if (!(await page.locator(".debug-call-stack").isVisible())) await runCommand(page, "View: Show Run and Debug");
 
       const source = readFileSync(join(ws, "race-host.ts"), "utf8").split("\n");
       const lineOf = (text) => source.findIndex((l) => l.includes(text)) + 1;
