@@ -89,9 +89,10 @@ export class LaunchCounters {
   flopsSingle = 0;
   flopsDouble = 0;
   private nT = 0;
-  private nW = 0;
+  /** Read by the kernels' inline counting (emit/profile.ts), as are kCount, st, sUnits, logs, rows, streamWarp and openRow. */
+  nW = 0;
   /** Per (site, thread of the block): how many times the thread executed the site in this block. */
-  private kCount = new Int32Array(0);
+  kCount = new Int32Array(0);
   /** Per (site, warp) slot: how many requests are open, and the pool index of each (by k). */
   private used = new Int32Array(0);
   private slotReq: Int32Array[] = [];
@@ -144,8 +145,8 @@ export class LaunchCounters {
    * it last (-1: none yet), ST_LATER how many times it has since, ST_WARP the warp of its open request
    * (-1: none), ST_LANES, ST_TAKEN, ST_COUNT (units in sUnits, 32 a site), ST_RISING, ST_ON (1: streamed).
    */
-  private st = new Int32Array(0);
-  private sUnits = new Float64Array(0);
+  st = new Int32Array(0);
+  sUnits = new Float64Array(0);
   /** The sites with an open stream request. */
   private sOpen: number[] = [];
 
@@ -156,9 +157,9 @@ export class LaunchCounters {
    * (more than one unit a lane: the pool) is logged in such a kernel. A branch logs 1 or 0.
    */
   private logged = new Uint8Array(0);
-  private logs: Float64Array[] = [];
+  logs: Float64Array[] = [];
   /** Per slot: rows in use (the most executions of the site by one of the warp's threads, this block). */
-  private rows = new Int32Array(0);
+  rows = new Int32Array(0);
   private logTouched: number[] = [];
   private readonly row = new Float64Array(32);
 
@@ -246,7 +247,7 @@ export class LaunchCounters {
   }
 
   /** Opens row k of a slot's log (a lane's k-th execution follows its (k-1)-th: k is the rows in use). */
-  private openRow(slot: number, k: number): Float64Array {
+  openRow(slot: number, k: number): Float64Array {
     if (k === 0) this.logTouched.push(slot);
     let log = this.logs[slot]!;
     if ((k + 1) * 32 > log.length) {
@@ -481,7 +482,7 @@ export class LaunchCounters {
   }
 
   /** Warp `w` reaches streamed site `s`: the previous warp's request there is complete; a new one opens. */
-  private streamWarp(s: number, w: number): void {
+  streamWarp(s: number, w: number): void {
     const st = this.st, o = s * 8;
     if (st[o + ST_WARP]! >= 0) this.closeStream(s);
     else this.sOpen.push(s);

@@ -86,13 +86,50 @@ export function addRequest(tot: SiteTotals, kind: string, bytes: number, lanes: 
 export function addRows(tot: SiteTotals, kind: string, bytes: number, log: Float64Array, rows: number, row: Float64Array, table: UnitTable, bankCount: Int32Array): void {
   // Atomics keep every lane's unit; the others leave out a repeat of the previous lane's, as the pool does.
   const atomic = kind === "gatom" || kind === "satom";
+  const branch = kind === "br", global = kind === "gld" || kind === "gst", shared = kind === "sld" || kind === "sst";
   for (let k = 0; k < rows; k++) {
-    let lanes = 0, taken = 0, n = 0, rising = true;
-    for (let j = k * 32, end = j + 32; j < end; j++) {
+    const first = k * 32, end = first + 32;
+    // One pass for the common cases, without copying the row: a branch's lanes and outcomes; for the
+    // others the units left after repeats (n), whether they rise, and their range (lo, hi).
+    let lanes = 0, taken = 0, n = 0, rising = true, last = NaN, lo = Infinity, hi = -Infinity;
+    for (let j = first; j < end; j++) {
       const x = log[j]!;
       if (x !== x) continue; // NaN: the lane took no part
       lanes++;
-      if (x === 1) taken++; // a branch's outcome
+      if (branch) {
+        if (x === 1) taken++;
+        continue;
+      }
+      if (x !== last) {
+        n++;
+        if (x < last) rising = false;
+        last = x;
+      }
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    if (branch) {
+      tot.requests++;
+      tot.lanes += lanes;
+      if (taken > 0 && taken < lanes) tot.units++;
+      continue;
+    }
+    if ((global && rising) || (shared && hi - lo < 32)) {
+      // Strictly increasing sectors are distinct; distinct words within 32 consecutive ones sit in
+      // distinct banks: one wavefront (addRequest, the same figures).
+      tot.requests++;
+      tot.lanes += lanes;
+      if (global) {
+        tot.units += n;
+        tot.ideal += Math.ceil((lanes * bytes) / 32);
+      } else if (n > 0) tot.units++;
+      continue;
+    }
+    n = 0;
+    rising = true;
+    for (let j = first; j < end; j++) {
+      const x = log[j]!;
+      if (x !== x) continue;
       if (n > 0 && !atomic) {
         const last = row[n - 1]!;
         if (x === last) continue;

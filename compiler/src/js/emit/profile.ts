@@ -85,11 +85,54 @@ export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic"
     let set = ps.bases.get(cx);
     if (!set) ps.bases.set(cx, (set = new Set()));
     set.add(a.data);
-    return `$P.g${atomic}(${site}, $t, ${a.data}$pb, ${flat})`;
+    const base = `${a.data}$pb`;
+    const bytes = DTYPES[a.dtype].bytes;
+    // The unit as the runtime computes it (counters.ts): the sector, or an atomic's byte address.
+    const unit = k === "gatom" ? `${base} + $pf * ${bytes}` : `Math.floor((${base} + $pf * ${bytes}) / 32)`;
+    return inlineCount(cx, site, k, bytes, unit, flat, `$P.g${atomic}(${site}, $t, ${base}, $pf)`);
   }
   // Shared arrays (static, dynamic, a device function's) each start at byte 0 of their storage, at bank 0:
   // the element index is the address. s: shared load/store, sa: shared atomic.
-  return `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, ${flat})`;
+  const call = `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, $pf)`;
+  const bytes = DTYPES[a.dtype].bytes;
+  if (cx.mode === "device" || (k !== "satom" && bytes > 4)) return `$P.${k === "satom" ? "sa" : "s"}(${site}, $t, ${flat})`;
+  return inlineCount(cx, site, k, bytes, `Math.floor(($pf * ${bytes}) / 4)`, flat, call);
+}
+
+/*
+ * Inline counting: the hooks' common case written into the kernel (a call per access cost ~15 ns, most
+ * of a counted access; the kernels are too big for V8 to inline the hooks). Which case applies is known
+ * here, as counters.ts begin decides it from the same facts: in a kernel without barriers ("fast") every
+ * site but an 8- or 16-byte shared load/store streams, in one with barriers ("fission") it is logged.
+ * Streamed: a thread's first execution of the site appends its lane to the site's open request
+ * (counters.ts streamUnit / streamAtomic, the same steps), calling the runtime only when the warp
+ * changes; a later execution by the same thread (a loop) is the hook call. Logged: the store of the
+ * lane's unit in row k of its (site, warp) log (counters.ts logUnit), calling the runtime to open a row.
+ * The kernel holds the counters' arrays in locals (profileKernelSetup); `$pf` holds the flat index and `$pc` a
+ * condition's value, each evaluated once.
+ */
+
+/** Per-lane unit (an expression of `$pf`), or a branch's outcome, counted inline; else the hook call. */
+function inlineCount(cx: EmitContext, site: number, kind: ProfileSite["kind"], bytes: number, unit: string, value: string, call: string): string {
+  const atomic = kind === "gatom" || kind === "satom";
+  // A condition's value in `$pc`, an index in `$pf` (each local keeps one type).
+  const x = kind === "br" ? "$pc" : "$pf";
+  if (cx.mode === "fission") return `(${x} = ${value}, ${logStore(site, kind === "br" ? "$pc ? 1 : 0" : unit)}${kind === "br" ? ", $pc" : ""})`;
+  if (cx.mode !== "fast") return call.replace(x, () => value);
+  const o = site * 8, u = site * 32;
+  // ST_THREAD, ST_LATER, ST_WARP, ST_LANES, ST_TAKEN, ST_COUNT, ST_RISING at o + 0 … 6 (counters.ts).
+  const lane = `$pS[${o}] = $t, $pS[${o + 1}] = 0, ($pS[${o + 2}] !== ($t >> 5) && $P.streamWarp(${site}, $t >> 5)), $pS[${o + 3}]++`;
+  let add: string;
+  if (kind === "br") add = `($pc && $pS[${o + 4}]++), $pc`;
+  else if (atomic) add = `$pU[${u} + $pS[${o + 5}]++] = ${unit}`;
+  // A repeat of the previous lane's unit is left out; a unit below it clears ST_RISING.
+  else add = `$pu = ${unit}, (($pn = $pS[${o + 5}]) === 0 || (($pv = $pU[${u} + $pn - 1]) !== $pu && ($pu < $pv && ($pS[${o + 6}] = 0), true)) ? ($pU[${u} + $pn] = $pu, $pS[${o + 5}] = $pn + 1) : 0)`;
+  return `(${x} = ${value}, $pS[${o}] !== $t ? (${lane}, ${add}) : ${call})`;
+}
+
+/** The store of a logged unit at thread $t's next row of site `site` (counters.ts logUnit). */
+function logStore(site: number, unit: string): string {
+  return `$pk = $pK[$pq = ${site} * $nT + $t], $pK[$pq] = $pk + 1, ($pk < $pR[$pq = ${site} * $pW + ($t >> 5)] ? $pLg[$pq] : $P.openRow($pq, $pk))[$pk * 32 + ($t & 31)] = ${unit}`;
 }
 
 /** A per-thread condition with its hook (the same value). */
@@ -98,7 +141,7 @@ export function profileBranch(cx: EmitContext, cond: string, span: IR.Span, what
   if (!ps || cx.flatGrid) return cond;
   const site = ps.add({ kind: "br", ...spanOf(span), what });
   ps.branchOf.set(span, site);
-  return `$P.b(${site}, $t, ${cond})`;
+  return inlineCount(cx, site, "br", 0, "", cond, `$P.b(${site}, $t, $pc)`);
 }
 
 /** A block-level (uniform) condition: counted once per warp of the block, never divergent. */
@@ -122,7 +165,12 @@ export function profileKernelSetup(cx: EmitContext): string[] {
   const bases = [...(ps.bases.get(cx) ?? [])].map((d) => `const ${d}$pb = $P.addr(${d});`);
   // A plain kernel (no barriers) runs each thread to its end in linear order: the counters close a
   // warp's requests when the next warp starts (counters.ts).
-  return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}); $fl = 0; $fd = 0;`, ...bases];
+  // The counters' arrays and the temporaries of the inline counting (inlineCount).
+  const inline =
+    cx.mode === "fast"
+      ? "const $pS = $P.st, $pU = $P.sUnits; let $pf = 0, $pc, $pu = 0, $pn = 0, $pv = 0;"
+      : "const $pK = $P.kCount, $pR = $P.rows, $pLg = $P.logs, $pW = $P.nW; let $pf = 0, $pc, $pk = 0, $pq = 0;";
+  return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}); $fl = 0; $fd = 0;`, inline, ...bases];
 }
 export function profileBlockStart(cx: EmitContext): string {
   return sites(cx) ? "$P.block();" : "";
