@@ -34,7 +34,9 @@ export async function debugThisFaultTest({ page, ws, test, runCommand, openFile,
       await toast.locator(".monaco-button", { hasText: "Debug this fault" }).first().click();
       await page.locator(".debug-toolbar").waitFor({ state: "visible", timeout: 60_000 });
       // VS Code opens Run and Debug by itself only at the first session of a window (debug.openDebug).
-      if (!(await page.locator(".debug-call-stack").isVisible())) await runCommand(page, "View: Show Run and Debug");
+      // Its activity bar button, not the command palette: while the session starts, the palette's input
+      // can stay busy past the fill timeout (seen in a full UI run).
+      if (!(await page.locator(".debug-call-stack").isVisible())) await page.locator('.activitybar [aria-label^="Run and Debug"]').first().click();
 
       const source = readFileSync(join(ws, "race-host.ts"), "utf8").split("\n");
       const lineOf = (text) => source.findIndex((l) => l.includes(text)) + 1;
