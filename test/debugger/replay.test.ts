@@ -75,7 +75,8 @@ describe("debugger: replay to a fault", () => {
     const r = replayLaunch(launch("racy", 1, 8, [argDesc(out)], true), { print: () => {} });
     assert.equal(r.fault?.code, "CSR021");
     assert.equal(r.problem, undefined);
-    assert.deepEqual(otherAccessOf(r.fault!), { block: [0, 0, 0], thread: [0, 0, 0], line: L("write own") });
+    // The finding names the writer structurally (details.other), with its file and column.
+    assert.deepEqual(otherAccessOf(r.fault!), { block: [0, 0, 0], thread: [0, 0, 0], file, line: L("write own"), col: 5 });
     const e = r.session!.continue() as StopEvent;
     assert.equal(e.reason, "exception");
     assert.equal(e.error?.code, "CSR021");

@@ -51,34 +51,21 @@ export interface FaultDescriptor {
   readonly thread?: readonly number[];
 }
 
-const TRIPLE = /\((\d+), (\d+), (\d+)\)/g;
 
 function dim3(v: unknown): Dim3 | undefined {
   return Array.isArray(v) && v.length === 3 && v.every((x) => Number.isInteger(x) && x >= 0) ? (v as unknown as Dim3) : undefined;
 }
 
 /**
- * The other access of a race fault: the structured `details.other` ({ block?, thread, file?, line,
- * col? }) where the finding gives one, as the global race findings do; else, for a shared-memory race
- * (CSR021: same block), the thread and line its message names ("… after thread (3, 0, 0) wrote it
- * (line 12) …").
+ * The other access of a race fault: its structured `details.other` ({ block, thread, file?, line,
+ * col? }), which every race finding with a single other thread gives (CSR021, CSR066, CSR067).
  */
 export function otherAccessOf(error: CudaScriptError): OtherAccess | undefined {
   const d = error.details as (CudaScriptError["details"] & { other?: { block?: unknown; thread?: unknown; file?: unknown; line?: unknown; col?: unknown } }) | undefined;
   if (!d?.block || !d.thread) return undefined;
   const o = d.other;
-  if (o && dim3(o.thread) && typeof o.line === "number")
-    return { block: dim3(o.block) ?? (d.block as Dim3), thread: dim3(o.thread)!, line: o.line, ...(typeof o.file === "string" ? { file: o.file } : {}), ...(typeof o.col === "number" ? { col: o.col } : {}) };
-  if (d.kind !== "race") return undefined;
-  // The detail after the placement ("…, block (0, 0, 0), thread (4, 0, 0): <detail>") names the other thread.
-  const place = `thread (${d.thread.join(", ")}): `;
-  const at = error.message.indexOf(place);
-  const detail = at >= 0 ? error.message.slice(at + place.length) : error.message;
-  const me = d.thread.join(",");
-  const other = [...detail.matchAll(TRIPLE)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])] as Dim3).find((t) => t.join(",") !== me);
-  const line = /\(line (\d+)\)/.exec(detail);
-  if (!other || !line) return undefined;
-  return { block: d.block as Dim3, thread: other, line: Number(line[1]) };
+  if (!o || !dim3(o.thread) || typeof o.line !== "number") return undefined;
+  return { block: dim3(o.block) ?? (d.block as Dim3), thread: dim3(o.thread)!, line: o.line, ...(typeof o.file === "string" ? { file: o.file } : {}), ...(typeof o.col === "number" ? { col: o.col } : {}) };
 }
 
 /** Whether a fault is the one `descriptor` names (every field it gives matches). */

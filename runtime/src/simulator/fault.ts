@@ -58,6 +58,29 @@ export class KernelFault extends Error {
   }
 }
 
+/** The other access of a race: its thread and block, what it did ("wrote it", "read it") and where. */
+export interface RaceOther {
+  readonly block: [number, number, number];
+  readonly thread: [number, number, number];
+  readonly access: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly col?: number;
+}
+
+/**
+ * A race finding (shared memory CSR021, global memory CSR066/CSR067): the other access in
+ * `details().other`, which the debugger's replay shows beside the faulting thread.
+ */
+export class RaceFault extends KernelFault {
+  constructor(code: string, what: string, site: SimSite, array: string, index: number, readonly other: RaceOther) {
+    super(code, "race", what, site, { array, index, threadSet: true });
+  }
+  override details(): FaultDetails {
+    return { ...super.details(), other: this.other } as FaultDetails;
+  }
+}
+
 /**
  * The fault of a kernel that threw `message` at `site` (CSR085): the same text on every backend (the
  * GPU backend builds it from the device's error record, gpu/kernel-errors.ts).

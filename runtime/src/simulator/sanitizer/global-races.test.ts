@@ -4,7 +4,8 @@
  */
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { GlobalRaceFault, GlobalRaces } from "./global-races";
+import { RaceFault } from "../fault";
+import { GlobalRaces } from "./global-races";
 import type { SimSite } from "../fault";
 
 const site = (line: number, kind = "read"): SimSite => ({ kind, fn: "k", file: "k.ts", line, col: 1 });
@@ -20,11 +21,11 @@ function launch(g = new GlobalRaces(), blocks = 4, cooperative = false) {
   return { g, h, data };
 }
 
-function race(f: () => void): GlobalRaceFault {
+function race(f: () => void): RaceFault {
   try {
     f();
   } catch (e) {
-    assert.ok(e instanceof GlobalRaceFault, String(e));
+    assert.ok(e instanceof RaceFault, String(e));
     return e;
   }
   assert.fail("expected a race");

@@ -34,8 +34,7 @@
  * and comparisons against `LB`, `EB` (this block's first epoch), `BS` (its last barrier) and this
  * thread's bands; everything else comes here.
  */
-import type { FaultDetails } from "../../errors";
-import { displayPath, KernelFault, type SimSite } from "../fault";
+import { displayPath, RaceFault, type SimSite } from "../fault";
 
 /** Codes per epoch: thread + 2 < 1026. */
 export const GLOBAL_CODES = 2048;
@@ -110,23 +109,6 @@ class BlockState {
     if (this.K.size) this.K.clear();
     if (this.pending.size) this.pending.clear();
     if (this.rel.size) this.rel.clear();
-  }
-}
-
-/** A global-memory race: both accesses in `details().other`. */
-export class GlobalRaceFault extends KernelFault {
-  constructor(
-    code: string,
-    what: string,
-    site: SimSite,
-    array: string,
-    index: number,
-    readonly other: { block: [number, number, number]; thread: [number, number, number]; access: string; file?: string; line?: number; col?: number },
-  ) {
-    super(code, "race", what, site, { array, index, threadSet: true });
-  }
-  override details(): FaultDetails {
-    return { ...super.details(), other: this.other } as FaultDetails;
   }
 }
 
@@ -556,7 +538,7 @@ export class GlobalRaces {
       code = "CSR067";
       text = `global-memory race on '${el}' between blocks: thread ${t3(me)} of block ${t3(myBlock)} ${what} after ${who} of block ${t3(theirBlock)} ${otherWhat}${where}, and nothing orders the two blocks: only a grid barrier (g.sync() in a cooperative kernel), a second launch, or cuda.threadfence() before an atomic that this block's atomic on the same element then sees (followed by cuda.syncthreads() to pass it to the block) do`;
     }
-    const f = new GlobalRaceFault(code, text, site, h.name, x, { block: theirBlock, thread: them ?? [-1, -1, -1], access: otherWhat, file: os?.file, line: os?.line, col: os?.col });
+    const f = new RaceFault(code, text, site, h.name, x, { block: theirBlock, thread: them ?? [-1, -1, -1], access: otherWhat, file: os?.file, line: os?.line, col: os?.col });
     f.kernel = this.kernel;
     f.block = myBlock;
     f.thread = me;

@@ -4,7 +4,7 @@
  * methods only otherwise (compiler/src/js/emit/memory.ts).
  */
 import type { FaultDetails } from "../../errors";
-import { KernelFault, type SimSite } from "../fault";
+import { KernelFault, RaceFault, type SimSite } from "../fault";
 import { sharedElementText } from "./element-names";
 import { originShadow, undefinedUseFault } from "./undefined-values";
 
@@ -255,6 +255,17 @@ export class Sanitizer {
     return f;
   }
 
+  /** A CSR021 finding; `other`: the single other thread of the race and its site, when there is one. */
+  private raceFault(what: string, site: SimSite, t: number, s: Shadow, i: number, other?: { thread: number; site: number; access: string }): KernelFault {
+    if (!other) return this.fault("CSR021", "race", what, site, t, s.name, i);
+    const at = this.sites[other.site];
+    const f = new RaceFault("CSR021", what, site, s.name, i, { block: [this.bx, this.by, this.bz], thread: this.coords(other.thread), access: other.access, file: at?.file, line: at?.line, col: at?.col });
+    f.kernel = this.kernel.name;
+    f.block = [this.bx, this.by, this.bz];
+    f.thread = this.coords(t);
+    return f;
+  }
+
   private otherSite(s: number): string {
     const site = this.sites[s];
     return site ? ` (line ${site.line})` : "";
@@ -308,14 +319,13 @@ export class Sanitizer {
     // A read of an element no thread of this block wrote is no finding by itself: its value is
     // undefined, which the emitted code tracks to where it matters (undefinedUse, CSR068).
     if (w === -1) return true;
-    throw this.fault(
-      "CSR021",
-      "race",
+    throw this.raceFault(
       `shared-memory race on '${sharedElementText(s.name, i)}': thread ${this.t3(t)} reads it after thread ${this.t3(w)} wrote it${this.otherSite(ws)} with no cuda.syncthreads() in between`,
       this.site(site),
       t,
-      s.name,
+      s,
       i,
+      { thread: w, site: ws, access: "wrote it" },
     );
   }
 
@@ -336,7 +346,8 @@ export class Sanitizer {
       w !== -1
         ? `shared-memory race on '${sharedElementText(s.name, i)}': threads ${this.t3(w)}${this.otherSite(ws)} and ${this.t3(t)} write different values to it with no cuda.syncthreads() in between`
         : `shared-memory race on '${sharedElementText(s.name, i)}': thread ${this.t3(t)} writes it while ${r === -2 ? "other threads" : `thread ${this.t3(r)}`} read it${this.otherSite(rsite)} with no cuda.syncthreads() in between`;
-    throw this.fault("CSR021", "race", what, this.site(site), t, s.name, i);
+    const other = w !== -1 ? { thread: w, site: ws, access: "wrote it" } : r >= 0 ? { thread: r, site: rsite, access: "read it" } : undefined;
+    throw this.raceFault(what, this.site(site), t, s, i, other);
   }
 
   a(id: number, i: number, t: number, site: SimSite | number): void {
