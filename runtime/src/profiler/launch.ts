@@ -9,13 +9,13 @@ import type { ExecRequest, Executor } from "../simulator/executor";
 import { LaunchCounters } from "./counters";
 import { launchProfile } from "./report";
 import { recordLaunch } from "./session";
-import { profileVariantSource } from "./variant";
+import { profileVariant } from "./variant";
 
 /** `addresses`: the device address of each argument's memory (the simulator's address space). */
 export function runProfiled(executor: Executor, artifact: KernelArtifact, req: Omit<ExecRequest, "variant">, addresses?: ReadonlyMap<ArrayBufferLike, number>): void {
   if (req.cooperative)
     throw new CudaScriptError("CSR092", `kernel '${req.kernel}' synchronises its whole grid (g.sync()): the profiler cannot count it yet; profile a version without the grid barrier`);
   const counters = new LaunchCounters(addresses);
-  executor.run({ ...req, variant: { key: `${artifact.hash}:profile`, source: profileVariantSource(artifact) }, profile: counters });
+  executor.run({ ...req, variant: profileVariant(artifact), profile: counters });
   recordLaunch((gpu) => launchProfile(req.kernel, req.grid, req.block, counters, gpu));
 }

@@ -4,7 +4,7 @@
  * line, derived figures (derived.ts) and advice (advice.ts).
  */
 import * as fs from "node:fs";
-import type { LaunchCounters, SiteTotals } from "./counters";
+import type { LaunchCounters, ProfileSite, SiteTotals } from "./counters";
 import { derivedFigures, type DerivedFigures } from "./derived";
 import { adviceFor } from "./advice";
 
@@ -170,7 +170,10 @@ function sourceText(file: string, start: number, end: number): string | undefine
 /** One launch's entry of the report. */
 export function launchProfile(kernel: string, grid: readonly [number, number, number], block: readonly [number, number, number], c: LaunchCounters, gpu: string): LaunchProfile {
   const totals = zeroCounters();
-  const lines = new Map<string, { file: string; line: number; counters: ProfileCounters; sites: number[] }>();
+  const lines = new Map<string, { file: string; line: number; counters: ProfileCounters; sites: { site: ProfileSite; totals: SiteTotals }[] }>();
+  // A source site emitted more than once (a kernel body's copy without bounds checks, a piece's range
+  // loop) is one site of the report: its copies' totals are added up before the advice reads them.
+  const merged = new Map<string, { site: ProfileSite; totals: SiteTotals }>();
   c.sites.forEach((site, i) => {
     const t = c.totals[i]!;
     if (t.requests === 0) return;
@@ -179,7 +182,21 @@ export function launchProfile(kernel: string, grid: readonly [number, number, nu
     let l = lines.get(key);
     if (!l) lines.set(key, (l = { file: site.file, line: site.line, counters: zeroCounters(), sites: [] }));
     addSite(l.counters, site.kind, t);
-    l.sites.push(i);
+    const same = `${site.kind}:${site.file}:${site.start}:${site.end}:${site.what ?? ""}:${site.op ?? ""}`;
+    const m = merged.get(same);
+    if (!m) {
+      const entry = { site, totals: { ...t } };
+      merged.set(same, entry);
+      l.sites.push(entry);
+      return;
+    }
+    const a = m.totals;
+    a.requests += t.requests;
+    a.units += t.units;
+    a.lanes += t.lanes;
+    a.ideal += t.ideal;
+    a.contentionSum += t.contentionSum;
+    a.contentionMax = Math.max(a.contentionMax, t.contentionMax);
   });
   totals.flopsSingle = c.flopsSingle;
   totals.flopsDouble = c.flopsDouble;
@@ -187,7 +204,7 @@ export function launchProfile(kernel: string, grid: readonly [number, number, nu
   for (const l of lines.values()) {
     const advice = adviceFor(
       l.counters,
-      l.sites.map((i) => ({ site: c.sites[i]!, totals: c.totals[i]!, text: sourceText(c.sites[i]!.file, c.sites[i]!.start, c.sites[i]!.end) })),
+      l.sites.map(({ site, totals }) => ({ site, totals, text: sourceText(site.file, site.start, site.end) })),
     );
     out.push({ file: l.file, line: l.line, ...l.counters, ...(advice.text ? { text: advice.text } : {}), advice: advice.messages, severity: advice.severity, derived: derivedFigures(l.counters) });
   }

@@ -208,3 +208,33 @@ function popcount(x: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
+
+/**
+ * The units (sectors, wavefronts) of one request whose `m` lanes access elements `f0 + d·i` (i < m;
+ * lane order) of memory of `kind` at `base` (global; 0 for shared), without listing them (counters.ts
+ * ba): what addRequest counts from the units. −1 when there is no closed form (shared accesses narrower
+ * than a word).
+ */
+export function arithmeticUnits(kind: string, bytes: number, m: number, base: number, f0: number, d: number): number {
+  if (kind === "gld" || kind === "gst") {
+    // Sectors of base + (f0 + d·i)·bytes: a step of 32 bytes or more gives each lane its own; a smaller
+    // one moves at most one sector a lane, so every sector between the first and the last is touched.
+    const a0 = base + f0 * bytes, step = d * bytes;
+    return step === 0 || m === 1 ? 1 : Math.abs(step) >= 32 ? m : Math.abs(Math.floor((a0 + step * (m - 1)) / 32) - Math.floor(a0 / 32)) + 1;
+  }
+  if (bytes !== 4) return -1;
+  // Words f0 + d·i (d ≠ 0: all distinct): the banks repeat every 32 / gcd(d, 32) lanes, so the most
+  // words on one bank is ceil(m / that period). d = 0: one word, a broadcast.
+  if (d === 0) return 1;
+  let g = Math.abs(d) % 32 || 32;
+  for (let b = 32; b !== 0; ) [g, b] = [b, g % b];
+  return Math.ceil(m / (32 / g));
+}
+
+/** Adds `count` requests of `m` lanes and `units` units each (arithmeticUnits) to a site's totals. */
+export function addArithmetic(tot: SiteTotals, kind: string, bytes: number, m: number, units: number, count = 1): void {
+  tot.requests += count;
+  tot.lanes += m * count;
+  tot.units += units * count;
+  if (kind === "gld" || kind === "gst") tot.ideal += Math.ceil((m * bytes) / 32) * count;
+}

@@ -56,16 +56,20 @@ export function relinkIr(ir: IrModule): IrModule {
 
 const variants = new Map<string, string>();
 
-/** The profiling module's source for an artifact (CSR092 when it was built without its IR). */
-export function profileVariantSource(artifact: KernelArtifact): string {
-  let src = variants.get(artifact.hash);
-  if (src) return src;
+/** The profiling module for an artifact, with its key among loaded modules (CSR092 when it was built without its IR). */
+export function profileVariant(artifact: KernelArtifact): { key: string; source: string } {
+  // CUDASCRIPT_PROFILE_PER_THREAD=1: every site counted per thread (the reference for the bulk counting;
+  // docs/profiling.md#cost). The same counts, slower.
+  const perThread = process.env.CUDASCRIPT_PROFILE_PER_THREAD === "1";
+  const key = `${artifact.hash}:profile${perThread ? "-per-thread" : ""}`;
+  let src = variants.get(key);
+  if (src) return { key, source: src };
   if (!artifact.ir)
     throw new CudaScriptError(
       "CSR092",
       `the kernels of ${artifact.file} were built without their IR (includeIr: false), so they cannot be profiled: rebuild with the CudaScript plugin's default options`,
     );
-  src = compiler().emitSimulatorModule(relinkIr(artifact.ir), { profile: true }).source;
-  variants.set(artifact.hash, src);
-  return src;
+  src = compiler().emitSimulatorModule(relinkIr(artifact.ir), { profile: true, profilePerThread: perThread }).source;
+  variants.set(key, src);
+  return { key, source: src };
 }

@@ -78,6 +78,8 @@ export interface Seg {
   rangeBody?: string[];
   /** Uses the sanitizer's inline fast path (needs this thread's epoch values). */
   sanFast?: boolean;
+  /** Profiling: the runtime calls that count the piece's bulk sites, after its threads (profile-bulk.ts). */
+  bulk?: string[];
   /** Uses the global race detector's inline fast path (needs this thread's bands: sanitize-global.ts GLOBAL_THREAD). */
   globalFast?: boolean;
 }

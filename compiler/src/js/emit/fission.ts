@@ -5,6 +5,7 @@
  * Which variables live across pieces (one value per thread) follows from the pieces; pieces.ts prints
  * runs of pieces as thread loops, sync.ts the synchronisations.
  */
+import { BulkPlanner, mayLeave } from "./profile-bulk";
 import { profileBlockStart, profileBranch, profileKernelEnd, profileKernelSetup, profileUniformBranch } from "./profile";
 import type * as IR from "../../ir/nodes";
 import { visitExpr } from "../../ir/visit";
@@ -27,6 +28,7 @@ export class FissionEmitter {
   /** How many masked constructs enclose the code being emitted. */
   private maskedDepth = 0;
   private uni: Uniformity | undefined;
+  private bulk: BulkPlanner | undefined;
   /** Local arrays used in more than one piece: one copy per thread. */
   private readonly perThreadArrays = new Set<IR.Var>();
   /** The active-thread counters of the masked loops (`$act0`, …). */
@@ -158,7 +160,10 @@ export class FissionEmitter {
       if (!pending.length) return;
       const stmts = pending;
       pending = [];
+      // Profiling: the piece's bulk sites, planned before its code is emitted (profile-bulk.ts).
+      const bulk = this.bulk?.plan(stmts);
       const seg = this.inSeg((o) => this.cx.statements.tstmts(stmts, o));
+      if (bulk?.length) seg.bulk = bulk;
       const only = stmts.length === 1 ? stmts[0]! : undefined;
       if (only && only.k === "if" && (!only.else || only.else.length === 0)) {
         seg.range = this.threadRange(only.cond);
@@ -320,6 +325,9 @@ export class FissionEmitter {
     this.cx.mode = "fission";
     this.uni = analyzeUniformity(body, this.cx.fn.params);
     this.cx.remat = rematerializable(body, this.uni.uniformVars);
+    // Bulk counting needs every thread of the block to run every piece: no thread statuses.
+    const ps = this.cx.me.profile;
+    this.bulk = ps?.bulk && !this.cx.san && !this.cx.cooperative && !threadsMayLeave(body, this.uni) ? new BulkPlanner(this.cx, ps, body, this.uni) : undefined;
     const setup = this.cx.frame.kernelSetup();
     setup.push(...this.cx.frame.sanSetup(info));
     const perBlock: string[] = [];
@@ -352,6 +360,7 @@ export class FissionEmitter {
     const paramInit = [...this.cx.perThread].filter((v) => v.isParam).map((p) => `${this.cx.storage(p)}.fill(${p.type.kind === "scalar" && p.type.dtype === "bool" ? `${this.cx.vn(p)}$in ? 1 : 0` : `${this.cx.vn(p)}$in`});`);
 
     const code = this.cx.pieces.emitItems(items);
+    if (this.bulk && this.cx.threadsLeave) throw new Error("CudaScript simulator: internal error (bulk profile counting in a kernel whose threads leave their pieces)");
     // The threads' status array (returned, waiting out a branch…), when anything reads or sets it.
     const usesStatus = this.cx.cooperative || [...code, ...perBlock].some((l) => /\$st\b/.test(l));
     const catchLine = `catch ($e) { throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $t < $nT ? $tx : -1, $t < $nT ? $ty : -1, $t < $nT ? $tz : -1); }`;
@@ -441,6 +450,28 @@ function pieceUnits(items: Item[]): { varUnits: Map<IR.Var, Set<number>>; arrUni
   };
   collect(items);
   return { varUnits, arrUnits, syncVars };
+}
+
+/** Whether a thread may stop running the pieces (a status: a return, a masked branch or loop). */
+function threadsMayLeave(body: readonly NStmt[], uni: Uniformity): boolean {
+  if (mayLeave(body)) return true;
+  for (const s of uni.blockIfs) if (!uni.uniformIfs.has(s)) return true;
+  let masked = false;
+  const walk = (list: readonly NStmt[]) => {
+    for (const s of list) {
+      if (s.k === "loop") {
+        if (containsSync(s) && !uni.uniformLoops.has(s)) masked = true;
+        walk(s.init);
+        walk(s.body);
+        walk(s.update);
+      } else if (s.k === "if") {
+        walk(s.then);
+        if (s.else) walk(s.else);
+      } else if (s.k === "block" || s.k === "fnScope") walk(s.body);
+    }
+  };
+  walk(body);
+  return masked;
 }
 
 function containsIndexOrCall(e: IR.Expr): boolean {

@@ -159,7 +159,7 @@ export class MemoryEmitter {
     const { pre, flat: flat0 } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
     const flat = globalRead(this.cx, a, flat0, site, pre, (f, p) => this.flatTemp(f, p)) ?? flat0;
-    const counted = profileAccess(this.cx, "read", a, flat, e.span);
+    const counted = profileAccess(this.cx, "read", a, flat, e);
     if (counted) pre.push(counted);
     if (this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device") {
       // Inline fast path of the sanitizer's read check (see Sanitizer in the runtime). Writer: this
@@ -202,7 +202,7 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "write", space: a.space };
     const { pre, flat } = this.addr(a, t.indices, site);
     this.viewAccess = outerAccess;
-    const counted = profileAccess(this.cx, "write", a, flat, t.span);
+    const counted = profileAccess(this.cx, "write", a, flat, t);
     if (counted) pre.push(counted);
     const rmw = this.cx.san && typeof a.shId === "number" && this.cx.mode !== "device" ? readsOfSameElement(t, value) : [];
     for (const r of rmw) this.rmwReads.add(r);
@@ -248,7 +248,7 @@ export class MemoryEmitter {
     this.viewAccess = { kind: "atomic", space: a.space, op: e.op };
     const { pre, flat } = this.addr(a, e.indices, site);
     this.viewAccess = outerAccess;
-    const counted = e.field ? undefined : profileAccess(this.cx, "atomic", a, flat, e.span, e.op);
+    const counted = e.field ? undefined : profileAccess(this.cx, "atomic", a, flat, e, e.op);
     if (counted) pre.push(counted);
     this.depth += 2;
     const exp = e.expected ? this.cx.undef.check(e.expected, this.cx.emit.ex(e.expected), "atomic operand", e.span) : undefined;

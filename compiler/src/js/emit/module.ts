@@ -34,6 +34,11 @@ export interface SimEmitOptions {
   readonly watchdog?: boolean;
   /** Counting hooks for `cudascript profile` (emit/profile.ts; docs/profiling.md). */
   readonly profile?: boolean;
+  /**
+   * With `profile`: count every site per thread, none in bulk (emit/profile-bulk.ts) — the reference the
+   * bulk counting is tested against (`CUDASCRIPT_PROFILE_PER_THREAD=1` in the runtime).
+   */
+  readonly profilePerThread?: boolean;
 }
 
 export interface SimSite {
@@ -110,7 +115,7 @@ export class ModuleEmitter {
     this.syncFns = syncFunctions(module.deviceFunctions);
     this.recursive = recursiveFunctions(module);
     this.atomicParams = atomicParams(module);
-    this.profile = opts.profile ? new ProfileSites() : undefined;
+    this.profile = opts.profile ? new ProfileSites(!opts.profilePerThread) : undefined;
     module.constArrays.forEach((c, i) => this.constNames.set(c.name, `$C${i}`));
     module.deviceFunctions.forEach((f, i) => this.deviceNames.set(f.id, `$d${i}_${safeName(f.name)}`));
   }

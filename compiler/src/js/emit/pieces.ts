@@ -106,6 +106,7 @@ export class PiecePrinter {
     if (tracked) out.push("$t = ($tz * $bdy + $ty) * $bdx + $lo;");
     // Past the loops `$t` says "no thread" again, so a fault of the barrier code after them names none.
     out.push(`for ($tx = $lo; $tx < $hi; $tx++${tracked ? ", $t++" : ""}) {`, ...inner, "} } }", "$t = $nT;");
+    for (const s of run) if (s.bulk) out.push(...s.bulk);
     return out.filter((l) => l !== "");
   }
 }

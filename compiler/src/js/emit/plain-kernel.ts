@@ -11,6 +11,7 @@ import { SAN_BEGIN, SAN_THREAD, type EmitContext } from "./context";
 import { GLOBAL_THREAD, usesGlobalInline } from "./sanitize-global";
 import { DEFAULT_RECURSION_DEPTH } from "../../ir/recursion";
 import { profileBlockStart, profileKernelEnd, profileKernelSetup } from "./profile";
+import { BulkPlanner } from "./profile-bulk";
 
 /** The loop-nest form of a kernel. */
 export class PlainKernelEmitter {
@@ -23,6 +24,10 @@ export class PlainKernelEmitter {
     const perBlock: string[] = [];
     forEachArrayDecl(this.cx.fn.body, (s) => this.cx.decls.declareBodyArray(s, undefined, setup, perBlock));
     this.cx.decls.deviceShared(setup, perBlock);
+    // Profiling: what can be counted for the whole block at once, after its threads (profile-bulk.ts);
+    // planned before the body is emitted, which then leaves those out.
+    const ps = this.cx.me.profile;
+    const bulk = ps?.bulk && !this.cx.san ? new BulkPlanner(this.cx, ps, this.cx.fn.body, undefined).plan(this.cx.fn.body) : [];
     const body: string[] = [];
     this.cx.statements.tstmts(this.cx.fn.body, body);
     // Where one check per block proves the thread-indexed accesses in range, a second copy of the body
@@ -65,6 +70,7 @@ export class PlainKernelEmitter {
       profileBlockStart(this.cx),
       this.cx.san ? SAN_BEGIN : "",
       ...(plan ? [`if (${inRangeCondition(plan, (p) => this.cx.arrayInfo(p).dims[0]!)}) {`, ...threads(provenBody), "} else {", ...threads(body), "}"] : threads(body)),
+      ...bulk,
       "}",
       `} catch ($e) { ${flat ? "if ($flat) { $bx = ($g / $bdx) | 0; $tx = $g - $bx * $bdx; } " : ""}throw rt.threadError($e, ${JSON.stringify(info.name)}, $bx, $by, $bz, $tx, $ty, $tz); }${profileKernelEnd(this.cx)}`,
       "}",

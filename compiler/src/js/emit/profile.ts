@@ -42,11 +42,16 @@ export interface ProfileSite {
 
 /** The module's profile sites (ModuleEmitter.profile when emitting the profiling variant). */
 export class ProfileSites {
+  /** `bulk`: count what can be counted per block in bulk (profile-bulk.ts); else every site per thread. */
+  constructor(readonly bulk = true) {}
   readonly sites: ProfileSite[] = [];
   /** The branch site of each per-thread condition, by the condition's span (fission's range pieces look it up). */
   readonly branchOf = new WeakMap<IR.Span, number>();
   /** Per kernel emission: the global arrays whose modelled base address its setup computes once (`<data>$pb`). */
   readonly bases = new WeakMap<EmitContext, Set<string>>();
+  /** Accesses and conditions counted in bulk (profile-bulk.ts): their per-thread counting is left out. */
+  readonly bulkAccesses = new WeakSet<IR.Expr>();
+  readonly bulkBranches = new WeakSet<IR.Span>();
   add(s: ProfileSite): number {
     this.sites.push(s);
     return this.sites.length - 1;
@@ -69,9 +74,10 @@ function spanOf(span: IR.Span): Pick<ProfileSite, "file" | "line" | "col" | "sta
  * The hook call before an element access, or undefined when not profiling or the memory is not
  * counted (local and constant arrays, records).
  */
-export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic", a: ArrayInfo, flat: string, span: IR.Span, op?: string): string | undefined {
+export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic", a: ArrayInfo, flat: string, node: IR.Expr, op?: string): string | undefined {
   const ps = sites(cx);
-  if (!ps || a.record || cx.flatGrid) return undefined;
+  if (!ps || a.record || cx.flatGrid || ps.bulkAccesses.has(node)) return undefined;
+  const span = node.span;
   if (a.space !== "global" && a.space !== "shared") return undefined;
   const g = a.space === "global";
   const k = kind === "read" ? (g ? "gld" : "sld") : kind === "write" ? (g ? "gst" : "sst") : g ? "gatom" : "satom";
@@ -138,7 +144,7 @@ function logStore(site: number, unit: string): string {
 /** A per-thread condition with its hook (the same value). */
 export function profileBranch(cx: EmitContext, cond: string, span: IR.Span, what: NonNullable<ProfileSite["what"]>): string {
   const ps = sites(cx);
-  if (!ps || cx.flatGrid) return cond;
+  if (!ps || cx.flatGrid || ps.bulkBranches.has(span)) return cond;
   const site = ps.add({ kind: "br", ...spanOf(span), what });
   ps.branchOf.set(span, site);
   return inlineCount(cx, site, "br", 0, "", cond, `$P.b(${site}, $t, $pc)`);
@@ -170,7 +176,7 @@ export function profileKernelSetup(cx: EmitContext): string[] {
     cx.mode === "fast"
       ? "const $pS = $P.st, $pU = $P.sUnits; let $pf = 0, $pc, $pu = 0, $pn = 0, $pv = 0;"
       : "const $pK = $P.kCount, $pR = $P.rows, $pLg = $P.logs, $pW = $P.nW; let $pf = 0, $pc, $pk = 0, $pq = 0;";
-  return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}); $fl = 0; $fd = 0;`, inline, ...bases];
+  return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}, $bdx, $bdy); $fl = 0; $fd = 0;`, inline, ...bases];
 }
 export function profileBlockStart(cx: EmitContext): string {
   return sites(cx) ? "$P.block();" : "";
@@ -189,6 +195,7 @@ export function profileKernelEnd(cx: EmitContext): string {
 export function profileRangeCount(cx: EmitContext, cond: IR.Expr): string | null | undefined {
   const ps = sites(cx);
   if (!ps) return null; // not profiling: the range loop as always
+  if (ps.bulkBranches.has(cond.span)) return ""; // counted with the piece's bulk calls (profile-bulk.ts)
   const site = ps.branchOf.get(cond.span);
   if (site === undefined || cx.threadsLeave) return undefined;
   return `$P.bulk(${site}, $lo, $hi, $bdx);`;
@@ -210,7 +217,7 @@ export function profileCountedLoop(cx: EmitContext, s: NLoop): string | undefine
   return `$P.bl(${site}, $t, ${n});`;
 }
 
-function leavesEarly(body: readonly NStmt[]): boolean {
+export function leavesEarly(body: readonly NStmt[]): boolean {
   let leaves = false;
   const walk = (list: readonly NStmt[]): void => {
     for (const st of list) {
@@ -227,6 +234,12 @@ function leavesEarly(body: readonly NStmt[]): boolean {
   };
   walk(body);
   return leaves;
+}
+
+/** How many times a counted loop (smallCountedLoop) runs its body per entry. */
+export function countedTrips(s: NLoop): number | undefined {
+  const n = countedTests(s);
+  return n === undefined ? undefined : n - 1;
 }
 
 /** How many times a counted loop (smallCountedLoop) evaluates its test per entry. */
