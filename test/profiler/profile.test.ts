@@ -527,3 +527,34 @@ describe("the profiling variant", () => {
     );
   });
 });
+
+const ONCE_PER_BLOCK = `
+import { cuda, f32, i32, type Array1D } from "cudascript";
+export const uniformSelect = cuda.jit((x: Array1D<f32>, out: Array1D<f32>, k: i32) => {
+  const sh = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  const half = t < 32 ? 1 : 2; // REMAT
+  sh[t] = x[t] * half;
+  cuda.syncthreads();
+  const m = k > 3 ? k : 3; // UNIFORM
+  if (t === 0) out[0] = sh[m] * half; // FIRST
+});
+`;
+
+describe("conditions a kernel with barriers computes once per block", () => {
+  const art = compileSource(ONCE_PER_BLOCK);
+  it("a block-uniform `?:` is one branch per warp; a recomputed local's `?:` is counted where the source has it", () => {
+    // One block of 64 threads = 2 warps. `k > 3 ? k : 3` is computed once for the block (uniform), yet
+    // every warp evaluates it: 2 branches, none divergent, 64 lanes. `t < 32 ? 1 : 2` is evaluated once
+    // per thread where it is declared (2 branches, none divergent: warp 0 all true, warp 1 all false),
+    // although the simulator recomputes `half` in the later piece. `t === 0`: 2 branches, warp 0 divergent.
+    const l = profileOne(() => kernel(art, "uniformSelect").launch(1, 64)(new Float32Array(64), new Float32Array(1), 5));
+    const uni = lineAt(l, lineOf(ONCE_PER_BLOCK, "UNIFORM"));
+    assert.deepEqual([uni.branches, uni.divergentBranches, uni.branchLanes], [2, 0, 64]);
+    const remat = lineAt(l, lineOf(ONCE_PER_BLOCK, "REMAT"));
+    assert.deepEqual([remat.branches, remat.divergentBranches, remat.branchLanes], [2, 0, 64]);
+    const first = lineAt(l, lineOf(ONCE_PER_BLOCK, "FIRST"));
+    assert.deepEqual([first.branches, first.divergentBranches, first.branchLanes], [2, 1, 64]);
+    assert.equal(l.totals.branches, 6);
+  });
+});

@@ -141,6 +141,11 @@ export class EmitContext {
   remat = new Map<IR.Var, IR.Expr>();
   /** Whether any code of this fission kernel sets a thread's status (`$st`): a return, or a branch or loop some threads wait out. */
   threadsLeave = false;
+  /**
+   * Profiling: code that recomputes what the source computed once (a rematerialised local in a later
+   * piece), whose conditions and operations are not counted again.
+   */
+  profileQuiet = false;
   /** Scalar parameters the body assigns (reset per thread in a plain kernel). */
   readonly assignedParams = new Set<IR.Var>();
   /** The kernel calls g.sync(): a generator per block (js/cooperative.ts). */

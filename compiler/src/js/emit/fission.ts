@@ -97,6 +97,8 @@ export class FissionEmitter {
       op = op === "<" ? ">" : op === ">" ? "<" : op === "<=" ? ">=" : op === ">=" ? "<=" : op;
     }
     if (!uniform(u)) return undefined;
+    // Profiling counts a condition where it is evaluated, which the bound's own (computed once per piece) is not.
+    if (this.cx.me.profile && containsCondition(u)) return undefined;
     const saved = this.cx.seg;
     this.cx.seg = undefined;
     const U = this.cx.emit.ex(u);
@@ -472,6 +474,14 @@ function threadsMayLeave(body: readonly NStmt[], uni: Uniformity): boolean {
   };
   walk(body);
   return masked;
+}
+
+function containsCondition(e: IR.Expr): boolean {
+  let found = false;
+  visitExpr(e, (x) => {
+    if (x.k === "select" || x.k === "logical") found = true;
+  });
+  return found;
 }
 
 function containsIndexOrCall(e: IR.Expr): boolean {

@@ -60,10 +60,12 @@ export class PiecePrinter {
     const probe = this.cx.fission.newSeg();
     const saved = this.cx.seg;
     this.cx.seg = probe;
+    this.cx.profileQuiet = true;
     for (const v of [...need].sort((a, b) => a.id - b.id)) {
       this.cx.scalars.add(v);
       rematLines.push(`${this.cx.vn(v)} = ${this.cx.emit.ex(this.cx.remat.get(v)!)};`);
     }
+    this.cx.profileQuiet = false;
     this.cx.seg = saved;
     inner.push(...rematLines);
     const rematted = new Set(rematLines);

@@ -76,7 +76,7 @@ function spanOf(span: IR.Span): Pick<ProfileSite, "file" | "line" | "col" | "sta
  */
 export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic", a: ArrayInfo, flat: string, node: IR.Expr, op?: string): string | undefined {
   const ps = sites(cx);
-  if (!ps || a.record || cx.flatGrid || ps.bulkAccesses.has(node)) return undefined;
+  if (!ps || a.record || cx.flatGrid || cx.profileQuiet || ps.bulkAccesses.has(node)) return undefined;
   const span = node.span;
   if (a.space !== "global" && a.space !== "shared") return undefined;
   const g = a.space === "global";
@@ -144,8 +144,11 @@ function logStore(site: number, unit: string): string {
 /** A per-thread condition with its hook (the same value). */
 export function profileBranch(cx: EmitContext, cond: string, span: IR.Span, what: NonNullable<ProfileSite["what"]>): string {
   const ps = sites(cx);
-  if (!ps || cx.flatGrid || ps.bulkBranches.has(span)) return cond;
+  if (!ps || cx.flatGrid || cx.profileQuiet || ps.bulkBranches.has(span)) return cond;
   const site = ps.add({ kind: "br", ...spanOf(span), what });
+  // Block-level code of a kernel with barriers (a block-uniform value computed once for all threads):
+  // every warp evaluates the condition once, all its lanes agreeing.
+  if (blockLevel(cx)) return `($P.u(${site}), ${cond})`;
   ps.branchOf.set(span, site);
   return inlineCount(cx, site, "br", 0, "", cond, `$P.b(${site}, $t, $pc)`);
 }
@@ -160,8 +163,14 @@ export function profileUniformBranch(cx: EmitContext, cond: string, span: IR.Spa
 
 /** A floating-point + - * / (f32 and f16 in `$fl`, f64 in `$fd`). */
 export function profileFlop(cx: EmitContext, dtype: string, js: string): string {
-  if (!sites(cx)) return js;
-  return `(${dtype === "f64" ? "$fd" : "$fl"}++, ${js})`;
+  if (!sites(cx) || cx.profileQuiet) return js;
+  // Block-level code computes once what every thread of the block computes.
+  return `(${dtype === "f64" ? "$fd" : "$fl"}${blockLevel(cx) ? " += $nT" : "++"}, ${js})`;
+}
+
+/** Code of a kernel with barriers that runs once per block, outside the thread loops (fission.ts blockStmt). */
+function blockLevel(cx: EmitContext): boolean {
+  return cx.mode === "fission" && !cx.seg;
 }
 
 /** Lines at the start of a kernel function (the launch's counters) and of every block. */
