@@ -75,6 +75,32 @@ export const reduce = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
     out[cuda.grid(1)] = sh[95 - t];
   }
 });
+export const rows2d = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
+  const sh = cuda.shared.array([8, 12], f32);
+  const tx = cuda.threadIdx.x, ty = cuda.threadIdx.y;
+  sh[ty][tx] = x[ty * 12 + tx];
+  cuda.syncthreads();
+  for (let s = 12; s > 0; s -= 5) {
+    if (tx < s) sh[ty][tx] += x[tx * 2 + ty * 7 + s];
+    cuda.syncthreads();
+  }
+  for (let s = 2; s <= 12; s += 5) {
+    if (tx < s) sh[ty][tx] += x[100 + tx - s * 3];
+    cuda.syncthreads();
+  }
+  out[ty * 12 + tx] = sh[ty][tx];
+});
+export const planes = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
+  const sh = cuda.shared.array(96, f32);
+  const tx = cuda.threadIdx.x, ty = cuda.threadIdx.y, tz = cuda.threadIdx.z;
+  const t = (tz * 4 + ty) * 4 + tx;
+  sh[t] = x[tz * 40 + ty * 9 + tx * 3];
+  cuda.syncthreads();
+  for (let s = 4; s > 0; s--) {
+    if (tx < s) out[tz * 16 + ty * 4 + tx] = sh[tz * 3 + ty * 17 + tx] + x[tx + s];
+    cuda.syncthreads();
+  }
+});
 export const tiles = cuda.jit((a: Array1D<f32>, out: Array1D<f32>, n: i32) => {
   const sA = cuda.shared.array([16, 17], f32);
   const sB = cuda.shared.array([16, 16], u16);
@@ -109,6 +135,8 @@ const LAUNCHES: [string, Launch][] = [
   ["?:, && and || on a range", (art) => kernel(art, "conds").launch(3, 100)(f32(301), f32(300), new Float32Array(300))],
   ["an early return", (art) => kernel(art, "early").launch(2, 64)(f32(129), new Float32Array(128))],
   ["shrinking ranges, > and == ranges, a block-uniform if", (art) => kernel(art, "reduce").launch(3, 96)(f32(512), new Float32Array(288))],
+  ["2-D blocks whose warps span rows, ranges shrinking and growing", (art) => kernel(art, "rows2d").launch(2, [12, 8])(f32(200), new Float32Array(96))],
+  ["3-D blocks whose warps span planes", (art) => kernel(art, "planes").launch(2, [4, 4, 6])(f32(400), new Float32Array(96))],
   ["tiles in 16×16 blocks (two rows a warp), a counted loop inside", (art) => kernel(art, "tiles").launch([2, 2], [16, 16])(f32(32 * 32), new Float32Array(32 * 32), 32)],
 ];
 

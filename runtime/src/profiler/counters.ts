@@ -63,7 +63,8 @@ const POOL_LIMIT = 1 << 16;
 /** A site's stream numbers (LaunchCounters.st). */
 const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
-import { UnitTable, addArithmetic, addRequest, addRows, arithmeticUnits } from "./request-stats";
+import { UnitTable, addRequest, addRows } from "./request-stats";
+import { BulkCounter } from "./bulk";
 
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
@@ -163,22 +164,13 @@ export class LaunchCounters {
   private logTouched: number[] = [];
   private readonly row = new Float64Array(32);
 
-  /**
-   * Bulk sites (ba): per (site, warp) slot, 1 once the warp's lanes have executed the site different
-   * numbers of times in this block (its requests go to the pool from then on); the slots so marked.
-   */
-  private bulkMixed = new Uint8Array(0);
-  private mixedSlots: number[] = [];
-  private bdx = 1;
-  private bdy = 1;
+  /** The bulk sites' counts (bulk.ts). */
+  private bulkSites: BulkCounter | undefined;
 
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false, bdx = threadsPerBlock, bdy = 1): void {
     if (this.started) return;
     this.started = true;
-    this.bdx = bdx;
-    this.bdy = bdy;
-    this.bulkMixed = new Uint8Array(sites.length * Math.ceil(threadsPerBlock / 32));
     this.perWarp = plain;
     this.sites = sites;
     this.nT = threadsPerBlock;
@@ -205,6 +197,7 @@ export class LaunchCounters {
     this.lastArray = Array.from(sites, () => null);
     this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
+    this.bulkSites = new BulkCounter(this.totals, this.kinds, this.bytes, threadsPerBlock, bdx, bdy, plain);
   }
 
   // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case, and
@@ -450,167 +443,23 @@ export class LaunchCounters {
     tot.lanes += this.nT;
   }
 
-  /**
-   * A bulk site (compiler/src/js/emit/profile-bulk.ts): every thread of the block with
-   * `lo <= threadIdx.x < hi` (clamped to the block) executes site `s` `n` times, the j-th at element
-   * `c + x·tx + y·ty + z·tz + kStep·j` of the memory at `base` (global; 0 for shared). Each warp's
-   * requests are formed here: a warp whose threads are consecutive in one row has them in closed form
-   * (addArithmetic), any other its units lane by lane. In a kernel with barriers a site may run again
-   * in a later piece: while every lane of a warp has run it equally often the requests are complete
-   * when formed; after a piece that some of its lanes skipped, the warp's later executions of the site
-   * go to the pool, counted per lane from there (the rows before are complete).
-   */
+  /** A bulk site (compiler/src/js/emit/profile-bulk.ts): bulk.ts counts it. */
   ba(s: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
-    if (hi <= lo) return;
-    if (this.nT === this.bdx) return this.bulk1d(s, lo, hi, base, c, x, n, kStep);
-    const nT = this.nT, bdx = this.bdx, bdy = this.bdy;
-    for (let t0 = 0, w = 0; t0 < nT; t0 += 32, w++) {
-      const t1 = Math.min(nT, t0 + 32);
-      const tx0 = t0 % bdx, row = (t0 - tx0) / bdx;
-      const ty0 = row % bdy, tz0 = (row - ty0) / bdy;
-      const slot = s * this.nW + w;
-      if (tx0 + (t1 - t0) <= bdx && this.bulkMixed[slot] === 0) {
-        // The warp is in one row: its active lanes are the consecutive threads from..to-1.
-        const from = Math.max(lo, tx0), to = Math.min(hi, tx0 + (t1 - t0));
-        if (to <= from) continue;
-        if (this.perWarp || to - from === t1 - t0) {
-          this.arithmetic(s, to - from, base, c + x * from + y * ty0 + z * tz0, x, n, kStep, 1);
-          continue;
-        }
-      } else if (this.perWarp || (this.bulkMixed[slot] === 0 && this.allActive(t0, t1, tx0, lo, hi))) {
-        // Every request of a kernel without barriers is complete when formed; so is one of every lane.
-        for (let j = 0; j < n; j++) this.bulkRequest(s, t0, t1, tx0, ty0, tz0, lo, hi, base, c + kStep * j, x, y, z);
-        continue;
-      }
-      this.bulkLanes(s, slot, t0, t1, tx0, ty0, tz0, lo, hi, base, c, x, y, z, n, kStep);
-    }
-  }
-
-  /**
-   * ba in a 1-D block: only the warps that hold threads lo..hi-1. The full ones (32 lanes, not mixed)
-   * have the same units (their first elements are 32 apart, a multiple of 32 bytes: the same alignment),
-   * counted once for all of them.
-   */
-  private bulk1d(s: number, lo: number, hi: number, base: number, c: number, x: number, n: number, kStep: number): void {
-    const nT = this.nT, end = Math.min(hi, nT);
-    // Whether the units have a closed form (arithmeticUnits): else each warp's are listed.
-    const closed = this.kinds[s] === "gld" || this.kinds[s] === "gst" || this.bytes[s] === 4;
-    let full = 0, firstFull = 0;
-    for (let w = lo >> 5, wEnd = ((end - 1) >> 5) + 1; w < wEnd; w++) {
-      const t0 = w * 32, t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
-      const from = Math.max(lo, t0), to = Math.min(end, t1);
-      if (this.bulkMixed[slot] === 0 && (this.perWarp || (from === t0 && to === t1))) {
-        if (to - from === 32 && closed) {
-          if (full++ === 0) firstFull = t0;
-        } else this.arithmetic(s, to - from, base, c + x * from, x, n, kStep, 1);
-        continue;
-      }
-      this.bulkLanes(s, slot, t0, t1, t0, 0, 0, lo, hi, base, c, x, 0, 0, n, kStep);
-    }
-    if (full > 0) this.arithmetic(s, 32, base, c + x * firstFull, x, n, kStep, full);
-  }
-
-  /** `count` warps' requests j < n of `m` consecutive lanes from element f0 + kStep·j, stride d (the same units each). */
-  private arithmetic(s: number, m: number, base: number, f0: number, d: number, n: number, kStep: number, count: number): void {
-    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
-    for (let j = 0; j < n; j++) {
-      const u = arithmeticUnits(kind, bytes, m, base, f0 + kStep * j, d);
-      if (u >= 0) addArithmetic(tot, kind, bytes, m, u, count);
-      // No closed form (shared elements under 4 bytes; then count is 1): the units lane by lane.
-      else this.unitsOfLanes(s, m, base, f0 + kStep * j, d);
-    }
-  }
-
-  /** One request of m consecutive lanes at elements f0 + d·i, from their units. */
-  private unitsOfLanes(s: number, m: number, base: number, f0: number, d: number): void {
-    const row = this.row, bytes = this.bytes[s]!, global = this.kinds[s] === "gld" || this.kinds[s] === "gst";
-    let n = 0, rising = true;
-    for (let i = 0; i < m; i++) {
-      const flat = f0 + d * i;
-      const unit = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
-      if (n === 0 || row[n - 1] !== unit) {
-        if (n > 0 && unit < row[n - 1]!) rising = false;
-        row[n++] = unit;
-      }
-    }
-    addRequest(this.totals[s]!, this.kinds[s]!, bytes, m, 0, row, 0, n, rising, this.table, this.bankCount);
-  }
-
-  /** Whether every thread t0..t1-1 (x index from tx0, wrapping at the row's end) has lo <= tx < hi. */
-  private allActive(t0: number, t1: number, tx0: number, lo: number, hi: number): boolean {
-    for (let t = t0, tx = tx0; t < t1; t++) {
-      if (tx < lo || tx >= hi) return false;
-      if (++tx === this.bdx) tx = 0;
-    }
-    return true;
-  }
-
-  /** One complete request of a bulk site from its warp's active lanes, unit by unit (as a stream's). */
-  private bulkRequest(s: number, t0: number, t1: number, tx: number, ty: number, tz: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number): void {
-    const row = this.row, bytes = this.bytes[s]!, global = base !== 0 || this.kinds[s] === "gld" || this.kinds[s] === "gst";
-    let n = 0, lanes = 0, rising = true;
-    for (let t = t0; t < t1; t++) {
-      if (tx >= lo && tx < hi) {
-        lanes++;
-        const flat = c + x * tx + y * ty + z * tz;
-        const unit = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
-        if (n === 0 || row[n - 1] !== unit) {
-          if (n > 0 && unit < row[n - 1]!) rising = false;
-          row[n++] = unit;
-        }
-      }
-      if (++tx === this.bdx) {
-        tx = 0;
-        if (++ty === this.bdy) {
-          ty = 0;
-          tz++;
-        }
-      }
-    }
-    if (lanes > 0) addRequest(this.totals[s]!, this.kinds[s]!, bytes, lanes, 0, row, 0, n, rising, this.table, this.bankCount);
-  }
-
-  /** A bulk site's warp whose lanes ran it unequally often: each active lane's executions go to the pool. */
-  private bulkLanes(s: number, slot: number, t0: number, t1: number, tx: number, ty: number, tz: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
-    if (this.bulkMixed[slot] === 0) {
-      this.bulkMixed[slot] = 1;
-      this.mixedSlots.push(slot);
-    }
-    const bytes = this.bytes[s]!, global = this.kinds[s] === "gld" || this.kinds[s] === "gst";
-    for (let t = t0; t < t1; t++) {
-      if (tx >= lo && tx < hi) {
-        const ki = s * this.nT + t;
-        const flat0 = c + x * tx + y * ty + z * tz;
-        for (let j = 0; j < n; j++) {
-          // The lane's k-th execution since the warp became mixed is the slot's pool request k.
-          const k = this.kCount[ki]!;
-          this.kCount[ki] = k + 1;
-          const r = k < this.used[slot]! ? this.slotReq[slot]![k]! : this.open(s, slot, k);
-          this.lanes[r]++;
-          const flat = flat0 + kStep * j;
-          this.append(r, global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4));
-        }
-      }
-      if (++tx === this.bdx) {
-        tx = 0;
-        if (++ty === this.bdy) {
-          ty = 0;
-          tz++;
-        }
-      }
-    }
+    this.bulkSites!.ba(s, lo, hi, base, c, x, y, z, n, kStep);
   }
 
   /** A block starts: the previous block's requests are complete. */
   block(): void {
     if (this.sOpen.length) this.closeStreams();
-    if (this.touched.length || this.loopSlots.length || this.logTouched.length || this.mixedSlots.length) this.flush();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
+    if (this.bulkSites?.pending) this.bulkSites.blockDone();
   }
 
   /** The kernel function's blocks are done (or it faulted): the last block's requests, and the FLOPs. */
   end(flopsSingle: number, flopsDouble: number): void {
     if (this.sOpen.length) this.closeStreams();
-    if (this.touched.length || this.loopSlots.length || this.logTouched.length || this.mixedSlots.length) this.flush();
+    if (this.touched.length || this.loopSlots.length || this.logTouched.length) this.flush();
+    if (this.bulkSites?.pending) this.bulkSites.blockDone();
     this.flopsSingle += flopsSingle;
     this.flopsDouble += flopsDouble;
   }
@@ -742,8 +591,6 @@ export class LaunchCounters {
   }
 
   private flush(): void {
-    for (const slot of this.mixedSlots) this.bulkMixed[slot] = 0;
-    this.mixedSlots.length = 0;
     for (const slot of this.loopSlots) {
       const s = Math.floor(slot / this.nW);
       const first = s * this.nT + (slot - s * this.nW) * 32, end = Math.min(first + 32, (s + 1) * this.nT);

@@ -1,0 +1,294 @@
+/**
+ * Bulk sites (compiler/src/js/emit/profile-bulk.ts; docs/profiling.md#cost): an access every thread
+ * of the block with `lo <= threadIdx.x < hi` executes `n` times, the j-th at element
+ * `c + x·tx + y·ty + z·tz + kStep·j` — counted here once per block (or piece), warp by warp, without a
+ * hook per thread.
+ *
+ * The counts are those of counters.ts's per-thread definition (a request is the k-th execution of a
+ * site by the active lanes of a warp): while every lane of a warp has executed a site equally often,
+ * a warp's requests are complete when formed, and a warp whose lanes are consecutive threads of one
+ * row has its units in closed form (request-stats.ts arithmeticUnits). A warp some of whose lanes
+ * skipped a piece ("mixed": a shrinking range, as in a reduction) has its lanes' executions counted
+ * per lane from then on (`laneK`), each run of lanes at the same count one segment of a request,
+ * and its requests formed from their segments when the block ends.
+ */
+import type { SiteTotals } from "./counters";
+import { UnitTable, addArithmetic, addRequest, arithmeticUnits } from "./request-stats";
+
+/** The requests j of a counted loop whose units are remembered per alignment (the rest are listed). */
+const MEMO_ROWS = 64;
+
+export class BulkCounter {
+  private readonly nW: number;
+  /** Per (site, warp) slot: 1 once its lanes have executed the site different numbers of times in this block. */
+  private readonly mixed: Uint8Array;
+  private readonly mixedSlots: number[] = [];
+  /** Per (site, thread): executions since its warp became mixed. */
+  private readonly laneK: Int32Array;
+  /** Segments of mixed warps' requests: slot, request (row), first lane's thread, lanes, base, first element, stride. */
+  private segN = 0;
+  private segSlot = new Int32Array(64);
+  private segRow = new Int32Array(64);
+  private segT = new Int32Array(64);
+  private segM = new Int32Array(64);
+  private segBase = new Float64Array(64);
+  private segF0 = new Float64Array(64);
+  private segD = new Float64Array(64);
+  /** ba: the units of a regular warp's request by (j, alignment), within one call. */
+  private readonly memo = new Int32Array(32 * MEMO_ROWS);
+  private readonly row = new Float64Array(32);
+  private readonly table = new UnitTable();
+  private readonly bankCount = new Int32Array(4 * 32);
+
+  constructor(
+    private readonly totals: readonly SiteTotals[],
+    private readonly kinds: readonly string[],
+    private readonly bytes: Int32Array,
+    private readonly nT: number,
+    private readonly bdx: number,
+    private readonly bdy: number,
+    /** A kernel without barriers: each thread runs once, every request is complete when formed. */
+    private readonly plain: boolean,
+  ) {
+    this.nW = Math.ceil(nT / 32);
+    this.mixed = new Uint8Array(totals.length * this.nW);
+    this.laneK = new Int32Array(totals.length * nT);
+  }
+
+  /** See the file comment; lo and hi already clamped to the row. */
+  ba(s: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
+    if (hi <= lo) return;
+    if (this.nT === this.bdx) this.oneRow(s, lo, hi, base, c, x, n, kStep);
+    else this.rows(s, lo, hi, base, c, x, y, z, n, kStep);
+  }
+
+  /**
+   * A 1-D block: only the warps that hold threads lo..hi-1. The full ones (32 lanes, not mixed) have the
+   * same units (their first elements are 32 apart, a multiple of 32 bytes: the same alignment), counted
+   * once for all of them.
+   */
+  private oneRow(s: number, lo: number, hi: number, base: number, c: number, x: number, n: number, kStep: number): void {
+    const nT = this.nT, end = Math.min(hi, nT);
+    const closed = this.kinds[s] === "gld" || this.kinds[s] === "gst" || this.bytes[s] === 4;
+    let full = 0, firstFull = 0;
+    for (let w = lo >> 5, wEnd = ((end - 1) >> 5) + 1; w < wEnd; w++) {
+      const t0 = w * 32, t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
+      const from = Math.max(lo, t0), to = Math.min(end, t1);
+      if (this.mixed[slot] === 0 && (this.plain || (from === t0 && to === t1))) {
+        if (to - from === 32 && closed) {
+          if (full++ === 0) firstFull = t0;
+        } else this.arithmetic(s, to - from, base, c + x * from, x, n, kStep, 1);
+        continue;
+      }
+      this.markMixed(slot);
+      this.segments(s, slot, from, to, base, c + x * from, x, n, kStep);
+    }
+    if (full > 0) this.arithmetic(s, 32, base, c + x * firstFull, x, n, kStep, full);
+  }
+
+  /**
+   * A block of several rows: warp by warp, each warp's active lanes as runs within rows (a run: the
+   * threads of one row with lo <= tx < hi, consecutive elements x apart).
+   */
+  private rows(s: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
+    const nT = this.nT, bdx = this.bdx, bdy = this.bdy;
+    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
+    const global = kind === "gld" || kind === "gst";
+    // Warps of whole rows of one z-plane, every lane active: each warp's lanes are at the same offsets
+    // from its first, so its units depend only on the first's alignment (global: its byte address mod
+    // 32; shared: not at all): counted once per alignment (and j) in this call.
+    const regular = 32 % bdx === 0 && (bdx * bdy) % 32 === 0 && lo <= 0 && hi >= bdx;
+    if (regular) this.memo.fill(-1, 0, global ? 32 * Math.min(n, MEMO_ROWS) : 1);
+    const rlo = Math.max(lo, 0), rhi = Math.min(hi, bdx);
+    for (let t0 = 0, w = 0; t0 < nT; t0 += 32, w++) {
+      const t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
+      const tx0 = t0 % bdx, r0 = (t0 - tx0) / bdx;
+      const ty0 = r0 % bdy, tz0 = (r0 - ty0) / bdy;
+      // The active threads of the warp, row by row.
+      let active = 0, runs = 0;
+      for (let t = t0, tx = tx0; t < t1; t += bdx - tx, tx = 0) {
+        const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
+        if (b > a) {
+          active += b - a;
+          runs++;
+        }
+      }
+      if (active === 0) continue;
+      const f0 = c + x * tx0 + y * ty0 + z * tz0; // the element of the warp's first thread
+      if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
+        if (runs === 1) {
+          // One run, in one row: a closed form.
+          const a = Math.max(tx0, rlo);
+          this.arithmetic(s, active, base, f0 + x * (a - tx0), x, n, kStep, 1);
+          continue;
+        }
+        for (let j = 0; j < n; j++) {
+          const fj = f0 + kStep * j;
+          const key = !regular || t1 - t0 !== 32 ? -1 : !global ? 0 : j < MEMO_ROWS ? j * 32 + ((((base + fj * bytes) % 32) + 32) % 32) : -1;
+          const u = key >= 0 ? this.memo[key]! : -1;
+          if (u >= 0) {
+            addArithmetic(tot, kind, bytes, 32, u, 1);
+            continue;
+          }
+          const before = tot.units;
+          this.warpRequest(s, t0, t1, tx0, ty0, tz0, rlo, rhi, base, c + kStep * j, x, y, z);
+          if (key >= 0) this.memo[key] = tot.units - before;
+        }
+        continue;
+      }
+      this.markMixed(slot);
+      for (let t = t0, tx = tx0, f = f0; t < t1; t += bdx - tx, tx = 0) {
+        const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
+        if (b > a) this.segments(s, slot, t + (a - tx), t + (b - tx), base, f + x * (a - tx), x, n, kStep);
+        // The next row's first thread: tx 0, one row (y) on, or the next plane's first row.
+        const next = t + (bdx - tx);
+        const r = next / bdx;
+        f = c + y * (r % bdy) + z * Math.floor(r / bdy);
+      }
+    }
+  }
+
+  /** One complete request of a warp's active lanes (constant part `cj`), unit by unit in lane order. */
+  private warpRequest(s: number, t0: number, t1: number, tx: number, ty: number, tz: number, rlo: number, rhi: number, base: number, cj: number, x: number, y: number, z: number): void {
+    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!, global = kind === "gld" || kind === "gst";
+    const bdx = this.bdx, bdy = this.bdy;
+    let n = 0, lanes = 0, rising = true;
+    for (let t = t0; t < t1; t++) {
+      if (tx >= rlo && tx < rhi) {
+        lanes++;
+        const flat = cj + x * tx + y * ty + z * tz;
+        const unit = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
+        if (n === 0 || row[n - 1] !== unit) {
+          if (n > 0 && unit < row[n - 1]!) rising = false;
+          row[n++] = unit;
+        }
+      }
+      if (++tx === bdx) {
+        tx = 0;
+        if (++ty === bdy) {
+          ty = 0;
+          tz++;
+        }
+      }
+    }
+    if (lanes > 0) addRequest(this.totals[s]!, kind, bytes, lanes, 0, row, 0, n, rising, this.table, this.bankCount);
+  }
+
+  /** `count` warps' requests j < n of `m` consecutive lanes from element f0 + kStep·j, stride d (the same units each). */
+  private arithmetic(s: number, m: number, base: number, f0: number, d: number, n: number, kStep: number, count: number): void {
+    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
+    for (let j = 0; j < n; j++) {
+      const u = arithmeticUnits(kind, bytes, m, base, f0 + kStep * j, d);
+      if (u >= 0) addArithmetic(tot, kind, bytes, m, u, count);
+      // No closed form (shared elements under 4 bytes; then count is 1): the units lane by lane.
+      else this.listRun(s, m, base, f0 + kStep * j, d, 0, true);
+    }
+  }
+
+  /**
+   * Appends the units of m consecutive lanes at elements f0 + d·i to the scratch row from `at`; with
+   * `add`, adds them as one request. Returns the new length.
+   */
+  private listRun(s: number, m: number, base: number, f0: number, d: number, at: number, add: boolean): number {
+    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!, global = kind === "gld" || kind === "gst";
+    let n = at;
+    for (let i = 0; i < m; i++) {
+      const flat = f0 + d * i;
+      row[n++] = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
+    }
+    if (add) addRequest(this.totals[s]!, kind, bytes, m, 0, row, 0, n, false, this.table, this.bankCount);
+    return n;
+  }
+
+  private markMixed(slot: number): void {
+    if (this.mixed[slot] === 0) {
+      this.mixed[slot] = 1;
+      this.mixedSlots.push(slot);
+    }
+  }
+
+  /**
+   * Threads a..b-1 (consecutive, one row) of a mixed warp execute site s n times, the first's element
+   * f0 + kStep·j, stride d: each run of them at the same execution count k is a segment of request k + j.
+   */
+  private segments(s: number, slot: number, a: number, b: number, base: number, f0: number, d: number, n: number, kStep: number): void {
+    const kc = this.laneK, off = s * this.nT;
+    for (let ra = a; ra < b; ) {
+      const k = kc[off + ra]!;
+      let rb = ra + 1;
+      while (rb < b && kc[off + rb] === k) rb++;
+      for (let j = 0; j < n; j++) this.pushSegment(slot, k + j, ra, rb - ra, base, f0 + d * (ra - a) + kStep * j, d);
+      for (let t = ra; t < rb; t++) kc[off + t] = k + n;
+      ra = rb;
+    }
+  }
+
+  private pushSegment(slot: number, row: number, t: number, m: number, base: number, f0: number, d: number): void {
+    if (this.segN === this.segSlot.length) {
+      const grow = <T extends Int32Array | Float64Array>(x: T): T => {
+        const y = new (x.constructor as new (n: number) => T)(x.length * 2);
+        y.set(x);
+        return y;
+      };
+      this.segSlot = grow(this.segSlot);
+      this.segRow = grow(this.segRow);
+      this.segT = grow(this.segT);
+      this.segM = grow(this.segM);
+      this.segBase = grow(this.segBase);
+      this.segF0 = grow(this.segF0);
+      this.segD = grow(this.segD);
+    }
+    const i = this.segN++;
+    this.segSlot[i] = slot;
+    this.segRow[i] = row;
+    this.segT[i] = t;
+    this.segM[i] = m;
+    this.segBase[i] = base;
+    this.segF0[i] = f0;
+    this.segD[i] = d;
+  }
+
+  /** Whether a block's state needs blockDone. */
+  get pending(): boolean {
+    return this.segN > 0 || this.mixedSlots.length > 0;
+  }
+
+  /** The block is done: mixed warps' requests from their segments; every warp starts even again. */
+  blockDone(): void {
+    if (this.segN > 0) this.countSegments();
+    for (const slot of this.mixedSlots) {
+      this.mixed[slot] = 0;
+      const s = Math.floor(slot / this.nW), first = s * this.nT + (slot - s * this.nW) * 32;
+      this.laneK.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
+    }
+    this.mixedSlots.length = 0;
+  }
+
+  private countSegments(): void {
+    const n = this.segN;
+    const order = Array.from({ length: n }, (_, i) => i);
+    const slotOf = this.segSlot, rowOf = this.segRow, tOf = this.segT;
+    order.sort((p, q) => slotOf[p]! - slotOf[q]! || rowOf[p]! - rowOf[q]! || tOf[p]! - tOf[q]!);
+    for (let g = 0; g < n; ) {
+      const first = order[g]!;
+      let e = g + 1;
+      while (e < n && slotOf[order[e]!] === slotOf[first] && rowOf[order[e]!] === rowOf[first]) e++;
+      const s = Math.floor(slotOf[first]! / this.nW);
+      const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
+      const u = e - g === 1 ? arithmeticUnits(kind, bytes, this.segM[first]!, this.segBase[first]!, this.segF0[first]!, this.segD[first]!) : -1;
+      if (u >= 0) addArithmetic(tot, kind, bytes, this.segM[first]!, u, 1);
+      else {
+        // Several runs (or no closed form): the request's units, in lane order.
+        let len = 0, lanes = 0;
+        for (let i = g; i < e; i++) {
+          const q = order[i]!;
+          len = this.listRun(s, this.segM[q]!, this.segBase[q]!, this.segF0[q]!, this.segD[q]!, len, false);
+          lanes += this.segM[q]!;
+        }
+        addRequest(tot, kind, bytes, lanes, 0, this.row, 0, len, false, this.table, this.bankCount);
+      }
+      g = e;
+    }
+    this.segN = 0;
+  }
+}
