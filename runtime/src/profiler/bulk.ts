@@ -25,15 +25,19 @@ export class BulkCounter {
   private readonly mixedSlots: number[] = [];
   /** Per (site, thread): executions since its warp became mixed. */
   private readonly laneK: Int32Array;
-  /** Segments of mixed warps' requests: slot, request (row), first lane's thread, lanes, base, first element, stride. */
+  /** Segments of mixed warps' requests: request (row), lanes, base, first element, stride. */
   private segN = 0;
-  private segSlot = new Int32Array(64);
   private segRow = new Int32Array(64);
-  private segT = new Int32Array(64);
   private segM = new Int32Array(64);
   private segBase = new Float64Array(64);
   private segF0 = new Float64Array(64);
   private segD = new Float64Array(64);
+  /** Each mixed slot's segments as a list: its first and last, and each one's next (−1: none). */
+  private segNext = new Int32Array(64);
+  private readonly slotHead: Int32Array;
+  private readonly slotTail: Int32Array;
+  /** Scratch: one slot's segments, by request. */
+  private group = new Int32Array(64);
   /** ba: the units of a regular warp's request by (j, alignment), within one call. */
   private readonly memo = new Int32Array(32 * MEMO_ROWS);
   private readonly row = new Float64Array(32);
@@ -53,6 +57,8 @@ export class BulkCounter {
     this.nW = Math.ceil(nT / 32);
     this.mixed = new Uint8Array(totals.length * this.nW);
     this.laneK = new Int32Array(totals.length * nT);
+    this.slotHead = new Int32Array(totals.length * this.nW).fill(-1);
+    this.slotTail = new Int32Array(totals.length * this.nW).fill(-1);
   }
 
   /** See the file comment; lo and hi already clamped to the row. */
@@ -217,31 +223,32 @@ export class BulkCounter {
       const k = kc[off + ra]!;
       let rb = ra + 1;
       while (rb < b && kc[off + rb] === k) rb++;
-      for (let j = 0; j < n; j++) this.pushSegment(slot, k + j, ra, rb - ra, base, f0 + d * (ra - a) + kStep * j, d);
+      for (let j = 0; j < n; j++) this.pushSegment(slot, k + j, rb - ra, base, f0 + d * (ra - a) + kStep * j, d);
       for (let t = ra; t < rb; t++) kc[off + t] = k + n;
       ra = rb;
     }
   }
 
-  private pushSegment(slot: number, row: number, t: number, m: number, base: number, f0: number, d: number): void {
-    if (this.segN === this.segSlot.length) {
+  private pushSegment(slot: number, row: number, m: number, base: number, f0: number, d: number): void {
+    if (this.segN === this.segRow.length) {
       const grow = <T extends Int32Array | Float64Array>(x: T): T => {
         const y = new (x.constructor as new (n: number) => T)(x.length * 2);
         y.set(x);
         return y;
       };
-      this.segSlot = grow(this.segSlot);
       this.segRow = grow(this.segRow);
-      this.segT = grow(this.segT);
       this.segM = grow(this.segM);
       this.segBase = grow(this.segBase);
       this.segF0 = grow(this.segF0);
       this.segD = grow(this.segD);
+      this.segNext = grow(this.segNext);
     }
     const i = this.segN++;
-    this.segSlot[i] = slot;
+    this.segNext[i] = -1;
+    if (this.slotHead[slot] < 0) this.slotHead[slot] = i;
+    else this.segNext[this.slotTail[slot]!] = i;
+    this.slotTail[slot] = i;
     this.segRow[i] = row;
-    this.segT[i] = t;
     this.segM[i] = m;
     this.segBase[i] = base;
     this.segF0[i] = f0;
@@ -250,45 +257,63 @@ export class BulkCounter {
 
   /** Whether a block's state needs blockDone. */
   get pending(): boolean {
-    return this.segN > 0 || this.mixedSlots.length > 0;
+    return this.mixedSlots.length > 0;
   }
 
   /** The block is done: mixed warps' requests from their segments; every warp starts even again. */
   blockDone(): void {
-    if (this.segN > 0) this.countSegments();
     for (const slot of this.mixedSlots) {
+      if (this.slotHead[slot]! >= 0) this.countSlot(slot);
       this.mixed[slot] = 0;
       const s = Math.floor(slot / this.nW), first = s * this.nT + (slot - s * this.nW) * 32;
       this.laneK.fill(0, first, Math.min(first + 32, (s + 1) * this.nT));
     }
     this.mixedSlots.length = 0;
+    this.segN = 0;
   }
 
-  private countSegments(): void {
-    const n = this.segN;
-    const order = Array.from({ length: n }, (_, i) => i);
-    const slotOf = this.segSlot, rowOf = this.segRow, tOf = this.segT;
-    order.sort((p, q) => slotOf[p]! - slotOf[q]! || rowOf[p]! - rowOf[q]! || tOf[p]! - tOf[q]!);
-    for (let g = 0; g < n; ) {
-      const first = order[g]!;
-      let e = g + 1;
-      while (e < n && slotOf[order[e]!] === slotOf[first] && rowOf[order[e]!] === rowOf[first]) e++;
-      const s = Math.floor(slotOf[first]! / this.nW);
-      const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
-      const u = e - g === 1 ? arithmeticUnits(kind, bytes, this.segM[first]!, this.segBase[first]!, this.segF0[first]!, this.segD[first]!) : -1;
+  /** A mixed slot's requests: its segments grouped by request (a few: sorted in place by insertion). */
+  private countSlot(slot: number): void {
+    let k = 0;
+    for (let i = this.slotHead[slot]!; i >= 0; i = this.segNext[i]!) {
+      if (k === this.group.length) {
+        const g = new Int32Array(k * 2);
+        g.set(this.group);
+        this.group = g;
+      }
+      this.group[k++] = i;
+    }
+    this.slotHead[slot] = -1;
+    this.slotTail[slot] = -1;
+    const g = this.group, rowOf = this.segRow;
+    for (let i = 1; i < k; i++) {
+      const x = g[i]!, r = rowOf[x]!;
+      let j = i - 1;
+      while (j >= 0 && rowOf[g[j]!]! > r) {
+        g[j + 1] = g[j]!;
+        j--;
+      }
+      g[j + 1] = x;
+    }
+    const s = Math.floor(slot / this.nW);
+    const tot = this.totals[s]!, kind = this.kinds[s]!, bytes = this.bytes[s]!;
+    for (let a = 0; a < k; ) {
+      const first = g[a]!;
+      let e = a + 1;
+      while (e < k && rowOf[g[e]!] === rowOf[first]) e++;
+      const u = e - a === 1 ? arithmeticUnits(kind, bytes, this.segM[first]!, this.segBase[first]!, this.segF0[first]!, this.segD[first]!) : -1;
       if (u >= 0) addArithmetic(tot, kind, bytes, this.segM[first]!, u, 1);
       else {
-        // Several runs (or no closed form): the request's units, in lane order.
+        // Several runs (or no closed form): the request's units.
         let len = 0, lanes = 0;
-        for (let i = g; i < e; i++) {
-          const q = order[i]!;
+        for (let i = a; i < e; i++) {
+          const q = g[i]!;
           len = this.listRun(s, this.segM[q]!, this.segBase[q]!, this.segF0[q]!, this.segD[q]!, len, false);
           lanes += this.segM[q]!;
         }
         addRequest(tot, kind, bytes, lanes, 0, this.row, 0, len, false, this.table, this.bankCount);
       }
-      g = e;
+      a = e;
     }
-    this.segN = 0;
   }
 }
