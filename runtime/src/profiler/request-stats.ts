@@ -141,23 +141,28 @@ export function addRows(tot: SiteTotals, kind: string, bytes: number, log: Float
   }
 }
 
-/** Distinct values of floor(units[j] / per) for j in [o, end). */
+/** Distinct values of floor(units[j] / per) for j in [o, end); `per` is 1 or 32. */
 export function distinctUnits(t: UnitTable, u: Float64Array, o: number, end: number, per: number): number {
-  // Values within 32 of the least (a warp's sectors nearly always are): a bit each in one 32-bit mask.
   let lo = Infinity, hi = -Infinity;
   for (let j = o; j < end; j++) {
-    const x = per === 1 ? u[j]! : Math.floor(u[j]! / per);
+    const x = u[j]!;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
   }
-  if (hi - lo < 32) {
+  // Units that are small integers (sectors, atomics' addresses from their sector's start: counters.ts)
+  // divide by a shift.
+  const small = lo >= 0 && hi < 2 ** 31, shift = per === 32 ? 5 : 0;
+  const first = small ? lo >> shift : Math.floor(lo / per), last = small ? hi >> shift : Math.floor(hi / per);
+  if (last - first < 32) {
+    // Within 32 of the least (a warp's sectors nearly always are): a bit each in one 32-bit mask.
     let mask = 0;
-    for (let j = o; j < end; j++) mask |= 1 << ((per === 1 ? u[j]! : Math.floor(u[j]! / per)) - lo);
+    if (small) for (let j = o; j < end; j++) mask |= 1 << ((u[j]! >> shift) - first);
+    else for (let j = o; j < end; j++) mask |= 1 << (Math.floor(u[j]! / per) - first);
     return popcount(mask);
   }
   t.clear();
   let n = 0;
-  for (let j = o; j < end; j++) if (t.add(per === 1 ? u[j]! : Math.floor(u[j]! / per)) === 1) n++;
+  for (let j = o; j < end; j++) if (t.add(small ? u[j]! >> shift : Math.floor(u[j]! / per)) === 1) n++;
   return n;
 }
 

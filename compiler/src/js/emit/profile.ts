@@ -93,8 +93,10 @@ export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic"
     set.add(a.data);
     const base = `${a.data}$pb`;
     const bytes = DTYPES[a.dtype].bytes;
-    // The unit as the runtime computes it (counters.ts): the sector, or an atomic's byte address.
-    const unit = k === "gatom" ? `${base} + $pf * ${bytes}` : `Math.floor((${base} + $pf * ${bytes}) / 32)`;
+    // The unit as the runtime computes it (counters.ts): the sector, or an atomic's byte address —
+    // counted from the base's offset in its 32-byte sector (`$pbr`), a small integer, not from the device
+    // address past 2^31: the same sectors and addresses apart, cheaper to compare (request-stats.ts).
+    const unit = k === "gatom" ? `${base}r + $pf * ${bytes}` : `Math.floor((${base} + $pf * ${bytes}) / 32)`;
     return inlineCount(cx, site, k, bytes, unit, flat, `$P.g${atomic}(${site}, $t, ${base}, $pf)`);
   }
   // Shared arrays (static, dynamic, a device function's) each start at byte 0 of their storage, at bank 0:
@@ -177,7 +179,7 @@ function blockLevel(cx: EmitContext): boolean {
 export function profileKernelSetup(cx: EmitContext): string[] {
   const ps = sites(cx);
   if (!ps) return [];
-  const bases = [...(ps.bases.get(cx) ?? [])].map((d) => `const ${d}$pb = $P.addr(${d});`);
+  const bases = [...(ps.bases.get(cx) ?? [])].map((d) => `const ${d}$pb = $P.addr(${d}), ${d}$pbr = ${d}$pb % 32;`);
   // A plain kernel (no barriers) runs each thread to its end in linear order: the counters close a
   // warp's requests when the next warp starts (counters.ts).
   // The counters' arrays and the temporaries of the inline counting (inlineCount).
