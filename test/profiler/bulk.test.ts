@@ -14,7 +14,7 @@ import { relinkIr } from "cudascript/dist/profiler/variant";
 import { compileSource, kernel } from "../simulator/helpers";
 
 const SRC = `
-import { cuda, f32, f64, i32, u8, u16, type Array1D, type Array2D } from "cudascript";
+import { cuda, f32, f64, i32, u8, u16, u32, type Array1D, type Array2D } from "cudascript";
 export const vecAdd = cuda.jit((a: Array1D<f32>, b: Array1D<f32>, out: Array1D<f32>) => {
   const i = cuda.grid(1);
   if (i < out.length) out[i] = a[i] + b[i];
@@ -44,6 +44,25 @@ export const conds = cuda.jit((a: Array1D<f32>, b: Array1D<f32>, out: Array1D<f3
   out[i] = i < 250 ? a[i] : b[i];
   if (i < 200 && a[i + 1] > 0) out[i] = 1;
   if (i >= 100 || b[i] > 0) out[i] += 2;
+});
+export const atomics = cuda.jit((data: Array1D<i32>, hist: Array1D<u32>, n: i32) => {
+  const i = cuda.grid(1);
+  if (i < n) cuda.atomic.add(hist, data[i], 1);
+  cuda.atomic.max(hist, i % 3, 0);
+  hist[data[i] + 20] = 1;
+});
+export const sharedAtomics = cuda.jit((data: Array1D<i32>, out: Array1D<u32>) => {
+  const bins = cuda.shared.array(16, u32);
+  const t = cuda.threadIdx.x;
+  if (t < 16) bins[t] = 0;
+  cuda.syncthreads();
+  for (let s = 80; s > 0; s -= 30) {
+    if (t < s) cuda.atomic.add(bins, data[t] & 15, 1);
+    cuda.syncthreads();
+    if (t >= s - 20) cuda.atomic.add(out, data[t + s] + cuda.blockIdx.x, 1);
+    cuda.syncthreads();
+  }
+  if (t < 16) out[cuda.blockIdx.x * 16 + t] = bins[t];
 });
 export const early = cuda.jit((a: Array1D<f32>, out: Array1D<f32>) => {
   const i = cuda.grid(1);
@@ -133,6 +152,14 @@ const LAUNCHES: [string, Launch][] = [
   ],
   ["counted loops", (art) => kernel(art, "counted").launch(2, 80)(f32(8 * 160 + 8), new Float32Array(160), 160)],
   ["?:, && and || on a range", (art) => kernel(art, "conds").launch(3, 100)(f32(301), f32(300), new Float32Array(300))],
+  [
+    "atomics and gathers (recorded element indices)",
+    (art) => kernel(art, "atomics").launch(3, 100)(Int32Array.from({ length: 300 }, (_, i) => (i < 64 ? 3 : (i * 7) % 19)), new Uint32Array(64), 250),
+  ],
+  [
+    "shared and global atomics in shrinking ranges",
+    (art) => kernel(art, "sharedAtomics").launch(2, 96)(Int32Array.from({ length: 200 }, (_, i) => (i % 5 === 0 ? 0 : (i * 11) % 23)), new Uint32Array(64)),
+  ],
   ["an early return", (art) => kernel(art, "early").launch(2, 64)(f32(129), new Float32Array(128))],
   ["shrinking ranges, > and == ranges, a block-uniform if", (art) => kernel(art, "reduce").launch(3, 96)(f32(512), new Float32Array(288))],
   ["2-D blocks whose warps span rows, ranges shrinking and growing", (art) => kernel(art, "rows2d").launch(2, [12, 8])(f32(200), new Float32Array(96))],

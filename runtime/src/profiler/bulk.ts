@@ -53,6 +53,8 @@ export class BulkCounter {
     private readonly bdy: number,
     /** A kernel without barriers: each thread runs once, every request is complete when formed. */
     private readonly plain: boolean,
+    /** Recorded sites' element indices, a row of the block's threads each. */
+    private readonly recorded: Float64Array,
   ) {
     this.nW = Math.ceil(nT / 32);
     this.mixed = new Uint8Array(totals.length * this.nW);
@@ -154,6 +156,61 @@ export class BulkCounter {
     }
   }
 
+  /**
+   * A recorded site: each thread of the block with lo <= threadIdx.x < hi stored the element it
+   * accessed in row `rec` of `recorded` (once: the site is in straight-line code, outside loops).
+   */
+  bt(s: number, lo: number, hi: number, base: number, rec: number): void {
+    if (hi <= lo) return;
+    const nT = this.nT, bdx = this.bdx, off = rec * nT;
+    const rlo = Math.max(lo, 0), rhi = Math.min(hi, bdx);
+    // 1-D blocks: only the warps that hold threads lo..hi-1.
+    const oneRow = nT === bdx;
+    for (let w = oneRow ? rlo >> 5 : 0, wEnd = oneRow ? ((rhi - 1) >> 5) + 1 : this.nW; w < wEnd; w++) {
+      const t0 = w * 32, t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
+      let active = 0;
+      for (let t = t0, tx = t0 % bdx; t < t1; t += bdx - tx, tx = 0) {
+        const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
+        if (b > a) active += b - a;
+      }
+      if (active === 0) continue;
+      if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
+        this.recordedRequest(s, t0, t1, rlo, rhi, base, off, active);
+        continue;
+      }
+      this.markMixed(slot);
+      for (let t = t0, tx = t0 % bdx; t < t1; t++) {
+        if (tx >= rlo && tx < rhi) this.segments(s, slot, t, t + 1, base, this.recorded[off + t]!, 0, 1, 0);
+        if (++tx === bdx) tx = 0;
+      }
+    }
+  }
+
+  /**
+   * One complete request of a recorded site from its active lanes' element indices. Global units are
+   * counted from the base's offset in its 32-byte sector (small integers: the same sectors and addresses
+   * apart); atomics keep every lane's unit, the others leave out a repeat of the previous lane's.
+   */
+  private recordedRequest(s: number, t0: number, t1: number, rlo: number, rhi: number, base: number, off: number, lanes: number): void {
+    const row = this.row, rec = this.recorded, bytes = this.bytes[s]!, kind = this.kinds[s]!, bdx = this.bdx;
+    const global = kind === "gld" || kind === "gst", atomic = kind === "gatom" || kind === "satom";
+    const b32 = base % 32;
+    let n = 0, rising = true;
+    for (let t = t0, tx = t0 % bdx; t < t1; t++) {
+      if (tx >= rlo && tx < rhi) {
+        const f = rec[off + t]!;
+        const unit = global ? Math.floor((b32 + f * bytes) / 32) : kind === "gatom" ? b32 + f * bytes : Math.floor((f * bytes) / 4);
+        if (atomic) row[n++] = unit;
+        else if (n === 0 || row[n - 1] !== unit) {
+          if (n > 0 && unit < row[n - 1]!) rising = false;
+          row[n++] = unit;
+        }
+      }
+      if (++tx === bdx) tx = 0;
+    }
+    addRequest(this.totals[s]!, kind, bytes, lanes, 0, row, 0, n, rising, this.table, this.bankCount);
+  }
+
   /** One complete request of a warp's active lanes (constant part `cj`), unit by unit in lane order. */
   private warpRequest(s: number, t0: number, t1: number, tx: number, ty: number, tz: number, rlo: number, rhi: number, base: number, cj: number, x: number, y: number, z: number): void {
     const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!, global = kind === "gld" || kind === "gst";
@@ -200,7 +257,8 @@ export class BulkCounter {
     let n = at;
     for (let i = 0; i < m; i++) {
       const flat = f0 + d * i;
-      row[n++] = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
+      // Sectors, an atomic's byte address, shared words (request-stats.ts addRequest).
+      row[n++] = global ? Math.floor((base + flat * bytes) / 32) : kind === "gatom" ? base + flat * bytes : Math.floor((flat * bytes) / 4);
     }
     if (add) addRequest(this.totals[s]!, kind, bytes, m, 0, row, 0, n, false, this.table, this.bankCount);
     return n;

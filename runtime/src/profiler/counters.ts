@@ -34,6 +34,8 @@ export interface ProfileSite {
   readonly array?: string;
   readonly what?: "if" | "loop" | "?:" | "&&" | "||";
   readonly op?: string;
+  /** Of a recorded bulk site: its row in `recorded`. */
+  readonly rec?: number;
 }
 
 /**
@@ -166,6 +168,8 @@ export class LaunchCounters {
 
   /** The bulk sites' counts (bulk.ts). */
   private bulkSites: BulkCounter | undefined;
+  /** Recorded bulk sites: per (row, thread of the block) the element index the thread accessed (bulk.ts bt). */
+  recorded = new Float64Array(0);
 
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false, bdx = threadsPerBlock, bdy = 1): void {
@@ -197,7 +201,9 @@ export class LaunchCounters {
     this.lastArray = Array.from(sites, () => null);
     this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
-    this.bulkSites = new BulkCounter(this.totals, this.kinds, this.bytes, threadsPerBlock, bdx, bdy, plain);
+    const rows = sites.reduce((m, x) => Math.max(m, x.rec === undefined ? 0 : x.rec + 1), 0);
+    this.recorded = new Float64Array(rows * threadsPerBlock);
+    this.bulkSites = new BulkCounter(this.totals, this.kinds, this.bytes, threadsPerBlock, bdx, bdy, plain, this.recorded);
   }
 
   // The hooks only append a lane's unit (skipping a repeat of the previous lane's, the common case, and
@@ -446,6 +452,11 @@ export class LaunchCounters {
   /** A bulk site (compiler/src/js/emit/profile-bulk.ts): bulk.ts counts it. */
   ba(s: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
     this.bulkSites!.ba(s, lo, hi, base, c, x, y, z, n, kStep);
+  }
+
+  /** A recorded bulk site (compiler/src/js/emit/profile-bulk.ts): bulk.ts counts it from `recorded` row `rec`. */
+  bt(s: number, lo: number, hi: number, base: number, rec: number): void {
+    this.bulkSites!.bt(s, lo, hi, base, rec);
   }
 
   /** A block starts: the previous block's requests are complete. */

@@ -227,7 +227,8 @@ export function arithmeticUnits(kind: string, bytes: number, m: number, base: nu
     const a0 = base + f0 * bytes, step = d * bytes;
     return step === 0 || m === 1 ? 1 : Math.abs(step) >= 32 ? m : Math.abs(Math.floor((a0 + step * (m - 1)) / 32) - Math.floor(a0 / 32)) + 1;
   }
-  if (bytes !== 4) return -1;
+  // Atomics: their contention needs the addresses (bulk.ts lists them).
+  if (bytes !== 4 || kind === "satom" || kind === "gatom") return -1;
   // Words f0 + d·i (d ≠ 0: all distinct): the banks repeat every 32 / gcd(d, 32) lanes, so the most
   // words on one bank is ceil(m / that period). d = 0: one word, a broadcast.
   if (d === 0) return 1;

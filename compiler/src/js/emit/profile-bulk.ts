@@ -226,6 +226,12 @@ export class BulkPlanner {
         for (const i of e.indices) this.exprSites(i, r, calls);
         this.access(e, "read", r, calls);
         return;
+      case "atomic":
+        for (const i of e.indices) this.exprSites(i, r, calls);
+        if (e.expected) this.exprSites(e.expected, r, calls);
+        this.exprSites(e.value, r, calls);
+        this.access(e, "atomic", r, calls);
+        return;
       case "select": {
         this.exprSites(e.cond, r, calls);
         const range = this.rangeBranch(e.cond, "?:", r, calls);
@@ -245,25 +251,35 @@ export class BulkPlanner {
     }
   }
 
-  /** Registers a bulk access when its index is affine and its memory counted so. */
-  private access(e: IR.IndexExpr, kind: "read" | "write", r: Region, calls: string[]): void {
+  /**
+   * Registers a bulk access: one whose index is affine is counted from its form (`$P.ba`); any other
+   * (and every atomic: its contention needs the addresses) outside a counted loop is recorded — each
+   * thread stores its element index in the block's buffer, one store instead of a hook — and counted
+   * from the buffer (`$P.bt`).
+   */
+  private access(e: IR.IndexExpr | IR.AtomicExpr, kind: "read" | "write" | "atomic", r: Region, calls: string[]): void {
     if (e.field) return;
     const a = this.cx.arrays.get(e.array.v);
     if (!a || a.record || a.offset) return;
     const bytes = DTYPES[a.dtype].bytes;
     const global = a.space === "global";
     if (global ? !e.array.v.isParam || !/^[A-Za-z_$][\w$]*$/.test(a.data) : a.space !== "shared" || bytes > 4) return;
-    const flat = this.flatIndex(a, e.indices, r.loop);
-    if (!flat) return;
-    const k = global ? (kind === "read" ? "gld" : "gst") : kind === "read" ? "sld" : "sst";
-    const site = this.ps.add({ kind: k, ...spanOf(e.span), bytes, array: a.name });
-    this.ps.bulkAccesses.add(e);
+    const flat = kind === "atomic" ? undefined : this.flatIndex(a, e.indices, r.loop);
+    if (!flat && r.loop) return;
+    const k = global ? (kind === "read" ? "gld" : kind === "write" ? "gst" : "gatom") : kind === "read" ? "sld" : kind === "write" ? "sst" : "satom";
+    const rec = flat ? undefined : this.ps.recorded++;
+    const site = this.ps.add({ kind: k, ...spanOf(e.span), bytes, array: a.name, ...(kind === "atomic" ? { op: (e as IR.AtomicExpr).op } : {}), ...(rec !== undefined ? { rec } : {}) });
+    this.ps.bulkAccesses.set(e, rec);
     let base = "0";
     if (global) {
       let set = this.ps.bases.get(this.cx);
       if (!set) this.ps.bases.set(this.cx, (set = new Set()));
       set.add(a.data);
       base = `${a.data}$pb`;
+    }
+    if (!flat) {
+      calls.push(`$P.bt(${site}, ${r.lo}, ${r.hi}, ${base}, ${rec});`);
+      return;
     }
     // flat = c + x·tx + y·ty + z·tz + k·(c0 + step·j), j < trips: the constant part at j = 0, then the step.
     const loop = r.loop;

@@ -38,6 +38,8 @@ export interface ProfileSite {
   /** Of a branch: what kind of conditional. */
   readonly what?: "if" | "loop" | "?:" | "&&" | "||";
   readonly op?: string;
+  /** Of a recorded bulk site (profile-bulk.ts): its row in the block's buffer of element indices. */
+  readonly rec?: number;
 }
 
 /** The module's profile sites (ModuleEmitter.profile when emitting the profiling variant). */
@@ -49,8 +51,13 @@ export class ProfileSites {
   readonly branchOf = new WeakMap<IR.Span, number>();
   /** Per kernel emission: the global arrays whose modelled base address its setup computes once (`<data>$pb`). */
   readonly bases = new WeakMap<EmitContext, Set<string>>();
-  /** Accesses and conditions counted in bulk (profile-bulk.ts): their per-thread counting is left out. */
-  readonly bulkAccesses = new WeakSet<IR.Expr>();
+  /**
+   * Accesses counted in bulk (profile-bulk.ts): their per-thread counting is left out, or is the store of
+   * the element index in row `rec` of the block's buffer (a recorded site).
+   */
+  readonly bulkAccesses = new WeakMap<IR.Expr, number | undefined>();
+  /** Recorded bulk sites so far (rows of the buffer). */
+  recorded = 0;
   readonly bulkBranches = new WeakSet<IR.Span>();
   add(s: ProfileSite): number {
     this.sites.push(s);
@@ -76,7 +83,11 @@ function spanOf(span: IR.Span): Pick<ProfileSite, "file" | "line" | "col" | "sta
  */
 export function profileAccess(cx: EmitContext, kind: "read" | "write" | "atomic", a: ArrayInfo, flat: string, node: IR.Expr, op?: string): string | undefined {
   const ps = sites(cx);
-  if (!ps || a.record || cx.flatGrid || cx.profileQuiet || ps.bulkAccesses.has(node)) return undefined;
+  if (!ps || a.record || cx.flatGrid || cx.profileQuiet) return undefined;
+  if (ps.bulkAccesses.has(node)) {
+    const rec = ps.bulkAccesses.get(node);
+    return rec === undefined ? undefined : `$pRb[${rec} * $nT + $t] = ${flat}`;
+  }
   const span = node.span;
   if (a.space !== "global" && a.space !== "shared") return undefined;
   const g = a.space === "global";
@@ -185,8 +196,8 @@ export function profileKernelSetup(cx: EmitContext): string[] {
   // The counters' arrays and the temporaries of the inline counting (inlineCount).
   const inline =
     cx.mode === "fast"
-      ? "const $pS = $P.st, $pU = $P.sUnits; let $pf = 0, $pc, $pu = 0, $pn = 0, $pv = 0;"
-      : "const $pK = $P.kCount, $pR = $P.rows, $pLg = $P.logs, $pW = $P.nW; let $pf = 0, $pc, $pk = 0, $pq = 0;";
+      ? "const $pS = $P.st, $pU = $P.sUnits, $pRb = $P.recorded; let $pf = 0, $pc, $pu = 0, $pn = 0, $pv = 0;"
+      : "const $pK = $P.kCount, $pR = $P.rows, $pLg = $P.logs, $pW = $P.nW, $pRb = $P.recorded; let $pf = 0, $pc, $pk = 0, $pq = 0;";
   return [`$P = L.profile; $P.begin($psites, $nT, ${cx.mode === "fast"}, $bdx, $bdy); $fl = 0; $fd = 0;`, inline, ...bases];
 }
 export function profileBlockStart(cx: EmitContext): string {
