@@ -13,7 +13,7 @@
  * and its requests formed from their segments when the block ends.
  */
 import type { SiteTotals } from "./counters";
-import { UnitTable, addArithmetic, addRequest, arithmeticUnits } from "./request-stats";
+import { UnitTable, addArithmetic, addRequest, arithmeticUnits, popcount } from "./request-stats";
 
 /** The requests j of a counted loop whose units are remembered per alignment (the rest are listed). */
 const MEMO_ROWS = 64;
@@ -43,6 +43,10 @@ export class BulkCounter {
   private readonly row = new Float64Array(32);
   private readonly table = new UnitTable();
   private readonly bankCount = new Int32Array(4 * 32);
+  /** atomicNear's table: lanes per element near the first lane's, valid where stamped with `stamp`. */
+  private readonly nearStamp = new Int32Array(4096);
+  private readonly nearCount = new Int32Array(4096);
+  private stamp = 0;
 
   constructor(
     private readonly totals: readonly SiteTotals[],
@@ -164,6 +168,7 @@ export class BulkCounter {
     if (hi <= lo) return;
     const nT = this.nT, bdx = this.bdx, off = rec * nT;
     const rlo = Math.max(lo, 0), rhi = Math.min(hi, bdx);
+    const gatom = this.kinds[s] === "gatom";
     // 1-D blocks: only the warps that hold threads lo..hi-1.
     const oneRow = nT === bdx;
     for (let w = oneRow ? rlo >> 5 : 0, wEnd = oneRow ? ((rhi - 1) >> 5) + 1 : this.nW; w < wEnd; w++) {
@@ -175,7 +180,7 @@ export class BulkCounter {
       }
       if (active === 0) continue;
       if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
-        this.recordedRequest(s, t0, t1, rlo, rhi, base, off, active);
+        if (!(gatom && active === t1 - t0 && this.atomicNear(s, t0, t1, base, off))) this.recordedRequest(s, t0, t1, rlo, rhi, base, off, active);
         continue;
       }
       this.markMixed(slot);
@@ -184,6 +189,49 @@ export class BulkCounter {
         if (++tx === bdx) tx = 0;
       }
     }
+  }
+
+  /**
+   * A global atomic's complete request of every lane of a warp (t0..t1-1), in one pass when its elements
+   * lie within 2048 of the first lane's (a histogram's bins): the lanes on each element counted in a
+   * stamped table, the sectors (from the base's offset in its sector) in four 32-bit masks around the
+   * first lane's. False (nothing added) otherwise: the caller lists the units.
+   */
+  private atomicNear(s: number, t0: number, t1: number, base: number, off: number): boolean {
+    const rec = this.recorded, bytes = this.bytes[s]!, b32 = base % 32;
+    const stamps = this.nearStamp, counts = this.nearCount;
+    if (++this.stamp === 0x7fffffff) {
+      stamps.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
+    const f0 = rec[off + t0]! | 0, s0 = ((b32 + f0 * bytes) >> 5) - 64;
+    let most = 0, m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+    for (let t = t0; t < t1; t++) {
+      const f = rec[off + t]! | 0, i = f - f0 + 2048;
+      if (i < 0 || i >= 4096) return false;
+      let c = 1;
+      if (stamps[i] === stamp) c = ++counts[i]!;
+      else {
+        stamps[i] = stamp;
+        counts[i] = 1;
+      }
+      if (c > most) most = c;
+      const r = ((b32 + f * bytes) >> 5) - s0;
+      if (r < 0 || r >= 128) return false;
+      if (r < 32) m0 |= 1 << r;
+      else if (r < 64) m1 |= 1 << (r - 32);
+      else if (r < 96) m2 |= 1 << (r - 64);
+      else m3 |= 1 << (r - 96);
+    }
+    const tot = this.totals[s]!, lanes = t1 - t0;
+    tot.requests++;
+    tot.lanes += lanes;
+    tot.units += popcount(m0) + popcount(m1) + popcount(m2) + popcount(m3);
+    tot.ideal += Math.ceil((lanes * bytes) / 32);
+    tot.contentionSum += most;
+    if (most > tot.contentionMax) tot.contentionMax = most;
+    return true;
   }
 
   /**

@@ -248,7 +248,7 @@ export function wavefrontsOf(t: UnitTable, bankCount: Int32Array, u: Float64Arra
 }
 
 /** The number of 1 bits of a 32-bit integer. */
-function popcount(x: number): number {
+export function popcount(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
