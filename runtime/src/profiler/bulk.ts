@@ -58,7 +58,7 @@ export class BulkCounter {
     /** A kernel without barriers: each thread runs once, every request is complete when formed. */
     private readonly plain: boolean,
     /** Recorded sites' element indices, a row of the block's threads each. */
-    private readonly recorded: Float64Array,
+    private readonly recorded: Int32Array,
   ) {
     this.nW = Math.ceil(nT / 32);
     this.mixed = new Uint8Array(totals.length * this.nW);
@@ -198,17 +198,17 @@ export class BulkCounter {
    * first lane's. False (nothing added) otherwise: the caller lists the units.
    */
   private atomicNear(s: number, t0: number, t1: number, base: number, off: number): boolean {
-    const rec = this.recorded, bytes = this.bytes[s]!, b32 = base % 32;
+    const rec = this.recorded, bytes = this.bytes[s]!, b32 = (base % 32) | 0;
     const stamps = this.nearStamp, counts = this.nearCount;
     if (++this.stamp === 0x7fffffff) {
       stamps.fill(0);
       this.stamp = 1;
     }
     const stamp = this.stamp;
-    const f0 = rec[off + t0]! | 0, s0 = ((b32 + f0 * bytes) >> 5) - 64;
+    const f0 = rec[off + t0]!, s0 = ((b32 + f0 * bytes) >> 5) - 64;
     let most = 0, m0 = 0, m1 = 0, m2 = 0, m3 = 0;
     for (let t = t0; t < t1; t++) {
-      const f = rec[off + t]! | 0, i = f - f0 + 2048;
+      const f = rec[off + t]!, i = f - f0 + 2048;
       if (i < 0 || i >= 4096) return false;
       let c = 1;
       if (stamps[i] === stamp) c = ++counts[i]!;
@@ -242,7 +242,7 @@ export class BulkCounter {
   private recordedRequest(s: number, t0: number, t1: number, rlo: number, rhi: number, base: number, off: number, lanes: number): void {
     const row = this.row, rec = this.recorded, bytes = this.bytes[s]!, kind = this.kinds[s]!, bdx = this.bdx;
     const global = kind === "gld" || kind === "gst", atomic = kind === "gatom" || kind === "satom";
-    const b32 = base % 32;
+    const b32 = (base % 32) | 0;
     let n = 0, rising = true;
     for (let t = t0, tx = t0 % bdx; t < t1; t++) {
       if (tx >= rlo && tx < rhi) {

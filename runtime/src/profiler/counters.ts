@@ -169,7 +169,7 @@ export class LaunchCounters {
   /** The bulk sites' counts (bulk.ts). */
   private bulkSites: BulkCounter | undefined;
   /** Recorded bulk sites: per (row, thread of the block) the element index the thread accessed (bulk.ts bt). */
-  recorded = new Float64Array(0);
+  recorded = new Int32Array(0);
 
   /** The kernel function starts (once per launch in one executor); `plain`: a kernel without barriers. */
   begin(sites: readonly ProfileSite[], threadsPerBlock: number, plain = false, bdx = threadsPerBlock, bdy = 1): void {
@@ -202,7 +202,8 @@ export class LaunchCounters {
     this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
     const rows = sites.reduce((m, x) => Math.max(m, x.rec === undefined ? 0 : x.rec + 1), 0);
-    this.recorded = new Float64Array(rows * threadsPerBlock);
+    // Element indices of arrays (below 2^31: an Int32Array, whose loads need no conversion).
+    this.recorded = new Int32Array(rows * threadsPerBlock);
     this.bulkSites = new BulkCounter(this.totals, this.kinds, this.bytes, threadsPerBlock, bdx, bdy, plain, this.recorded);
   }
 
