@@ -43,10 +43,9 @@ export class BulkCounter {
   private readonly row = new Float64Array(32);
   private readonly table = new UnitTable();
   private readonly bankCount = new Int32Array(4 * 32);
-  /** atomicNear's table: lanes per element near the first lane's, valid where stamped with `stamp`. */
-  private readonly nearStamp = new Int32Array(4096);
-  private readonly nearCount = new Int32Array(4096);
-  private stamp = 0;
+  /** atomicNear's table: per element near the first lane's, stamp·256 + lanes on it. */
+  private readonly nearTable = new Int32Array(4096);
+  private nearStamp = 0;
 
   constructor(
     private readonly totals: readonly SiteTotals[],
@@ -193,41 +192,36 @@ export class BulkCounter {
 
   /**
    * A global atomic's complete request of every lane of a warp (t0..t1-1), in one pass when its elements
-   * lie within 2048 of the first lane's (a histogram's bins): the lanes on each element counted in a
-   * stamped table, the sectors (from the base's offset in its sector) in four 32-bit masks around the
-   * first lane's. False (nothing added) otherwise: the caller lists the units.
+   * lie within 2048 of the first lane's and its sectors within 32 of the first lane's (a histogram's
+   * bins): the lanes on each element counted in a stamped table (stamp·256 + count: one load and one
+   * store a lane, nothing to clear), the sectors (from the base's offset in its sector) in two 32-bit
+   * masks kept in registers. False (nothing added) otherwise: the caller lists the units.
    */
   private atomicNear(s: number, t0: number, t1: number, base: number, off: number): boolean {
-    const rec = this.recorded, bytes = this.bytes[s]!, b32 = (base % 32) | 0;
-    const stamps = this.nearStamp, counts = this.nearCount;
-    if (++this.stamp === 0x7fffffff) {
-      stamps.fill(0);
-      this.stamp = 1;
+    const rec = this.recorded, bytes = this.bytes[s]!, b32 = (base % 32) | 0, tab = this.nearTable;
+    const f0 = rec[off + t0]!, s0 = ((b32 + f0 * bytes) >> 5) - 32;
+    if (++this.nearStamp === 0x7fffff) {
+      tab.fill(0);
+      this.nearStamp = 1;
     }
-    const stamp = this.stamp;
-    const f0 = rec[off + t0]!, s0 = ((b32 + f0 * bytes) >> 5) - 64;
-    let most = 0, m0 = 0, m1 = 0, m2 = 0, m3 = 0;
-    for (let t = t0; t < t1; t++) {
-      const f = rec[off + t]!, i = f - f0 + 2048;
-      if (i < 0 || i >= 4096) return false;
-      let c = 1;
-      if (stamps[i] === stamp) c = ++counts[i]!;
-      else {
-        stamps[i] = stamp;
-        counts[i] = 1;
-      }
-      if (c > most) most = c;
-      const r = ((b32 + f * bytes) >> 5) - s0;
-      if (r < 0 || r >= 128) return false;
-      if (r < 32) m0 |= 1 << r;
-      else if (r < 64) m1 |= 1 << (r - 32);
-      else if (r < 96) m2 |= 1 << (r - 64);
-      else m3 |= 1 << (r - 96);
+    const stamp = this.nearStamp << 8;
+    let most = 0, m0 = 0, m1 = 0;
+    for (let t = off + t0, e = off + t1; t < e; t++) {
+      const f = rec[t]!, i = f - f0 + 2048, r = ((b32 + f * bytes) >> 5) - s0;
+      if (i >>> 0 >= 4096 || r >>> 0 >= 64) return false;
+      const x = tab[i]!, y = (x & ~255) === stamp ? x + 1 : stamp | 1;
+      tab[i] = y;
+      const c = y & 255;
+      most = c > most ? c : most;
+      // Sector r's bit in m0 (r < 32) or m1, without a branch.
+      const bit = 1 << (r & 31), h = r >> 5;
+      m0 |= bit & (h - 1);
+      m1 |= bit & -h;
     }
     const tot = this.totals[s]!, lanes = t1 - t0;
     tot.requests++;
     tot.lanes += lanes;
-    tot.units += popcount(m0) + popcount(m1) + popcount(m2) + popcount(m3);
+    tot.units += popcount(m0) + popcount(m1);
     tot.ideal += Math.ceil((lanes * bytes) / 32);
     tot.contentionSum += most;
     if (most > tot.contentionMax) tot.contentionMax = most;
