@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The profiler's cost (issue 34 item 4): bench/sim.mjs's kernels run plain and profiled (cuda.profile)
+// The profiler's cost (issue 34 item 4): every kernel of bench/sim.mjs runs plain and profiled (cuda.profile)
 // on one executor, interleaved rep by rep (best of REPS each), side by side; then one 1M-thread launch
 // profiled, with its time. Target: profiled ≤ 5× the plain run. Nothing here asserts; it reports.
 // usage: node bench/profile.mjs [--quick]      (build first: npx tsc -b)
@@ -13,7 +13,7 @@ import { rand, SIM_BENCH_KERNELS } from "./kernels.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 const { KernelChecker, makeArtifact } = require("@cudascript/compiler");
-const { cuda, configureSimulator, f32, u32 } = require("cudascript");
+const { cuda, configureSimulator, f32, f16, u32, i32, i64, Float16Array } = require("cudascript");
 
 const quick = process.argv.includes("--quick");
 const REPS = quick ? 3 : Number(process.env.CUDASCRIPT_BENCH_REPS ?? 10);
@@ -32,7 +32,28 @@ configureSimulator({ workers: 1, inProcessThreshold: 2 ** 31 });
 
 const N = quick ? 1 << 18 : 1 << 20;
 const N_MM = quick ? 128 : 256;
+/** Integers for the int mixes (bench/sim.mjs's randInts). */
+const randInts = (n, seed, bits) => Array.from(rand(n, seed), (v) => Math.trunc(v * 2 ** bits));
+const N_MIX = quick ? 1 << 18 : 1 << 20;
 const workloads = [
+  {
+    name: "int mix i32",
+    threads: N_MIX,
+    setup: () => ({ da: cuda.toDevice(Int32Array.from(randInts(N_MIX, 8, 30))), db: cuda.toDevice(Int32Array.from(randInts(N_MIX, 9, 30))), dout: cuda.deviceArray(N_MIX, i32) }),
+    run: (s) => K("mixI32").launch(N_MIX / 256, 256)(s.da, s.db, s.dout, 1000003),
+  },
+  {
+    name: "int mix i64 (BigInt64Array)",
+    threads: N_MIX,
+    setup: () => ({ da: cuda.toDevice(BigInt64Array.from(randInts(N_MIX, 8, 40), BigInt)), db: cuda.toDevice(BigInt64Array.from(randInts(N_MIX, 9, 40), BigInt)), dout: cuda.deviceArray(N_MIX, i64) }),
+    run: (s) => K("mixI64").launch(N_MIX / 256, 256)(s.da, s.db, s.dout, 1000003n),
+  },
+  {
+    name: "vector add f16",
+    threads: N,
+    setup: () => ({ da: cuda.toDevice(Float16Array.from(rand(N, 1))), db: cuda.toDevice(Float16Array.from(rand(N, 2))), dout: cuda.deviceArray(N, f16) }),
+    run: (s) => K("vecAddF16").launch(N / 256, 256)(s.da, s.db, s.dout),
+  },
   {
     name: "vector add",
     threads: N,

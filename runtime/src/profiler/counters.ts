@@ -62,6 +62,9 @@ export interface SiteTotals {
 const TWO32 = 2 ** 32;
 /** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
 const POOL_LIMIT = 1 << 16;
+/** A slot's pool requests and log before its first (shared, never written: grown on first use). */
+const EMPTY_IDS = new Int32Array(0);
+const EMPTY_LOG = new Float64Array(0);
 /** A site's stream numbers (LaunchCounters.st). */
 const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
@@ -182,11 +185,12 @@ export class LaunchCounters {
     this.kCount = new Int32Array(sites.length * threadsPerBlock);
     this.used = new Int32Array(sites.length * this.nW);
     this.loopSeen = new Uint8Array(sites.length * this.nW);
-    this.slotReq = Array.from({ length: sites.length * this.nW }, () => new Int32Array(4));
+    // Made on first use (most slots of a module's sites never see a pooled or logged request).
+    this.slotReq = new Array<Int32Array>(sites.length * this.nW).fill(EMPTY_IDS);
     this.kinds = sites.map((s) => s.kind);
     const n = sites.length;
     this.logged = Uint8Array.from(sites, (s) => (!plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0));
-    this.logs = Array.from({ length: sites.length * this.nW }, () => new Float64Array(0));
+    this.logs = new Array<Float64Array>(sites.length * this.nW).fill(EMPTY_LOG);
     this.rows = new Int32Array(sites.length * this.nW);
     this.st = new Int32Array(n * 8);
     sites.forEach((s, i) => {
@@ -565,7 +569,7 @@ export class LaunchCounters {
     this.used[slot] = k + 1;
     let ids = this.slotReq[slot]!;
     if (k >= ids.length) {
-      const grown = new Int32Array(ids.length * 2);
+      const grown = new Int32Array(Math.max(4, ids.length * 2));
       grown.set(ids);
       this.slotReq[slot] = ids = grown;
     }
