@@ -7,8 +7,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, it, after } from "node:test";
-import { Complex128Array, Complex64Array, configureSimulator, cuda } from "cudascript";
-import { isComplexArray, isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray, type HostValue } from "../corpus/case";
+import { configureSimulator, cuda } from "cudascript";
+import { isTypedData, type CorpusCase, type HostNDArray, type HostTypedArray } from "../corpus/case";
+import { toDevice } from "../corpus/device";
 import { compileFile, kernel, REPO } from "./helpers";
 
 const VALID = path.join(REPO, "test", "corpus", "valid");
@@ -20,16 +21,6 @@ const MODES: Mode[] = [
   { name: "2 workers", workers: 2, threshold: 0, main: false, sanitize: false },
   { name: "sanitizer", workers: 1, threshold: 1 << 30, main: true, sanitize: true },
 ];
-
-function toDevice(v: HostValue): unknown {
-  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return v;
-  if (isComplexArray(v)) return cuda.toDevice(v.complex === "c64" ? Complex64Array.wrap(v.data as Float32Array) : Complex128Array.wrap(v.data as Float64Array));
-  if (isTypedData(v)) return cuda.toDevice(v);
-  const nd = v as HostNDArray;
-  // An F-order or strided case array keeps its layout (element strides; the host API takes bytes).
-  const layout = nd.strides ? { strides: nd.strides.map((e) => e * (nd.data as Float32Array).BYTES_PER_ELEMENT) } : undefined;
-  return cuda.toDevice(cuda.ndarray(nd.data, nd.shape, layout));
-}
 
 function compare(name: string, got: HostTypedArray, want: HostTypedArray, tol: CorpusCase["tolerance"]): void {
   assert.equal(got.length, want.length, `${name}: length`);
