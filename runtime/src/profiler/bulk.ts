@@ -167,7 +167,8 @@ export class BulkCounter {
     if (hi <= lo) return;
     const nT = this.nT, bdx = this.bdx, off = rec * nT;
     const rlo = Math.max(lo, 0), rhi = Math.min(hi, bdx);
-    const gatom = this.kinds[s] === "gatom";
+    const gatom = this.kinds[s] === "gatom", bytes = this.bytes[s]!, b32 = (base % 32) | 0;
+    let requests = 0, lanes = 0, units = 0, ideal = 0, contention = 0, mostOne = 0;
     // 1-D blocks: only the warps that hold threads lo..hi-1.
     const oneRow = nT === bdx;
     for (let w = oneRow ? rlo >> 5 : 0, wEnd = oneRow ? ((rhi - 1) >> 5) + 1 : this.nW; w < wEnd; w++) {
@@ -179,7 +180,18 @@ export class BulkCounter {
       }
       if (active === 0) continue;
       if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
-        if (!(gatom && active === t1 - t0 && this.atomicNear(s, t0, t1, base, off))) this.recordedRequest(s, t0, t1, rlo, rhi, base, off, active);
+        const near = gatom && active === t1 - t0 ? this.atomicNear(t0, t1, b32, bytes, off) : -1;
+        if (near < 0) this.recordedRequest(s, t0, t1, rlo, rhi, base, off, active);
+        else {
+          // Added up here, written to the site's totals once (below).
+          const most = near >> 8;
+          requests++;
+          lanes += active;
+          units += near & 255;
+          ideal += Math.ceil((active * bytes) / 32);
+          contention += most;
+          if (most > mostOne) mostOne = most;
+        }
         continue;
       }
       this.markMixed(slot);
@@ -188,6 +200,15 @@ export class BulkCounter {
         if (++tx === bdx) tx = 0;
       }
     }
+    if (requests > 0) {
+      const tot = this.totals[s]!;
+      tot.requests += requests;
+      tot.lanes += lanes;
+      tot.units += units;
+      tot.ideal += ideal;
+      tot.contentionSum += contention;
+      if (mostOne > tot.contentionMax) tot.contentionMax = mostOne;
+    }
   }
 
   /**
@@ -195,37 +216,31 @@ export class BulkCounter {
    * lie within 2048 of the first lane's and its sectors within 32 of the first lane's (a histogram's
    * bins): the lanes on each element counted in a stamped table (stamp·256 + count: one load and one
    * store a lane, nothing to clear), the sectors (from the base's offset in its sector) in two 32-bit
-   * masks kept in registers. False (nothing added) otherwise: the caller lists the units.
+   * masks kept in registers: the most lanes on one element · 256 + the sectors. −1 otherwise: the caller
+   * lists the units.
    */
-  private atomicNear(s: number, t0: number, t1: number, base: number, off: number): boolean {
-    const rec = this.recorded, bytes = this.bytes[s]!, b32 = (base % 32) | 0, tab = this.nearTable;
+  private atomicNear(t0: number, t1: number, b32: number, bytes: number, off: number): number {
+    const rec = this.recorded, tab = this.nearTable;
     const f0 = rec[off + t0]!, s0 = ((b32 + f0 * bytes) >> 5) - 32;
     if (++this.nearStamp === 0x7fffff) {
       tab.fill(0);
       this.nearStamp = 1;
     }
     const stamp = this.nearStamp << 8;
+    // The largest entry of this stamp holds the most lanes on one element.
     let most = 0, m0 = 0, m1 = 0;
     for (let t = off + t0, e = off + t1; t < e; t++) {
       const f = rec[t]!, i = f - f0 + 2048, r = ((b32 + f * bytes) >> 5) - s0;
-      if (i >>> 0 >= 4096 || r >>> 0 >= 64) return false;
+      if (i >>> 0 >= 4096 || r >>> 0 >= 64) return -1;
       const x = tab[i]!, y = (x & ~255) === stamp ? x + 1 : stamp | 1;
       tab[i] = y;
-      const c = y & 255;
-      most = c > most ? c : most;
+      most = y > most ? y : most;
       // Sector r's bit in m0 (r < 32) or m1, without a branch.
       const bit = 1 << (r & 31), h = r >> 5;
       m0 |= bit & (h - 1);
       m1 |= bit & -h;
     }
-    const tot = this.totals[s]!, lanes = t1 - t0;
-    tot.requests++;
-    tot.lanes += lanes;
-    tot.units += popcount(m0) + popcount(m1);
-    tot.ideal += Math.ceil((lanes * bytes) / 32);
-    tot.contentionSum += most;
-    if (most > tot.contentionMax) tot.contentionMax = most;
-    return true;
+    return ((most & 255) << 8) | (popcount(m0) + popcount(m1));
   }
 
   /**
