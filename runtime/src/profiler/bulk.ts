@@ -18,6 +18,18 @@ import { UnitTable, addArithmetic, addRequest, arithmeticUnits, popcount } from 
 /** The requests j of a counted loop whose units are remembered per alignment (the rest are listed). */
 const MEMO_ROWS = 64;
 
+/**
+ * Scratch every launch's counters share (profiled launches run one at a time, in the calling thread;
+ * each use starts afresh): allocated once, not per launch.
+ */
+export const SCRATCH = {
+  memo: new Int32Array(32 * MEMO_ROWS),
+  row: new Float64Array(32),
+  table: new UnitTable(),
+  nearTable: new Int32Array(4096),
+  nearStamp: 0,
+};
+
 export class BulkCounter {
   private readonly nW: number;
   /** Per (site, warp) slot: 1 once its lanes have executed the site different numbers of times in this block. */
@@ -39,13 +51,12 @@ export class BulkCounter {
   /** Scratch: one slot's segments, by request. */
   private group = new Int32Array(64);
   /** ba: the units of a regular warp's request by (j, alignment), within one call. */
-  private readonly memo = new Int32Array(32 * MEMO_ROWS);
-  private readonly row = new Float64Array(32);
-  private readonly table = new UnitTable();
+  private readonly memo = SCRATCH.memo;
+  private readonly row = SCRATCH.row;
+  private readonly table = SCRATCH.table;
   private readonly bankCount = new Int32Array(4 * 32);
   /** atomicNear's table: per element near the first lane's, stamp·256 + lanes on it. */
-  private readonly nearTable = new Int32Array(4096);
-  private nearStamp = 0;
+  private readonly nearTable = SCRATCH.nearTable;
 
   constructor(
     private readonly totals: readonly SiteTotals[],
@@ -222,11 +233,11 @@ export class BulkCounter {
   private atomicNear(t0: number, t1: number, b32: number, bytes: number, off: number): number {
     const rec = this.recorded, tab = this.nearTable;
     const f0 = rec[off + t0]!, s0 = ((b32 + f0 * bytes) >> 5) - 32;
-    if (++this.nearStamp === 0x7fffff) {
+    if (++SCRATCH.nearStamp === 0x7fffff) {
       tab.fill(0);
-      this.nearStamp = 1;
+      SCRATCH.nearStamp = 1;
     }
-    const stamp = this.nearStamp << 8;
+    const stamp = SCRATCH.nearStamp << 8;
     // The largest entry of this stamp holds the most lanes on one element.
     let most = 0, m0 = 0, m1 = 0;
     for (let t = off + t0, e = off + t1; t < e; t++) {

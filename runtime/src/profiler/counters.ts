@@ -62,14 +62,55 @@ export interface SiteTotals {
 const TWO32 = 2 ** 32;
 /** Open requests past which a kernel without barriers adds up its warps as they end (see perWarp). */
 const POOL_LIMIT = 1 << 16;
+/** Per-site tables of a module's sites for a kind of kernel (LaunchCounters.begin), never written. */
+interface SiteTables {
+  readonly kinds: readonly string[];
+  readonly bytes: Int32Array<ArrayBuffer>;
+  /** Units a request may need (32 lanes × words per lane; 0 for branches). */
+  readonly capacity: Int32Array<ArrayBuffer>;
+  /** 1: logged (a kernel with barriers), see LaunchCounters.logs. */
+  readonly logged: Uint8Array<ArrayBuffer>;
+  /** The initial stream numbers (copied per launch). */
+  readonly st: Int32Array<ArrayBuffer>;
+  /** Rows of the recorded bulk sites' buffer. */
+  readonly recordedRows: number;
+}
+const siteTablesOf = new WeakMap<readonly ProfileSite[], { plain?: SiteTables; barriers?: SiteTables }>();
+
+function siteTables(sites: readonly ProfileSite[], plain: boolean): SiteTables {
+  let both = siteTablesOf.get(sites);
+  if (!both) siteTablesOf.set(sites, (both = {}));
+  const known = plain ? both.plain : both.barriers;
+  if (known) return known;
+  // 8- and 16-byte shared accesses record more than one unit a lane: neither streamed nor logged (the pool).
+  const wide = (s: ProfileSite) => (s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4;
+  const st = new Int32Array(sites.length * 8);
+  sites.forEach((s, i) => {
+    st[i * 8 + ST_THREAD] = -1;
+    st[i * 8 + ST_WARP] = -1;
+    st[i * 8 + ST_ON] = plain && !wide(s) ? 1 : 0;
+  });
+  const t: SiteTables = {
+    kinds: sites.map((s) => s.kind),
+    bytes: Int32Array.from(sites, (s) => s.bytes ?? 4),
+    capacity: Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32)),
+    logged: Uint8Array.from(sites, (s) => (!plain && !wide(s) ? 1 : 0)),
+    st,
+    recordedRows: sites.reduce((m, x) => Math.max(m, x.rec === undefined ? 0 : x.rec + 1), 0),
+  };
+  if (plain) both.plain = t;
+  else both.barriers = t;
+  return t;
+}
+
 /** A slot's pool requests and log before its first (shared, never written: grown on first use). */
 const EMPTY_IDS = new Int32Array(0);
 const EMPTY_LOG = new Float64Array(0);
 /** A site's stream numbers (LaunchCounters.st). */
 const ST_THREAD = 0, ST_LATER = 1, ST_WARP = 2, ST_LANES = 3, ST_TAKEN = 4, ST_COUNT = 5, ST_RISING = 6, ST_ON = 7;
 
-import { UnitTable, addRequest, addRows } from "./request-stats";
-import { BulkCounter } from "./bulk";
+import { addRequest, addRows } from "./request-stats";
+import { BulkCounter, SCRATCH } from "./bulk";
 
 /**
  * Base addresses of memory the launch's arguments do not name (a device function's view of another
@@ -115,8 +156,8 @@ export class LaunchCounters {
   private start = new Int32Array(256);
   /** 1 while a request's units are strictly increasing (what flush can count without a table). */
   private rising = new Uint8Array(256);
-  private units = new Float64Array(256 * 32);
-  private kinds: string[] = [];
+  private units = new Float64Array(0);
+  private kinds: readonly string[] = [];
   /** Per site: units a request may need (32 lanes × words per lane; 0 for branches). */
   private capacity = new Int32Array(0);
   private bytes = new Int32Array(0);
@@ -125,7 +166,7 @@ export class LaunchCounters {
   private lastBase = new Float64Array(0);
   private started = false;
   private readonly bankCount = new Int32Array(4 * 32);
-  private readonly table = new UnitTable();
+  private readonly table = SCRATCH.table;
 
   /**
    * A kernel without barriers runs each thread to its end, in linear order: a warp's requests are
@@ -167,7 +208,7 @@ export class LaunchCounters {
   /** Per slot: rows in use (the most executions of the site by one of the warp's threads, this block). */
   rows = new Int32Array(0);
   private logTouched: number[] = [];
-  private readonly row = new Float64Array(32);
+  private readonly row = SCRATCH.row;
 
   /** The bulk sites' counts (bulk.ts). */
   private bulkSites: BulkCounter | undefined;
@@ -187,25 +228,21 @@ export class LaunchCounters {
     this.loopSeen = new Uint8Array(sites.length * this.nW);
     // Made on first use (most slots of a module's sites never see a pooled or logged request).
     this.slotReq = new Array<Int32Array>(sites.length * this.nW).fill(EMPTY_IDS);
-    this.kinds = sites.map((s) => s.kind);
     const n = sites.length;
-    this.logged = Uint8Array.from(sites, (s) => (!plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0));
+    // What each site is, worked out once per module (its `$psites`) and kind of kernel.
+    const tables = siteTables(sites, plain);
+    this.kinds = tables.kinds;
+    this.logged = tables.logged;
     this.logs = new Array<Float64Array>(sites.length * this.nW).fill(EMPTY_LOG);
     this.rows = new Int32Array(sites.length * this.nW);
-    this.st = new Int32Array(n * 8);
-    sites.forEach((s, i) => {
-      this.st[i * 8 + ST_THREAD] = -1;
-      this.st[i * 8 + ST_WARP] = -1;
-      // Every kind but 8- and 16-byte shared accesses (more than one unit a lane).
-      this.st[i * 8 + ST_ON] = plain && !((s.kind === "sld" || s.kind === "sst") && (s.bytes ?? 4) > 4) ? 1 : 0;
-    });
+    this.st = tables.st.slice();
     this.sUnits = new Float64Array(n * 32);
-    this.bytes = Int32Array.from(sites, (s) => s.bytes ?? 4);
-    this.capacity = Int32Array.from(sites, (s) => (s.kind === "br" ? 0 : s.kind === "sld" || s.kind === "sst" ? 32 * Math.max(1, (s.bytes ?? 4) / 4) : 32));
-    this.lastArray = Array.from(sites, () => null);
+    this.bytes = tables.bytes;
+    this.capacity = tables.capacity;
+    this.lastArray = new Array<unknown>(n).fill(null);
     this.lastBase = new Float64Array(sites.length);
     this.totals = sites.map(() => ({ requests: 0, units: 0, lanes: 0, ideal: 0, contentionSum: 0, contentionMax: 0 }));
-    const rows = sites.reduce((m, x) => Math.max(m, x.rec === undefined ? 0 : x.rec + 1), 0);
+    const rows = tables.recordedRows;
     // Element indices of arrays (below 2^31: an Int32Array, whose loads need no conversion).
     this.recorded = new Int32Array(rows * threadsPerBlock);
     this.bulkSites = new BulkCounter(this.totals, this.kinds, this.bytes, threadsPerBlock, bdx, bdy, plain, this.recorded);
