@@ -576,6 +576,21 @@ function countReturns(stmts: readonly IR.Stmt[]): number {
   return n;
 }
 
+/** Calls `f` on every statement, nested ones included (pre-order; inlined functions' bodies too). */
+export function forEachNStmt(stmts: readonly NStmt[], f: (s: NStmt) => void): void {
+  for (const s of stmts) {
+    f(s);
+    if (s.k === "if") {
+      forEachNStmt(s.then, f);
+      if (s.else) forEachNStmt(s.else, f);
+    } else if (s.k === "loop") {
+      forEachNStmt(s.init, f);
+      forEachNStmt(s.body, f);
+      forEachNStmt(s.update, f);
+    } else if (s.k === "block" || s.k === "fnScope") forEachNStmt(s.body, f);
+  }
+}
+
 export function forEachVar(stmts: readonly (IR.Stmt | NStmt)[], f: (v: IR.Var) => void): void {
   for (const s of stmts) {
     switch (s.k) {

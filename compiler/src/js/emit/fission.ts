@@ -10,7 +10,7 @@ import { profileBlockStart, profileBranch, profileKernelEnd, profileKernelSetup,
 import type * as IR from "../../ir/nodes";
 import { visitExpr } from "../../ir/visit";
 import type { ScalarType } from "../../ir/types";
-import { type FnScopeStmt, type NIf, type NLoop, type NStmt } from "../normalize";
+import { forEachNStmt, type FnScopeStmt, type NIf, type NLoop, type NStmt } from "../normalize";
 import { analyzeUniformity, uniformExpr, type Uniformity } from "../uniform";
 import { pruneRematerialized, rematerializable } from "../remat";
 import { cooperativeKernel } from "../cooperative";
@@ -459,20 +459,7 @@ function threadsMayLeave(body: readonly NStmt[], uni: Uniformity): boolean {
   if (mayLeave(body)) return true;
   for (const s of uni.blockIfs) if (!uni.uniformIfs.has(s)) return true;
   let masked = false;
-  const walk = (list: readonly NStmt[]) => {
-    for (const s of list) {
-      if (s.k === "loop") {
-        if (containsSync(s) && !uni.uniformLoops.has(s)) masked = true;
-        walk(s.init);
-        walk(s.body);
-        walk(s.update);
-      } else if (s.k === "if") {
-        walk(s.then);
-        if (s.else) walk(s.else);
-      } else if (s.k === "block" || s.k === "fnScope") walk(s.body);
-    }
-  };
-  walk(body);
+  forEachNStmt(body, (s) => void (s.k === "loop" && containsSync(s) && !uni.uniformLoops.has(s) && (masked = true)));
   return masked;
 }
 

@@ -26,9 +26,9 @@
  */
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
-import { forEachChild, visitExpr } from "../../ir/visit";
+import { forEachChild, forEachStmt, visitExpr } from "../../ir/visit";
 import { uniformExpr, type Uniformity } from "../uniform";
-import type { NLoop, NStmt } from "../normalize";
+import { forEachNStmt, type NLoop, type NStmt } from "../normalize";
 import type { EmitContext } from "./context";
 import type { ArrayInfo } from "./arrays";
 import { countedTrips, leavesEarly, type ProfileSites } from "./profile";
@@ -439,80 +439,25 @@ function spanOf(span: IR.Span) {
 
 /** Whether any statement in `list` may leave code around it (a return, break, continue, throw, early return of an inlined function). */
 export function mayLeave(list: readonly NStmt[]): boolean {
-  for (const s of list) {
-    switch (s.k) {
-      case "break":
-      case "continue":
-      case "return":
-      case "raise":
-      case "fnReturn":
-        return true;
-      case "if":
-        if (mayLeave(s.then) || (s.else && mayLeave(s.else))) return true;
-        break;
-      case "loop":
-        if (mayLeave(s.init) || mayLeave(s.body) || mayLeave(s.update)) return true;
-        break;
-      case "block":
-      case "fnScope":
-        if (mayLeave(s.body)) return true;
-        break;
-    }
-  }
-  return false;
+  let leaves = false;
+  forEachNStmt(list, (s) => {
+    if (s.k === "break" || s.k === "continue" || s.k === "return" || s.k === "raise" || s.k === "fnReturn") leaves = true;
+  });
+  return leaves;
 }
 
 function kernelFacts(body: readonly NStmt[], cx: EmitContext): KernelFacts {
   const decls = new Map<number, number>(), assigns = new Set<number>(), inits = new Map<number, IR.Expr>();
-  const walk = (list: readonly NStmt[]) => {
-    for (const s of list) {
-      switch (s.k) {
-        case "decl":
-          decls.set(s.v.id, (decls.get(s.v.id) ?? 0) + 1);
-          if (s.init) inits.set(s.v.id, s.init);
-          break;
-        case "assign":
-          if (s.target.k === "var") assigns.add(s.target.v.id);
-          break;
-        case "sync":
-          if (s.result) assigns.add(s.result.id);
-          break;
-        case "if":
-          walk(s.then);
-          if (s.else) walk(s.else);
-          break;
-        case "loop":
-          walk(s.init);
-          walk(s.body);
-          walk(s.update);
-          break;
-        case "block":
-        case "fnScope":
-          walk(s.body);
-          break;
-      }
-    }
-  };
-  walk(body);
+  forEachNStmt(body, (s) => {
+    if (s.k === "decl") {
+      decls.set(s.v.id, (decls.get(s.v.id) ?? 0) + 1);
+      if (s.init) inits.set(s.v.id, s.init);
+    } else if (s.k === "assign" && s.target.k === "var") assigns.add(s.target.v.id);
+    else if (s.k === "sync" && s.result) assigns.add(s.result.id);
+  });
   // A declaration without an initialiser is an assignment later.
   for (const id of decls.keys()) if (!inits.has(id)) assigns.add(id);
-  const callsMayLeave = cx.me.module.deviceFunctions.some((f) => {
-    let raises = false;
-    const w = (list: readonly IR.Stmt[]) => {
-      for (const s of list) {
-        if (s.k === "raise") raises = true;
-        else if (s.k === "if") {
-          w(s.then);
-          if (s.else) w(s.else);
-        } else if (s.k === "loop") {
-          w(s.init);
-          w(s.body);
-          w(s.update);
-        } else if (s.k === "block") w(s.body);
-      }
-    };
-    w(f.body);
-    return raises;
-  });
+  let callsMayLeave = false;
+  for (const f of cx.me.module.deviceFunctions) forEachStmt(f.body, (s) => void (s.k === "raise" && (callsMayLeave = true)));
   return { decls, assigns, inits, callsMayLeave };
 }

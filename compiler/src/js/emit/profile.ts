@@ -18,7 +18,7 @@
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
 import type { ArrayInfo } from "./arrays";
-import type { NLoop, NStmt } from "../normalize";
+import { forEachNStmt, type NLoop, type NStmt } from "../normalize";
 import { smallCountedLoop } from "./statements";
 import type { EmitContext } from "./context";
 
@@ -241,20 +241,7 @@ export function profileCountedLoop(cx: EmitContext, s: NLoop): string | undefine
 
 export function leavesEarly(body: readonly NStmt[]): boolean {
   let leaves = false;
-  const walk = (list: readonly NStmt[]): void => {
-    for (const st of list) {
-      if (st.k === "break" || st.k === "return" || st.k === "fnReturn" || st.k === "raise") leaves = true;
-      else if (st.k === "if") {
-        walk(st.then);
-        if (st.else) walk(st.else);
-      } else if (st.k === "loop") {
-        walk(st.init);
-        walk(st.body);
-        walk(st.update);
-      } else if (st.k === "block") walk(st.body);
-    }
-  };
-  walk(body);
+  forEachNStmt(body, (st) => void ((st.k === "break" || st.k === "return" || st.k === "fnReturn" || st.k === "raise") && (leaves = true)));
   return leaves;
 }
 
