@@ -73,6 +73,19 @@ describe("cudascript profile", () => {
     assert.match(o.stderr, /CSR093: -o \/nonexistent-dir\/p.json/);
   });
 
+  it("a program that launches no kernel: an empty report, the program's exit code", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cs-prof-"));
+    const file = path.join(dir, "nothing.ts");
+    fs.writeFileSync(file, 'console.log("no kernel here");\n');
+    const t = cli([file]);
+    assert.equal(t.status, 0, t.stderr);
+    assert.match(t.stdout, /no kernel here/);
+    assert.match(t.stdout, /the program launched no kernel/);
+    const j = cli(["--format", "json", file]);
+    assert.equal(j.status, 0, j.stderr);
+    assert.deepEqual((JSON.parse(j.stdout) as ProfileReport).launches, []);
+  });
+
   it("CUDASCRIPT_PROFILE=out-%p.json under tsx (kernels compiled from source at their first launch)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cs-prof-"));
     const tsx = path.join(REPO, "node_modules", ".bin", "tsx");

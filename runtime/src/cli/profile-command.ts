@@ -82,11 +82,15 @@ export const profileCommand: Command = async (argv) => {
         resolve(1);
       });
     });
-    if (!fs.existsSync(reportFile)) {
+    let report: ProfileReport;
+    if (fs.existsSync(reportFile)) report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as ProfileReport;
+    else if (code === 0) {
+      // The program ended well without loading cudascript: it launched no kernel.
+      report = { version: 1, gpu, launches: [] };
+    } else {
       console.error(`cudascript: the program ended (exit code ${code}) before any profile was written`);
-      return code || 1;
+      return code;
     }
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as ProfileReport;
     const text = format === "json" ? `${JSON.stringify(report, null, 1)}\n` : formatProfileText(report);
     if (output !== undefined) {
       try {

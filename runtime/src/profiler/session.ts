@@ -101,3 +101,14 @@ export function profile(work: () => unknown, options: ProfileOptions = {}): Prof
     );
   return done();
 }
+
+// At start-up: a process run with CUDASCRIPT_PROFILE writes its report at exit even when it launches no
+// kernel (an empty report, which `cudascript profile` prints as such). An unknown GPU is left to the
+// first launch, which reports CSR090 (a process must not fail to start over it).
+if (process.env.CUDASCRIPT_PROFILE) {
+  try {
+    envCollector();
+  } catch {
+    // CSR090: envCollector left unset, so the first launch tries again and throws it.
+  }
+}
