@@ -88,14 +88,14 @@ export function registerProfiling(context: vscode.ExtensionContext, deps: Profil
     return undefined;
   };
 
-  /** Shows a profile (or its problem) in the panel and the editor. */
-  const show = (panel: ResultsPanel, result: ProfileReport | { problem: string }, read: SourceReader): void => {
+  /** Shows a profile (or its problem) in the panel and the editor; `file`: the report's, kept across a reload. */
+  const show = (panel: ResultsPanel, result: ProfileReport | { problem: string }, read: SourceReader, file?: string): void => {
     if ("problem" in result) {
       panel.setProfile({ problem: result.problem } satisfies ProfileMessage);
       return;
     }
     const view = buildProfileView(result, read);
-    panel.setProfile(view);
+    panel.setProfile(view, file);
     const files = new Map<string, Map<number, LineProfile>>();
     for (const [file, lines] of linesByFile(result)) {
       const found = read(file);
@@ -103,6 +103,13 @@ export function registerProfiling(context: vscode.ExtensionContext, deps: Profil
     }
     editorView.show(files);
   };
+
+  // A results panel restored after a reload shows its profile again, from the report it names.
+  ResultsPanel.profileRestorer = (panel, file, program) => {
+    const bases = [path.dirname(program), ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)];
+    show(panel, readProfile(file), sourceReader(bases, []), file);
+  };
+  context.subscriptions.push({ dispose: () => (ResultsPanel.profileRestorer = undefined) });
 
   const profile = async (arg?: CommandArg): Promise<ProfileOutcome | undefined> => {
     if (!deps.requireTrust()) return undefined;
@@ -143,7 +150,7 @@ export function registerProfiling(context: vscode.ExtensionContext, deps: Profil
     const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
     const read = sourceReader([folder, path.dirname(program), path.dirname(uri.fsPath)].filter((d): d is string => !!d), [uri.fsPath]);
     const result = run.state === "ok" ? readProfile(profileFile) : { problem: runProblem(run) };
-    show(panel, result, read);
+    show(panel, result, read, profileFile);
     return { panelKey, run, profileFile, launches: "problem" in result ? 0 : result.launches.length, ...("problem" in result ? { problem: result.problem } : {}) };
   };
 

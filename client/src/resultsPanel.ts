@@ -64,6 +64,7 @@ export class ResultsPanel {
   private run: RunInfo | undefined;
   private resultsFile = "";
   private profile: ProfileMessage | undefined;
+  private profileFile: string | undefined;
   private ready = false;
   lastSummary: RenderedSummary | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -99,6 +100,9 @@ export class ResultsPanel {
     return new ResultsPanel(key, panel, extensionUri);
   }
 
+  /** Shows a profile report in a panel (profile.ts sets it): a restored panel's Profile section. */
+  static profileRestorer: ((panel: ResultsPanel, profileFile: string, program: string) => void) | undefined;
+
   static all(): ResultsPanel[] {
     return [...ResultsPanel.panels.values()];
   }
@@ -114,6 +118,7 @@ export class ResultsPanel {
           p.addRecords(new ResultsTail(state.resultsFile).read(true));
           if (state.output) p.addOutput(state.output, "stdout");
           p.setStatus(state.status ?? { state: "ok", message: "Restored from the results file." });
+          if (state.profileFile && fs.existsSync(state.profileFile)) ResultsPanel.profileRestorer?.(p, state.profileFile, state.run.program);
         }
       },
     });
@@ -126,6 +131,7 @@ export class ResultsPanel {
     this.output = "";
     this.status = undefined;
     this.profile = undefined;
+    this.profileFile = undefined;
     this.lastSummary = undefined;
     this.post({ type: "reset", run, resultsFile });
   }
@@ -149,10 +155,11 @@ export class ResultsPanel {
     this.post({ type: "status", status });
   }
 
-  /** The Profile section (profile.ts): a profile's view, or why there is none. */
-  setProfile(profile: ProfileMessage): void {
+  /** The Profile section (profile.ts): a profile's view, or why there is none; `file`, the report's (kept across a reload). */
+  setProfile(profile: ProfileMessage, file?: string): void {
     this.profile = profile;
-    this.post({ type: "profile", profile });
+    this.profileFile = file;
+    this.post({ type: "profile", profile, ...(file ? { file } : {}) });
   }
 
   get recordCount(): number {
@@ -170,7 +177,7 @@ export class ResultsPanel {
     if (this.records.length) void this.panel.webview.postMessage({ type: "records", records: this.records } satisfies ToWebview);
     if (this.output) void this.panel.webview.postMessage({ type: "output", text: this.output, stream: "stdout" } satisfies ToWebview);
     if (this.status) void this.panel.webview.postMessage({ type: "status", status: this.status } satisfies ToWebview);
-    if (this.profile) void this.panel.webview.postMessage({ type: "profile", profile: this.profile } satisfies ToWebview);
+    if (this.profile) void this.panel.webview.postMessage({ type: "profile", profile: this.profile, ...(this.profileFile ? { file: this.profileFile } : {}) } satisfies ToWebview);
   }
 
   private onMessage(m: FromWebview): void {

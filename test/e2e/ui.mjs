@@ -399,6 +399,8 @@ export async function uiTests({ browser, cs, ws, outDir, log, restricted }) {
   });
 
   await (await import("./suite/debug-this-fault.mjs")).debugThisFaultTest({ page, ws, test, runCommand, openFile, closeEditors, log });
+  // Last: it reloads the window.
+  await (await import("./suite/profile-reload.mjs")).profileReloadTest({ page, test, runCommand, openFile, closeEditors, codeLens, log });
 
   if (consoleErrors.length) results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: false, error: consoleErrors.slice(0, 5).join("\n") });
   else results.push({ name: "[ui] no Content-Security-Policy violations or dialogs", ok: true });

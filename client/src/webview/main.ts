@@ -523,9 +523,12 @@ function schedule(): void {
 }
 
 let resultsFile: string | undefined;
+/** The profile report shown, persisted so that a reloaded panel shows it again. */
+let profileFile: string | undefined;
 function reset(info: RunInfo, file: string): void {
   run = info;
   resultsFile = file;
+  profileFile = undefined;
   runRecord = undefined;
   status = undefined;
   launches = [];
@@ -543,7 +546,7 @@ function reset(info: RunInfo, file: string): void {
 
 function persist(): void {
   if (!run || !resultsFile) return;
-  vscode.setState({ resultsFile, run, status, output: output.slice(-20000) });
+  vscode.setState({ resultsFile, run, status, output: output.slice(-20000), ...(profileFile ? { profileFile } : {}) });
 }
 
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
@@ -571,6 +574,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       break;
     case "profile":
       profile = m.profile;
+      profileFile = m.file;
+      persist();
       break;
     default:
       return;

@@ -28,7 +28,7 @@ export type ToWebview =
   | { readonly type: "records"; readonly records: ResultRecord[] }
   | { readonly type: "output"; readonly text: string; readonly stream: "stdout" | "stderr" }
   | { readonly type: "status"; readonly status: RunStatus }
-  | { readonly type: "profile"; readonly profile: ProfileMessage };
+  | { readonly type: "profile"; readonly profile: ProfileMessage; readonly file?: string };
 
 export interface RenderedSummary {
   readonly state: RunState | "none";
@@ -51,4 +51,6 @@ export interface PanelState {
   readonly run: RunInfo;
   readonly status?: RunStatus;
   readonly output?: string;
+  /** The profile report the Profile section shows (profiles/…json): read again after a reload. */
+  readonly profileFile?: string;
 }

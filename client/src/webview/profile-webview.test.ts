@@ -40,13 +40,14 @@ async function withPanel(fn: (page: Page, problems: string[]) => Promise<void>):
       return route.fulfill({ body, contentType });
     });
     await page.addInitScript(() => {
-      const w = window as unknown as { summaries: unknown[]; opened: unknown[]; acquireVsCodeApi(): unknown };
+      const w = window as unknown as { summaries: unknown[]; opened: unknown[]; states: unknown[]; acquireVsCodeApi(): unknown };
       w.summaries = [];
       w.opened = [];
+      w.states = [];
       w.acquireVsCodeApi = () => ({
         postMessage: (m: { type: string; summary?: unknown }) => (m.type === "rendered" ? w.summaries.push(m.summary) : m.type === "open" && w.opened.push(m)),
         getState: () => undefined,
-        setState: () => undefined,
+        setState: (state: unknown) => w.states.push(state),
       });
     });
     await page.goto(`${ORIGIN}/index.html`);
@@ -77,9 +78,12 @@ test("the Profile section: launches with totals and the roofline estimate, worst
     const summary = await post(page, [
       { type: "reset", run: RUN, resultsFile: "/r.jsonl" },
       { type: "status", status: { state: "ok", exitCode: 0, durationMs: 900, message: "finished with exit code 0" } },
-      { type: "profile", profile: view },
+      { type: "profile", profile: view, file: "/ws/profiles/p.json" },
     ]);
     assert.deepEqual(summary.profile, { heatLines: 2, worst: 2, advice: 2, rooflines: 2 });
+    // the panel's saved state names the report, which a reloaded window shows again (resultsPanel.ts)
+    const states = await page.evaluate(() => (window as unknown as { states: { profileFile?: string }[] }).states);
+    assert.equal(states[states.length - 1]!.profileFile, "/ws/profiles/p.json");
     assert.equal(await page.locator("#profile-section").isHidden(), false);
     assert.equal(await page.locator(".profile-launch").count(), 2);
     assert.match(await page.locator(".profile-launch[data-kernel='transposeNaive'] [data-testid='profile-totals']").innerText(), /global store sectors\s+1,024/);
