@@ -64,6 +64,12 @@ export const sharedAtomics = cuda.jit((data: Array1D<i32>, out: Array1D<u32>) =>
   }
   if (t < 16) out[cuda.blockIdx.x * 16 + t] = bins[t];
 });
+export const unsignedWrap = cuda.jit((a: Array1D<f32>, out: Array1D<f32>, n: u32) => {
+  const t: u32 = cuda.threadIdx.x;
+  if (t - 1 < n) out[t] = a[t];
+  const i: i32 = cuda.grid(1);
+  if (i - 3 < 20) out[i] = 2;
+});
 export const early = cuda.jit((a: Array1D<f32>, out: Array1D<f32>) => {
   const i = cuda.grid(1);
   out[i] = a[i];
@@ -160,6 +166,7 @@ const LAUNCHES: [string, Launch][] = [
     "shared and global atomics in shrinking ranges",
     (art) => kernel(art, "sharedAtomics").launch(2, 96)(Int32Array.from({ length: 200 }, (_, i) => (i % 5 === 0 ? 0 : (i * 11) % 23)), new Uint32Array(64)),
   ],
+  ["unsigned differences that wrap below 0", (art) => kernel(art, "unsignedWrap").launch(2, 64)(f32(128), new Float32Array(128), 10)],
   ["an early return", (art) => kernel(art, "early").launch(2, 64)(f32(129), new Float32Array(128))],
   ["shrinking ranges, > and == ranges, a block-uniform if", (art) => kernel(art, "reduce").launch(3, 96)(f32(512), new Float32Array(288))],
   ["2-D blocks whose warps span rows, ranges shrinking and growing", (art) => kernel(art, "rows2d").launch(2, [12, 8])(f32(200), new Float32Array(96))],

@@ -21,8 +21,9 @@
  *
  * The runtime (runtime/src/profiler/counters.ts `ba`) forms each warp's requests from the affine form:
  * the same requests, lanes and units the per-thread counting gives (a test compares the two reports over
- * the valid corpus). Integer index arithmetic is taken as exact: an index whose intermediate values wrap
- * around 2^32 would be counted at its unwrapped address.
+ * the valid corpus). Unsigned differences and conversions that wrap are affine only where fixed for the
+ * block; sums and products are taken as exact: an index whose intermediate values overflow 32 bits would
+ * be counted at its unwrapped address.
  */
 import type * as IR from "../../ir/nodes";
 import { DTYPES } from "../../dtypes/table";
@@ -78,6 +79,15 @@ function js(t: Term): string {
 
 function isIntType(t: IR.Type): boolean {
   return t.kind === "scalar" && INT_DTYPES.has(t.dtype);
+}
+function isUnsigned(t: IR.Type): boolean {
+  return t.kind === "scalar" && t.dtype.startsWith("u");
+}
+/** Whether converting every integer of `from` to `to` keeps its value. */
+function keepsValues(from: IR.Type, to: IR.Type): boolean {
+  if (from.kind !== "scalar" || to.kind !== "scalar") return false;
+  const a = DTYPES[from.dtype].bytes, b = DTYPES[to.dtype].bytes;
+  return isUnsigned(from) === isUnsigned(to) ? b >= a : isUnsigned(from) && b > a;
 }
 
 /** The counted loop a region repeats: its counter takes `c0 + step·j` for j < trips. */
@@ -323,6 +333,8 @@ export class BulkPlanner {
         return this.uniformLeaf(e, inInit);
       }
       case "binary": {
+        // An unsigned difference wraps below 0 (JS emits it so): only where it is fixed for the block.
+        if (e.op === "-" && isUnsigned(e.type)) return this.uniformLeaf(e, inInit);
         if (e.op === "+" || e.op === "-") {
           const l = this.affine(e.left, loop, inInit), r = l && this.affine(e.right, loop, inInit);
           return l && r ? addA(l, r, e.op === "+" ? 1 : -1) : undefined;
@@ -341,7 +353,9 @@ export class BulkPlanner {
         return this.uniformLeaf(e, inInit);
       }
       case "convert":
-        return isIntType(e.value.type) ? this.affine(e.value, loop, inInit) : undefined;
+        // A conversion that keeps every value (a widening of the same signedness, or unsigned to a wider
+        // signed type); any other wraps some values: only where it is fixed for the block.
+        return isIntType(e.value.type) && keepsValues(e.value.type, e.type) ? this.affine(e.value, loop, inInit) : this.uniformLeaf(e, inInit);
       case "intrinsic":
         // A view's element: offset + j (ir/nodes.ts ViewFunction).
         if (e.name === "viewIndex") {
