@@ -126,6 +126,20 @@ export const planes = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
     cuda.syncthreads();
   }
 });
+// A device function with a barrier is inlined into its kernel's pieces; its parameter k is the caller's
+// per-thread value, not a launch constant.
+const stage = cuda.device((sh: Array1D<f32>, x: Array1D<f32>, k: i32): f32 => {
+  sh[cuda.threadIdx.x] = x[k * 3];
+  cuda.syncthreads();
+  const v = sh[k % 32] + x[k + 1] + x[(k >> 1) + cuda.threadIdx.x];
+  cuda.syncthreads();
+  return v;
+});
+export const inlined = cuda.jit((x: Array1D<f32>, out: Array1D<f32>) => {
+  const sh = cuda.shared.array(64, f32);
+  const t = cuda.threadIdx.x;
+  out[t] = stage(sh, x, t * 2 + 1) + stage(sh, x, 5);
+});
 export const tiles = cuda.jit((a: Array1D<f32>, out: Array1D<f32>, n: i32) => {
   const sA = cuda.shared.array([16, 17], f32);
   const sB = cuda.shared.array([16, 16], u16);
@@ -171,6 +185,7 @@ const LAUNCHES: [string, Launch][] = [
   ["shrinking ranges, > and == ranges, a block-uniform if", (art) => kernel(art, "reduce").launch(3, 96)(f32(512), new Float32Array(288))],
   ["2-D blocks whose warps span rows, ranges shrinking and growing", (art) => kernel(art, "rows2d").launch(2, [12, 8])(f32(200), new Float32Array(96))],
   ["3-D blocks whose warps span planes", (art) => kernel(art, "planes").launch(2, [4, 4, 6])(f32(400), new Float32Array(96))],
+  ["a device function with barriers, inlined, its parameter a per-thread value", (art) => kernel(art, "inlined").launch(1, 64)(f32(400), new Float32Array(64))],
   ["tiles in 16×16 blocks (two rows a warp), a counted loop inside", (art) => kernel(art, "tiles").launch([2, 2], [16, 16])(f32(32 * 32), new Float32Array(32 * 32), 32)],
 ];
 

@@ -127,7 +127,9 @@ export class BulkPlanner {
     private readonly uni: Uniformity | undefined,
   ) {
     this.facts = kernelFacts(body, cx);
+    this.kernelParams = new Set(cx.fn.params);
   }
+  private readonly kernelParams: ReadonlySet<IR.Var>;
 
   /**
    * Plans the statements every thread of the block runs once, in linear order (a kernel without barriers'
@@ -379,23 +381,18 @@ export class BulkPlanner {
     visitExpr(e, (x) => {
       if (!ok) return;
       if (!isIntType(x.type)) ok = false;
-      else if (x.k === "var") ok = x.v.isParam ? !this.facts.assigns.has(x.v.id) : !!this.uni?.uniformVars.has(x.v) && !(inInit && x.v.mutable);
+      // The kernel's own parameters (an inlined device function's are per-thread values).
+      else if (x.k === "var") ok = this.kernelParams.has(x.v) ? !this.facts.assigns.has(x.v.id) : !!this.uni?.uniformVars.has(x.v) && !(inInit && x.v.mutable);
       else if (x.k === "special") ok = x.reg === "blockIdx" || x.reg === "blockDim" || x.reg === "gridDim" || x.reg === "warpsize" || x.reg === "gridsize";
       else if (x.k === "shape") ok = x.array.v.isParam || this.cx.arrays.get(x.array.v)?.space === "shared";
       else if (x.k !== "const" && x.k !== "binary" && x.k !== "unary" && x.k !== "convert") ok = false;
     });
-    if (!ok || !uniformExpr(e, this.uni?.uniformVars ?? new Set(this.paramsOf(e)))) return undefined;
+    if (!ok || !uniformExpr(e, this.uni?.uniformVars ?? this.kernelParams)) return undefined;
     const saved = this.cx.seg;
     this.cx.seg = undefined;
     const code = this.cx.emit.ex(e);
     this.cx.seg = saved;
     return { ...ZERO, c: /^-?\d+$/.test(code) ? Number(code) : `(${code})` };
-  }
-
-  private paramsOf(e: IR.Expr): IR.Var[] {
-    const out: IR.Var[] = [];
-    visitExpr(e, (x) => void (x.k === "var" && x.v.isParam && out.push(x.v)));
-    return out;
   }
 
   /** `if (<tx> op U)`: the threads that pass, as lo <= threadIdx.x < hi (JS), or undefined. */
