@@ -147,7 +147,9 @@ export class BulkPlanner {
     for (const s of list) {
       switch (s.k) {
         case "decl":
-          if (s.init) this.exprSites(s.init, r, calls);
+          if (!s.init) break;
+          if (this.callStops(s.init)) return false;
+          this.exprSites(s.init, r, calls);
           break;
         case "arrayDecl":
         case "constArrayDecl":
