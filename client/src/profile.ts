@@ -8,7 +8,6 @@
  * drawn one. `CudaScript: Open Profile File…` shows a saved profile the same way.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { runSettings, section } from "./config";
@@ -20,6 +19,7 @@ import { ResultsPanel } from "./resultsPanel";
 import type { KernelInfo } from "./runTag";
 import type { Runner, RunResult } from "./runner";
 import type { ProfileMessage } from "./webview/profile-section";
+import { storageFolder } from "./storage";
 
 export const PROFILE_COMMANDS = ["cudascript.profile", "cudascript.openProfile"] as const;
 
@@ -62,18 +62,6 @@ export function registerProfiling(context: vscode.ExtensionContext, deps: Profil
   const editorView = new ProfileEditorView();
   context.subscriptions.push(editorView);
 
-  const profilesDir = (): string => {
-    const base = context.storageUri?.fsPath ?? context.globalStorageUri?.fsPath ?? path.join(os.tmpdir(), "cudascript");
-    const dir = path.join(base, "profiles");
-    fs.mkdirSync(dir, { recursive: true });
-    try {
-      const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
-      for (const f of files.slice(0, Math.max(0, files.length - 30))) fs.rmSync(path.join(dir, f), { force: true });
-    } catch {
-      /* best effort: old profiles */
-    }
-    return dir;
-  };
 
   /** Finds a file the profile names (absolute, or relative to the program, the workspace, the profiled source). */
   const sourceReader = (bases: string[], known: string[]): SourceReader => (file) => {
@@ -140,7 +128,7 @@ export function registerProfiling(context: vscode.ExtensionContext, deps: Profil
       headerTitle = `profile of kernel ${kernel.name} · ${rel}`;
     }
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const profileFile = path.join(profilesDir(), `${stamp}-${path.basename(program).replace(/\.(m|c)?tsx?$/, "")}.json`);
+    const profileFile = path.join(storageFolder(context, "profiles", ".json"), `${stamp}-${path.basename(program).replace(/\.(m|c)?tsx?$/, "")}.json`);
     editorView.clear(uri.fsPath);
     const options = ["--format", "json", "-o", profileFile, "--timeout", String(runSettings(uri).timeoutSeconds)];
     const gpu = section(uri).get<string>("profile.gpu", "").trim();

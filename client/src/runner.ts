@@ -4,7 +4,6 @@
  * results file tailed into the results panel, and a clear message on failure or timeout.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { findCli } from "./cli";
@@ -14,6 +13,7 @@ import { runSettings } from "./config";
 import { start } from "./processes";
 import { ResultsPanel, ResultsTail } from "./resultsPanel";
 import type { RunState } from "./webview/messages";
+import { storageFolder } from "./storage";
 
 export interface RunRequest {
   /** The program to run (a .ts host program). */
@@ -48,20 +48,6 @@ export class Runner {
     private readonly channel: vscode.OutputChannel,
   ) {}
 
-  private resultsDir(): string {
-    const base = this.context.storageUri?.fsPath ?? this.context.globalStorageUri?.fsPath ?? path.join(os.tmpdir(), "cudascript");
-    const dir = path.join(base, "results");
-    fs.mkdirSync(dir, { recursive: true });
-    // keep the 30 newest results files
-    try {
-      const files = fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
-      for (const f of files.slice(0, Math.max(0, files.length - 30))) fs.rmSync(path.join(dir, f), { force: true });
-    } catch {
-      /* best effort */
-    }
-    return dir;
-  }
-
   async run(req: RunRequest): Promise<RunResult> {
     void this.running.get(req.panelKey)?.cancel();
     const settings = runSettings(vscode.Uri.file(req.program));
@@ -69,7 +55,7 @@ export class Runner {
     const cwd = folder ?? path.dirname(req.program);
     const cli = findCli(path.dirname(req.program), this.context.extensionUri.fsPath);
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-    const resultsFile = path.join(this.resultsDir(), `${stamp}-${path.basename(req.program, ".ts")}.jsonl`);
+    const resultsFile = path.join(storageFolder(this.context, "results", ".jsonl"), `${stamp}-${path.basename(req.program, ".ts")}.jsonl`);
     fs.writeFileSync(resultsFile, "");
     const rel = folder ? path.relative(folder, req.program) : req.program;
     // Options before the program: `cudascript run` hands everything after the file to the program.
