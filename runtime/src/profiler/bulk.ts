@@ -15,6 +15,16 @@
 import type { SiteTotals } from "./counters";
 import { UnitTable, addArithmetic, addRequest, arithmeticUnits, popcount } from "./request-stats";
 
+/**
+ * A lane's unit for request-stats.ts addRequest: the 32-byte sector of a global load or store, the byte
+ * address of a global atomic, the 4-byte word of a shared access; of element `flat` of the memory at
+ * `base` (global; 0 for shared).
+ */
+function unitOf(kind: string, bytes: number, base: number, flat: number): number {
+  if (kind === "gld" || kind === "gst") return Math.floor((base + flat * bytes) / 32);
+  return kind === "gatom" ? base + flat * bytes : Math.floor((flat * bytes) / 4);
+}
+
 /** The requests j of a counted loop whose units are remembered per alignment (the rest are listed). */
 const MEMO_ROWS = 64;
 
@@ -77,6 +87,37 @@ export class BulkCounter {
     this.slotTail = new Int32Array(totals.length * this.nW).fill(-1);
   }
 
+  /**
+   * Of a warp's threads t0..t1-1 (rows of bdx, the first at x index t0 mod bdx), those with
+   * rlo <= threadIdx.x < hi: how many, and in how many runs (one a row) they lie, as runs · 256 + count.
+   */
+  private activeLanes(t0: number, t1: number, rlo: number, rhi: number): number {
+    const bdx = this.bdx;
+    let active = 0, runs = 0;
+    for (let t = t0, tx = t0 % bdx; t < t1; t += bdx - tx, tx = 0) {
+      const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
+      if (b > a) {
+        active += b - a;
+        runs++;
+      }
+    }
+    return (runs << 8) | active;
+  }
+
+  /**
+   * A condition every thread of the block evaluates, true for lo <= threadIdx.x < hi (clamped to the
+   * row): one complete request per warp, divergent where the warp has lanes on both sides.
+   */
+  rangeBranch(s: number, lo: number, hi: number): void {
+    const tot = this.totals[s]!, nT = this.nT, rlo = Math.max(lo, 0), rhi = Math.min(hi, this.bdx);
+    for (let t0 = 0; t0 < nT; t0 += 32) {
+      const t1 = Math.min(nT, t0 + 32), taken = this.activeLanes(t0, t1, rlo, rhi) & 255;
+      tot.requests++;
+      tot.lanes += t1 - t0;
+      if (taken > 0 && taken < t1 - t0) tot.units++;
+    }
+  }
+
   /** See the file comment; lo and hi already clamped to the row. */
   ba(s: number, lo: number, hi: number, base: number, c: number, x: number, y: number, z: number, n: number, kStep: number): void {
     if (hi <= lo) return;
@@ -126,19 +167,11 @@ export class BulkCounter {
       const t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
       const tx0 = t0 % bdx, r0 = (t0 - tx0) / bdx;
       const ty0 = r0 % bdy, tz0 = (r0 - ty0) / bdy;
-      // The active threads of the warp, row by row.
-      let active = 0, runs = 0;
-      for (let t = t0, tx = tx0; t < t1; t += bdx - tx, tx = 0) {
-        const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
-        if (b > a) {
-          active += b - a;
-          runs++;
-        }
-      }
+      const lanes = this.activeLanes(t0, t1, rlo, rhi), active = lanes & 255;
       if (active === 0) continue;
       const f0 = c + x * tx0 + y * ty0 + z * tz0; // the element of the warp's first thread
       if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
-        if (runs === 1) {
+        if (lanes >> 8 === 1) {
           // One run, in one row: a closed form.
           const a = Math.max(tx0, rlo);
           this.arithmetic(s, active, base, f0 + x * (a - tx0), x, n, kStep, 1);
@@ -184,11 +217,7 @@ export class BulkCounter {
     const oneRow = nT === bdx;
     for (let w = oneRow ? rlo >> 5 : 0, wEnd = oneRow ? ((rhi - 1) >> 5) + 1 : this.nW; w < wEnd; w++) {
       const t0 = w * 32, t1 = Math.min(nT, t0 + 32), slot = s * this.nW + w;
-      let active = 0;
-      for (let t = t0, tx = t0 % bdx; t < t1; t += bdx - tx, tx = 0) {
-        const a = Math.max(tx, rlo), b = Math.min(tx + (t1 - t), rhi);
-        if (b > a) active += b - a;
-      }
+      const active = this.activeLanes(t0, t1, rlo, rhi) & 255;
       if (active === 0) continue;
       if (this.mixed[slot] === 0 && (this.plain || active === t1 - t0)) {
         const near = gatom && active === t1 - t0 ? this.atomicNear(t0, t1, b32, bytes, off) : -1;
@@ -261,13 +290,13 @@ export class BulkCounter {
    */
   private recordedRequest(s: number, t0: number, t1: number, rlo: number, rhi: number, base: number, off: number, lanes: number): void {
     const row = this.row, rec = this.recorded, bytes = this.bytes[s]!, kind = this.kinds[s]!, bdx = this.bdx;
-    const global = kind === "gld" || kind === "gst", atomic = kind === "gatom" || kind === "satom";
+    const atomic = kind === "gatom" || kind === "satom";
     const b32 = (base % 32) | 0;
     let n = 0, rising = true;
     for (let t = t0, tx = t0 % bdx; t < t1; t++) {
       if (tx >= rlo && tx < rhi) {
         const f = rec[off + t]!;
-        const unit = global ? Math.floor((b32 + f * bytes) / 32) : kind === "gatom" ? b32 + f * bytes : Math.floor((f * bytes) / 4);
+        const unit = unitOf(kind, bytes, b32, f);
         if (atomic) row[n++] = unit;
         else if (n === 0 || row[n - 1] !== unit) {
           if (n > 0 && unit < row[n - 1]!) rising = false;
@@ -281,14 +310,14 @@ export class BulkCounter {
 
   /** One complete request of a warp's active lanes (constant part `cj`), unit by unit in lane order. */
   private warpRequest(s: number, t0: number, t1: number, tx: number, ty: number, tz: number, rlo: number, rhi: number, base: number, cj: number, x: number, y: number, z: number): void {
-    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!, global = kind === "gld" || kind === "gst";
+    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!;
     const bdx = this.bdx, bdy = this.bdy;
     let n = 0, lanes = 0, rising = true;
     for (let t = t0; t < t1; t++) {
       if (tx >= rlo && tx < rhi) {
         lanes++;
         const flat = cj + x * tx + y * ty + z * tz;
-        const unit = global ? Math.floor((base + flat * bytes) / 32) : Math.floor((flat * bytes) / 4);
+        const unit = unitOf(kind, bytes, base, flat);
         if (n === 0 || row[n - 1] !== unit) {
           if (n > 0 && unit < row[n - 1]!) rising = false;
           row[n++] = unit;
@@ -321,12 +350,11 @@ export class BulkCounter {
    * `add`, adds them as one request. Returns the new length.
    */
   private listRun(s: number, m: number, base: number, f0: number, d: number, at: number, add: boolean): number {
-    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!, global = kind === "gld" || kind === "gst";
+    const row = this.row, bytes = this.bytes[s]!, kind = this.kinds[s]!;
     let n = at;
     for (let i = 0; i < m; i++) {
       const flat = f0 + d * i;
-      // Sectors, an atomic's byte address, shared words (request-stats.ts addRequest).
-      row[n++] = global ? Math.floor((base + flat * bytes) / 32) : kind === "gatom" ? base + flat * bytes : Math.floor((flat * bytes) / 4);
+      row[n++] = unitOf(kind, bytes, base, flat);
     }
     if (add) addRequest(this.totals[s]!, kind, bytes, m, 0, row, 0, n, false, this.table, this.bankCount);
     return n;

@@ -451,24 +451,11 @@ export class LaunchCounters {
    * loops only over the passing threads: emit/profile.ts profileRangeCount): one complete request per
    * warp, divergent where the warp has lanes on both sides.
    */
-  bulk(s: number, lo: number, hi: number, bdx: number): void {
-    const tot = this.totals[s]!;
-    const nT = this.nT;
-    for (let w = 0; w < nT; w += 32) {
-      const end = Math.min(nT, w + 32);
-      // The warp's threads row by row (x fastest): each row's passing threads are one range.
-      let taken = 0;
-      for (let t = w; t < end; ) {
-        const row = t - (t % bdx), rowEnd = Math.min(end, row + bdx);
-        const from = Math.max(t, row + lo), to = Math.min(rowEnd, row + hi);
-        if (to > from) taken += to - from;
-        t = rowEnd;
-      }
-      tot.requests++;
-      tot.lanes += end - w;
-      if (taken > 0 && taken < end - w) tot.units++;
-    }
+  bulk(s: number, lo: number, hi: number, _bdx: number): void {
+    // (`_bdx`: the launch's, which the counters already have.)
+    this.bulkSites!.rangeBranch(s, lo, hi);
   }
+
 
   /**
    * Thread `t` enters a counted loop whose test it evaluates `n` times (emit/profile.ts
