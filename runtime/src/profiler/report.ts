@@ -104,50 +104,29 @@ export function zeroCounters(): ProfileCounters {
   };
 }
 
+/** The counters a site's totals go to, by the site's kind (its units: sectors, wavefronts or divergent branches). */
+type CounterName = keyof ProfileCounters;
+const COUNTERS_OF: Record<string, { requests: CounterName; units: CounterName; lanes: CounterName; ideal?: CounterName; atomic?: true }> = {
+  gld: { requests: "globalLoadRequests", units: "globalLoadSectors", lanes: "globalLoadLanes", ideal: "idealGlobalLoadSectors" },
+  gst: { requests: "globalStoreRequests", units: "globalStoreSectors", lanes: "globalStoreLanes", ideal: "idealGlobalStoreSectors" },
+  sld: { requests: "sharedLoadRequests", units: "sharedLoadWavefronts", lanes: "sharedLoadLanes" },
+  sst: { requests: "sharedStoreRequests", units: "sharedStoreWavefronts", lanes: "sharedStoreLanes" },
+  gatom: { requests: "globalAtomicRequests", units: "globalAtomicSectors", lanes: "globalAtomicLanes", atomic: true },
+  satom: { requests: "sharedAtomicRequests", units: "sharedAtomicWavefronts", lanes: "sharedAtomicLanes", atomic: true },
+  br: { requests: "branches", units: "divergentBranches", lanes: "branchLanes" },
+};
+
 /** Adds one site's totals to a set of counters. */
 function addSite(c: ProfileCounters, kind: string, t: SiteTotals): void {
-  switch (kind) {
-    case "gld":
-      c.globalLoadRequests += t.requests;
-      c.globalLoadSectors += t.units;
-      c.idealGlobalLoadSectors += t.ideal;
-      c.globalLoadLanes += t.lanes;
-      break;
-    case "gst":
-      c.globalStoreRequests += t.requests;
-      c.globalStoreSectors += t.units;
-      c.idealGlobalStoreSectors += t.ideal;
-      c.globalStoreLanes += t.lanes;
-      break;
-    case "sld":
-      c.sharedLoadRequests += t.requests;
-      c.sharedLoadWavefronts += t.units;
-      c.sharedLoadLanes += t.lanes;
-      break;
-    case "sst":
-      c.sharedStoreRequests += t.requests;
-      c.sharedStoreWavefronts += t.units;
-      c.sharedStoreLanes += t.lanes;
-      break;
-    case "gatom":
-      c.globalAtomicRequests += t.requests;
-      c.globalAtomicSectors += t.units;
-      c.globalAtomicLanes += t.lanes;
-      c.atomicContentionSum += t.contentionSum;
-      c.atomicMaxContention = Math.max(c.atomicMaxContention, t.contentionMax);
-      break;
-    case "satom":
-      c.sharedAtomicRequests += t.requests;
-      c.sharedAtomicWavefronts += t.units;
-      c.sharedAtomicLanes += t.lanes;
-      c.atomicContentionSum += t.contentionSum;
-      c.atomicMaxContention = Math.max(c.atomicMaxContention, t.contentionMax);
-      break;
-    case "br":
-      c.branches += t.requests;
-      c.divergentBranches += t.units;
-      c.branchLanes += t.lanes;
-      break;
+  const f = COUNTERS_OF[kind];
+  if (!f) return;
+  c[f.requests] += t.requests;
+  c[f.units] += t.units;
+  c[f.lanes] += t.lanes;
+  if (f.ideal) c[f.ideal] += t.ideal;
+  if (f.atomic) {
+    c.atomicContentionSum += t.contentionSum;
+    c.atomicMaxContention = Math.max(c.atomicMaxContention, t.contentionMax);
   }
 }
 
