@@ -155,7 +155,7 @@ export class BulkPlanner {
         case "constArrayDecl":
           break;
         case "assign":
-          if (this.stmtCallStops(s)) return false;
+          if (this.callStops(s.value, ...(s.target.k === "index" ? s.target.indices : []))) return false;
           if (s.target.k === "index") {
             for (const i of s.target.indices) this.exprSites(i, r, calls);
             this.access(s.target, "write", r, calls);
@@ -163,11 +163,11 @@ export class BulkPlanner {
           this.exprSites(s.value, r, calls);
           break;
         case "expr":
-          if (this.stmtCallStops(s)) return false;
+          if (this.callStops(s.expr)) return false;
           this.exprSites(s.expr, r, calls);
           break;
         case "print":
-          if (this.stmtCallStops(s)) return false;
+          if (this.callStops(...s.args)) return false;
           for (const a of s.args) this.exprSites(a, r, calls);
           break;
         case "block":
@@ -200,21 +200,11 @@ export class BulkPlanner {
     return true;
   }
 
-  private stmtCallStops(s: IR.AssignStmt | IR.ExprStmt | IR.PrintStmt): boolean {
+  /** Whether evaluating these may call a device function that throws (ending the thread). */
+  private callStops(...es: IR.Expr[]): boolean {
     if (!this.facts.callsMayLeave) return false;
     let found = false;
-    const f = (e: IR.Expr) => visitExpr(e, (x) => void (x.k === "call" && (found = true)));
-    if (s.k === "assign") {
-      f(s.value);
-      if (s.target.k === "index") s.target.indices.forEach(f);
-    } else if (s.k === "expr") f(s.expr);
-    else s.args.forEach(f);
-    return found;
-  }
-  private callStops(e: IR.Expr): boolean {
-    if (!this.facts.callsMayLeave) return false;
-    let found = false;
-    visitExpr(e, (x) => void (x.k === "call" && (found = true)));
+    for (const e of es) visitExpr(e, (x) => void (x.k === "call" && (found = true)));
     return found;
   }
 
